@@ -1,0 +1,487 @@
+// Strict YAML loading, overrides, validation and derivation of vta::Config.
+#include "vta/isa/config.h"
+
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "vta/isa/error.h"
+#include "vta/isa/fields.h"
+
+#ifndef VTA_SOURCE_DIR
+#define VTA_SOURCE_DIR "."
+#endif
+
+namespace vta {
+
+namespace {
+
+#define VTA_MIN_INT(x) (x)
+#define VTA_MIN_POW2(x) (x)
+#define VTA_MIN_SIZE(x) (x)
+#define VTA_MIN_REAL(x) (x)
+#define VTA_MIN_BOOL(x) (x)
+#define VTA_MIN_ENUM(x) 0
+#define VTA_MIN_STR(x) 0
+#define VTA_CHOICES_INT(x) ""
+#define VTA_CHOICES_POW2(x) ""
+#define VTA_CHOICES_SIZE(x) ""
+#define VTA_CHOICES_REAL(x) ""
+#define VTA_CHOICES_BOOL(x) ""
+#define VTA_CHOICES_ENUM(x) x
+#define VTA_CHOICES_STR(x) ""
+
+std::vector<KnobInfo> make_knobs() {
+  std::vector<KnobInfo> v;
+#define VTA_SECTION(sec, doc)
+#define VTA_END(sec)
+#define VTA_KNOB(sec, nm, kind, def, mn, mx, doc)                                          \
+  v.push_back(KnobInfo{#sec, #nm, KnobKind::kind, #def, static_cast<double>(VTA_MIN_##kind(mn)), \
+                       static_cast<double>(VTA_MIN_##kind(mx)), VTA_CHOICES_##kind(mn), doc,       \
+                       [](Config& c) -> KnobInfo::Ref { return &c.sec.nm; }});
+#include "vta/isa/config_knobs.def"
+#undef VTA_SECTION
+#undef VTA_KNOB
+#undef VTA_END
+  return v;
+}
+
+std::vector<SectionInfo> make_sections() {
+  std::vector<SectionInfo> v;
+#define VTA_SECTION(sec, doc) v.push_back(SectionInfo{#sec, doc});
+#define VTA_END(sec)
+#define VTA_KNOB(sec, nm, kind, def, mn, mx, doc)
+#include "vta/isa/config_knobs.def"
+#undef VTA_SECTION
+#undef VTA_KNOB
+#undef VTA_END
+  return v;
+}
+
+std::vector<std::string> split(std::string_view s, char sep) {
+  std::vector<std::string> out;
+  size_t start = 0;
+  while (true) {
+    size_t p = s.find(sep, start);
+    out.emplace_back(s.substr(start, p == std::string_view::npos ? std::string_view::npos : p - start));
+    if (p == std::string_view::npos) break;
+    start = p + 1;
+  }
+  return out;
+}
+
+size_t edit_distance(std::string_view a, std::string_view b) {
+  std::vector<size_t> prev(b.size() + 1), cur(b.size() + 1);
+  for (size_t j = 0; j <= b.size(); ++j) prev[j] = j;
+  for (size_t i = 1; i <= a.size(); ++i) {
+    cur[0] = i;
+    for (size_t j = 1; j <= b.size(); ++j)
+      cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)});
+    std::swap(prev, cur);
+  }
+  return prev[b.size()];
+}
+
+// " (did you mean 'x'?)" for the closest candidate, or "".
+std::string suggest(std::string_view word, const std::vector<std::string>& candidates) {
+  std::string best;
+  size_t best_d = 3;
+  for (const auto& c : candidates) {
+    size_t d = edit_distance(word, c);
+    if (d < best_d) best_d = d, best = c;
+  }
+  return best.empty() ? "" : fmt::format(" (did you mean '{}'?)", best);
+}
+
+bool parse_int(std::string_view t, int64_t& out) {
+  if (t.empty()) return false;
+  std::string s(t);
+  char* end = nullptr;
+  errno = 0;
+  long long v = std::strtoll(s.c_str(), &end, 0);
+  if (errno != 0 || end != s.c_str() + s.size()) return false;
+  out = v;
+  return true;
+}
+
+bool parse_real(std::string_view t, double& out) {
+  if (t.empty()) return false;
+  std::string s(t);
+  char* end = nullptr;
+  double v = std::strtod(s.c_str(), &end);
+  if (end != s.c_str() + s.size() || !std::isfinite(v)) return false;
+  out = v;
+  return true;
+}
+
+std::string where(const std::string& source, int line) {
+  return line > 0 ? fmt::format("{}:{}", source, line) : source;
+}
+
+// Sets knob `k` of `c` from scalar text; `loc` prefixes errors ("file:line").
+void set_knob(Config& c, const KnobInfo& k, const std::string& text, const std::string& loc) {
+  auto bad = [&](std::string_view expected) {
+    fail("{}: {} = '{}' is not {}", loc, k.key(), text, expected);
+  };
+  auto ref = k.ref(c);
+  switch (k.kind) {
+    case KnobKind::INT:
+    case KnobKind::POW2:
+    case KnobKind::SIZE: {
+      int64_t v = 0;
+      bool ok = k.kind == KnobKind::SIZE ? parse_size(text, v) : parse_int(text, v);
+      if (!ok) bad(k.kind == KnobKind::SIZE ? "a size (e.g. 4096, 32KiB, 1MiB)" : "an integer");
+      if (v < k.min || v > k.max) {
+        if (k.min == k.max)
+          fail("{}: {} = {} is not supported: this version implements only {}", loc, k.key(), text,
+               static_cast<int64_t>(k.min));
+        if (k.kind == KnobKind::SIZE)
+          fail("{}: {} = {} is out of range [{}, {}]", loc, k.key(), text,
+               format_size(static_cast<int64_t>(k.min)), format_size(static_cast<int64_t>(k.max)));
+        fail("{}: {} = {} is out of range [{}, {}]", loc, k.key(), text, static_cast<int64_t>(k.min),
+             static_cast<int64_t>(k.max));
+      }
+      if (k.kind != KnobKind::INT && !std::has_single_bit(static_cast<uint64_t>(v)))
+        fail("{}: {} = {} must be a power of two", loc, k.key(), text);
+      *std::get<int64_t*>(ref) = v;
+      break;
+    }
+    case KnobKind::REAL: {
+      double v = 0;
+      if (!parse_real(text, v)) bad("a number");
+      if (v < k.min || v > k.max) fail("{}: {} = {} is out of range [{}, {}]", loc, k.key(), text, k.min, k.max);
+      *std::get<double*>(ref) = v;
+      break;
+    }
+    case KnobKind::BOOL:
+      if (text == "true")
+        *std::get<bool*>(ref) = true;
+      else if (text == "false")
+        *std::get<bool*>(ref) = false;
+      else
+        bad("a boolean (true or false)");
+      break;
+    case KnobKind::ENUM: {
+      auto choices = split(k.choices, '|');
+      if (std::find(choices.begin(), choices.end(), text) == choices.end())
+        fail("{}: {} = '{}' is not one of {}{}", loc, k.key(), text, k.choices, suggest(text, choices));
+      *std::get<std::string*>(ref) = text;
+      break;
+    }
+    case KnobKind::STR:
+      *std::get<std::string*>(ref) = text;
+      break;
+  }
+}
+
+std::vector<std::string> knob_names_in(std::string_view section) {
+  std::vector<std::string> out;
+  for (const auto& k : knobs())
+    if (section == k.section) out.emplace_back(k.name);
+  return out;
+}
+
+std::vector<std::string> section_names() {
+  std::vector<std::string> out{"name"};
+  for (const auto& s : sections()) out.emplace_back(s.name);
+  return out;
+}
+
+int log2_exact(int64_t v) { return std::countr_zero(static_cast<uint64_t>(v)); }
+
+// Computes `derived` and checks every cross-knob rule. `line_of` gives the
+// line of a key in the source (0 if unknown).
+template <typename LineOf>
+void derive_and_check(Config& c, const LineOf& line_of) {
+  auto loc = [&](const char* key) { return where(c.source, line_of(key)); };
+  auto& d = c.derived;
+  d.inp_elem_bytes = c.gemm.batch * c.gemm.block_in * c.dtype.inp_bits / 8;
+  d.wgt_elem_bytes = c.gemm.block_out * c.gemm.block_in * c.dtype.wgt_bits / 8;
+  d.acc_elem_bytes = c.gemm.batch * c.gemm.block_out * c.dtype.acc_bits / 8;
+  d.out_elem_bytes = c.gemm.batch * c.gemm.block_out * c.dtype.out_bits / 8;
+  d.uop_elem_bytes = 4;
+  struct Buf {
+    const char* key;
+    const char* mem;
+    int64_t size, elem;
+    int64_t* depth;
+    int* log;
+  };
+  Buf bufs[] = {
+      {"buffers.uop", "UOP", c.buffers.uop, d.uop_elem_bytes, &d.uop_depth, &d.log_uop_depth},
+      {"buffers.inp", "INP", c.buffers.inp, d.inp_elem_bytes, &d.inp_depth, &d.log_inp_depth},
+      {"buffers.wgt", "WGT", c.buffers.wgt, d.wgt_elem_bytes, &d.wgt_depth, &d.log_wgt_depth},
+      {"buffers.acc", "ACC", c.buffers.acc, d.acc_elem_bytes, &d.acc_depth, &d.log_acc_depth},
+  };
+  for (auto& b : bufs) {
+    if (b.size < b.elem)
+      fail("{}: {} = {} is smaller than one {} element ({} bytes for this GEMM shape)", loc(b.key), b.key,
+           format_size(b.size), b.mem, b.elem);
+    *b.depth = b.size / b.elem;
+    *b.log = log2_exact(*b.depth);
+    int64_t sram_limit = int64_t{1} << isa::kSramBaseBits;
+    if (*b.depth > sram_limit)
+      fail("{}: {} = {} gives a {} depth of {} elements; the LOAD/STORE field sram_base has {} bits (limit {})",
+           loc(b.key), b.key, format_size(b.size), b.mem, *b.depth, isa::kSramBaseBits, sram_limit);
+  }
+  d.out_depth = d.acc_depth;
+  if (c.alu.lanes > c.gemm.batch * c.gemm.block_out)
+    fail("{}: alu.lanes = {} exceeds the {} elements of one ACC element (gemm.batch x gemm.block_out)",
+         loc("alu.lanes"), c.alu.lanes, c.gemm.batch * c.gemm.block_out);
+  int64_t max_dram = (int64_t{1} << isa::kDramBaseBits) * d.uop_elem_bytes;
+  if (c.memory.dram_size > max_dram)
+    fail("{}: memory.dram_size = {} exceeds what the 32-bit dram_base field addresses in 4-byte UOP elements ({})",
+         loc("memory.dram_size"), format_size(c.memory.dram_size), format_size(max_dram));
+  // Every instruction and the uop must fit its encoding.
+  if (auto problem = isa::check_fit(c)) fail("{}: {}", loc("buffers.uop"), *problem);
+}
+
+}  // namespace
+
+const std::vector<KnobInfo>& knobs() {
+  static const std::vector<KnobInfo> v = make_knobs();
+  return v;
+}
+
+const std::vector<SectionInfo>& sections() {
+  static const std::vector<SectionInfo> v = make_sections();
+  return v;
+}
+
+const KnobInfo* find_knob(std::string_view key) {
+  for (const auto& k : knobs())
+    if (k.key() == key) return &k;
+  return nullptr;
+}
+
+bool parse_size(std::string_view text, int64_t& out) {
+  size_t i = 0;
+  while (i < text.size() && (std::isdigit(static_cast<unsigned char>(text[i])) != 0)) ++i;
+  if (i == 0) return false;
+  int64_t n = 0;
+  if (!parse_int(text.substr(0, i), n)) return false;
+  std::string_view unit = text.substr(i);
+  while (!unit.empty() && unit.front() == ' ') unit.remove_prefix(1);
+  int shift = 0;
+  if (unit.empty() || unit == "B")
+    shift = 0;
+  else if (unit == "KiB" || unit == "K")
+    shift = 10;
+  else if (unit == "MiB" || unit == "M")
+    shift = 20;
+  else if (unit == "GiB" || unit == "G")
+    shift = 30;
+  else
+    return false;
+  if (n > (int64_t{1} << (62 - shift))) return false;
+  out = n << shift;
+  return true;
+}
+
+std::string format_size(int64_t bytes) {
+  static const char* units[] = {"B", "KiB", "MiB", "GiB"};
+  int u = 0;
+  while (u < 3 && bytes != 0 && bytes % 1024 == 0) bytes /= 1024, ++u;
+  return fmt::format("{}{}", bytes, units[u]);
+}
+
+std::string knob_value_text(const Config& c, const KnobInfo& k) {
+  auto ref = k.ref(const_cast<Config&>(c));
+  switch (k.kind) {
+    case KnobKind::SIZE: return format_size(*std::get<int64_t*>(ref));
+    case KnobKind::INT:
+    case KnobKind::POW2: return std::to_string(*std::get<int64_t*>(ref));
+    case KnobKind::REAL: return fmt::format("{}", *std::get<double*>(ref));
+    case KnobKind::BOOL: return *std::get<bool*>(ref) ? "true" : "false";
+    case KnobKind::ENUM:
+    case KnobKind::STR: return *std::get<std::string*>(ref);
+  }
+  return {};
+}
+
+int64_t Config::elem_bytes(int mem_id) const {
+  switch (mem_id) {
+    case 0: return derived.uop_elem_bytes;
+    case 1: return derived.wgt_elem_bytes;
+    case 2: return derived.inp_elem_bytes;
+    case 3: return derived.acc_elem_bytes;
+    case 4: return derived.out_elem_bytes;
+    case 5: return derived.out_elem_bytes;  // ACC_8BIT: batch x block_out bytes, like OUT
+    default: fail("memory type {} does not exist (0..5)", mem_id);
+  }
+}
+
+std::string Config::hash() const {
+  uint64_t h = 1469598103934665603ull;
+  for (const auto& k : knobs()) {
+    std::string line = k.key() + "=" + knob_value_text(*this, k) + "\n";
+    for (unsigned char ch : line) h = (h ^ ch) * 1099511628211ull;
+  }
+  return fmt::format("{:016x}", h);
+}
+
+Override parse_override(std::string_view text, std::string_view what) {
+  auto eq = text.find('=');
+  if (eq == std::string_view::npos || eq == 0)
+    fail("{} '{}': expected key=value (e.g. gemm.block_out=32)", what, text);
+  return {std::string(text.substr(0, eq)), std::string(text.substr(eq + 1))};
+}
+
+Config load_config_text(const std::string& yaml, const std::string& source, const std::vector<Override>& overrides) {
+  Config c;
+  c.source = source;
+  c.name = std::filesystem::path(source).stem().string();
+  YAML::Node root;
+  try {
+    root = YAML::Load(yaml);
+  } catch (const YAML::Exception& e) {
+    fail("{}:{}: YAML syntax error: {}", source, e.mark.line + 1, e.msg);
+  }
+  std::vector<std::pair<std::string, int>> lines;  // key -> line, for later messages
+  auto line_of = [&](std::string_view key) {
+    for (auto& [k, l] : lines)
+      if (k == key) return l;
+    return 0;
+  };
+  if (root && !root.IsNull()) {
+    if (!root.IsMap()) fail("{}:{}: a config must be a YAML mapping of sections", source, root.Mark().line + 1);
+    for (auto it = root.begin(); it != root.end(); ++it) {
+      std::string sec = it->first.as<std::string>();
+      int line = it->first.Mark().line + 1;
+      const YAML::Node& body = it->second;
+      if (sec == "name") {
+        if (!body.IsScalar()) fail("{}: name must be a string", where(source, line));
+        c.name = body.as<std::string>();
+        continue;
+      }
+      auto names = knob_names_in(sec);
+      if (names.empty())
+        fail("{}: unknown section '{}'{}", where(source, line), sec, suggest(sec, section_names()));
+      if (!body.IsMap()) fail("{}: section '{}' must be a mapping of knobs", where(source, line), sec);
+      for (auto kt = body.begin(); kt != body.end(); ++kt) {
+        std::string name = kt->first.as<std::string>();
+        int kline = kt->first.Mark().line + 1;
+        std::string key = sec + "." + name;
+        const KnobInfo* k = find_knob(key);
+        if (!k) fail("{}: unknown key '{}'{}", where(source, kline), key, suggest(name, names));
+        if (line_of(key) != 0) fail("{}: key '{}' is given twice", where(source, kline), key);
+        if (!kt->second.IsScalar())
+          fail("{}: {} must be a single value, not a {}", where(source, kline), key,
+               kt->second.IsMap() ? "mapping" : kt->second.IsSequence() ? "list" : "null");
+        lines.emplace_back(key, kline);
+        set_knob(c, *k, kt->second.as<std::string>(), where(source, kline));
+      }
+    }
+  }
+  for (const auto& [key, value] : overrides) {
+    const KnobInfo* k = find_knob(key);
+    if (!k) {
+      std::vector<std::string> all;
+      for (const auto& kk : knobs()) all.push_back(kk.key());
+      fail("--set {}: unknown key '{}'{}", key, key, suggest(key, all));
+    }
+    set_knob(c, *k, value, "--set " + key);
+    lines.emplace_back(key, 0);
+  }
+  derive_and_check(c, line_of);
+  return c;
+}
+
+Config load_config(const std::string& path, const std::vector<Override>& overrides) {
+  std::ifstream in(path);
+  if (!in) fail("{}: cannot open config file", path);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return load_config_text(ss.str(), path, overrides);
+}
+
+Config default_config() { return load_config_text("", "<default>"); }
+
+std::string presets_dir() {
+  if (const char* env = std::getenv("VTA_CONFIG_DIR")) return env;
+  return std::string(VTA_SOURCE_DIR) + "/configs";
+}
+
+std::string resolve_config_path(const std::string& name_or_path) {
+  namespace fs = std::filesystem;
+  if (fs::exists(name_or_path) && fs::is_regular_file(name_or_path)) return name_or_path;
+  fs::path preset = fs::path(presets_dir()) / (name_or_path + ".yaml");
+  if (fs::exists(preset)) return preset.string();
+  std::vector<std::string> names;
+  if (fs::is_directory(presets_dir()))
+    for (const auto& e : fs::directory_iterator(presets_dir()))
+      if (e.path().extension() == ".yaml") names.push_back(e.path().stem().string());
+  std::sort(names.begin(), names.end());
+  std::string list;
+  for (const auto& n : names) list += (list.empty() ? "" : ", ") + n;
+  fail("{}: no such config file or preset (presets in {}: {})", name_or_path, presets_dir(),
+       list.empty() ? "none" : list);
+}
+
+std::string to_yaml(const Config& c) {
+  std::string out = fmt::format("# Resolved VTA config (source: {}, hash {})\nname: {}\n", c.source, c.hash(), c.name);
+  for (const auto& s : sections()) {
+    out += fmt::format("{}:\n", s.name);
+    for (const auto& k : knobs()) {
+      if (std::string_view(k.section) != s.name) continue;
+      std::string v = knob_value_text(c, k);
+      if (k.kind == KnobKind::STR) v = fmt::format("\"{}\"", v);
+      out += fmt::format("  {}: {}\n", k.name, v);
+    }
+  }
+  return out;
+}
+
+std::string describe(const Config& c) {
+  const auto& d = c.derived;
+  std::string out = to_yaml(c);
+  out += "# derived (as upstream VTA derives them)\n";
+  out += fmt::format("#   element bytes: INP {} WGT {} ACC {} OUT {} UOP {} ACC_8BIT {}\n", d.inp_elem_bytes,
+                     d.wgt_elem_bytes, d.acc_elem_bytes, d.out_elem_bytes, d.uop_elem_bytes, d.out_elem_bytes);
+  out += fmt::format("#   depths: UOP {} INP {} WGT {} ACC {} OUT {}\n", d.uop_depth, d.inp_depth, d.wgt_depth,
+                     d.acc_depth, d.out_depth);
+  out += fmt::format("#   index widths (log2 depth): UOP {} INP {} WGT {} ACC {}\n", d.log_uop_depth,
+                     d.log_inp_depth, d.log_wgt_depth, d.log_acc_depth);
+  out += isa::describe_layout(c);
+  return out;
+}
+
+std::string schema_markdown() {
+  std::string out =
+      "<!-- Generated by `vta config schema` from isa/include/vta/isa/config_knobs.def; do not edit. -->\n"
+      "# Config reference\n\nEvery knob of a design YAML file. Sizes take units (`32KiB`). Unknown keys, wrong "
+      "types and out-of-range values are errors that name the file, line and key.\n";
+  const Config defaults = default_config();
+  for (const auto& s : sections()) {
+    out += fmt::format("\n## `{}`: {}\n\n| key | type | default | range | meaning |\n|---|---|---|---|---|\n",
+                       s.name, s.doc);
+    for (const auto& k : knobs()) {
+      if (std::string_view(k.section) != s.name) continue;
+      std::string type, range;
+      switch (k.kind) {
+        case KnobKind::INT: type = "integer"; range = fmt::format("{} .. {}", k.min, k.max); break;
+        case KnobKind::POW2: type = "power of two"; range = fmt::format("{} .. {}", k.min, k.max); break;
+        case KnobKind::SIZE:
+          type = "size (power of two)";
+          range = fmt::format("{} .. {}", format_size(static_cast<int64_t>(k.min)),
+                              format_size(static_cast<int64_t>(k.max)));
+          break;
+        case KnobKind::REAL: type = "number"; range = fmt::format("{} .. {}", k.min, k.max); break;
+        case KnobKind::BOOL: type = "boolean"; range = "true, false"; break;
+        case KnobKind::ENUM: type = "choice"; range = fmt::format("{}", fmt::join(split(k.choices, '|'), ", ")); break;
+        case KnobKind::STR: type = "text"; range = "any"; break;
+      }
+      std::string def = knob_value_text(defaults, k);
+      out += fmt::format("| `{}` | {} | `{}` | {} | {} |\n", k.key(), type, def, range, k.doc);
+    }
+  }
+  return out;
+}
+
+}  // namespace vta

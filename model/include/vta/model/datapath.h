@@ -1,0 +1,55 @@
+#pragma once
+// The on-chip state of a VTA core and the semantics of LOAD, STORE, GEMM and
+// ALU on it. The golden model and the SystemC model both execute through
+// this one datapath; they differ only in when they call it.
+#include <cstdint>
+#include <vector>
+
+#include "vta/isa/config.h"
+#include "vta/isa/fields.h"
+#include "vta/model/dram.h"
+
+namespace vta::model {
+
+/// A decoded uop as the datapath uses it.
+struct Uop {
+  uint32_t dst, src, wgt;
+};
+
+class Datapath {
+ public:
+  explicit Datapath(const Config& c);
+
+  // Each executes one instruction; `index` names it in errors. They throw
+  // vta::Error for any access outside an SRAM or outside allocated DRAM,
+  // before changing any state.
+  void load(const isa::Insn& insn, int64_t index, const Dram& dram);
+  void store(const isa::Insn& insn, int64_t index, Dram& dram);
+  void gemm(const isa::Insn& insn, int64_t index);
+  void alu(const isa::Insn& insn, int64_t index);
+
+  /// Bytes of elements [index, index+count) of an on-chip buffer.
+  std::vector<uint8_t> read_sram(isa::MemId mem, uint32_t index, uint32_t count) const;
+
+  const Config& config() const { return cfg_; }
+  const isa::Layout& layout() const { return layout_; }
+
+ private:
+  [[noreturn]] void error(const isa::Insn& insn, int64_t index, const std::string& what) const;
+  void check_loop_bounds(const isa::Insn& insn, int64_t index, bool is_gemm) const;
+
+  Config cfg_;
+  isa::Layout layout_;
+  // Element sizes in bytes / lanes.
+  int64_t inp_elem_, wgt_elem_, acc_lanes_, out_elem_;
+  // SRAM contents, element-major.
+  std::vector<uint32_t> uop_raw_;
+  std::vector<Uop> uop_;
+  std::vector<int8_t> inp_, wgt_, out_;
+  std::vector<int32_t> acc_;
+};
+
+/// ALU semantics on one element pair (shared with every model).
+int32_t alu_apply(isa::AluOp op, int32_t a, int32_t b);
+
+}  // namespace vta::model

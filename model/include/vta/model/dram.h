@@ -1,0 +1,57 @@
+#pragma once
+// The device's physical address space: a 4 KiB-page allocator starting at
+// 0x1000 (address 0 is never valid), backing storage per allocation, and
+// bounds-checked access. Every backend works on one Dram.
+#include <cstdint>
+#include <map>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace vta {
+
+class Dram {
+ public:
+  static constexpr uint64_t kPageBytes = 4096;
+  static constexpr uint64_t kBase = 0x1000;
+
+  /// `size` is the size of the physical address space (memory.dram_size).
+  explicit Dram(uint64_t size);
+
+  /// Allocates `bytes` (rounded up to whole pages) at the lowest free
+  /// page-aligned address; zero-filled. Throws vta::Error when it does not fit.
+  uint64_t alloc(uint64_t bytes);
+  /// Frees the allocation starting at `addr`; throws if there is none.
+  void free(uint64_t addr);
+  /// Frees everything.
+  void reset();
+
+  /// True when [addr, addr+bytes) lies inside one allocation.
+  bool contains(uint64_t addr, uint64_t bytes) const;
+  /// Pointer to [addr, addr+bytes) or nullptr when it is not inside one
+  /// allocation. Valid until the allocation is freed.
+  uint8_t* find(uint64_t addr, uint64_t bytes);
+  const uint8_t* find(uint64_t addr, uint64_t bytes) const;
+  /// Checked copies; throw vta::Error naming the range.
+  void write(uint64_t addr, std::span<const uint8_t> data);
+  void read(uint64_t addr, std::span<uint8_t> out) const;
+  std::vector<uint8_t> read(uint64_t addr, uint64_t bytes) const;
+
+  struct Allocation {
+    uint64_t addr;
+    uint64_t bytes;  // requested size
+    std::vector<uint8_t> data;  // whole pages
+  };
+  const std::map<uint64_t, Allocation>& allocations() const { return allocs_; }
+  uint64_t size() const { return size_; }
+  /// "[0x1000, 0x1100)" for messages.
+  static std::string range(uint64_t addr, uint64_t bytes);
+
+ private:
+  const Allocation* lookup(uint64_t addr, uint64_t bytes) const;
+  uint64_t size_;
+  std::map<uint64_t, Allocation> allocs_;
+  mutable const Allocation* last_ = nullptr;  // one-entry lookup cache
+};
+
+}  // namespace vta

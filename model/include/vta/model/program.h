@@ -1,0 +1,55 @@
+#pragma once
+// A program as every backend sees it: the instructions fetched from DRAM,
+// decoded once with the config's layout, checked statically (opcodes, memory
+// types, dependency flags against the module that runs them, extensions,
+// FINISH last) and assigned to the load / compute / store modules.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "vta/isa/config.h"
+#include "vta/isa/fields.h"
+#include "vta/model/backend.h"
+
+namespace vta::model {
+
+enum class Module : uint8_t { LOAD = 0, COMPUTE = 1, STORE = 2 };
+const char* module_name(Module m);
+
+/// The four dependency-token queues, named by producer -> consumer.
+enum class TokenQueue : uint8_t { L2C = 0, C2L = 1, C2S = 2, S2C = 3 };
+const char* queue_name(TokenQueue q);
+
+/// Which module runs `insn` (as upstream's fetch dispatches it).
+Module module_of(const isa::Insn& insn);
+
+/// The queue module `m` pops from (pop_prev: next=false, pop_next: next=true)
+/// and pushes to; false when the module has no such neighbour.
+bool pop_queue(Module m, bool next, TokenQueue& q);
+bool push_queue(Module m, bool next, TokenQueue& q);
+
+struct Program {
+  std::vector<isa::Insn> insns;
+  std::vector<Module> module;        // per instruction
+  std::vector<uint16_t> region;      // per instruction: index into regions, or kNoRegion
+  std::vector<Region> regions;
+  static constexpr uint16_t kNoRegion = 0xffff;
+};
+
+/// Fetches and decodes `launch` from `dram` and checks it statically.
+/// Throws vta::Error naming the instruction index and its disassembly.
+Program fetch_program(const Config& c, const isa::Layout& layout, const Dram& dram, const Launch& launch);
+
+/// Data-independent work of one instruction (used for stats and timing).
+struct InsnWork {
+  uint64_t uop_iters = 0;     // GEMM/ALU: iter_out * iter_in * (uop_end - uop_bgn)
+  uint64_t dram_elems = 0;    // LOAD/STORE: y_size * x_size
+  uint64_t sram_elems = 0;    // LOAD: elements written incl. padding
+  uint64_t dram_bytes = 0;    // LOAD/STORE: bytes moved to/from DRAM
+};
+InsnWork work_of(const Config& c, const isa::Insn& insn);
+
+/// "instruction 12 (GEMM uop_bgn=0 ...)" for messages.
+std::string insn_label(const isa::Layout& layout, const isa::Insn& insn, int64_t index);
+
+}  // namespace vta::model

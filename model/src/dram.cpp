@@ -1,0 +1,82 @@
+#include "vta/model/dram.h"
+
+#include <cstring>
+
+#include "vta/isa/error.h"
+
+namespace vta {
+
+Dram::Dram(uint64_t size) : size_(size) {}
+
+std::string Dram::range(uint64_t addr, uint64_t bytes) { return fmt::format("[0x{:x}, 0x{:x})", addr, addr + bytes); }
+
+uint64_t Dram::alloc(uint64_t bytes) {
+  if (bytes == 0) bytes = 1;
+  const uint64_t pages = (bytes + kPageBytes - 1) / kPageBytes;
+  const uint64_t need = pages * kPageBytes;
+  uint64_t at = kBase;
+  for (const auto& [addr, a] : allocs_) {
+    if (addr - at >= need) break;
+    at = addr + a.data.size();
+  }
+  if (at + need > size_)
+    fail("DRAM allocation of {} bytes does not fit: the {}-byte device address space has no free range that large",
+         bytes, size_);
+  last_ = nullptr;
+  Allocation a{at, bytes, std::vector<uint8_t>(need, 0)};
+  allocs_.emplace(at, std::move(a));
+  return at;
+}
+
+void Dram::free(uint64_t addr) {
+  if (allocs_.erase(addr) == 0) fail("DRAM free of 0x{:x}: no allocation starts there", addr);
+  last_ = nullptr;
+}
+
+void Dram::reset() {
+  allocs_.clear();
+  last_ = nullptr;
+}
+
+const Dram::Allocation* Dram::lookup(uint64_t addr, uint64_t bytes) const {
+  auto inside = [&](const Allocation* a) { return addr >= a->addr && addr + bytes <= a->addr + a->data.size(); };
+  if (last_ && inside(last_)) return last_;
+  auto it = allocs_.upper_bound(addr);
+  if (it == allocs_.begin()) return nullptr;
+  --it;
+  if (!inside(&it->second)) return nullptr;
+  last_ = &it->second;
+  return last_;
+}
+
+bool Dram::contains(uint64_t addr, uint64_t bytes) const { return lookup(addr, bytes) != nullptr; }
+
+uint8_t* Dram::find(uint64_t addr, uint64_t bytes) {
+  const Allocation* a = lookup(addr, bytes);
+  return a ? const_cast<uint8_t*>(a->data.data()) + (addr - a->addr) : nullptr;
+}
+
+const uint8_t* Dram::find(uint64_t addr, uint64_t bytes) const {
+  const Allocation* a = lookup(addr, bytes);
+  return a ? a->data.data() + (addr - a->addr) : nullptr;
+}
+
+void Dram::write(uint64_t addr, std::span<const uint8_t> data) {
+  uint8_t* p = find(addr, data.size());
+  if (!p) fail("DRAM write {} is outside any allocation", range(addr, data.size()));
+  if (!data.empty()) std::memcpy(p, data.data(), data.size());
+}
+
+void Dram::read(uint64_t addr, std::span<uint8_t> out) const {
+  const uint8_t* p = find(addr, out.size());
+  if (!p) fail("DRAM read {} is outside any allocation", range(addr, out.size()));
+  if (!out.empty()) std::memcpy(out.data(), p, out.size());
+}
+
+std::vector<uint8_t> Dram::read(uint64_t addr, uint64_t bytes) const {
+  std::vector<uint8_t> v(bytes);
+  read(addr, v);
+  return v;
+}
+
+}  // namespace vta

@@ -1,0 +1,156 @@
+// The golden model's token-synchronised scheduler; datapath.cpp holds the semantics.
+#include "vta/model/golden.h"
+
+#include <array>
+#include <deque>
+
+#include "vta/isa/error.h"
+
+namespace vta::model {
+
+using isa::Insn;
+using isa::Member;
+using isa::Opcode;
+
+VTA_REGISTER_BACKEND("golden", "bit-exact functional model (untimed)", GoldenBackend);
+
+void Counters::add(const Config& c, const Insn& insn) {
+  const auto op = static_cast<size_t>(insn.opcode());
+  ++insns[op];
+  const InsnWork w = work_of(c, insn);
+  switch (insn.opcode()) {
+    case Opcode::LOAD:
+      ++loads_by_mem[static_cast<size_t>(insn.mem())];
+      dram_read_bytes[static_cast<size_t>(insn.mem())] += w.dram_bytes;
+      break;
+    case Opcode::STORE: dram_write_bytes += w.dram_bytes; break;
+    case Opcode::GEMM:
+      gemm_uops += w.uop_iters;
+      if (!insn[Member::reset]) macs += w.uop_iters * static_cast<uint64_t>(c.gemm.batch * c.gemm.block_in * c.gemm.block_out);
+      break;
+    case Opcode::ALU: alu_uops += w.uop_iters; break;
+    case Opcode::FINISH: break;
+  }
+}
+
+void Counters::publish(Stats& s) const {
+  uint64_t total = 0;
+  for (auto n : insns) total += n;
+  s.set("insn.total", total);
+  for (int op = 0; op < 5; ++op)
+    s.set(fmt::format("insn.{}", isa::opcode_name(static_cast<Opcode>(op))), insns[op]);
+  for (int m = 0; m < 6; ++m)
+    if (loads_by_mem[m]) s.set(fmt::format("insn.LOAD.{}", isa::mem_name(static_cast<isa::MemId>(m))), loads_by_mem[m]);
+  s.set("uops.gemm", gemm_uops);
+  s.set("uops.alu", alu_uops);
+  s.set("gemm.macs", macs);
+  uint64_t rd = 0;
+  for (int m = 0; m < 6; ++m) {
+    rd += dram_read_bytes[m];
+    if (dram_read_bytes[m])
+      s.set(fmt::format("dram.read_bytes.{}", isa::mem_name(static_cast<isa::MemId>(m))), dram_read_bytes[m]);
+  }
+  s.set("dram.read_bytes", rd);
+  s.set("dram.write_bytes.OUT", dram_write_bytes);
+  for (int q = 0; q < 4; ++q)
+    s.set(fmt::format("tokens.{}", queue_name(static_cast<TokenQueue>(q))), tokens_pushed[q]);
+}
+
+GoldenBackend::GoldenBackend(const Config& c) : Backend(c), datapath_(c) {}
+
+void GoldenBackend::run(const Launch& launch) {
+  const Config& c = config();
+  const isa::Layout& layout = datapath_.layout();
+  Program prog = fetch_program(c, layout, dram(), launch);
+  const auto n = static_cast<uint32_t>(prog.insns.size());
+
+  std::array<std::deque<uint32_t>, 3> cmd;  // dispatched, not yet run, per module
+  std::array<uint64_t, 4> tokens{};         // per TokenQueue
+  const auto cmd_depth = static_cast<size_t>(c.queues.command_depth);
+  const auto tok_depth = static_cast<uint64_t>(c.queues.token_depth);
+  uint32_t fetched = 0, done = 0;
+  Counters total;
+  std::vector<Counters> per_region(prog.regions.size());
+
+  // True when instruction `i` cannot run now; `q` is the queue it waits on
+  // and `is_pop` says whether it waits for a token (else for room).
+  auto blocker = [&](uint32_t i, TokenQueue& q, bool& is_pop) -> bool {
+    const Insn& insn = prog.insns[i];
+    const Module m = prog.module[i];
+    for (bool next : {false, true}) {
+      if (insn[next ? Member::pop_next : Member::pop_prev] && pop_queue(m, next, q) && tokens[static_cast<size_t>(q)] == 0)
+        return is_pop = true, true;
+      if (insn[next ? Member::push_next : Member::push_prev] && push_queue(m, next, q) &&
+          tokens[static_cast<size_t>(q)] >= tok_depth)
+        return is_pop = false, true;
+    }
+    return false;
+  };
+
+  while (done < n) {
+    while (fetched < n && cmd[static_cast<size_t>(prog.module[fetched])].size() < cmd_depth) {
+      cmd[static_cast<size_t>(prog.module[fetched])].push_back(fetched);
+      ++fetched;
+    }
+    int pick = -1;
+    for (int m = 0; m < 3; ++m) {
+      if (cmd[m].empty()) continue;
+      TokenQueue q;
+      bool is_pop = false;
+      if (blocker(cmd[m].front(), q, is_pop)) continue;
+      if (pick < 0 || cmd[m].front() < cmd[pick].front()) pick = m;
+    }
+    if (pick < 0) {
+      std::string why;
+      for (int m = 0; m < 3; ++m) {
+        if (cmd[m].empty()) continue;
+        TokenQueue q{};
+        bool is_pop = false;
+        uint32_t i = cmd[m].front();
+        blocker(i, q, is_pop);
+        why += fmt::format("{}{} module: {} waits {} queue {}", why.empty() ? "" : "; ", module_name(static_cast<Module>(m)),
+                           insn_label(layout, prog.insns[i], i),
+                           is_pop ? "for a token on" : fmt::format("for room ({} tokens) on", tok_depth), queue_name(q));
+      }
+      if (fetched < n)
+        why += fmt::format("; fetch: instruction {} waits for room in the {} command queue ({} entries, full)", fetched,
+                           module_name(prog.module[fetched]), cmd_depth);
+      fail("deadlock after {} of {} instructions: {}", done, n, why);
+    }
+    const uint32_t i = cmd[pick].front();
+    cmd[pick].pop_front();
+    const Insn& insn = prog.insns[i];
+    const Module m = prog.module[i];
+    TokenQueue q;
+    if (insn[Member::pop_prev] && pop_queue(m, false, q)) --tokens[static_cast<size_t>(q)];
+    if (insn[Member::pop_next] && pop_queue(m, true, q)) --tokens[static_cast<size_t>(q)];
+    switch (insn.opcode()) {
+      case Opcode::LOAD: datapath_.load(insn, i, dram()); break;
+      case Opcode::STORE: datapath_.store(insn, i, dram()); break;
+      case Opcode::GEMM: datapath_.gemm(insn, i); break;
+      case Opcode::ALU: datapath_.alu(insn, i); break;
+      case Opcode::FINISH: break;
+    }
+    Counters* rc = prog.region[i] != Program::kNoRegion ? &per_region[prog.region[i]] : nullptr;
+    for (bool next : {false, true}) {
+      if (insn[next ? Member::push_next : Member::push_prev] && push_queue(m, next, q)) {
+        ++tokens[static_cast<size_t>(q)];
+        ++total.tokens_pushed[static_cast<size_t>(q)];
+        if (rc) ++rc->tokens_pushed[static_cast<size_t>(q)];
+      }
+    }
+    total.add(c, insn);
+    if (rc) rc->add(c, insn);
+    ++done;
+  }
+
+  stats_ = RunStats{};
+  total.publish(stats_.total);
+  for (size_t r = 0; r < prog.regions.size(); ++r) {
+    Stats s;
+    per_region[r].publish(s);
+    stats_.regions.emplace_back(prog.regions[r].name, std::move(s));
+  }
+}
+
+}  // namespace vta::model

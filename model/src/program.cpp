@@ -1,0 +1,179 @@
+// Fetch, decode and static checks of a program.
+#include "vta/model/program.h"
+
+#include <cstring>
+
+#include "vta/isa/error.h"
+
+namespace vta::model {
+
+using isa::Insn;
+using isa::Member;
+using isa::MemId;
+using isa::Opcode;
+
+const char* module_name(Module m) {
+  switch (m) {
+    case Module::LOAD: return "load";
+    case Module::COMPUTE: return "compute";
+    case Module::STORE: return "store";
+  }
+  return "?";
+}
+
+const char* queue_name(TokenQueue q) {
+  switch (q) {
+    case TokenQueue::L2C: return "load->compute";
+    case TokenQueue::C2L: return "compute->load";
+    case TokenQueue::C2S: return "compute->store";
+    case TokenQueue::S2C: return "store->compute";
+  }
+  return "?";
+}
+
+Module module_of(const Insn& insn) {
+  switch (insn.opcode()) {
+    case Opcode::LOAD: return insn.mem() == MemId::INP || insn.mem() == MemId::WGT ? Module::LOAD : Module::COMPUTE;
+    case Opcode::STORE: return Module::STORE;
+    default: return Module::COMPUTE;
+  }
+}
+
+bool pop_queue(Module m, bool next, TokenQueue& q) {
+  switch (m) {
+    case Module::LOAD:
+      if (!next) return false;
+      q = TokenQueue::C2L;
+      return true;
+    case Module::COMPUTE: q = next ? TokenQueue::S2C : TokenQueue::L2C; return true;
+    case Module::STORE:
+      if (next) return false;
+      q = TokenQueue::C2S;
+      return true;
+  }
+  return false;
+}
+
+bool push_queue(Module m, bool next, TokenQueue& q) {
+  switch (m) {
+    case Module::LOAD:
+      if (!next) return false;
+      q = TokenQueue::L2C;
+      return true;
+    case Module::COMPUTE: q = next ? TokenQueue::C2S : TokenQueue::C2L; return true;
+    case Module::STORE:
+      if (next) return false;
+      q = TokenQueue::S2C;
+      return true;
+  }
+  return false;
+}
+
+std::string insn_label(const isa::Layout& layout, const Insn& insn, int64_t index) {
+  return fmt::format("instruction {} ({})", index, layout.disasm(insn));
+}
+
+InsnWork work_of(const Config& c, const Insn& insn) {
+  InsnWork w;
+  switch (insn.opcode()) {
+    case Opcode::GEMM:
+    case Opcode::ALU: {
+      uint64_t uops = insn[Member::uop_end] > insn[Member::uop_bgn] ? insn[Member::uop_end] - insn[Member::uop_bgn] : 0;
+      w.uop_iters = uint64_t{insn[Member::iter_out]} * insn[Member::iter_in] * uops;
+      break;
+    }
+    case Opcode::LOAD:
+    case Opcode::STORE: {
+      if (insn[Member::x_size] == 0) break;
+      w.dram_elems = uint64_t{insn[Member::y_size]} * insn[Member::x_size];
+      w.dram_bytes = w.dram_elems * static_cast<uint64_t>(c.elem_bytes(static_cast<int>(insn.mem())));
+      uint64_t xt = uint64_t{insn[Member::x_pad_0]} + insn[Member::x_size] + insn[Member::x_pad_1];
+      uint64_t yt = uint64_t{insn[Member::y_pad_0]} + insn[Member::y_size] + insn[Member::y_pad_1];
+      w.sram_elems = insn.opcode() == Opcode::LOAD ? xt * yt : w.dram_elems;
+      break;
+    }
+    case Opcode::FINISH: break;
+  }
+  return w;
+}
+
+namespace {
+
+void check_insn(const Config& c, const isa::Layout& layout, const Insn& insn, int64_t index) {
+  auto bad = [&](const std::string& why) { fail("{}: {}", insn_label(layout, insn, index), why); };
+  const Module m = module_of(insn);
+  TokenQueue q;
+  if (insn[Member::pop_prev] && !pop_queue(m, false, q))
+    bad(fmt::format("pop_prev is set but the {} module has no previous module", module_name(m)));
+  if (insn[Member::push_prev] && !push_queue(m, false, q))
+    bad(fmt::format("push_prev is set but the {} module has no previous module", module_name(m)));
+  if (insn[Member::pop_next] && !pop_queue(m, true, q))
+    bad(fmt::format("pop_next is set but the {} module has no next module", module_name(m)));
+  if (insn[Member::push_next] && !push_queue(m, true, q))
+    bad(fmt::format("push_next is set but the {} module has no next module", module_name(m)));
+  switch (insn.opcode()) {
+    case Opcode::LOAD:
+      if (insn.mem() == MemId::OUT) bad("LOAD cannot target OUT (STORE reads it; GEMM and ALU write it)");
+      if (static_cast<int>(insn.mem()) > 5) bad(fmt::format("memory_type {} does not exist (0..5)", static_cast<int>(insn.mem())));
+      if (insn.mem() == MemId::ACC_8BIT && !c.isa.acc_8bit) bad("ACC_8BIT loads are disabled by isa.acc_8bit: false");
+      break;
+    case Opcode::STORE:
+      if (insn.mem() != MemId::OUT) bad("STORE can only read the OUT buffer (memory_type OUT)");
+      if (insn[Member::y_pad_0] || insn[Member::y_pad_1] || insn[Member::x_pad_0] || insn[Member::x_pad_1])
+        bad("STORE does not support padding");
+      break;
+    case Opcode::ALU:
+      if (static_cast<int>(insn.alu()) > 4) bad(fmt::format("alu_opcode {} does not exist (MIN 0 .. MUL 4)", static_cast<int>(insn.alu())));
+      if (insn.alu() == isa::AluOp::MUL && !c.isa.alu_mul) bad("ALU MUL is disabled by isa.alu_mul: false");
+      break;
+    default: break;
+  }
+}
+
+}  // namespace
+
+Program fetch_program(const Config& c, const isa::Layout& layout, const Dram& dram, const Launch& launch) {
+  if (launch.insn_count == 0) fail("program is empty (insn_count 0): it needs at least a FINISH");
+  const uint64_t bytes = uint64_t{launch.insn_count} * isa::kInsnBytes;
+  if (launch.insn_addr % isa::kInsnBytes != 0)
+    fail("instruction address 0x{:x} is not aligned to 16 bytes", launch.insn_addr);
+  const uint8_t* p = dram.find(launch.insn_addr, bytes);
+  if (!p)
+    fail("instructions {} ({} instructions) are outside allocated DRAM", Dram::range(launch.insn_addr, bytes),
+         launch.insn_count);
+  Program prog;
+  prog.insns.reserve(launch.insn_count);
+  prog.module.reserve(launch.insn_count);
+  int64_t finish_at = -1;
+  for (uint32_t i = 0; i < launch.insn_count; ++i) {
+    isa::Raw128 raw;
+    std::memcpy(raw.w, p + uint64_t{i} * isa::kInsnBytes, isa::kInsnBytes);
+    Insn insn = layout.decode(raw, i);
+    if (finish_at >= 0)
+      fail("{}: follows FINISH (instruction {}); FINISH must be the last instruction",
+           insn_label(layout, insn, i), finish_at);
+    check_insn(c, layout, insn, i);
+    if (insn.opcode() == Opcode::FINISH) finish_at = i;
+    prog.insns.push_back(insn);
+    prog.module.push_back(module_of(insn));
+  }
+  if (finish_at < 0)
+    fail("program of {} instructions has no FINISH: the device would never signal done", launch.insn_count);
+  prog.regions = launch.regions;
+  if (prog.regions.size() >= Program::kNoRegion) fail("too many regions ({})", prog.regions.size());
+  prog.region.assign(launch.insn_count, Program::kNoRegion);
+  for (size_t r = 0; r < prog.regions.size(); ++r) {
+    const Region& reg = prog.regions[r];
+    if (reg.begin > reg.end || reg.end > launch.insn_count)
+      fail("region '{}' [{}, {}) is outside the program's {} instructions", reg.name, reg.begin, reg.end,
+           launch.insn_count);
+    for (uint32_t i = reg.begin; i < reg.end; ++i) {
+      if (prog.region[i] != Program::kNoRegion)
+        fail("regions '{}' and '{}' overlap at instruction {}", prog.regions[prog.region[i]].name, reg.name, i);
+      prog.region[i] = static_cast<uint16_t>(r);
+    }
+  }
+  return prog;
+}
+
+}  // namespace vta::model
