@@ -1,0 +1,311 @@
+// `vta`: the vta-lab command-line program.
+// Exit codes: 0 success, 1 result mismatch, 2 bad input or program error.
+#include <CLI/CLI.hpp>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <nlohmann/json.hpp>
+#include <cstring>
+#include <sstream>
+
+#include "vta/isa/config.h"
+#include "vta/isa/error.h"
+#include "vta/model/backend.h"
+#include "vta/model/image.h"
+
+#ifndef VTA_VERSION
+#define VTA_VERSION "0.0.0"
+#endif
+
+namespace {
+
+constexpr int kOk = 0, kMismatch = 1, kBadInput = 2;
+
+std::string slurp(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) vta::fail("{}: cannot open", path);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+void write_or_print(const std::string& text, const std::string& out) {
+  if (out.empty() || out == "-") {
+    std::cout << text;
+    return;
+  }
+  std::ofstream f(out, std::ios::binary);
+  if (!f) vta::fail("{}: cannot write", out);
+  f << text;
+}
+
+// Options shared by every command that needs a design.
+struct ConfigOpts {
+  std::string config = "vta-1x16x16";
+  std::vector<std::string> sets;
+  void add(CLI::App* app) {
+    app->add_option("-c,--config", config, "preset name or YAML file")->capture_default_str();
+    app->add_option("--set", sets, "override a knob: --set gemm.block_out=32 (repeatable)");
+  }
+  vta::Config load() const {
+    std::vector<vta::Override> ov;
+    for (const auto& s : sets) ov.push_back(vta::parse_override(s));
+    return vta::load_config(vta::resolve_config_path(config), ov);
+  }
+};
+
+struct Dump {
+  vta::isa::MemId mem;
+  uint32_t index, count;
+};
+
+Dump parse_dump(const std::string& s) {
+  // MEM:INDEX:COUNT
+  auto a = s.find(':'), b = s.rfind(':');
+  if (a == std::string::npos || a == b) vta::fail("--dump {}: expected MEM:INDEX:COUNT (e.g. OUT:0:4)", s);
+  auto mem = vta::isa::mem_from_name(s.substr(0, a));
+  if (!mem) vta::fail("--dump {}: '{}' is not a memory type", s, s.substr(0, a));
+  try {
+    return Dump{*mem, static_cast<uint32_t>(std::stoul(s.substr(a + 1, b - a - 1))),
+                static_cast<uint32_t>(std::stoul(s.substr(b + 1)))};
+  } catch (...) {
+    vta::fail("--dump {}: INDEX and COUNT must be integers", s);
+  }
+}
+
+std::string hex_rows(const std::vector<uint8_t>& bytes, size_t row) {
+  std::string out;
+  for (size_t i = 0; i < bytes.size(); i += row) {
+    out += "   ";
+    for (size_t j = i; j < std::min(bytes.size(), i + row); ++j) out += fmt::format(" {:4d}", static_cast<int8_t>(bytes[j]));
+    out += "\n";
+  }
+  return out;
+}
+
+struct RunOpts {
+  std::vector<std::string> programs;
+  std::string backend = "golden";
+  std::string compare;
+  std::string stats = "text";
+  std::string stats_out;
+  std::vector<std::string> dumps;
+  std::vector<std::string> dump_buffers;
+};
+
+// Runs one program; returns its exit code and appends its JSON record.
+int run_one(const std::string& path, const vta::Config& cfg, const RunOpts& o, nlohmann::ordered_json& records) {
+  vta::ProgramImage image = vta::read_program(path, cfg);
+  auto backend = vta::make_backend(o.backend, cfg);
+  vta::Launch launch = vta::install(image, *backend);
+  auto t0 = std::chrono::steady_clock::now();
+  backend->run(launch);
+  double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  auto mismatches = vta::check_expectations(image, *backend);
+  int code = mismatches.empty() ? kOk : kMismatch;
+
+  // Comparison with a second backend: every DRAM buffer must match.
+  std::string compare_result;
+  if (!o.compare.empty()) {
+    vta::ProgramImage ref_image = vta::read_program(path, cfg);
+    auto ref = vta::make_backend(o.compare, cfg);
+    ref->run(vta::install(ref_image, *ref));
+    size_t diffs = 0;
+    std::string first;
+    for (size_t i = 0; i < image.buffers.size(); ++i) {
+      auto a = backend->dram().read(image.buffers[i].addr, image.buffers[i].init.size());
+      auto b = ref->dram().read(ref_image.buffers[i].addr, ref_image.buffers[i].init.size());
+      for (size_t k = 0; k < a.size(); ++k)
+        if (a[k] != b[k] && diffs++ == 0)
+          first = fmt::format("buffer {} byte {}: {} gives {}, {} gives {}", image.buffers[i].name, k, o.backend,
+                              static_cast<int8_t>(a[k]), o.compare, static_cast<int8_t>(b[k]));
+    }
+    compare_result = diffs == 0 ? fmt::format("identical to {}", o.compare)
+                                : fmt::format("{} bytes differ from {}; first: {}", diffs, o.compare, first);
+    if (diffs) code = kMismatch;
+  }
+
+  const vta::RunStats st = backend->stats();
+  nlohmann::ordered_json rec;
+  rec["program"] = path;
+  rec["backend"] = o.backend;
+  rec["instructions"] = image.insns.size();
+  rec["wall_seconds"] = secs;
+  rec["check"] = image.expect.empty() ? "none" : mismatches.empty() ? "pass" : "FAIL";
+  if (!compare_result.empty()) rec["compare"] = compare_result;
+  rec["stats"] = st.to_json();
+  records.push_back(rec);
+
+  if (o.stats == "text") {
+    std::cout << fmt::format("{}: {} instructions on {} ({}, config {} hash {}) in {:.3f} ms\n", path,
+                             image.insns.size(), o.backend, cfg.name, cfg.source, cfg.hash(), secs * 1e3);
+    std::cout << st.to_text();
+    for (const auto& [name, s] : st.regions)
+      std::cout << fmt::format("  region {}: {} instructions, {} MACs\n", name, s.get("insn.total"), s.get("gemm.macs"));
+    if (image.expect.empty())
+      std::cout << "  check: no expected results in this program\n";
+    else if (mismatches.empty())
+      std::cout << fmt::format("  check: PASS ({} expected result{} bit-exact)\n", image.expect.size(),
+                               image.expect.size() == 1 ? "" : "s");
+    for (const auto& m : mismatches)
+      std::cout << fmt::format("  check: FAIL {}: {} bytes differ; first at byte {}: expected {}, got {}\n", m.what,
+                               m.total_diffs, m.offset, m.expected, m.actual);
+    if (!compare_result.empty()) std::cout << "  compare: " << compare_result << "\n";
+  }
+  for (const auto& d : o.dumps) {
+    Dump dump = parse_dump(d);
+    auto bytes = backend->read_sram(dump.mem, dump.index, dump.count);
+    std::cout << fmt::format("  {}[{}..{}):\n", vta::isa::mem_name(dump.mem), dump.index, dump.index + dump.count)
+              << hex_rows(bytes, static_cast<size_t>(cfg.elem_bytes(static_cast<int>(dump.mem))));
+  }
+  for (const auto& name : o.dump_buffers) {
+    const vta::ImageBuffer* b = image.buffer(name);
+    if (!b) vta::fail("--dump-buffer {}: no such buffer in {}", name, path);
+    std::cout << fmt::format("  buffer {} at 0x{:x}:\n", name, b->addr)
+              << hex_rows(backend->dram().read(b->addr, b->init.size()),
+                          static_cast<size_t>(cfg.elem_bytes(static_cast<int>(b->mem))));
+  }
+  return code;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"vta-lab: a cycle-accurate simulator and co-design lab for the VTA tensor accelerator"};
+  app.set_version_flag("--version", VTA_VERSION);
+  app.require_subcommand(1);
+
+  // vta config ...
+  auto* config = app.add_subcommand("config", "show, validate and import design configs");
+  config->require_subcommand(1);
+  ConfigOpts show_opts;
+  auto* show = config->add_subcommand("show", "print the resolved config with every derived width and depth");
+  show_opts.add(show);
+  std::vector<std::string> validate_files;
+  auto* validate = config->add_subcommand("validate", "check config files strictly");
+  validate->add_option("files", validate_files, "YAML files or preset names")->required();
+  std::string import_file, import_out;
+  auto* import = config->add_subcommand("import", "convert an upstream vta_config.json to YAML");
+  import->add_option("file", import_file, "upstream vta_config.json")->required();
+  import->add_option("-o,--output", import_out, "output YAML file (default: stdout)");
+  std::string schema_out;
+  auto* schema = config->add_subcommand("schema", "print the config reference (docs/config.md)");
+  schema->add_option("-o,--output", schema_out, "output file");
+
+  // vta gen sv|cl
+  auto* gen = app.add_subcommand("gen", "generate the SystemVerilog package or OpenCL defines for a config");
+  std::string gen_what, gen_out;
+  ConfigOpts gen_opts;
+  gen->add_option("what", gen_what, "sv or cl")->required()->check(CLI::IsMember({"sv", "cl"}));
+  gen->add_option("-o,--output", gen_out, "output file (default: stdout)");
+  gen_opts.add(gen);
+
+  // vta asm / disasm
+  auto* as = app.add_subcommand("asm", "assemble a .vasm program to raw 128-bit instructions");
+  std::string asm_in, asm_out, asm_uops;
+  ConfigOpts asm_opts;
+  as->add_option("file", asm_in, ".vasm program")->required();
+  as->add_option("-o,--output", asm_out, "instruction binary")->required();
+  as->add_option("--uops", asm_uops, "also write the uop binary here");
+  asm_opts.add(as);
+  auto* dis = app.add_subcommand("disasm", "disassemble a raw instruction file, a .vasm program or a conformance folder");
+  std::string dis_in;
+  ConfigOpts dis_opts;
+  dis->add_option("input", dis_in, "instructions.bin, program.vasm or a conformance-vector folder")->required();
+  dis_opts.add(dis);
+
+  // vta run
+  auto* run = app.add_subcommand("run", "run programs (.vasm or conformance folders) on a backend and check results");
+  RunOpts run_opts;
+  ConfigOpts run_cfg;
+  run->add_option("programs", run_opts.programs, "program files or folders")->required();
+  run->add_option("-b,--backend", run_opts.backend, "backend to run on")->capture_default_str();
+  run->add_option("--compare", run_opts.compare, "also run on this backend and require identical DRAM");
+  run->add_option("--stats", run_opts.stats, "stats on stdout: text, json or none")
+      ->check(CLI::IsMember({"text", "json", "none"}))
+      ->capture_default_str();
+  run->add_option("--stats-out", run_opts.stats_out, "write stats JSON (with the resolved config) to this file");
+  run->add_option("--dump", run_opts.dumps, "print on-chip buffer elements after the run: MEM:INDEX:COUNT");
+  run->add_option("--dump-buffer", run_opts.dump_buffers, "print a named DRAM buffer after the run");
+  run_cfg.add(run);
+
+  app.add_subcommand("backends", "list the backends built into this binary");
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    int code = app.exit(e);
+    return code == 0 ? kOk : kBadInput;
+  }
+
+  try {
+    if (*show) {
+      std::cout << vta::describe(show_opts.load());
+    } else if (*validate) {
+      for (const auto& f : validate_files) {
+        vta::Config c = vta::load_config(vta::resolve_config_path(f));
+        std::cout << fmt::format("{}: ok ({}, hash {})\n", c.source, c.name, c.hash());
+      }
+    } else if (*import) {
+      write_or_print(vta::import_upstream_json(slurp(import_file), import_file), import_out);
+    } else if (*schema) {
+      write_or_print(vta::schema_markdown(), schema_out);
+    } else if (*gen) {
+      vta::Config c = gen_opts.load();
+      write_or_print(gen_what == "sv" ? vta::isa::generate_sv_package(c) : vta::isa::generate_opencl_defines(c), gen_out);
+    } else if (*as) {
+      vta::Config c = asm_opts.load();
+      vta::ProgramImage img = vta::read_program(asm_in, c);
+      std::string bin(reinterpret_cast<const char*>(img.insns.data()), img.insns.size() * vta::isa::kInsnBytes);
+      write_or_print(bin, asm_out);
+      if (!asm_uops.empty()) {
+        const vta::ImageBuffer* u = img.buffer("uop");
+        write_or_print(u ? std::string(u->init.begin(), u->init.end()) : std::string(), asm_uops);
+      }
+    } else if (*dis) {
+      vta::Config c = dis_opts.load();
+      vta::ProgramImage img;
+      if (std::filesystem::is_directory(dis_in) || dis_in.ends_with(".vasm")) {
+        img = vta::read_program(dis_in, c);
+      } else {
+        std::string bin = slurp(dis_in);
+        if (bin.size() % vta::isa::kInsnBytes != 0)
+          vta::fail("{}: {} bytes is not a whole number of 16-byte instructions", dis_in, bin.size());
+        img.source = dis_in;
+        img.insns.resize(bin.size() / vta::isa::kInsnBytes);
+        std::memcpy(img.insns.data(), bin.data(), bin.size());
+      }
+      std::cout << vta::disassemble_image(img, c);
+    } else if (*run) {
+      vta::Config c = run_cfg.load();
+      nlohmann::ordered_json records = nlohmann::ordered_json::array();
+      int worst = kOk;
+      for (const auto& p : run_opts.programs) worst = std::max(worst, run_one(p, c, run_opts, records));
+      nlohmann::ordered_json doc;
+      doc["tool"] = std::string("vta-lab ") + VTA_VERSION;
+      doc["config_name"] = c.name;
+      doc["config_hash"] = c.hash();
+      doc["config"] = vta::to_yaml(c);
+      doc["runs"] = records;
+      if (run_opts.stats == "json") std::cout << doc.dump(2) << "\n";
+      if (!run_opts.stats_out.empty()) write_or_print(doc.dump(2) + "\n", run_opts.stats_out);
+      if (run_opts.programs.size() > 1 && run_opts.stats == "text") {
+        size_t pass = 0;
+        for (const auto& r : records) pass += r["check"] == "pass";
+        std::cout << fmt::format("{} of {} programs passed their result check\n", pass, records.size());
+      }
+      return worst;
+    } else if (app.got_subcommand("backends")) {
+      for (const auto& [n, d] : vta::backends()) std::cout << fmt::format("{:<10} {}\n", n, d);
+    }
+  } catch (const vta::Error& e) {
+    std::cerr << "vta: error: " << e.what() << "\n";
+    return kBadInput;
+  } catch (const std::exception& e) {
+    std::cerr << "vta: error: " << e.what() << "\n";
+    return kBadInput;
+  }
+  return kOk;
+}
