@@ -1,1 +1,310 @@
+// Malformed programs, out-of-range accesses and deadlocks: each must end in
+// one vta::Error naming the instruction index (and queue), never a crash or hang.
 #include <gtest/gtest.h>
+
+#include "test_support.h"
+#include "vta/isa/error.h"
+
+namespace {
+
+using vta::isa::AluOp;
+using vta::isa::MemId;
+using namespace vta::test;
+
+// Runs `build` on a fresh golden backend and returns the error message ("" if none).
+template <typename F>
+std::string error_of(F&& build, const std::string& preset_name = "vta-1x16x16") {
+  auto backend = vta::make_backend("golden", preset(preset_name));
+  ProgramBuilder p(*backend);
+  build(p);
+  try {
+    p.run();
+  } catch (const vta::Error& e) {
+    return e.what();
+  }
+  return "";
+}
+
+#define EXPECT_HAS(msg, text) EXPECT_NE((msg).find(text), std::string::npos) << "message: " << (msg)
+
+TEST(Deadlock, ComputeWaitsForALoadThatNeverPushes) {
+  auto msg = error_of([](ProgramBuilder& p) {
+    p.add(with_deps(make_gemm(true, 0, 1, 1, 1), true, false, false, false));  // pops load->compute
+    p.add(make_finish());
+  });
+  EXPECT_HAS(msg, "deadlock");
+  EXPECT_HAS(msg, "compute module");
+  EXPECT_HAS(msg, "instruction 0");
+  EXPECT_HAS(msg, "load->compute");
+}
+
+TEST(Deadlock, FinishWaitsForAStoreThatNeverPushes) {
+  auto msg = error_of([](ProgramBuilder& p) {
+    uint32_t out = p.buffer(MemId::OUT, 1);
+    p.add(make_store(0, out, 1, 1, 1));
+    p.add(with_deps(make_finish(), false, true, false, false));
+  });
+  EXPECT_HAS(msg, "instruction 1");
+  EXPECT_HAS(msg, "store->compute");
+}
+
+TEST(Deadlock, CyclicWaitNamesBothModules) {
+  auto msg = error_of([](ProgramBuilder& p) {
+    uint32_t inp = p.buffer(MemId::INP, 1);
+    p.add(with_deps(make_load(MemId::INP, 0, inp, 1, 1, 1), false, true, false, true));  // waits compute->load
+    p.add(with_deps(make_gemm(true, 0, 1, 1, 1), true, false, true, false));          // waits load->compute
+    p.add(make_finish());
+  });
+  EXPECT_HAS(msg, "load module: instruction 0");
+  EXPECT_HAS(msg, "compute->load");
+  EXPECT_HAS(msg, "compute module: instruction 1");
+}
+
+TEST(Deadlock, FullCommandQueueStallsFetch) {
+  // 9 loads (command queue depth 8) each wait for a token the compute module
+  // would only send after instruction 9, which fetch never reaches.
+  auto msg = error_of([](ProgramBuilder& p) {
+    uint32_t inp = p.buffer(MemId::INP, 1);
+    for (int i = 0; i < 9; ++i) p.add(with_deps(make_load(MemId::INP, 0, inp, 1, 1, 1), false, true, false, false));
+    for (int i = 0; i < 9; ++i) p.add(with_deps(make_gemm(true, 0, 1, 1, 1), false, false, true, false));
+    p.add(make_finish());
+  });
+  EXPECT_HAS(msg, "deadlock");
+  EXPECT_HAS(msg, "fetch: instruction 8");  // 0..7 fill the 8-entry queue
+  EXPECT_HAS(msg, "command queue");
+}
+
+TEST(Deadlock, CorrectTokensRunToCompletion) {
+  // The same shape as the cyclic case, synchronised correctly, must run.
+  auto msg = error_of([](ProgramBuilder& p) {
+    uint32_t inp = p.buffer(MemId::INP, 1);
+    p.add(with_deps(make_load(MemId::INP, 0, inp, 1, 1, 1), false, false, false, true));
+    p.add(with_deps(make_gemm(true, 0, 1, 1, 1), true, false, false, false));
+    p.add(make_finish());
+  });
+  EXPECT_EQ(msg, "");
+}
+
+TEST(Bounds, LoadPastTheEndOfSram) {
+  auto msg = error_of([](ProgramBuilder& p) {
+    uint32_t inp = p.buffer(MemId::INP, 4);
+    p.add(make_load(MemId::INP, 2047, inp, 1, 2, 2));
+    p.add(make_finish());
+  });
+  EXPECT_HAS(msg, "instruction 0 (LOAD INP");
+  EXPECT_HAS(msg, "INP buffer has 2048");
+}
+
+TEST(Bounds, LoadOutsideAllocatedDram) {
+  auto msg = error_of([](ProgramBuilder& p) {
+    uint32_t inp = p.buffer(MemId::INP, 4);
+    p.add(make_load(MemId::INP, 0, inp, 2, 4, 30000));  // second row far past every allocation
+    p.add(make_finish());
+  });
+  EXPECT_HAS(msg, "instruction 0");
+  EXPECT_HAS(msg, "outside any allocation");
+}
+
+TEST(Bounds, StoreOutsideAllocatedDram) {
+  auto msg = error_of([](ProgramBuilder& p) {
+    p.add(make_store(0, 0x7fffff, 1, 1, 1));
+    p.add(make_finish());
+  });
+  EXPECT_HAS(msg, "instruction 0 (STORE OUT");
+  EXPECT_HAS(msg, "outside any allocation");
+}
+
+TEST(Bounds, GemmLoopRunsPastAcc) {
+  auto msg = error_of([](ProgramBuilder& p) {
+    uint32_t u = p.uops({make_uop(2040, 0, 0)});
+    p.add(make_load(MemId::UOP, 0, u, 1, 1, 1));
+    p.add(make_gemm(false, 0, 1, 4, 1, 4, 0));  // dst reaches 2040 + 3*4 = 2052
+    p.add(make_finish());
+  });
+  EXPECT_HAS(msg, "instruction 1 (GEMM");
+  EXPECT_HAS(msg, "ACC index 2052");
+}
+
+TEST(Bounds, AluSourcePastAcc) {
+  auto msg = error_of([](ProgramBuilder& p) {
+    uint32_t u = p.uops({make_uop(0, 2047, 0)});
+    p.add(make_load(MemId::UOP, 0, u, 1, 1, 1));
+    p.add(make_alu(AluOp::ADD, false, 0, 0, 1, 1, 2, 0, 0, 0, 1));
+    p.add(make_finish());
+  });
+  EXPECT_HAS(msg, "instruction 1 (ALU ADD");
+  EXPECT_HAS(msg, "ACC index 2048");
+}
+
+TEST(Bounds, UopEndPastUopBuffer) {
+  auto msg = error_of([](ProgramBuilder& p) {
+    p.add(make_gemm(false, 8000, 8191, 1, 1));
+    p.add(make_finish());
+  }, "vta-1x16x16");
+  EXPECT_EQ(msg, "") << "uop_end 8191 is inside the 8192-entry uop buffer";
+  auto msg2 = error_of([](ProgramBuilder& p) {
+    vta::isa::Insn g = make_gemm(false, 0, 8192, 1, 1);
+    p.add(g);
+    p.add(make_finish());
+  });
+  EXPECT_EQ(msg2, "") << "uop_end 8192 = depth is the exclusive end";
+}
+
+TEST(Malformed, NoFinish) {
+  auto msg = error_of([](ProgramBuilder& p) { p.add(make_gemm(true, 0, 1, 1, 1)); });
+  EXPECT_HAS(msg, "no FINISH");
+}
+
+TEST(Malformed, InstructionAfterFinish) {
+  auto msg = error_of([](ProgramBuilder& p) {
+    p.add(make_finish());
+    p.add(make_gemm(true, 0, 1, 1, 1));
+  });
+  EXPECT_HAS(msg, "instruction 1");
+  EXPECT_HAS(msg, "follows FINISH");
+}
+
+TEST(Malformed, LoadModuleCannotPopPrev) {
+  auto msg = error_of([](ProgramBuilder& p) {
+    uint32_t inp = p.buffer(MemId::INP, 1);
+    p.add(with_deps(make_load(MemId::INP, 0, inp, 1, 1, 1), true, false, false, false));
+    p.add(make_finish());
+  });
+  EXPECT_HAS(msg, "instruction 0");
+  EXPECT_HAS(msg, "load module has no previous module");
+}
+
+TEST(Malformed, StoreModuleCannotPushNext) {
+  auto msg = error_of([](ProgramBuilder& p) {
+    uint32_t out = p.buffer(MemId::OUT, 1);
+    p.add(with_deps(make_store(0, out, 1, 1, 1), false, false, false, true));
+    p.add(make_finish());
+  });
+  EXPECT_HAS(msg, "store module has no next module");
+}
+
+TEST(Malformed, StoreOfNonOutMemory) {
+  auto msg = error_of([](ProgramBuilder& p) {
+    vta::isa::Insn s = make_store(0, 1, 1, 1, 1);
+    s[vta::isa::Member::memory_type] = static_cast<uint32_t>(MemId::ACC);
+    p.add(s);
+    p.add(make_finish());
+  });
+  EXPECT_HAS(msg, "STORE can only read the OUT buffer");
+}
+
+TEST(Malformed, StoreWithPadding) {
+  auto msg = error_of([](ProgramBuilder& p) {
+    vta::isa::Insn s = make_store(0, 1, 1, 1, 1);
+    s[vta::isa::Member::x_pad_0] = 1;
+    p.add(s);
+    p.add(make_finish());
+  });
+  EXPECT_HAS(msg, "STORE does not support padding");
+}
+
+TEST(Malformed, LoadIntoOut) {
+  auto msg = error_of([](ProgramBuilder& p) {
+    p.add(make_load(MemId::OUT, 0, 1, 1, 1, 1));
+    p.add(make_finish());
+  });
+  EXPECT_HAS(msg, "LOAD cannot target OUT");
+}
+
+TEST(Malformed, UnknownMemoryType) {
+  auto msg = error_of([](ProgramBuilder& p) {
+    vta::isa::Insn l = make_load(MemId::INP, 0, 1, 1, 1, 1);
+    l[vta::isa::Member::memory_type] = 7;
+    p.add(l);
+    p.add(make_finish());
+  });
+  EXPECT_HAS(msg, "memory_type 7 does not exist");
+}
+
+TEST(Malformed, UnknownAluOpcode) {
+  auto msg = error_of([](ProgramBuilder& p) {
+    vta::isa::Insn a = make_alu(AluOp::ADD, true, 1, 0, 1, 1, 1);
+    a[vta::isa::Member::alu_opcode] = 6;
+    p.add(a);
+    p.add(make_finish());
+  });
+  EXPECT_HAS(msg, "alu_opcode 6 does not exist");
+}
+
+TEST(Malformed, DisabledExtensions) {
+  auto backend = vta::make_backend("golden", preset("vta-1x16x16", {{"isa.alu_mul", "false"}, {"isa.acc_8bit", "false"}}));
+  ProgramBuilder p(*backend);
+  p.add(make_alu(AluOp::MUL, true, 3, 0, 1, 1, 1));
+  p.add(make_finish());
+  try {
+    p.run();
+    FAIL() << "MUL ran with isa.alu_mul false";
+  } catch (const vta::Error& e) {
+    EXPECT_NE(std::string(e.what()).find("isa.alu_mul"), std::string::npos) << e.what();
+  }
+  ProgramBuilder q(*backend);
+  q.add(make_load(MemId::ACC_8BIT, 0, 1, 1, 1, 1));
+  q.add(make_finish());
+  try {
+    q.run();
+    FAIL() << "ACC_8BIT ran with isa.acc_8bit false";
+  } catch (const vta::Error& e) {
+    EXPECT_NE(std::string(e.what()).find("isa.acc_8bit"), std::string::npos) << e.what();
+  }
+}
+
+TEST(Malformed, UnknownOpcodeInBinary) {
+  auto backend = vta::make_backend("golden", preset("vta-1x16x16"));
+  uint64_t addr = backend->dram().alloc(32);
+  uint8_t bad[32] = {};
+  bad[0] = 6;   // opcode 6
+  bad[16] = 3;  // FINISH
+  backend->dram().write(addr, bad);
+  try {
+    backend->run(vta::Launch{addr, 2, {}});
+    FAIL() << "opcode 6 was accepted";
+  } catch (const vta::Error& e) {
+    EXPECT_NE(std::string(e.what()).find("instruction 0: unknown opcode 6"), std::string::npos) << e.what();
+  }
+}
+
+TEST(Malformed, InstructionsOutsideDram) {
+  auto backend = vta::make_backend("golden", preset("vta-1x16x16"));
+  try {
+    backend->run(vta::Launch{0x100000, 4, {}});
+    FAIL();
+  } catch (const vta::Error& e) {
+    EXPECT_NE(std::string(e.what()).find("outside allocated DRAM"), std::string::npos) << e.what();
+  }
+}
+
+TEST(Malformed, BadRegions) {
+  auto backend = vta::make_backend("golden", preset("vta-1x16x16"));
+  ProgramBuilder p(*backend);
+  p.add(make_finish());
+  p.run();  // fine without regions
+  uint64_t addr = backend->dram().alloc(16);
+  uint8_t fin[16] = {3};
+  backend->dram().write(addr, fin);
+  try {
+    backend->run(vta::Launch{addr, 1, {{"conv1", 0, 5}}});
+    FAIL();
+  } catch (const vta::Error& e) {
+    EXPECT_NE(std::string(e.what()).find("region 'conv1'"), std::string::npos) << e.what();
+  }
+}
+
+TEST(Recovery, BackendIsUsableAfterAnError) {
+  auto backend = vta::make_backend("golden", preset("vta-1x16x16"));
+  ProgramBuilder bad(*backend);
+  bad.add(with_deps(make_gemm(true, 0, 1, 1, 1), true, false, false, false));
+  bad.add(make_finish());
+  EXPECT_THROW(bad.run(), vta::Error);
+  ProgramBuilder good(*backend);
+  good.add(make_gemm(true, 0, 1, 1, 1));
+  good.add(make_finish());
+  EXPECT_NO_THROW(good.run());
+  EXPECT_EQ(backend->stats().total.get("insn.GEMM"), 1u);
+}
+
+}  // namespace

@@ -65,18 +65,17 @@ std::string render_field(const FieldPos& p, uint32_t v) {
 }
 
 std::string disasm_fields(const std::vector<FieldPos>& fields, const Insn& insn, bool nonzero_only) {
-  std::string out;
+  // Mnemonic, then the positional memory type / ALU op, then key=value fields.
+  std::string out = fields.front().render == Render::OPCODE ? opcode_name(insn.opcode()) : "";
+  for (const auto& p : fields) {
+    if (p.render != Render::MEMTYPE && p.render != Render::ALUOP) continue;
+    uint32_t v = insn[p.member];
+    const char* name = p.render == Render::MEMTYPE ? mem_name(static_cast<MemId>(v)) : alu_name(static_cast<AluOp>(v));
+    out += std::string(" ") + (name[0] == '?' ? std::to_string(v) : name);
+  }
   for (const auto& p : fields) {
     uint32_t v = insn[p.member];
-    if (p.render == Render::OPCODE) {
-      out += opcode_name(insn.opcode());
-      continue;
-    }
-    if (p.render == Render::MEMTYPE || p.render == Render::ALUOP) {
-      const char* name = p.render == Render::MEMTYPE ? mem_name(static_cast<MemId>(v)) : alu_name(static_cast<AluOp>(v));
-      out += std::string(" ") + (name[0] == '?' ? std::to_string(v) : name);
-      continue;
-    }
+    if (p.render == Render::OPCODE || p.render == Render::MEMTYPE || p.render == Render::ALUOP) continue;
     if ((nonzero_only || p.render == Render::FLAG || p.render == Render::PAD) && v == 0) continue;
     out += " " + render_field(p, v);
   }

@@ -224,8 +224,8 @@ void Datapath::check_loop_bounds(const Insn& insn, int64_t index, bool is_gemm) 
     if (op.dst + dmax >= acc_depth)
       error(insn, index, fmt::format("uop {} reaches ACC index {} but the ACC buffer has {}", u, op.dst + dmax, acc_depth));
     if (op.src + smax >= src_depth)
-      error(insn, index, fmt::format("uop {} reaches {} index {} but the buffer has {}", u, is_gemm ? "INP" : "ACC",
-                                     op.src + smax, src_depth));
+      error(insn, index, fmt::format("uop {} reaches {} index {} but the {} buffer has {}", u, is_gemm ? "INP" : "ACC",
+                                     op.src + smax, is_gemm ? "INP" : "ACC", src_depth));
     if (is_gemm && op.wgt + wmax >= wgt_depth)
       error(insn, index, fmt::format("uop {} reaches WGT index {} but the WGT buffer has {}", u, op.wgt + wmax, wgt_depth));
   }
