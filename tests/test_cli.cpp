@@ -1,1 +1,118 @@
+// The `vta` program end to end: config, gen, asm/disasm, run, exit codes 0/1.
 #include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "run_cli.h"
+
+namespace {
+
+using vta::test::run_vta;
+namespace fs = std::filesystem;
+const std::string kSrc = VTA_SOURCE_DIR;
+
+fs::path temp_dir(const std::string& name) {
+  fs::path p = fs::path(VTA_BINARY_DIR) / "test-tmp" / name;
+  fs::remove_all(p);
+  fs::create_directories(p);
+  return p;
+}
+
+TEST(Cli, ConfigShowPrintsDerivedWidthsAndOverrides) {
+  auto r = run_vta("config show --config vta-1x16x16 --set gemm.block_out=32");
+  ASSERT_EQ(r.code, 0) << r.out;
+  EXPECT_NE(r.out.find("block_out: 32"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("depths: UOP 8192 INP 2048 WGT 512 ACC 1024"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("uop_bgn[20:8]"), std::string::npos);
+}
+
+TEST(Cli, ConfigValidateEveryPreset) {
+  for (const auto& e : fs::directory_iterator(kSrc + "/configs")) {
+    auto r = run_vta("config validate " + e.path().string());
+    EXPECT_EQ(r.code, 0) << e.path() << ": " << r.out;
+    EXPECT_NE(r.out.find(": ok"), std::string::npos);
+  }
+}
+
+TEST(Cli, ConfigImportProducesALoadableConfig) {
+  auto dir = temp_dir("import");
+  std::ofstream(dir / "vta_config.json") << R"({"TARGET":"pynq","HW_VER":"0.0.2","LOG_INP_WIDTH":3,"LOG_WGT_WIDTH":3,
+    "LOG_ACC_WIDTH":5,"LOG_BATCH":0,"LOG_BLOCK":5,"LOG_UOP_BUFF_SIZE":15,"LOG_INP_BUFF_SIZE":15,
+    "LOG_WGT_BUFF_SIZE":18,"LOG_ACC_BUFF_SIZE":17})";
+  auto r = run_vta("config import " + (dir / "vta_config.json").string() + " -o " + (dir / "out.yaml").string());
+  ASSERT_EQ(r.code, 0) << r.out;
+  auto show = run_vta("config show --config " + (dir / "out.yaml").string());
+  ASSERT_EQ(show.code, 0) << show.out;
+  EXPECT_NE(show.out.find("block_in: 32"), std::string::npos) << show.out;
+}
+
+TEST(Cli, GenWritesBothHeaders) {
+  auto sv = run_vta("gen sv --config vta-1x16x16");
+  ASSERT_EQ(sv.code, 0);
+  EXPECT_NE(sv.out.find("package vta_pkg;"), std::string::npos);
+  auto cl = run_vta("gen cl --config vta-4x16x16");
+  ASSERT_EQ(cl.code, 0);
+  EXPECT_NE(cl.out.find("#define VTA_BATCH 4"), std::string::npos);
+}
+
+TEST(Cli, RunSampleProgramPassesAndReportsStats) {
+  auto r = run_vta("run " + kSrc + "/examples/identity_requant.vasm --dump OUT:0:1");
+  ASSERT_EQ(r.code, 0) << r.out;
+  EXPECT_NE(r.out.find("check: PASS"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("gemm.macs"), std::string::npos);
+  EXPECT_NE(r.out.find("region requantize: 4 instructions"), std::string::npos) << r.out;
+}
+
+TEST(Cli, RunJsonStatsCarryTheResolvedConfig) {
+  auto dir = temp_dir("json");
+  auto r = run_vta("run " + kSrc + "/examples/identity_requant.vasm --stats none --stats-out " +
+                   (dir / "s.json").string());
+  ASSERT_EQ(r.code, 0) << r.out;
+  std::ifstream in(dir / "s.json");
+  auto j = nlohmann::json::parse(in);
+  EXPECT_EQ(j["config_name"], "vta-1x16x16");
+  EXPECT_NE(j["config"].get<std::string>().find("block_in: 16"), std::string::npos);
+  EXPECT_EQ(j["runs"][0]["check"], "pass");
+  EXPECT_EQ(j["runs"][0]["stats"]["total"]["gemm.macs"], 512);
+  EXPECT_EQ(j["runs"][0]["stats"]["regions"].size(), 4u);
+}
+
+TEST(Cli, WrongExpectationExitsWithMismatch) {
+  auto dir = temp_dir("mismatch");
+  std::ifstream in(kSrc + "/examples/identity_requant.vasm");
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  auto at = text.find(".expect out values 4 ");
+  ASSERT_NE(at, std::string::npos);
+  text.replace(at, 21, ".expect out values 5 ");
+  std::ofstream(dir / "bad.vasm") << text;
+  auto r = run_vta("run " + (dir / "bad.vasm").string());
+  EXPECT_EQ(r.code, 1) << r.out;
+  EXPECT_NE(r.out.find("check: FAIL buffer out: 1 bytes differ; first at byte 0: expected 5, got 4"), std::string::npos)
+      << r.out;
+}
+
+TEST(Cli, AsmThenDisasmRoundTrip) {
+  auto dir = temp_dir("asm");
+  auto bin = (dir / "prog.bin").string();
+  auto r = run_vta("asm " + kSrc + "/examples/identity_requant.vasm -o " + bin + " --uops " + (dir / "uop.bin").string());
+  ASSERT_EQ(r.code, 0) << r.out;
+  EXPECT_EQ(fs::file_size(bin), 11u * 16u);
+  EXPECT_EQ(fs::file_size(dir / "uop.bin"), 4u);
+  auto d = run_vta("disasm " + bin);
+  ASSERT_EQ(d.code, 0) << d.out;
+  EXPECT_NE(d.out.find("ALU SHR uop_bgn=0 uop_end=1 iter_out=1 iter_in=2 dst_factor_out=0 dst_factor_in=1 "
+                       "src_factor_out=0 src_factor_in=1 use_imm imm=1"),
+            std::string::npos)
+      << d.out;
+  EXPECT_NE(d.out.find("FINISH pop_next"), std::string::npos) << d.out;
+}
+
+TEST(Cli, BackendsListsGolden) {
+  auto r = run_vta("backends");
+  ASSERT_EQ(r.code, 0);
+  EXPECT_NE(r.out.find("golden"), std::string::npos);
+}
+
+}  // namespace

@@ -1,1 +1,78 @@
+// Bad input to `vta` gives one clear message and exit code 2.
 #include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "run_cli.h"
+
+namespace {
+
+using vta::test::run_vta;
+namespace fs = std::filesystem;
+
+fs::path write_temp(const std::string& name, const std::string& text) {
+  fs::path dir = fs::path(VTA_BINARY_DIR) / "test-tmp" / "cli-errors";
+  fs::create_directories(dir);
+  std::ofstream(dir / name) << text;
+  return dir / name;
+}
+
+void expect_error(const std::string& args, const std::string& needle) {
+  auto r = run_vta(args);
+  EXPECT_EQ(r.code, 2) << args << "\n" << r.out;
+  EXPECT_NE(r.out.find(needle), std::string::npos) << args << "\n" << r.out;
+}
+
+TEST(CliErrors, BadYamlKeyNamesFileLineAndKey) {
+  auto f = write_temp("typo.yaml", "gemm:\n  batch: 1\n  blok_in: 16\n");
+  expect_error("config validate " + f.string(), "typo.yaml:3: unknown key 'gemm.blok_in' (did you mean 'block_in'?)");
+}
+
+TEST(CliErrors, UnencodableConfigNamesTheLimit) {
+  expect_error("config show --set buffers.uop=1GiB", "--set buffers.uop: buffers.uop = 1GiB gives a UOP depth of 268435456 elements; the LOAD/STORE field sram_base has 16 bits (limit 65536)");
+}
+
+TEST(CliErrors, UnknownPreset) { expect_error("config show --config no-such-design", "no such config file or preset"); }
+
+TEST(CliErrors, BadSetSyntax) { expect_error("config show --set gemm.batch", "expected key=value"); }
+
+TEST(CliErrors, UnknownBackend) {
+  expect_error(std::string("run ") + VTA_SOURCE_DIR + "/examples/identity_requant.vasm --backend nope",
+               "unknown backend 'nope'");
+}
+
+TEST(CliErrors, AssemblerErrorNamesTheLine) {
+  auto f = write_temp("bad.vasm", "GEMM uop_bgn=0 uop_end=1\nGEMM iter_out=99999\nFINISH\n");
+  expect_error("run " + f.string(), "bad.vasm:2: field 'iter_out' = 99999 does not fit its 14 bits");
+}
+
+TEST(CliErrors, DeadlockingProgram) {
+  auto f = write_temp("deadlock.vasm", "GEMM pop_prev reset uop_bgn=0 uop_end=1 iter_out=1 iter_in=1\nFINISH\n");
+  expect_error("run " + f.string(), "deadlock after 0 of 2 instructions: compute module: instruction 0");
+}
+
+TEST(CliErrors, OutOfRangeInstruction) {
+  auto f = write_temp("oob.vasm", ".buffer x INP 1 zero\nLOAD INP sram_base=2047 dram_base=@x y_size=1 x_size=1 x_stride=1 y_pad_0=1\nFINISH\n");
+  expect_error("run " + f.string(), "instruction 0 (LOAD INP");
+}
+
+TEST(CliErrors, MissingConformanceFile) {
+  fs::path dir = fs::path(VTA_BINARY_DIR) / "test-tmp" / "cli-errors" / "empty-vector";
+  fs::create_directories(dir);
+  expect_error("run " + dir.string(), "missing input.bin");
+}
+
+TEST(CliErrors, TruncatedInstructionFile) {
+  auto f = write_temp("trunc.bin", std::string(20, '\0'));
+  expect_error("disasm " + f.string(), "is not a whole number of 16-byte instructions");
+}
+
+TEST(CliErrors, UnknownSubcommandOrOption) {
+  auto r = run_vta("frobnicate");
+  EXPECT_EQ(r.code, 2) << r.out;
+  auto r2 = run_vta("run --no-such-flag x");
+  EXPECT_EQ(r2.code, 2) << r2.out;
+}
+
+}  // namespace

@@ -196,10 +196,13 @@ std::vector<std::string> section_names() {
 int log2_exact(int64_t v) { return std::countr_zero(static_cast<uint64_t>(v)); }
 
 // Computes `derived` and checks every cross-knob rule. `line_of` gives the
-// line of a key in the source (0 if unknown).
+// line of a key in the source (0 if unknown, -1 if set by --set).
 template <typename LineOf>
 void derive_and_check(Config& c, const LineOf& line_of) {
-  auto loc = [&](const char* key) { return where(c.source, line_of(key)); };
+  auto loc = [&](const char* key) {
+    int line = line_of(key);
+    return line < 0 ? fmt::format("--set {}", key) : where(c.source, line);
+  };
   auto& d = c.derived;
   d.inp_elem_bytes = c.gemm.batch * c.gemm.block_in * c.dtype.inp_bits / 8;
   d.wgt_elem_bytes = c.gemm.block_out * c.gemm.block_in * c.dtype.wgt_bits / 8;
@@ -344,10 +347,12 @@ Config load_config_text(const std::string& yaml, const std::string& source, cons
     fail("{}:{}: YAML syntax error: {}", source, e.mark.line + 1, e.msg);
   }
   std::vector<std::pair<std::string, int>> lines;  // key -> line, for later messages
+  // The line of `key` in the file, -1 when it was last set by --set, 0 if unset.
   auto line_of = [&](std::string_view key) {
+    int line = 0;
     for (auto& [k, l] : lines)
-      if (k == key) return l;
-    return 0;
+      if (k == key) line = l;
+    return line;
   };
   if (root && !root.IsNull()) {
     if (!root.IsMap()) fail("{}:{}: a config must be a YAML mapping of sections", source, root.Mark().line + 1);
@@ -387,7 +392,7 @@ Config load_config_text(const std::string& yaml, const std::string& source, cons
       fail("--set {}: unknown key '{}'{}", key, key, suggest(key, all));
     }
     set_knob(c, *k, value, "--set " + key);
-    lines.emplace_back(key, 0);
+    lines.emplace_back(key, -1);
   }
   derive_and_check(c, line_of);
   return c;

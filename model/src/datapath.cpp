@@ -16,44 +16,60 @@ using isa::MemId;
 
 namespace {
 
-// acc[b][o] += sum_k inp[b][k] * wgt[o][k]; BI fixed for the common shapes so
-// that the reduction is fully unrolled and vectorised.
-template <int BI>
-inline void gemm_uop_fixed(int32_t* __restrict acc, const int8_t* __restrict inp, const int8_t* __restrict wgt,
-                           int64_t batch, int64_t block_out) {
+// acc[b][o] += sum_k inp[b][k] * wgt[o][k], with the weights held transposed
+// and widened (wt[k][o], int32) so that the inner step is a broadcast
+// multiply-add across a row of output channels, written with GCC vector
+// types (a template-dependent vector_size is silently ignored by GCC, so the
+// widths are fixed typedefs and BO is covered in chunks of L lanes).
+typedef int32_t V8 __attribute__((vector_size(32)));
+typedef int32_t V16 __attribute__((vector_size(64)));
+
+template <typename V, int L, int BI, int BO>
+inline void gemm_uop_fixed(int32_t* __restrict acc, const int8_t* __restrict inp, const int32_t* __restrict wt,
+                           int64_t batch) {
+  static_assert(BO % L == 0, "fixed kernels cover output channels in whole chunks");
+  constexpr int kChunks = BO / L;
   for (int64_t b = 0; b < batch; ++b) {
     const int8_t* in = inp + b * BI;
-    int32_t* a = acc + b * block_out;
-    for (int64_t o = 0; o < block_out; ++o) {
-      const int8_t* w = wgt + o * BI;
-      int32_t sum = 0;
-      for (int k = 0; k < BI; ++k) sum += static_cast<int32_t>(in[k]) * static_cast<int32_t>(w[k]);
-      a[o] = static_cast<int32_t>(static_cast<uint32_t>(a[o]) + static_cast<uint32_t>(sum));
+    V sum[kChunks] = {};
+    for (int k = 0; k < BI; ++k) {
+      const int32_t x = in[k];
+      for (int c = 0; c < kChunks; ++c) {
+        V w;
+        std::memcpy(&w, wt + k * BO + c * L, sizeof(V));
+        sum[c] += x * w;  // |sum| <= 2^14 * BI: no overflow
+      }
     }
+    int32_t* a = acc + b * BO;
+    int32_t s[BO];
+    std::memcpy(s, sum, sizeof(s));
+    for (int o = 0; o < BO; ++o)  // the accumulator wraps around
+      a[o] = static_cast<int32_t>(static_cast<uint32_t>(a[o]) + static_cast<uint32_t>(s[o]));
   }
 }
 
-inline void gemm_uop_generic(int32_t* acc, const int8_t* inp, const int8_t* wgt, int64_t batch, int64_t block_in,
+inline void gemm_uop_generic(int32_t* acc, const int8_t* inp, const int32_t* wt, int64_t batch, int64_t block_in,
                              int64_t block_out) {
   for (int64_t b = 0; b < batch; ++b)
     for (int64_t o = 0; o < block_out; ++o) {
       uint32_t sum = 0;
       for (int64_t k = 0; k < block_in; ++k)
-        sum += static_cast<uint32_t>(static_cast<int32_t>(inp[b * block_in + k]) * wgt[o * block_in + k]);
+        sum += static_cast<uint32_t>(static_cast<int32_t>(inp[b * block_in + k]) * wt[k * block_out + o]);
       acc[b * block_out + o] = static_cast<int32_t>(static_cast<uint32_t>(acc[b * block_out + o]) + sum);
     }
 }
 
-using GemmKernel = void (*)(int32_t*, const int8_t*, const int8_t*, int64_t, int64_t);
+using GemmKernel = void (*)(int32_t*, const int8_t*, const int32_t*, int64_t);
 
-GemmKernel pick_kernel(int64_t block_in) {
-  switch (block_in) {
-    case 8: return gemm_uop_fixed<8>;
-    case 16: return gemm_uop_fixed<16>;
-    case 32: return gemm_uop_fixed<32>;
-    case 64: return gemm_uop_fixed<64>;
-    default: return nullptr;
-  }
+// A fixed-shape kernel for the common GEMM shapes, nullptr for the rest.
+GemmKernel pick_kernel(int64_t block_in, int64_t block_out) {
+  if (block_in == 16 && block_out == 16) return gemm_uop_fixed<V16, 16, 16, 16>;
+  if (block_in == 32 && block_out == 32) return gemm_uop_fixed<V16, 16, 32, 32>;
+  if (block_in == 8 && block_out == 8) return gemm_uop_fixed<V8, 8, 8, 8>;
+  if (block_in == 16 && block_out == 32) return gemm_uop_fixed<V16, 16, 16, 32>;
+  if (block_in == 32 && block_out == 16) return gemm_uop_fixed<V16, 16, 32, 16>;
+  if (block_in == 64 && block_out == 64) return gemm_uop_fixed<V16, 16, 64, 64>;
+  return nullptr;
 }
 
 inline void write_out(int8_t* __restrict out, const int32_t* __restrict acc, int64_t n) {
@@ -90,6 +106,7 @@ Datapath::Datapath(const Config& c) : cfg_(c), layout_(c) {
   uop_.assign(static_cast<size_t>(d.uop_depth), Uop{0, 0, 0});
   inp_.assign(static_cast<size_t>(d.inp_depth * inp_elem_), 0);
   wgt_.assign(static_cast<size_t>(d.wgt_depth * wgt_elem_), 0);
+  wgt_t_.assign(static_cast<size_t>(d.wgt_depth * wgt_elem_), 0);
   acc_.assign(static_cast<size_t>(d.acc_depth * acc_lanes_), 0);
   out_.assign(static_cast<size_t>(d.out_depth * out_elem_), 0);
 }
@@ -152,6 +169,7 @@ void Datapath::load(const Insn& insn, int64_t index, const Dram& dram) {
           std::memcpy(dst, src, n * static_cast<uint64_t>(e));
         else
           std::memset(dst, 0, n * static_cast<uint64_t>(e));
+        if (mem == MemId::WGT) update_wgt_t(at, n);
         break;
       }
       case MemId::ACC: {
@@ -181,6 +199,16 @@ void Datapath::load(const Insn& insn, int64_t index, const Dram& dram) {
     at += x_total;
   }
   put(at, nullptr, yp1 * x_total);
+}
+
+void Datapath::update_wgt_t(uint64_t first, uint64_t count) {
+  const int64_t bi = cfg_.gemm.block_in, bo = cfg_.gemm.block_out;
+  for (uint64_t e = first; e < first + count; ++e) {
+    const int8_t* w = wgt_.data() + e * static_cast<uint64_t>(wgt_elem_);
+    int32_t* t = wgt_t_.data() + e * static_cast<uint64_t>(wgt_elem_);
+    for (int64_t o = 0; o < bo; ++o)
+      for (int64_t k = 0; k < bi; ++k) t[k * bo + o] = w[o * bi + k];
+  }
 }
 
 void Datapath::store(const Insn& insn, int64_t index, Dram& dram) {
@@ -240,7 +268,7 @@ void Datapath::gemm(const Insn& insn, int64_t index) {
   const uint32_t wfo = insn[Member::wgt_factor_out], wfi = insn[Member::wgt_factor_in];
   const bool reset = insn[Member::reset] != 0;
   const int64_t batch = cfg_.gemm.batch, bo = cfg_.gemm.block_out, bi = cfg_.gemm.block_in;
-  const GemmKernel kernel = pick_kernel(bi);
+  const GemmKernel kernel = pick_kernel(bi, bo);
   for (uint32_t i = 0; i < io; ++i) {
     for (uint32_t j = 0; j < ii; ++j) {
       for (uint32_t u = bgn; u < end; ++u) {
@@ -251,9 +279,9 @@ void Datapath::gemm(const Insn& insn, int64_t index) {
           std::memset(acc, 0, static_cast<size_t>(acc_lanes_) * 4);
         } else {
           const int8_t* in = inp_.data() + (op.src + i * sfo + j * sfi) * static_cast<uint64_t>(inp_elem_);
-          const int8_t* w = wgt_.data() + (op.wgt + i * wfo + j * wfi) * static_cast<uint64_t>(wgt_elem_);
+          const int32_t* w = wgt_t_.data() + (op.wgt + i * wfo + j * wfi) * static_cast<uint64_t>(wgt_elem_);
           if (kernel)
-            kernel(acc, in, w, batch, bo);
+            kernel(acc, in, w, batch);
           else
             gemm_uop_generic(acc, in, w, batch, bi, bo);
         }

@@ -37,6 +37,8 @@ class Datapath {
  private:
   [[noreturn]] void error(const isa::Insn& insn, int64_t index, const std::string& what) const;
   void check_loop_bounds(const isa::Insn& insn, int64_t index, bool is_gemm) const;
+  /// Refreshes wgt_t_ for WGT elements [first, first+count).
+  void update_wgt_t(uint64_t first, uint64_t count);
 
   Config cfg_;
   isa::Layout layout_;
@@ -47,6 +49,9 @@ class Datapath {
   std::vector<Uop> uop_;
   std::vector<int8_t> inp_, wgt_, out_;
   std::vector<int32_t> acc_;
+  // The WGT buffer transposed and widened, wgt_t_[e][k][o] = wgt_[e][o][k]:
+  // the GEMM inner loop then vectorises across output channels.
+  std::vector<int32_t> wgt_t_;
 };
 
 /// ALU semantics on one element pair (shared with every model).
