@@ -1,1 +1,270 @@
+// Bad configs must fail with a specific message (label: error): every
+// message names the file, the line and the key, and says what is wrong.
 #include <gtest/gtest.h>
+
+#include <initializer_list>
+#include <string>
+#include <vector>
+
+#include "test_support.h"
+#include "vta/isa/config.h"
+#include "vta/isa/error.h"
+
+namespace {
+
+// The vta::Error message of `f()`, or a marker when it does not throw one.
+template <typename F>
+std::string error_of(F&& f) {
+  try {
+    f();
+  } catch (const vta::Error& e) {
+    return e.what();
+  } catch (const std::exception& e) {
+    return std::string("<not a vta::Error> ") + e.what();
+  }
+  return "<no error>";
+}
+
+std::string load_error(const std::string& yaml, const std::vector<vta::Override>& overrides = {}) {
+  return error_of([&] { (void)vta::load_config_text(yaml, "bad.yaml", overrides); });
+}
+
+// Checks that `msg` is a vta::Error message containing every part.
+void expect_parts(const std::string& msg, std::initializer_list<std::string> parts) {
+  ASSERT_NE(msg, "<no error>");
+  EXPECT_EQ(msg.rfind("<not a vta::Error>", 0), std::string::npos) << msg;
+  for (const auto& p : parts) EXPECT_NE(msg.find(p), std::string::npos) << "'" << p << "' not in: " << msg;
+}
+
+// ------------------------------------------------------------------ keys
+
+TEST(ConfigErrors, UnknownKeySuggestsTheClosest) {
+  const std::string msg = load_error("name: x\ngemm:\n  batch: 1\n  blok_in: 16\n");
+  expect_parts(msg, {"bad.yaml:4", "gemm.blok_in", "unknown key", "did you mean 'block_in'"});
+}
+
+TEST(ConfigErrors, UnknownKeyFarFromAnyHasNoSuggestion) {
+  const std::string msg = load_error("memory:\n  frobnicate: 3\n");
+  expect_parts(msg, {"bad.yaml:2", "memory.frobnicate", "unknown key"});
+  EXPECT_EQ(msg.find("did you mean"), std::string::npos) << msg;
+}
+
+TEST(ConfigErrors, KeyOfAnotherSectionIsUnknownHere) {
+  // No aliases: a knob is only accepted in its own section.
+  expect_parts(load_error("gemm:\n  lanes: 16\n"), {"bad.yaml:2", "gemm.lanes", "unknown key"});
+}
+
+TEST(ConfigErrors, UnknownSectionSuggestsTheClosest) {
+  expect_parts(load_error("gemm:\n  batch: 1\ngemn:\n  batch: 1\n"),
+               {"bad.yaml:3", "unknown section 'gemn'", "did you mean 'gemm'"});
+  expect_parts(load_error("bufers:\n  inp: 32KiB\n"), {"bad.yaml:1", "'bufers'", "did you mean 'buffers'"});
+}
+
+TEST(ConfigErrors, DuplicateKey) {
+  expect_parts(load_error("gemm:\n  batch: 1\n  block_in: 16\n  batch: 2\n"),
+               {"bad.yaml:4", "gemm.batch", "given twice"});
+  // Also when the section is repeated.
+  expect_parts(load_error("buffers:\n  inp: 32KiB\nalu:\n  lanes: 16\nbuffers:\n  inp: 16KiB\n"),
+               {"bad.yaml:6", "buffers.inp", "given twice"});
+}
+
+// ---------------------------------------------------------------- values
+
+TEST(ConfigErrors, StringWhereAnIntegerIsExpected) {
+  expect_parts(load_error("gemm:\n  batch: four\n"), {"bad.yaml:2", "gemm.batch", "'four'", "integer"});
+  expect_parts(load_error("alu:\n  latency: 4 cycles\n"), {"bad.yaml:2", "alu.latency", "integer"});
+}
+
+TEST(ConfigErrors, FractionWhereAnIntegerIsExpected) {
+  expect_parts(load_error("gemm:\n  batch: 1\n  block_in: 16.5\n"),
+               {"bad.yaml:3", "gemm.block_in", "'16.5'", "integer"});
+  expect_parts(load_error("buffers:\n  inp: 1.5KiB\n"), {"bad.yaml:2", "buffers.inp", "'1.5KiB'", "size"});
+}
+
+TEST(ConfigErrors, ListOrMappingWhereAScalarIsExpected) {
+  expect_parts(load_error("gemm:\n  batch: [1, 2]\n"), {"bad.yaml:2", "gemm.batch", "single value", "list"});
+  expect_parts(load_error("gemm:\n  batch:\n    - 1\n"), {"bad.yaml:2", "gemm.batch", "list"});
+  expect_parts(load_error("gemm:\n  batch:\n    value: 1\n"), {"bad.yaml:2", "gemm.batch", "mapping"});
+  expect_parts(load_error("clock:\n  mhz:\n"), {"bad.yaml:2", "clock.mhz", "null"});
+}
+
+TEST(ConfigErrors, WrongTypesOfOtherKinds) {
+  expect_parts(load_error("isa:\n  alu_mul: yes\n"), {"bad.yaml:2", "isa.alu_mul", "'yes'", "true or false"});
+  expect_parts(load_error("clock:\n  mhz: fast\n"), {"bad.yaml:2", "clock.mhz", "'fast'", "number"});
+  expect_parts(load_error("buffers:\n  wgt: 256KB\n"), {"bad.yaml:2", "buffers.wgt", "'256KB'", "32KiB"});
+}
+
+TEST(ConfigErrors, SectionsAndTheFileHaveAShape) {
+  expect_parts(load_error("gemm: 16\n"), {"bad.yaml:1", "section 'gemm'", "mapping"});
+  expect_parts(load_error("- gemm\n- alu\n"), {"bad.yaml:1", "mapping"});
+  expect_parts(load_error("name: [a, b]\n"), {"bad.yaml:1", "name"});
+}
+
+TEST(ConfigErrors, OutOfRange) {
+  expect_parts(load_error("gemm:\n  batch: 128\n"), {"bad.yaml:2", "gemm.batch", "out of range", "[1, 64]"});
+  expect_parts(load_error("gemm:\n  batch: 0\n"), {"bad.yaml:2", "gemm.batch", "out of range"});
+  expect_parts(load_error("alu:\n  latency: -1\n"), {"bad.yaml:2", "alu.latency", "out of range", "[1, 64]"});
+  expect_parts(load_error("clock:\n  mhz: 0.5\n"), {"bad.yaml:2", "clock.mhz", "out of range"});
+  expect_parts(load_error("buffers:\n  acc: 2GiB\n"), {"bad.yaml:2", "buffers.acc", "out of range", "1GiB"});
+}
+
+TEST(ConfigErrors, BlockMustBeAPowerOfTwo) {
+  expect_parts(load_error("gemm:\n  batch: 1\n  block_in: 24\n"),
+               {"bad.yaml:3", "gemm.block_in", "24", "power of two"});
+  expect_parts(load_error("gemm:\n  block_out: 12\n"), {"bad.yaml:2", "gemm.block_out", "power of two"});
+  expect_parts(load_error("buffers:\n  inp: 3000\n"), {"bad.yaml:2", "buffers.inp", "power of two"});
+}
+
+TEST(ConfigErrors, UnsupportedDtypeWidth) {
+  expect_parts(load_error("dtype:\n  inp_bits: 8\n  acc_bits: 16\n"),
+               {"bad.yaml:3", "dtype.acc_bits", "not supported", "only 32"});
+  expect_parts(load_error("dtype:\n  wgt_bits: 4\n"), {"bad.yaml:2", "dtype.wgt_bits", "only 8"});
+}
+
+TEST(ConfigErrors, BadEnumSuggestsTheClosest) {
+  expect_parts(
+      load_error("memory:\n  bus_bits: 64\n  arbitration: round_robn\n"),
+      {"bad.yaml:3", "memory.arbitration", "'round_robn'", "round_robin|fixed_priority", "did you mean 'round_robin'"});
+  expect_parts(load_error("host:\n  link: pcei\n"), {"bad.yaml:2", "host.link", "did you mean 'pcie'"});
+}
+
+// ------------------------------------------------------- cross-knob rules
+
+TEST(ConfigErrors, BufferSmallerThanOneElement) {
+  // A WGT element of the 16x16 core is 256 bytes.
+  expect_parts(load_error("gemm:\n  block_in: 16\nbuffers:\n  wgt: 128\n"),
+               {"bad.yaml:4", "buffers.wgt", "smaller than one WGT element", "256 bytes"});
+  expect_parts(load_error("gemm:\n  batch: 4\nbuffers:\n  acc: 128\n"),
+               {"bad.yaml:4", "buffers.acc", "ACC element", "256 bytes"});
+}
+
+TEST(ConfigErrors, DepthBeyondTheSramBaseField) {
+  // 2MiB of 16-byte INP elements is 131072 elements; sram_base has 16 bits.
+  expect_parts(load_error("buffers:\n  inp: 2MiB\n"),
+               {"bad.yaml:2", "buffers.inp", "131072", "sram_base", "16 bits", "65536"});
+}
+
+TEST(ConfigErrors, AluLanesBeyondOneAccElement) {
+  expect_parts(load_error("gemm:\n  block_out: 8\nalu:\n  lanes: 16\n"), {"bad.yaml:4", "alu.lanes", "8 elements"});
+}
+
+TEST(ConfigErrors, DramBeyondWhatDramBaseAddresses) {
+  expect_parts(load_error("memory:\n  dram_size: 32GiB\n"), {"bad.yaml:2", "memory.dram_size", "32GiB", "16GiB"});
+}
+
+TEST(ConfigErrors, GemmWordOneOverflows) {
+  // 64KiB of INP is 4096 elements: every sram_base still fits 16 bits, but
+  // GEMM word 1 needs 2 x (11 + 12 + 10) = 66 bits.
+  const std::string msg = load_error("name: big\nbuffers:\n  inp: 64KiB\n");
+  expect_parts(msg, {"bad.yaml:3", "buffers.inp", "GEMM/FINISH word 1", "66 bits", "has 64", "src_factor_out=12 bits"});
+}
+
+TEST(ConfigErrors, GemmWordOneOverflowsFromTheShape) {
+  // block_in 4 makes INP elements of 4 bytes and WGT elements of 64: the
+  // default buffers then hold 8192 (13 bits) and 4096 (12 bits) of them, so
+  // GEMM word 1 needs 2 x (11 + 13 + 12) = 72 bits. No buffer is given: the
+  // shape is to blame.
+  const std::string msg = load_error("gemm:\n  block_in: 4\n");
+  expect_parts(msg, {"bad.yaml:2", "gemm.block_in", "GEMM/FINISH word 1", "72 bits", "has 64"});
+}
+
+TEST(ConfigErrors, GemmWordZeroOverflows) {
+  // 16384 uops: uop_bgn 14 bits and uop_end 15 bits make word 0 65 bits.
+  const std::string msg = load_error("alu:\n  lanes: 16\nbuffers:\n  uop: 64KiB\n");
+  expect_parts(msg, {"bad.yaml:4", "buffers.uop", "word 0", "65 bits", "has 64", "uop_bgn=14 bits"});
+}
+
+TEST(ConfigErrors, AluWordOneOverflows) {
+  // ACC 12 bits: ALU word 1 is 4 x 12 + 3 + 1 + 16 = 68 bits while GEMM word
+  // 1 (2 x (12 + 10 + 10)) still fits.
+  const std::string msg = load_error("buffers:\n  inp: 16KiB\n  acc: 256KiB\n");
+  expect_parts(msg, {"bad.yaml:3", "buffers.acc", "ALU word 1", "68 bits", "has 64"});
+}
+
+TEST(ConfigErrors, UopOverflows32Bits) {
+  // dst 11 + src max(11, 10) + wgt 11 = 33 bits; every instruction word fits.
+  const std::string msg = load_error("buffers:\n  inp: 16KiB\n  wgt: 512KiB\n");
+  expect_parts(msg, {"bad.yaml:3", "buffers.wgt", "uop word", "33 bits", "has 32", "wgt=11 bits"});
+}
+
+TEST(ConfigErrors, FitErrorFromAnOverrideNamesTheOverride) {
+  const std::string msg = error_of([] {
+    (void)vta::load_config(vta::resolve_config_path("vta-1x16x16"), {{"buffers.inp", "64KiB"}});
+  });
+  expect_parts(msg, {"--set buffers.inp", "GEMM/FINISH word 1", "66 bits"});
+}
+
+TEST(ConfigErrors, FitErrorBlamesTheOverrideOverTheFile) {
+  // vta-4x16x16 sizes its buffers for batch 4 in the file; batch 2 doubles
+  // the INP and ACC depths (12 bits each): the override is what broke it.
+  const std::string msg = error_of([] {
+    (void)vta::load_config(vta::resolve_config_path("vta-4x16x16"), {{"gemm.batch", "2"}, {"alu.lanes", "32"}});
+  });
+  expect_parts(msg, {"--set gemm.batch", "gemm.batch = 2", "GEMM/FINISH word 1", "68 bits", "has 64"});
+}
+
+// ----------------------------------------------------------------- syntax
+
+TEST(ConfigErrors, MalformedYamlNamesTheLine) {
+  // An unclosed flow list is found where the next key starts.
+  expect_parts(load_error("gemm:\n  batch: 1\n  block_in: [16\nalu:\n  lanes: 16\n"),
+               {"bad.yaml:4", "YAML syntax error"});
+  expect_parts(load_error("gemm:\n  batch: 1\n block_in: 16\n"), {"bad.yaml:3", "YAML syntax error"});
+  expect_parts(load_error("gemm:\n  batch: 1\n  block_in: 16\n\tblock_out: 16\n"),
+               {"bad.yaml:4", "YAML syntax error", "tab"});
+  expect_parts(load_error("name: a: b\n"), {"bad.yaml:1", "YAML syntax error"});
+}
+
+// -------------------------------------------------------------- overrides
+
+TEST(ConfigErrors, OverrideWithUnknownKey) {
+  const std::string msg = load_error("gemm:\n  batch: 1\n", {{"gemm.blok_out", "32"}});
+  expect_parts(msg, {"--set gemm.blok_out", "unknown key", "did you mean 'gemm.block_out'"});
+}
+
+TEST(ConfigErrors, OverrideWithBadValue) {
+  expect_parts(load_error("", {{"gemm.batch", "3"}}), {"--set gemm.batch", "power of two"});
+  expect_parts(load_error("", {{"buffers.inp", "lots"}}), {"--set buffers.inp", "'lots'", "size"});
+  expect_parts(load_error("", {{"host.link", "pci"}}), {"--set host.link", "did you mean 'pcie'"});
+}
+
+TEST(ConfigErrors, OverrideWithoutEquals) {
+  expect_parts(error_of([] { (void)vta::parse_override("gemm.block_out"); }), {"--set", "gemm.block_out", "key=value"});
+  expect_parts(error_of([] { (void)vta::parse_override("=32", "sweep axis"); }), {"sweep axis", "key=value"});
+}
+
+// ------------------------------------------------------------------ files
+
+TEST(ConfigErrors, MissingFileAndPreset) {
+  expect_parts(error_of([] { (void)vta::load_config("/nonexistent/x.yaml"); }), {"/nonexistent/x.yaml", "cannot open"});
+  expect_parts(error_of([] { (void)vta::resolve_config_path("vta-2x16x16"); }),
+               {"vta-2x16x16", "no such config", "vta-1x16x16"});
+}
+
+// --------------------------------------------------------- upstream json
+
+std::string import_error(const std::string& json) {
+  return error_of([&] { (void)vta::import_upstream_json(json, "vta_config.json"); });
+}
+
+TEST(ConfigErrors, UpstreamJsonUnknownKey) {
+  expect_parts(import_error(R"({"TARGET": "sim", "LOG_BLOK": 4})"), {"vta_config.json", "unknown", "'LOG_BLOK'"});
+}
+
+TEST(ConfigErrors, UpstreamJsonOtherHardwareVersion) {
+  expect_parts(import_error(R"({"HW_VER": "0.0.1", "LOG_BLOCK": 4})"), {"vta_config.json", "HW_VER", "0.0.1", "0.0.2"});
+}
+
+TEST(ConfigErrors, UpstreamJsonInvalid) {
+  expect_parts(import_error(R"({"LOG_BLOCK": 4,)"), {"vta_config.json", "not valid JSON"});
+  expect_parts(import_error("[1, 2]"), {"vta_config.json", "object"});
+}
+
+TEST(ConfigErrors, UpstreamJsonBadValues) {
+  expect_parts(import_error(R"({"LOG_BATCH": "2"})"), {"vta_config.json", "LOG_BATCH", "integer"});
+  expect_parts(import_error(R"({"LOG_BLOCK": 9})"), {"vta_config.json", "LOG_BLOCK", "out of range"});
+  // Converts, but the design itself is not encodable.
+  expect_parts(import_error(R"({"LOG_INP_BUFF_SIZE": 16})"), {"vta_config.json", "GEMM/FINISH word 1"});
+}
+
+}  // namespace

@@ -48,10 +48,14 @@ constexpr AluOp kAllAluOps[] = {AluOp::MIN, AluOp::MAX, AluOp::ADD, AluOp::SHR, 
 
 const char* format_name(Format f) {
   switch (f) {
-    case Format::MEM: return "MEM";
-    case Format::GEMM: return "GEMM";
-    case Format::ALU: return "ALU";
-    case Format::UOP: return "UOP";
+    case Format::MEM:
+      return "MEM";
+    case Format::GEMM:
+      return "GEMM";
+    case Format::ALU:
+      return "ALU";
+    case Format::UOP:
+      return "UOP";
   }
   return "?";
 }
@@ -129,8 +133,11 @@ TEST_P(PerPreset, FieldsArePackedLsbFirstLikeCBitfields) {
 
 TEST_P(PerPreset, OpcodeAndDependencyFlagsSitAtTheSameBitsInEveryFormat) {
   // The decoder reads the opcode before it knows the format.
-  const std::pair<Member, int> common[] = {
-      {Member::opcode, 0}, {Member::pop_prev, 3}, {Member::pop_next, 4}, {Member::push_prev, 5}, {Member::push_next, 6}};
+  const std::pair<Member, int> common[] = {{Member::opcode, 0},
+                                           {Member::pop_prev, 3},
+                                           {Member::pop_next, 4},
+                                           {Member::push_prev, 5},
+                                           {Member::push_next, 6}};
   for (Format f : kInsnFormats) {
     for (auto [m, lsb] : common) {
       const FieldPos* p = layout().find(f, m);
@@ -332,9 +339,9 @@ std::vector<Insn> every_kind(const Layout& l) {
   std::vector<Insn> v;
   for (MemId m : kAllMems) {
     v.push_back(make_load(m, 3, 0x100, 2, 16, 16));
-    v.push_back(with_deps(make_load(m, max_of(Format::MEM, Member::sram_base), 0xffffffffu, 0xffff, 0xffff, 0xffff, 15,
-                                    15, 15, 15),
-                          true, true, true, true));
+    v.push_back(with_deps(
+        make_load(m, max_of(Format::MEM, Member::sram_base), 0xffffffffu, 0xffff, 0xffff, 0xffff, 15, 15, 15, 15), true,
+        true, true, true));
     v.push_back(make_load(m, 0, 0, 1, 0, 1, 1, 0, 2, 0));  // x_size 0: dependency-only
   }
   v.push_back(make_store(0, 0x80, 1, 16, 16));
@@ -344,9 +351,10 @@ std::vector<Insn> every_kind(const Layout& l) {
   v.push_back(make_gemm(true, 0, 1, 1, 1));  // reset
   v.push_back(with_deps(make_gemm(true, 2, 9, 7, 7, 1, 1, 0, 0, 0, 0), false, true, true, false));
   v.push_back(make_gemm(false, max_of(Format::GEMM, Member::uop_bgn), max_of(Format::GEMM, Member::uop_end), 16383,
-                        16383, max_of(Format::GEMM, Member::dst_factor_out), max_of(Format::GEMM, Member::dst_factor_in),
-                        max_of(Format::GEMM, Member::src_factor_out), max_of(Format::GEMM, Member::src_factor_in),
-                        max_of(Format::GEMM, Member::wgt_factor_out), max_of(Format::GEMM, Member::wgt_factor_in)));
+                        16383, max_of(Format::GEMM, Member::dst_factor_out),
+                        max_of(Format::GEMM, Member::dst_factor_in), max_of(Format::GEMM, Member::src_factor_out),
+                        max_of(Format::GEMM, Member::src_factor_in), max_of(Format::GEMM, Member::wgt_factor_out),
+                        max_of(Format::GEMM, Member::wgt_factor_in)));
   for (AluOp a : kAllAluOps) {
     v.push_back(make_alu(a, true, 5, 0, 1, 1, 1));
     v.push_back(make_alu(a, true, -1, 0, 2, 3, 4, 1, 2, 3, 4));  // negative imm
@@ -398,7 +406,8 @@ TEST_P(PerPreset, DisassemblyShowsMnemonicsAndSignedImmediates) {
     EXPECT_NE(t.find("dram_base=0x100"), std::string::npos) << t;
     EXPECT_NE(t.find("pop_next"), std::string::npos) << t;
   }
-  EXPECT_TRUE(starts_with(layout().disasm(make_store(0, 1, 1, 1, 1)), "STORE OUT ")) << layout().disasm(make_store(0, 1, 1, 1, 1));
+  EXPECT_TRUE(starts_with(layout().disasm(make_store(0, 1, 1, 1, 1)), "STORE OUT "))
+      << layout().disasm(make_store(0, 1, 1, 1, 1));
   for (AluOp a : kAllAluOps) {
     std::string t = layout().disasm(with_deps(make_alu(a, true, -7, 0, 1, 1, 1), true, false, false, false));
     EXPECT_TRUE(starts_with(t, std::string("ALU ") + vta::isa::alu_name(a) + " ")) << t;
@@ -518,8 +527,9 @@ TEST_P(PerPreset, UopsRoundTrip) {
     ASSERT_EQ(layout().encode_uop(layout().decode_uop(raw)), raw);
   }
   const auto& d = cfg_.derived;
-  const Insn top = make_uop(static_cast<uint32_t>(d.acc_depth - 1), static_cast<uint32_t>(std::max(d.acc_depth, d.inp_depth) - 1),
-                            static_cast<uint32_t>(d.wgt_depth - 1));
+  const Insn top =
+      make_uop(static_cast<uint32_t>(d.acc_depth - 1), static_cast<uint32_t>(std::max(d.acc_depth, d.inp_depth) - 1),
+               static_cast<uint32_t>(d.wgt_depth - 1));
   EXPECT_EQ(layout().decode_uop(layout().encode_uop(top)), top) << "the last index of every buffer is encodable";
 }
 
@@ -529,8 +539,8 @@ TEST_P(PerPreset, LastIndexOfEveryBufferIsEncodable) {
   Insn g = make_gemm(false, last(d.uop_depth), static_cast<uint32_t>(d.uop_depth), 1, 1, last(d.acc_depth),
                      last(d.acc_depth), last(d.inp_depth), last(d.inp_depth), last(d.wgt_depth), last(d.wgt_depth));
   EXPECT_EQ(layout().decode(layout().encode(g)), g);
-  Insn a = make_alu(AluOp::ADD, false, 0, last(d.uop_depth), static_cast<uint32_t>(d.uop_depth), 1, 1, last(d.acc_depth),
-                    last(d.acc_depth), last(d.acc_depth), last(d.acc_depth));
+  Insn a = make_alu(AluOp::ADD, false, 0, last(d.uop_depth), static_cast<uint32_t>(d.uop_depth), 1, 1,
+                    last(d.acc_depth), last(d.acc_depth), last(d.acc_depth), last(d.acc_depth));
   EXPECT_EQ(layout().decode(layout().encode(a)), a);
   for (int64_t depth : {d.uop_depth, d.inp_depth, d.wgt_depth, d.acc_depth}) {
     Insn l = make_load(MemId::INP, last(depth), 0, 1, 1, 1);

@@ -104,7 +104,9 @@ bool parse_int(std::string_view t, int64_t& out) {
   std::string s(t);
   char* end = nullptr;
   errno = 0;
-  long long v = std::strtoll(s.c_str(), &end, 0);
+  // Decimal, or hex with 0x; never octal ("010" is ten).
+  const bool hex = s.size() > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X');
+  long long v = std::strtoll(s.c_str(), &end, hex ? 16 : 10);
   if (errno != 0 || end != s.c_str() + s.size()) return false;
   out = v;
   return true;
@@ -195,6 +197,50 @@ std::vector<std::string> section_names() {
 
 int log2_exact(int64_t v) { return std::countr_zero(static_cast<uint64_t>(v)); }
 
+// The knob to name when the fields do not fit (check_fit fails): of the knobs
+// that set a width in the first word that overflows (its buffers, and the GEMM
+// shape, which sizes every element), one the user gave, preferring --set over
+// the file (an override breaks a valid preset), then a buffer over the shape,
+// then the deepest buffer. nullptr when none was given (all defaults).
+template <typename LineOf>
+const char* fit_culprit(const Config& c, const LineOf& line_of) {
+  const auto& d = c.derived;
+  isa::Layout l(c);
+  std::vector<isa::WidthSrc> srcs;
+  for (isa::Format f : {isa::Format::MEM, isa::Format::GEMM, isa::Format::ALU, isa::Format::UOP}) {
+    const bool uop = f == isa::Format::UOP;
+    for (int word = 0; word < (uop ? 1 : 2) && srcs.empty(); ++word)
+      if (l.used_bits(f, word) > (uop ? 32 : 64))
+        for (const auto& p : l.fields(f))
+          if (p.word == word) srcs.push_back(p.width_src);
+    if (!srcs.empty()) break;
+  }
+  auto uses = [&](isa::WidthSrc s) { return std::find(srcs.begin(), srcs.end(), s) != srcs.end(); };
+  struct Candidate {
+    const char* key;
+    bool used;
+    int log;  // -1 for a GEMM shape knob
+  };
+  const Candidate candidates[] = {
+      {"buffers.uop", uses(isa::WidthSrc::LOG_UOP), d.log_uop_depth},
+      {"buffers.inp", uses(isa::WidthSrc::LOG_INP) || uses(isa::WidthSrc::LOG_SRC), d.log_inp_depth},
+      {"buffers.wgt", uses(isa::WidthSrc::LOG_WGT), d.log_wgt_depth},
+      {"buffers.acc", uses(isa::WidthSrc::LOG_ACC) || uses(isa::WidthSrc::LOG_SRC), d.log_acc_depth},
+      {"gemm.batch", true, -1},
+      {"gemm.block_in", true, -1},
+      {"gemm.block_out", true, -1},
+  };
+  const char* best = nullptr;
+  std::pair<int, int> best_rank{0, 0};
+  for (const auto& cand : candidates) {
+    const int line = line_of(cand.key);
+    if (!cand.used || line == 0) continue;
+    const std::pair<int, int> rank{line < 0 ? 2 : 1, cand.log};
+    if (best == nullptr || rank > best_rank) best = cand.key, best_rank = rank;
+  }
+  return best;
+}
+
 // Computes `derived` and checks every cross-knob rule. `line_of` gives the
 // line of a key in the source (0 if unknown, -1 if set by --set).
 template <typename LineOf>
@@ -242,7 +288,11 @@ void derive_and_check(Config& c, const LineOf& line_of) {
     fail("{}: memory.dram_size = {} exceeds what the 32-bit dram_base field addresses in 4-byte UOP elements ({})",
          loc("memory.dram_size"), format_size(c.memory.dram_size), format_size(max_dram));
   // Every instruction and the uop must fit its encoding.
-  if (auto problem = isa::check_fit(c)) fail("{}: {}", loc("buffers.uop"), *problem);
+  if (auto problem = isa::check_fit(c)) {
+    const char* key = fit_culprit(c, line_of);
+    if (key == nullptr) fail("{}: {}", c.source, *problem);
+    fail("{}: {} = {}: {}", loc(key), key, knob_value_text(c, *find_knob(key)), *problem);
+  }
 }
 
 }  // namespace
@@ -436,7 +486,12 @@ std::string to_yaml(const Config& c) {
     for (const auto& k : knobs()) {
       if (std::string_view(k.section) != s.name) continue;
       std::string v = knob_value_text(c, k);
-      if (k.kind == KnobKind::STR) v = fmt::format("\"{}\"", v);
+      if (k.kind == KnobKind::STR) {
+        // A YAML double-quoted scalar: escape what would end or change it.
+        std::string q = "\"";
+        for (char ch : v) q += ch == '"' ? "\\\"" : ch == '\\' ? "\\\\" : ch == '\n' ? "\\n" : std::string(1, ch);
+        v = q + "\"";
+      }
       out += fmt::format("  {}: {}\n", k.name, v);
     }
   }
