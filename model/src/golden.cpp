@@ -65,27 +65,12 @@ void GoldenBackend::run(const Launch& launch) {
   const auto n = static_cast<uint32_t>(prog.insns.size());
 
   std::array<std::deque<uint32_t>, 3> cmd;  // dispatched, not yet run, per module
-  std::array<uint64_t, 4> tokens{};         // per TokenQueue
+  TokenCounts tokens{};
   const auto cmd_depth = static_cast<size_t>(c.queues.command_depth);
   const auto tok_depth = static_cast<uint64_t>(c.queues.token_depth);
   uint32_t fetched = 0, done = 0;
   Counters total;
   std::vector<Counters> per_region(prog.regions.size());
-
-  // True when instruction `i` cannot run now; `q` is the queue it waits on
-  // and `is_pop` says whether it waits for a token (else for room).
-  auto blocker = [&](uint32_t i, TokenQueue& q, bool& is_pop) -> bool {
-    const Insn& insn = prog.insns[i];
-    const Module m = prog.module[i];
-    for (bool next : {false, true}) {
-      if (insn[next ? Member::pop_next : Member::pop_prev] && pop_queue(m, next, q) && tokens[static_cast<size_t>(q)] == 0)
-        return is_pop = true, true;
-      if (insn[next ? Member::push_next : Member::push_prev] && push_queue(m, next, q) &&
-          tokens[static_cast<size_t>(q)] >= tok_depth)
-        return is_pop = false, true;
-    }
-    return false;
-  };
 
   while (done < n) {
     while (fetched < n && cmd[static_cast<size_t>(prog.module[fetched])].size() < cmd_depth) {
@@ -97,33 +82,18 @@ void GoldenBackend::run(const Launch& launch) {
       if (cmd[m].empty()) continue;
       TokenQueue q;
       bool is_pop = false;
-      if (blocker(cmd[m].front(), q, is_pop)) continue;
+      if (blocked_on_tokens(prog, cmd[m].front(), tokens, tok_depth, q, is_pop)) continue;
       if (pick < 0 || cmd[m].front() < cmd[pick].front()) pick = m;
     }
     if (pick < 0) {
-      std::string why;
-      for (int m = 0; m < 3; ++m) {
-        if (cmd[m].empty()) continue;
-        TokenQueue q{};
-        bool is_pop = false;
-        uint32_t i = cmd[m].front();
-        blocker(i, q, is_pop);
-        why += fmt::format("{}{} module: {} waits {} queue {}", why.empty() ? "" : "; ", module_name(static_cast<Module>(m)),
-                           insn_label(layout, prog.insns[i], i),
-                           is_pop ? "for a token on" : fmt::format("for room ({} tokens) on", tok_depth), queue_name(q));
-      }
-      if (fetched < n)
-        why += fmt::format("; fetch: instruction {} waits for room in the {} command queue ({} entries, full)", fetched,
-                           module_name(prog.module[fetched]), cmd_depth);
-      fail("deadlock after {} of {} instructions: {}", done, n, why);
+      std::array<int64_t, 3> heads{};
+      for (int m = 0; m < 3; ++m) heads[m] = cmd[m].empty() ? int64_t{-1} : static_cast<int64_t>(cmd[m].front());
+      fail_deadlock(c, layout, prog, done, heads, tokens, fetched);
     }
     const uint32_t i = cmd[pick].front();
     cmd[pick].pop_front();
     const Insn& insn = prog.insns[i];
-    const Module m = prog.module[i];
-    TokenQueue q;
-    if (insn[Member::pop_prev] && pop_queue(m, false, q)) --tokens[static_cast<size_t>(q)];
-    if (insn[Member::pop_next] && pop_queue(m, true, q)) --tokens[static_cast<size_t>(q)];
+    pop_tokens(prog, i, tokens);
     switch (insn.opcode()) {
       case Opcode::LOAD: datapath_.load(insn, i, dram()); break;
       case Opcode::STORE: datapath_.store(insn, i, dram()); break;
@@ -132,13 +102,10 @@ void GoldenBackend::run(const Launch& launch) {
       case Opcode::FINISH: break;
     }
     Counters* rc = prog.region[i] != Program::kNoRegion ? &per_region[prog.region[i]] : nullptr;
-    for (bool next : {false, true}) {
-      if (insn[next ? Member::push_next : Member::push_prev] && push_queue(m, next, q)) {
-        ++tokens[static_cast<size_t>(q)];
-        ++total.tokens_pushed[static_cast<size_t>(q)];
-        if (rc) ++rc->tokens_pushed[static_cast<size_t>(q)];
-      }
-    }
+    TokenCounts before = tokens;
+    push_tokens(prog, i, tokens, total.tokens_pushed);
+    if (rc)
+      for (size_t q = 0; q < 4; ++q) rc->tokens_pushed[q] += tokens[q] - before[q];
     total.add(c, insn);
     if (rc) rc->add(c, insn);
     ++done;

@@ -97,6 +97,59 @@ InsnWork work_of(const Config& c, const Insn& insn) {
   return w;
 }
 
+bool blocked_on_tokens(const Program& prog, uint32_t i, const TokenCounts& tokens, uint64_t token_depth,
+                       TokenQueue& q, bool& is_pop) {
+  const Insn& insn = prog.insns[i];
+  const Module m = prog.module[i];
+  for (bool next : {false, true}) {
+    if (insn[next ? Member::pop_next : Member::pop_prev] && pop_queue(m, next, q) && tokens[static_cast<size_t>(q)] == 0)
+      return is_pop = true, true;
+    if (insn[next ? Member::push_next : Member::push_prev] && push_queue(m, next, q) &&
+        tokens[static_cast<size_t>(q)] >= token_depth)
+      return is_pop = false, true;
+  }
+  return false;
+}
+
+void pop_tokens(const Program& prog, uint32_t i, TokenCounts& tokens) {
+  const Insn& insn = prog.insns[i];
+  TokenQueue q;
+  if (insn[Member::pop_prev] && pop_queue(prog.module[i], false, q)) --tokens[static_cast<size_t>(q)];
+  if (insn[Member::pop_next] && pop_queue(prog.module[i], true, q)) --tokens[static_cast<size_t>(q)];
+}
+
+void push_tokens(const Program& prog, uint32_t i, TokenCounts& tokens, uint64_t* pushed) {
+  const Insn& insn = prog.insns[i];
+  TokenQueue q;
+  for (bool next : {false, true}) {
+    if (insn[next ? Member::push_next : Member::push_prev] && push_queue(prog.module[i], next, q)) {
+      ++tokens[static_cast<size_t>(q)];
+      if (pushed) ++pushed[static_cast<size_t>(q)];
+    }
+  }
+}
+
+void fail_deadlock(const Config& c, const isa::Layout& layout, const Program& prog, uint32_t done,
+                   const std::array<int64_t, 3>& heads, const TokenCounts& tokens, uint32_t fetched) {
+  const auto tok_depth = static_cast<uint64_t>(c.queues.token_depth);
+  const auto n = static_cast<uint32_t>(prog.insns.size());
+  std::string why;
+  for (int m = 0; m < 3; ++m) {
+    if (heads[m] < 0) continue;
+    TokenQueue q{};
+    bool is_pop = false;
+    const auto i = static_cast<uint32_t>(heads[m]);
+    blocked_on_tokens(prog, i, tokens, tok_depth, q, is_pop);
+    why += fmt::format("{}{} module: {} waits {} queue {}", why.empty() ? "" : "; ", module_name(static_cast<Module>(m)),
+                       insn_label(layout, prog.insns[i], i),
+                       is_pop ? "for a token on" : fmt::format("for room ({} tokens) on", tok_depth), queue_name(q));
+  }
+  if (fetched < n)
+    why += fmt::format("; fetch: instruction {} waits for room in the {} command queue ({} entries, full)", fetched,
+                       module_name(prog.module[fetched]), c.queues.command_depth);
+  fail("deadlock after {} of {} instructions: {}", done, n, why);
+}
+
 namespace {
 
 void check_insn(const Config& c, const isa::Layout& layout, const Insn& insn, int64_t index) {

@@ -3,6 +3,7 @@
 // decoded once with the config's layout, checked statically (opcodes, memory
 // types, dependency flags against the module that runs them, extensions,
 // FINISH last) and assigned to the load / compute / store modules.
+#include <array>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -48,6 +49,27 @@ struct InsnWork {
   uint64_t dram_bytes = 0;    // LOAD/STORE: bytes moved to/from DRAM
 };
 InsnWork work_of(const Config& c, const isa::Insn& insn);
+
+/// Occupancy of the four dependency-token queues, indexed by TokenQueue.
+using TokenCounts = std::array<uint64_t, 4>;
+
+/// True when instruction `i` cannot issue with these token counts: it pops an
+/// empty queue (`is_pop`) or pushes to a full one (`token_depth` entries).
+/// `q` is the queue it waits on. Every model uses this one rule.
+bool blocked_on_tokens(const Program& prog, uint32_t i, const TokenCounts& tokens, uint64_t token_depth,
+                       TokenQueue& q, bool& is_pop);
+/// Pops instruction `i`'s tokens (call when it issues).
+void pop_tokens(const Program& prog, uint32_t i, TokenCounts& tokens);
+/// Pushes instruction `i`'s tokens (call when it completes); adds to `pushed`
+/// (per queue) when given.
+void push_tokens(const Program& prog, uint32_t i, TokenCounts& tokens, uint64_t* pushed = nullptr);
+
+/// Throws the deadlock report every model gives: for each module whose
+/// command queue is not empty, its head instruction (`heads[m]`, -1 when
+/// empty) and the queue it waits on; and fetch, when instructions from
+/// `fetched` on could not be dispatched.
+[[noreturn]] void fail_deadlock(const Config& c, const isa::Layout& layout, const Program& prog, uint32_t done,
+                                const std::array<int64_t, 3>& heads, const TokenCounts& tokens, uint32_t fetched);
 
 /// "instruction 12 (GEMM uop_bgn=0 ...)" for messages.
 std::string insn_label(const isa::Layout& layout, const isa::Insn& insn, int64_t index);
