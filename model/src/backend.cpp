@@ -22,14 +22,14 @@ bool register_backend(const std::string& name, const std::string& description, B
   return true;
 }
 
-std::unique_ptr<Backend> make_backend(const std::string& name, const Config& c) {
+std::unique_ptr<Backend> make_backend(const std::string& name, const Config& c, const BackendOptions& options) {
   auto it = registry().find(name);
   if (it == registry().end()) {
     std::string known;
     for (const auto& [n, e] : registry()) known += (known.empty() ? "" : ", ") + n;
     fail("unknown backend '{}' (built into this binary: {})", name, known);
   }
-  return it->second.factory(c);
+  return it->second.factory(c, options);
 }
 
 std::vector<std::pair<std::string, std::string>> backends() {

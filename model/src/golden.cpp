@@ -12,8 +12,6 @@ using isa::Insn;
 using isa::Member;
 using isa::Opcode;
 
-VTA_REGISTER_BACKEND("golden", "bit-exact functional model (untimed)", GoldenBackend);
-
 void Counters::add(const Config& c, const Insn& insn) {
   const auto op = static_cast<size_t>(insn.opcode());
   ++insns[op];
@@ -56,7 +54,10 @@ void Counters::publish(Stats& s) const {
     s.set(fmt::format("tokens.{}", queue_name(static_cast<TokenQueue>(q))), tokens_pushed[q]);
 }
 
-GoldenBackend::GoldenBackend(const Config& c) : Backend(c), datapath_(c) {}
+GoldenBackend::GoldenBackend(const Config& c, const BackendOptions& options) : Backend(c), datapath_(c) {
+  if (options.timing_only) fail("the golden backend is untimed: timing-only mode needs a cycle model (systemc)");
+  if (!options.trace_path.empty()) fail("the golden backend is untimed: --trace needs a cycle model (systemc)");
+}
 
 void GoldenBackend::run(const Launch& launch) {
   const Config& c = config();

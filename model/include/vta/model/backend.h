@@ -40,6 +40,18 @@ struct Launch {
   std::vector<Region> regions;
 };
 
+/// Run options a backend may support; a backend rejects (vta::Error) those it
+/// cannot honour rather than ignoring them.
+struct BackendOptions {
+  /// Cycle models: skip the datapath (timing does not depend on data). The
+  /// tensors are then not computed and data-dependent bounds not checked.
+  bool timing_only = false;
+  /// Cycle models: write a Chrome/Perfetto trace JSON of each run here.
+  std::string trace_path;
+  /// Most trace events written per run; beyond it the trace says it was cut.
+  uint64_t trace_limit = 200000;
+};
+
 class Backend {
  public:
   virtual ~Backend() = default;
@@ -65,16 +77,19 @@ class Backend {
   Dram dram_;
 };
 
-using BackendFactory = std::function<std::unique_ptr<Backend>(const Config&)>;
+using BackendFactory = std::function<std::unique_ptr<Backend>(const Config&, const BackendOptions&)>;
 /// Registers a backend; returns true (for static initialisers).
 bool register_backend(const std::string& name, const std::string& description, BackendFactory factory);
-/// Makes backend `name`; throws vta::Error listing the known backends.
-std::unique_ptr<Backend> make_backend(const std::string& name, const Config& c);
+/// Makes backend `name`; throws vta::Error listing the known backends, or
+/// naming an option the backend does not support.
+std::unique_ptr<Backend> make_backend(const std::string& name, const Config& c, const BackendOptions& options = {});
 /// (name, description) of every registered backend, sorted by name.
 std::vector<std::pair<std::string, std::string>> backends();
 
-#define VTA_REGISTER_BACKEND(NAME, DESCRIPTION, CLASS)                                                  \
-  [[maybe_unused]] static const bool vta_registered_backend_##CLASS = ::vta::register_backend(          \
-      NAME, DESCRIPTION, [](const ::vta::Config& c) -> std::unique_ptr<::vta::Backend> { return std::make_unique<CLASS>(c); })
+/// Registers CLASS, constructible from (const Config&, const BackendOptions&), as NAME.
+#define VTA_REGISTER_BACKEND(NAME, DESCRIPTION, CLASS)                                                \
+  [[maybe_unused]] static const bool vta_registered_backend_##CLASS = ::vta::register_backend(        \
+      NAME, DESCRIPTION, [](const ::vta::Config& c, const ::vta::BackendOptions& o)                  \
+                             -> std::unique_ptr<::vta::Backend> { return std::make_unique<CLASS>(c, o); })
 
 }  // namespace vta

@@ -18,7 +18,8 @@ namespace vta::model {
 
 class GoldenBackend : public Backend {
  public:
-  explicit GoldenBackend(const Config& c);
+  /// Rejects timing_only and trace_path: the golden model is untimed.
+  GoldenBackend(const Config& c, const BackendOptions& options);
   std::string name() const override { return "golden"; }
   void run(const Launch& launch) override;
   std::vector<uint8_t> read_sram(isa::MemId mem, uint32_t index, uint32_t count) const override {

@@ -1,0 +1,52 @@
+#pragma once
+// The timing rules of docs/timing.md as plain functions of the config and an
+// instruction. The SystemC model and the RTL harness both use these, so a
+// rule exists once; docs/timing.md states them as equations.
+#include <cstdint>
+#include <vector>
+
+#include "vta/isa/config.h"
+#include "vta/isa/fields.h"
+
+namespace vta::sim {
+
+/// DMA clients of the memory port, in fixed-priority order.
+enum class Client : uint8_t { FETCH = 0, LOAD = 1, COMPUTE = 2, STORE = 3 };
+const char* client_name(Client c);
+
+class Timing {
+ public:
+  explicit Timing(const Config& c);
+
+  uint64_t bus_bytes() const { return bus_bytes_; }
+  uint64_t read_latency() const { return read_latency_; }
+  uint64_t write_latency() const { return write_latency_; }
+  uint64_t outstanding_reads() const { return outstanding_; }
+  bool round_robin() const { return round_robin_; }
+
+  /// GEMM: pipeline fill plus one uop iteration per cycle.
+  uint64_t gemm_cycles(const isa::Insn& insn) const;
+  /// ALU: latency plus, per uop iteration, ceil(lanes of ACC / alu lanes)
+  /// groups at the immediate or vector initiation interval.
+  uint64_t alu_cycles(const isa::Insn& insn) const;
+  /// ALU busy cycles without the latency (for the "ALU active" stat).
+  uint64_t alu_active_cycles(const isa::Insn& insn) const;
+  /// LOAD: cycles spent zero-filling pad elements before the DMA starts.
+  uint64_t pad_cycles(const isa::Insn& insn) const;
+  /// The bursts (in beats) that move a LOAD/STORE's rows: each row is split
+  /// into bursts of at most max_burst beats.
+  std::vector<uint32_t> bursts(const isa::Insn& insn) const;
+  /// The bursts that fetch `count` instructions.
+  std::vector<uint32_t> fetch_bursts(uint64_t count) const;
+  /// Instructions fetched per request (one maximal burst).
+  uint64_t insns_per_fetch() const { return insns_per_fetch_; }
+
+ private:
+  void split(uint64_t bytes, std::vector<uint32_t>& out) const;
+  const Config& cfg_;
+  uint64_t bus_bytes_, max_burst_, read_latency_, write_latency_, outstanding_, insns_per_fetch_;
+  uint64_t alu_groups_;
+  bool round_robin_;
+};
+
+}  // namespace vta::sim

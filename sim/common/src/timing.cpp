@@ -1,0 +1,76 @@
+#include "vta/sim/timing.h"
+
+#include <algorithm>
+
+#include "vta/model/program.h"
+
+namespace vta::sim {
+
+using isa::Member;
+
+const char* client_name(Client c) {
+  switch (c) {
+    case Client::FETCH: return "fetch";
+    case Client::LOAD: return "load";
+    case Client::COMPUTE: return "compute";
+    case Client::STORE: return "store";
+  }
+  return "?";
+}
+
+Timing::Timing(const Config& c)
+    : cfg_(c),
+      bus_bytes_(static_cast<uint64_t>(c.memory.bus_bits) / 8),
+      max_burst_(static_cast<uint64_t>(c.memory.max_burst)),
+      read_latency_(static_cast<uint64_t>(c.memory.read_latency)),
+      write_latency_(static_cast<uint64_t>(c.memory.write_latency)),
+      outstanding_(static_cast<uint64_t>(c.memory.outstanding_reads)),
+      insns_per_fetch_(std::max<uint64_t>(1, max_burst_ * bus_bytes_ / isa::kInsnBytes)),
+      alu_groups_((static_cast<uint64_t>(c.gemm.batch * c.gemm.block_out) + static_cast<uint64_t>(c.alu.lanes) - 1) /
+                  static_cast<uint64_t>(c.alu.lanes)),
+      round_robin_(c.memory.arbitration == "round_robin") {}
+
+uint64_t Timing::gemm_cycles(const isa::Insn& insn) const {
+  return model::work_of(cfg_, insn).uop_iters + static_cast<uint64_t>(cfg_.gemm.pipeline_depth);
+}
+
+uint64_t Timing::alu_active_cycles(const isa::Insn& insn) const {
+  const auto ii = static_cast<uint64_t>(insn[Member::use_imm] ? cfg_.alu.ii_imm : cfg_.alu.ii_vector);
+  return model::work_of(cfg_, insn).uop_iters * alu_groups_ * ii;
+}
+
+uint64_t Timing::alu_cycles(const isa::Insn& insn) const {
+  return alu_active_cycles(insn) + static_cast<uint64_t>(cfg_.alu.latency);
+}
+
+uint64_t Timing::pad_cycles(const isa::Insn& insn) const {
+  const model::InsnWork w = model::work_of(cfg_, insn);
+  const uint64_t pads = w.sram_elems - w.dram_elems;
+  const auto rate = static_cast<uint64_t>(cfg_.memory.pad_elems_per_cycle);
+  return (pads + rate - 1) / rate;
+}
+
+void Timing::split(uint64_t bytes, std::vector<uint32_t>& out) const {
+  uint64_t beats = (bytes + bus_bytes_ - 1) / bus_bytes_;
+  while (beats > 0) {
+    const uint64_t b = std::min(beats, max_burst_);
+    out.push_back(static_cast<uint32_t>(b));
+    beats -= b;
+  }
+}
+
+std::vector<uint32_t> Timing::bursts(const isa::Insn& insn) const {
+  std::vector<uint32_t> out;
+  if (insn[Member::x_size] == 0) return out;
+  const auto row = uint64_t{insn[Member::x_size]} * static_cast<uint64_t>(cfg_.elem_bytes(static_cast<int>(insn.mem())));
+  for (uint32_t y = 0; y < insn[Member::y_size]; ++y) split(row, out);
+  return out;
+}
+
+std::vector<uint32_t> Timing::fetch_bursts(uint64_t count) const {
+  std::vector<uint32_t> out;
+  split(count * isa::kInsnBytes, out);
+  return out;
+}
+
+}  // namespace vta::sim

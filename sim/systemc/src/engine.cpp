@@ -1,0 +1,297 @@
+#include "engine.h"
+
+#include <cstdlib>
+
+#include "vta/isa/error.h"
+
+// Debian's libsystemc carries a main() that calls sc_main; this program has
+// its own main, so sc_main only has to exist.
+int sc_main(int, char**) { return 1; }
+
+namespace vta::sim {
+
+using isa::Member;
+using isa::Opcode;
+using model::Module;
+
+Engine& Engine::instance() {
+  static Engine* engine = [] {
+    setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 0);
+    sc_core::sc_report_handler::set_actions(sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
+    sc_core::sc_report_handler::set_actions(sc_core::SC_WARNING, sc_core::SC_DO_NOTHING);
+    auto* e = new Engine("vta");
+    sc_core::sc_start(sc_core::SC_ZERO_TIME);  // every thread now waits for start_ev_
+    return e;
+  }();
+  return *engine;
+}
+
+Engine::Engine(sc_core::sc_module_name name) : sc_module(name) {
+  SC_HAS_PROCESS(Engine);
+  SC_THREAD(fetch_thread);
+  SC_THREAD(load_thread);
+  SC_THREAD(compute_thread);
+  SC_THREAD(store_thread);
+  SC_THREAD(port_thread);
+}
+
+uint64_t Engine::now() const { return sc_core::sc_time_stamp().value() / 1000; }  // ps -> cycles (1 ns)
+
+void Engine::wait_cycles(uint64_t n) {
+  if (n == 0) return;
+  wait(sc_core::sc_time(static_cast<double>(n), sc_core::SC_NS), abort_ev_);
+  check_abort();
+}
+
+void Engine::wait_for(sc_core::sc_event& ev) {
+  wait(ev | abort_ev_);
+  check_abort();
+}
+
+void Engine::abort_all(const std::string& error) {
+  if (aborting_) return;
+  aborting_ = true;
+  error_ = error;
+  abort_ev_.notify(sc_core::SC_ZERO_TIME);  // delta: also legal from outside a process
+}
+
+RunRecord Engine::run(const RunSetup& setup) {
+  rs_ = &setup;
+  t0_ = now();
+  const auto& prog = *setup.program;
+  const auto n = static_cast<uint32_t>(prog.insns.size());
+  for (auto& q : cmdq_) q.clear();
+  remaining_ = {};
+  for (uint32_t i = 0; i < n; ++i) ++remaining_[static_cast<size_t>(prog.module[i])];
+  tokens_ = {};
+  fetched_ = done_ = 0;
+  aborting_ = false;
+  error_.clear();
+  rec_ = RunRecord{};
+  rec_.insns.assign(n, InsnRecord{});
+  pending_ = {};
+  inflight_.clear();
+  read_data_free_ = write_data_free_ = t0_;
+  last_grant_ = -1;
+
+  start_ev_.notify(sc_core::SC_ZERO_TIME);
+  sc_core::sc_start();  // returns when every thread waits: done, failed or deadlocked
+
+  if (!aborting_ && done_ < n) {
+    std::array<int64_t, 3> heads{};
+    for (int m = 0; m < 3; ++m) heads[m] = cmdq_[m].empty() ? int64_t{-1} : static_cast<int64_t>(cmdq_[m].front());
+    try {
+      model::fail_deadlock(*setup.config, *setup.layout, prog, done_, heads, tokens_, fetched_);
+    } catch (const Error& e) {
+      abort_all(e.what());
+    }
+  }
+  if (aborting_) {
+    sc_core::sc_start();  // let every thread unwind to its start
+    aborting_ = false;
+    rs_ = nullptr;
+    throw Error(error_);
+  }
+  rec_.cycles = 0;
+  for (const auto& r : rec_.insns) rec_.cycles = std::max(rec_.cycles, r.end);
+  rs_ = nullptr;
+  return std::move(rec_);
+}
+
+void Engine::fetch_thread() {
+  while (true) {
+    wait(start_ev_);
+    try {
+      const auto& prog = *rs_->program;
+      const auto n = static_cast<uint32_t>(prog.insns.size());
+      const auto depth = static_cast<size_t>(rs_->config->queues.command_depth);
+      uint32_t i = 0;
+      while (i < n) {
+        const uint32_t chunk = static_cast<uint32_t>(std::min<uint64_t>(n - i, rs_->timing->insns_per_fetch()));
+        uint64_t wait = 0;
+        const uint64_t t = now();
+        dma_read(Client::FETCH, rs_->timing->fetch_bursts(chunk), wait);
+        rec_.fetch_wait_memory += now() - t;
+        for (uint32_t k = 0; k < chunk; ++k, ++i) {
+          const auto m = static_cast<size_t>(prog.module[i]);
+          const uint64_t t1 = now();
+          while (cmdq_[m].size() >= depth) wait_for(pop_ev_[m]);
+          rec_.fetch_wait_queue += now() - t1;
+          wait_cycles(1);  // one dispatch per cycle
+          cmdq_[m].push_back(i);
+          rec_.insns[i].avail = now() - t0_;
+          ++fetched_;
+          cmd_ev_[m].notify();
+        }
+      }
+      rec_.fetch_end = now() - t0_;
+    } catch (const Abort&) {
+    }
+  }
+}
+
+void Engine::module_thread(Module m) {
+  while (true) {
+    wait(start_ev_);
+    try {
+      run_module(m);
+    } catch (const Abort&) {
+    }
+  }
+}
+
+void Engine::run_module(Module m) {
+  const auto mi = static_cast<size_t>(m);
+  const auto& prog = *rs_->program;
+  const auto tok_depth = static_cast<uint64_t>(rs_->config->queues.token_depth);
+  while (remaining_[mi] > 0) {
+    while (cmdq_[mi].empty()) wait_for(cmd_ev_[mi]);
+    const uint32_t i = cmdq_[mi].front();
+    InsnRecord& rec = rec_.insns[i];
+    const uint64_t t = now();
+    model::TokenQueue q;
+    bool is_pop = false;
+    while (model::blocked_on_tokens(prog, i, tokens_, tok_depth, q, is_pop)) wait_for(token_ev_);
+    rec.wait_token = now() - t;
+    model::pop_tokens(prog, i, tokens_);
+    token_ev_.notify();  // a pop makes room for a waiting producer
+    cmdq_[mi].pop_front();
+    pop_ev_[mi].notify();
+    rec.start = now() - t0_;
+    execute(i, rec);
+    rec.end = now() - t0_;
+    model::push_tokens(prog, i, tokens_);
+    token_ev_.notify();
+    --remaining_[mi];
+    ++done_;
+  }
+}
+
+void Engine::execute(uint32_t i, InsnRecord& rec) {
+  const isa::Insn& insn = rs_->program->insns[i];
+  model::Datapath* dp = rs_->datapath;
+  const Timing& t = *rs_->timing;
+  try {
+    if (dp) {
+      switch (insn.opcode()) {
+        case Opcode::LOAD: dp->load(insn, i, *rs_->dram); break;
+        case Opcode::STORE: dp->store(insn, i, *rs_->dram); break;
+        case Opcode::GEMM: dp->gemm(insn, i); break;
+        case Opcode::ALU: dp->alu(insn, i); break;
+        case Opcode::FINISH: break;
+      }
+    }
+  } catch (const Error& e) {
+    abort_all(e.what());
+    throw Abort{};
+  }
+  switch (insn.opcode()) {
+    case Opcode::LOAD:
+      if (insn[Member::x_size] == 0) {
+        wait_cycles(1);
+      } else {
+        wait_cycles(1 + t.pad_cycles(insn));
+        const Client client = rs_->program->module[i] == Module::LOAD ? Client::LOAD : Client::COMPUTE;
+        dma_read(client, t.bursts(insn), rec.wait_memory);
+      }
+      break;
+    case Opcode::STORE:
+      wait_cycles(1);
+      if (insn[Member::x_size] != 0) dma_write(t.bursts(insn), rec.wait_memory);
+      break;
+    case Opcode::GEMM: wait_cycles(t.gemm_cycles(insn)); break;
+    case Opcode::ALU: wait_cycles(t.alu_cycles(insn)); break;
+    case Opcode::FINISH: wait_cycles(1); break;
+  }
+}
+
+void Engine::dma_read(Client client, std::vector<uint32_t> bursts, uint64_t& wait) {
+  if (bursts.empty()) return;
+  ReadRequest req;
+  req.client = client;
+  req.bursts = std::move(bursts);
+  req.submitted = now();
+  for (auto b : req.bursts) req.beats += b;
+  pending_[static_cast<size_t>(client)] = &req;
+  port_ev_.notify();
+  try {
+    wait_for(req.done);
+  } catch (const Abort&) {
+    pending_[static_cast<size_t>(client)] = nullptr;
+    throw;
+  }
+  wait += (now() - req.submitted) - req.beats;
+}
+
+void Engine::dma_write(std::vector<uint32_t> bursts, uint64_t& wait) {
+  // One writer (store): bursts stream back to back on the write data channel
+  // from the next cycle; the instruction ends with the last acknowledgement.
+  const Timing& t = *rs_->timing;
+  const uint64_t start = now();
+  uint64_t beats = 0, ack = start;
+  for (auto b : bursts) {
+    const uint64_t s = std::max(now() + 1, write_data_free_);
+    write_data_free_ = s + b;
+    ack = write_data_free_ + t.write_latency();
+    beats += b;
+    if (rs_->record_bursts) rec_.bursts.push_back({Client::STORE, true, s - t0_, s - t0_, write_data_free_ - t0_});
+  }
+  rec_.write_beats += beats;
+  wait_cycles(ack - start);
+  wait += (now() - start) - beats;
+}
+
+void Engine::port_thread() {
+  // Grants one read burst per cycle to the requests made in earlier cycles,
+  // at most outstanding_reads in flight; data follows read_latency cycles
+  // after the grant, back to back on the read data channel.
+  while (true) {
+    try {
+      bool any = false;
+      for (auto* p : pending_) any |= p != nullptr;
+      if (!any) {
+        wait_for(port_ev_);
+        wait_cycles(1);  // a request is granted from the cycle after it was made
+        continue;
+      }
+      const uint64_t c = now();
+      while (!inflight_.empty() && inflight_.front() <= c) inflight_.pop_front();
+      const Timing& t = *rs_->timing;
+      if (inflight_.size() >= t.outstanding_reads()) {
+        wait_cycles(inflight_.front() - c);
+        continue;
+      }
+      // Arbitration among requests made before this cycle.
+      int pick = -1;
+      for (int k = 0; k < 4 && pick < 0; ++k) {
+        const int cand = t.round_robin() ? (last_grant_ + 1 + k) % 4 : k;
+        ReadRequest* r = pending_[static_cast<size_t>(cand)];
+        if (r && r->submitted < c) pick = cand;
+      }
+      if (pick < 0) {
+        wait_cycles(1);
+        continue;
+      }
+      ReadRequest* r = pending_[static_cast<size_t>(pick)];
+      const uint32_t beats = r->bursts[r->next++];
+      const uint64_t data_start = std::max(c + t.read_latency(), read_data_free_);
+      read_data_free_ = data_start + beats;
+      inflight_.push_back(read_data_free_);
+      rec_.read_beats += beats;
+      if (rs_->record_bursts) rec_.bursts.push_back({r->client, false, c - t0_, data_start - t0_, read_data_free_ - t0_});
+      last_grant_ = pick;
+      if (r->next == r->bursts.size()) {
+        r->finish = read_data_free_;
+        r->done.notify(sc_core::sc_time(static_cast<double>(r->finish - c), sc_core::SC_NS));
+        pending_[static_cast<size_t>(pick)] = nullptr;
+      }
+      wait_cycles(1);
+    } catch (const Abort&) {
+      pending_ = {};
+      inflight_.clear();
+      wait(start_ev_);
+    }
+  }
+}
+
+}  // namespace vta::sim

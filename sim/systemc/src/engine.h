@@ -1,0 +1,100 @@
+#pragma once
+// The SystemC model of the VTA microarchitecture: fetch, load, compute and
+// store as SC_THREADs around command queues and the four dependency-token
+// queues, and a memory port thread that arbitrates read bursts. It is
+// transaction-level: time advances by the latencies of docs/timing.md, not
+// by a clock edge per cycle. One cycle is one SystemC nanosecond.
+//
+// SystemC elaborates once per process, so the model is a process-wide
+// singleton that every SystemCBackend reuses: run() binds one program,
+// config and datapath, simulates until everything is idle, and unwinds the
+// threads after an error or a deadlock so that the next run starts clean.
+// Not thread-safe: runs are sequential.
+#include <systemc.h>
+
+#include <array>
+#include <deque>
+#include <string>
+
+#include "vta/model/datapath.h"
+#include "vta/model/program.h"
+#include "vta/sim/run_record.h"
+#include "vta/sim/timing.h"
+
+namespace vta::sim {
+
+/// What one run needs; pointers stay valid for the run.
+struct RunSetup {
+  const Config* config = nullptr;
+  const isa::Layout* layout = nullptr;
+  const model::Program* program = nullptr;
+  const Timing* timing = nullptr;
+  model::Datapath* datapath = nullptr;  // nullptr: timing-only
+  Dram* dram = nullptr;
+  bool record_bursts = false;
+};
+
+class Engine : public sc_core::sc_module {
+ public:
+  static Engine& instance();
+
+  /// Simulates one program. Throws vta::Error (the datapath's errors, or the
+  /// deadlock report of model::fail_deadlock).
+  RunRecord run(const RunSetup& setup);
+
+ private:
+  struct Abort {};
+  struct ReadRequest {
+    Client client;
+    std::vector<uint32_t> bursts;
+    size_t next = 0;        // next burst to grant
+    uint64_t submitted = 0; // cycle
+    uint64_t finish = 0;    // data end of the last burst
+    uint64_t beats = 0;
+    sc_core::sc_event done;
+  };
+
+  explicit Engine(sc_core::sc_module_name name);
+  uint64_t now() const;
+  void wait_cycles(uint64_t n);
+  void check_abort() const {
+    if (aborting_) throw Abort{};
+  }
+  void wait_for(sc_core::sc_event& ev);
+  void abort_all(const std::string& error);
+
+  void fetch_thread();
+  void load_thread() { module_thread(model::Module::LOAD); }
+  void compute_thread() { module_thread(model::Module::COMPUTE); }
+  void store_thread() { module_thread(model::Module::STORE); }
+  void port_thread();
+  void module_thread(model::Module m);
+  void run_module(model::Module m);
+  void execute(uint32_t i, InsnRecord& rec);
+  /// Moves `bursts` over the read port for `client`; returns when the last
+  /// beat has arrived. Adds its waiting (non-transfer) cycles to `wait`.
+  void dma_read(Client client, std::vector<uint32_t> bursts, uint64_t& wait);
+  void dma_write(std::vector<uint32_t> bursts, uint64_t& wait);
+
+  // Events.
+  sc_core::sc_event start_ev_, abort_ev_, token_ev_, port_ev_;
+  std::array<sc_core::sc_event, 3> cmd_ev_, pop_ev_;
+
+  // State of the current run.
+  const RunSetup* rs_ = nullptr;
+  uint64_t t0_ = 0;
+  std::array<std::deque<uint32_t>, 3> cmdq_;
+  std::array<uint32_t, 3> remaining_{};
+  model::TokenCounts tokens_{};
+  uint32_t fetched_ = 0, done_ = 0;
+  bool aborting_ = false;
+  std::string error_;
+  RunRecord rec_;
+  // Memory port.
+  std::array<ReadRequest*, 4> pending_{};
+  std::deque<uint64_t> inflight_;  // data-end cycles of granted read bursts
+  uint64_t read_data_free_ = 0, write_data_free_ = 0;
+  int last_grant_ = -1;
+};
+
+}  // namespace vta::sim

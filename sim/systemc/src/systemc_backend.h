@@ -1,0 +1,47 @@
+#pragma once
+// The `systemc` backend: the SystemC cycle model behind the Backend interface.
+#include "engine.h"
+#include "vta/isa/error.h"
+#include "vta/model/backend.h"
+
+namespace vta::sim {
+
+class SystemCBackend : public Backend {
+ public:
+  SystemCBackend(const Config& c, const BackendOptions& o)
+      : Backend(c), options_(o), layout_(config()), timing_(config()), datapath_(config()) {}
+
+  std::string name() const override { return options_.timing_only ? "systemc (timing-only)" : "systemc"; }
+
+  void run(const Launch& launch) override {
+    model::Program prog = model::fetch_program(config(), layout_, dram(), launch);
+    RunSetup setup;
+    setup.config = &config();
+    setup.layout = &layout_;
+    setup.program = &prog;
+    setup.timing = &timing_;
+    setup.datapath = options_.timing_only ? nullptr : &datapath_;
+    setup.dram = &dram();
+    setup.record_bursts = !options_.trace_path.empty();
+    RunRecord record = Engine::instance().run(setup);
+    publish_run(config(), timing_, prog, record, stats_);
+    if (!options_.trace_path.empty())
+      write_trace(options_.trace_path, config(), layout_, prog, record, options_.trace_limit);
+  }
+
+  std::vector<uint8_t> read_sram(isa::MemId mem, uint32_t index, uint32_t count) const override {
+    if (options_.timing_only) fail("read_sram: the systemc backend runs timing-only and holds no tensor data");
+    return datapath_.read_sram(mem, index, count);
+  }
+
+  RunStats stats() const override { return stats_; }
+
+ private:
+  BackendOptions options_;
+  isa::Layout layout_;
+  Timing timing_;
+  model::Datapath datapath_;
+  RunStats stats_;
+};
+
+}  // namespace vta::sim
