@@ -14,7 +14,7 @@ using namespace vta::test;
 // Runs `build` on a fresh golden backend and returns the error message ("" if none).
 template <typename F>
 std::string error_of(F&& build, const std::string& preset_name = "vta-1x16x16") {
-  auto backend = vta::make_backend("golden", preset(preset_name));
+  auto backend = vta::make_backend(test_backend(), preset(preset_name));
   ProgramBuilder p(*backend);
   build(p);
   try {
@@ -232,7 +232,7 @@ TEST(Malformed, UnknownAluOpcode) {
 }
 
 TEST(Malformed, DisabledExtensions) {
-  auto backend = vta::make_backend("golden", preset("vta-1x16x16", {{"isa.alu_mul", "false"}, {"isa.acc_8bit", "false"}}));
+  auto backend = vta::make_backend(test_backend(), preset("vta-1x16x16", {{"isa.alu_mul", "false"}, {"isa.acc_8bit", "false"}}));
   ProgramBuilder p(*backend);
   p.add(make_alu(AluOp::MUL, true, 3, 0, 1, 1, 1));
   p.add(make_finish());
@@ -254,7 +254,7 @@ TEST(Malformed, DisabledExtensions) {
 }
 
 TEST(Malformed, UnknownOpcodeInBinary) {
-  auto backend = vta::make_backend("golden", preset("vta-1x16x16"));
+  auto backend = vta::make_backend(test_backend(), preset("vta-1x16x16"));
   uint64_t addr = backend->dram().alloc(32);
   uint8_t bad[32] = {};
   bad[0] = 6;   // opcode 6
@@ -269,7 +269,7 @@ TEST(Malformed, UnknownOpcodeInBinary) {
 }
 
 TEST(Malformed, InstructionsOutsideDram) {
-  auto backend = vta::make_backend("golden", preset("vta-1x16x16"));
+  auto backend = vta::make_backend(test_backend(), preset("vta-1x16x16"));
   try {
     backend->run(vta::Launch{0x100000, 4, {}});
     FAIL();
@@ -279,7 +279,7 @@ TEST(Malformed, InstructionsOutsideDram) {
 }
 
 TEST(Malformed, BadRegions) {
-  auto backend = vta::make_backend("golden", preset("vta-1x16x16"));
+  auto backend = vta::make_backend(test_backend(), preset("vta-1x16x16"));
   ProgramBuilder p(*backend);
   p.add(make_finish());
   p.run();  // fine without regions
@@ -295,7 +295,7 @@ TEST(Malformed, BadRegions) {
 }
 
 TEST(Recovery, BackendIsUsableAfterAnError) {
-  auto backend = vta::make_backend("golden", preset("vta-1x16x16"));
+  auto backend = vta::make_backend(test_backend(), preset("vta-1x16x16"));
   ProgramBuilder bad(*backend);
   bad.add(with_deps(make_gemm(true, 0, 1, 1, 1), true, false, false, false));
   bad.add(make_finish());

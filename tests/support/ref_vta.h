@@ -397,13 +397,14 @@ class RefVta {
 }
 
 // ---------------------------------------------------------------------------
-// Harness: one golden backend plus the reference, fed the same programs.
+// Harness: one backend (test_backend(), golden by default) plus the
+// reference, fed the same programs.
 // ---------------------------------------------------------------------------
 
 class Vta {
  public:
   explicit Vta(const std::string& preset_name)
-      : cfg(vta::test::preset(preset_name)), g(geometry(cfg)), backend(vta::make_backend("golden", cfg)), ref(cfg) {
+      : cfg(vta::test::preset(preset_name)), g(geometry(cfg)), backend(vta::make_backend(vta::test::test_backend(), cfg)), ref(cfg) {
     next_program();
   }
 

@@ -140,6 +140,11 @@ std::vector<uint8_t> random_bytes(size_t n, uint32_t seed) {
   return v;
 }
 
+std::string test_backend() {
+  const char* b = std::getenv("VTA_TEST_BACKEND");
+  return b && *b ? b : "golden";
+}
+
 std::string conformance_dir() {
   const char* d = std::getenv("VTA_CONFORMANCE_DIR");
   return d ? d : "";

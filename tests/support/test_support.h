@@ -54,6 +54,10 @@ class ProgramBuilder {
   std::vector<isa::Insn> insns_;
 };
 
+/// The backend the shared suites run on: $VTA_TEST_BACKEND, default "golden".
+/// CMake registers those suites once per backend built (see tests/CMakeLists.txt).
+std::string test_backend();
+
 /// Deterministic pseudo-random bytes.
 std::vector<uint8_t> random_bytes(size_t n, uint32_t seed);
 /// The conformance folder from VTA_CONFORMANCE_DIR, or "" when unset.

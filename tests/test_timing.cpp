@@ -1,0 +1,240 @@
+// Exact cycle counts of tiny programs on the SystemC model, each derived by
+// hand from the rules of docs/timing.md on the default config (64-bit bus:
+// 8 bytes a beat, read and write latency 16, bursts of up to 256 beats, GEMM
+// pipeline depth 4, ALU latency 4 with 16 lanes, II 1 (immediate) / 2 (vector),
+// pad fill 1 element a cycle, command queues of 8).
+//
+// Common prefix: fetch asks for the whole program (N instructions = 16N bytes
+// = 2N beats) at cycle 0; the port grants it at 1; data arrives from
+// 1 + 16 = 17 for 2N beats, ending at 17 + 2N. Instruction k is then
+// dispatched one per cycle and is available at 17 + 2N + 1 + k.
+#include <gtest/gtest.h>
+
+#include "test_support.h"
+#include "vta/isa/error.h"
+
+namespace {
+
+using namespace vta::test;
+using vta::isa::AluOp;
+using vta::isa::MemId;
+
+template <typename F>
+vta::Stats run_timed(F&& build, const std::vector<vta::Override>& overrides = {}) {
+  auto backend = vta::make_backend("systemc", preset("vta-1x16x16", overrides));
+  ProgramBuilder p(*backend);
+  build(p);
+  p.run();
+  return backend->stats().total;
+}
+
+// N instructions: the first is available at 17 + 2N + 1.
+constexpr uint64_t first_avail(uint64_t n) { return 17 + 2 * n + 1; }
+
+TEST(Timing, FetchOfTwoInstructions) {
+  // FINISH alone is one instruction: available at 17 + 2 + 1 = 20, runs 1 cycle.
+  auto s = run_timed([](ProgramBuilder& p) { p.add(make_finish()); });
+  EXPECT_EQ(s.get("cycles.total"), first_avail(1) + 1);
+  EXPECT_EQ(s.get("fetch.wait_memory"), 17u + 2u);
+}
+
+TEST(Timing, LoadInpOneElement) {
+  // LOAD available at 22: issue cycle -> request at 23, grant 24, data 40..42.
+  auto s = run_timed([](ProgramBuilder& p) {
+    uint32_t a = p.buffer(MemId::INP, 1);
+    p.add(make_load(MemId::INP, 0, a, 1, 1, 1));
+    p.add(make_finish());
+  });
+  EXPECT_EQ(first_avail(2), 22u);
+  EXPECT_EQ(s.get("cycles.total"), 42u);
+  EXPECT_EQ(s.get("load.busy"), 42u - 22u);
+  EXPECT_EQ(s.get("load.wait_memory"), (42u - 23u) - 2u);  // all but its 2 beats
+  EXPECT_EQ(s.get("memory.read_beats"), 4u + 2u);           // fetch + data
+}
+
+TEST(Timing, LoadInpWithPadding) {
+  // 1 row, x_pad_0 1, x_pad_1 2, y_pad_0 1: (1+1)*(1+1+2) = 8 elements, 7 pads
+  // -> 7 fill cycles: request at 22 + 1 + 7 = 30, grant 31, data 47..49.
+  auto s = run_timed([](ProgramBuilder& p) {
+    uint32_t a = p.buffer(MemId::INP, 1);
+    p.add(make_load(MemId::INP, 0, a, 1, 1, 1, 1, 0, 1, 2));
+    p.add(make_finish());
+  });
+  EXPECT_EQ(s.get("cycles.total"), 49u);
+}
+
+TEST(Timing, LoadWgtIs32Beats) {
+  // One 256-byte WGT element = 32 beats: data 40..72.
+  auto s = run_timed([](ProgramBuilder& p) {
+    uint32_t w = p.buffer(MemId::WGT, 1);
+    p.add(make_load(MemId::WGT, 0, w, 1, 1, 1));
+    p.add(make_finish());
+  });
+  EXPECT_EQ(s.get("cycles.total"), 72u);
+}
+
+TEST(Timing, LoadAccOnComputeThenFinish) {
+  // ACC (64 bytes, 8 beats) runs on compute: 22 -> request 23, grant 24,
+  // data 40..48; FINISH (available 23) then runs 48..49.
+  auto s = run_timed([](ProgramBuilder& p) {
+    uint32_t a = p.buffer(MemId::ACC, 1);
+    p.add(make_load(MemId::ACC, 0, a, 1, 1, 1));
+    p.add(make_finish());
+  });
+  EXPECT_EQ(s.get("cycles.total"), 49u);
+  EXPECT_EQ(s.get("compute.busy"), (48u - 22u) + 1u);
+}
+
+TEST(Timing, RowsSplitIntoBurstsOfAtMostMaxBurst) {
+  // 2 rows of 130 INP elements (2080 bytes = 260 beats each) with max_burst
+  // 256: bursts 256, 4, 256, 4, granted 24, 25, 26, 27; data back to back from
+  // 40: 40 + 520 = 560.
+  auto s = run_timed([](ProgramBuilder& p) {
+    uint32_t a = p.buffer(MemId::INP, 260);
+    p.add(make_load(MemId::INP, 0, a, 2, 130, 130));
+    p.add(make_finish());
+  });
+  EXPECT_EQ(s.get("cycles.total"), 560u);
+}
+
+TEST(Timing, OutstandingReadsLimitGrants) {
+  // outstanding_reads 1: each burst must finish before the next is granted.
+  // Bursts 256 and 4 (one 260-beat row): grant 24, data 40..296; the second is
+  // granted at 296, data 312..316.
+  auto s = run_timed(
+      [](ProgramBuilder& p) {
+        uint32_t a = p.buffer(MemId::INP, 130);
+        p.add(make_load(MemId::INP, 0, a, 1, 130, 130));
+        p.add(make_finish());
+      },
+      {{"memory.outstanding_reads", "1"}});
+  EXPECT_EQ(s.get("cycles.total"), 316u);
+}
+
+TEST(Timing, GemmIsPipelineDepthPlusOneUopPerCycle) {
+  // uops [0,2) x 3 x 4 = 24 iterations + depth 4 = 28: 22..50, FINISH 50..51.
+  auto s = run_timed([](ProgramBuilder& p) {
+    p.add(make_gemm(false, 0, 2, 3, 4));
+    p.add(make_finish());
+  });
+  EXPECT_EQ(s.get("cycles.total"), 51u);
+  EXPECT_EQ(s.get("gemm.active_cycles"), 24u);
+}
+
+TEST(Timing, AluImmediateVersusVector) {
+  // 6 iterations, 16 ACC lanes on 16 ALU lanes = 1 group: imm 4 + 6*1 = 10,
+  // vector 4 + 6*2 = 16; then FINISH.
+  auto imm = run_timed([](ProgramBuilder& p) {
+    p.add(make_alu(AluOp::ADD, true, 1, 0, 1, 2, 3));
+    p.add(make_finish());
+  });
+  auto vec = run_timed([](ProgramBuilder& p) {
+    p.add(make_alu(AluOp::ADD, false, 0, 0, 1, 2, 3, 0, 0, 0, 0));
+    p.add(make_finish());
+  });
+  EXPECT_EQ(imm.get("cycles.total"), 22u + 10u + 1u);
+  EXPECT_EQ(vec.get("cycles.total"), 22u + 16u + 1u);
+  EXPECT_EQ(imm.get("alu.active_cycles"), 6u);
+  EXPECT_EQ(vec.get("alu.active_cycles"), 12u);
+}
+
+TEST(Timing, AluGroupsWhenLanesAreFewer) {
+  // alu.lanes 4: 16 lanes take 4 groups: 4 + 6*4*1 = 28.
+  auto s = run_timed(
+      [](ProgramBuilder& p) {
+        p.add(make_alu(AluOp::MAX, true, 0, 0, 1, 2, 3));
+        p.add(make_finish());
+      },
+      {{"alu.lanes", "4"}});
+  EXPECT_EQ(s.get("cycles.total"), 22u + 28u + 1u);
+}
+
+TEST(Timing, StoreWritesThenWaitsForTheAck) {
+  // STORE of 2 OUT elements (32 bytes, 4 beats): 22 issue, write data
+  // 24..28, acknowledged 28 + 16 = 44.
+  auto s = run_timed([](ProgramBuilder& p) {
+    uint32_t o = p.buffer(MemId::OUT, 2);
+    p.add(make_store(0, o, 1, 2, 2));
+    p.add(make_finish());
+  });
+  EXPECT_EQ(s.get("cycles.total"), 44u);
+  EXPECT_EQ(s.get("memory.write_beats"), 4u);
+}
+
+TEST(Timing, TokenOnlyInstructionsTakeOneCycle) {
+  auto s = run_timed([](ProgramBuilder& p) {
+    p.add(with_deps(make_load(MemId::INP, 0, 0, 0, 0, 0), false, false, false, true));
+    p.add(with_deps(make_finish(), true, false, false, false));
+  });
+  // LOAD 22..23 pushes; FINISH (available 23) pops at 23, ends 24.
+  EXPECT_EQ(s.get("cycles.total"), 24u);
+}
+
+TEST(Timing, LoadComputeStorePipelineWithTokens) {
+  // 4 instructions: available 26, 27, 28, 29.
+  // LOAD INP 26 -> request 27, grant 28, data 44..46, push load->compute.
+  // GEMM (1 uop, depth 4) waits 27..46, runs 46..51, pushes compute->store.
+  // STORE (2 beats) waits 28..51, issues 51, data 53..55, ack 71, pushes.
+  // FINISH pops store->compute at 71, ends 72.
+  auto s = run_timed([](ProgramBuilder& p) {
+    uint32_t a = p.buffer(MemId::INP, 1);
+    uint32_t o = p.buffer(MemId::OUT, 1);
+    p.add(with_deps(make_load(MemId::INP, 0, a, 1, 1, 1), false, false, false, true));
+    p.add(with_deps(make_gemm(false, 0, 1, 1, 1), true, false, false, true));
+    p.add(with_deps(make_store(0, o, 1, 1, 1), true, false, true, false));
+    p.add(with_deps(make_finish(), false, true, false, false));
+  });
+  EXPECT_EQ(s.get("cycles.total"), 72u);
+  EXPECT_EQ(s.get("compute.wait_token"), (46u - 27u) + (71u - 51u));
+  EXPECT_EQ(s.get("store.wait_token"), 51u - 28u);
+}
+
+TEST(Timing, LoadsOverlapCompute) {
+  // 5 instructions: available 28..32. L1 28 -> data 46..48; L2 48 -> 66..68;
+  // G1 (100 iterations + 4) 48..152 overlaps L2; G2 152..256; FINISH 256..257.
+  auto s = run_timed([](ProgramBuilder& p) {
+    uint32_t a = p.buffer(MemId::INP, 2);
+    p.add(with_deps(make_load(MemId::INP, 0, a, 1, 1, 1), false, false, false, true));
+    p.add(with_deps(make_load(MemId::INP, 1, a + 1, 1, 1, 1), false, false, false, true));
+    p.add(with_deps(make_gemm(false, 0, 1, 10, 10), true, false, false, false));
+    p.add(with_deps(make_gemm(false, 0, 1, 10, 10), true, false, false, false));
+    p.add(make_finish());
+  });
+  EXPECT_EQ(s.get("cycles.total"), 257u);
+  EXPECT_EQ(s.get("load.busy"), 40u);
+  EXPECT_EQ(s.get("compute.busy"), 209u);
+  EXPECT_LT(s.get("cycles.total"), 28u + s.get("load.busy") + s.get("compute.busy"));  // they overlapped
+}
+
+TEST(Timing, FullCommandQueueStallsFetch) {
+  // command_depth 2; GEMMs of 10 iterations (14 cycles). Available 28, 29, 30;
+  // the 4th waits for the pop at 42 (available 43), the 5th for the pop at 56
+  // (available 57): fetch waits 12 + 13 cycles. Compute runs back to back
+  // 28..84, FINISH 84..85.
+  auto build = [](ProgramBuilder& p) {
+    for (int i = 0; i < 4; ++i) p.add(make_gemm(false, 0, 1, 10, 1));
+    p.add(make_finish());
+  };
+  auto shallow = run_timed(build, {{"queues.command_depth", "2"}});
+  EXPECT_EQ(shallow.get("cycles.total"), 85u);
+  EXPECT_EQ(shallow.get("fetch.wait_queue"), 25u);
+  auto deep = run_timed(build);
+  EXPECT_EQ(deep.get("cycles.total"), 85u);
+  EXPECT_EQ(deep.get("fetch.wait_queue"), 0u);
+}
+
+TEST(Timing, ArbitrationBetweenLoadAndCompute) {
+  auto s = run_timed([](ProgramBuilder& p) {
+    uint32_t a = p.buffer(MemId::INP, 1);
+    uint32_t c = p.buffer(MemId::ACC, 1);
+    p.add(make_load(MemId::INP, 0, a, 1, 1, 1));
+    p.add(make_load(MemId::ACC, 0, c, 1, 1, 1));
+    p.add(make_finish());
+  });
+  // 3 instructions: available 24, 25, 26. LOAD INP requests at 25 (grant 26,
+  // data 42..44); LOAD ACC requests at 26 (grant 27, data 44..52); FINISH 52..53.
+  EXPECT_EQ(s.get("cycles.total"), 53u);
+  EXPECT_EQ(s.get("compute.wait_memory"), (52u - 26u) - 8u);
+}
+
+}  // namespace
