@@ -39,16 +39,7 @@ GemmProgram make_gemm_program(const std::string& preset_name, uint32_t m, uint32
   p.add(with_deps(make_gemm(true, 0, 1, m, n, n, 1, 0, 0, 0, 0), true, false, false, false));
   for (uint32_t r = 0; r < reps; ++r) p.add(make_gemm(false, 0, k, m, n, n, 1, k, 0, 0, k));
   p.add(make_finish());
-  // Install without running: ProgramBuilder::run would execute once.
-  std::vector<uint8_t> bytes(p.insns().size() * 16);
-  vta::isa::Layout layout(cfg);
-  for (size_t i = 0; i < p.insns().size(); ++i) {
-    auto raw = layout.encode(p.insns()[i]);
-    std::memcpy(bytes.data() + 16 * i, raw.w, 16);
-  }
-  uint64_t addr = g.backend->dram().alloc(bytes.size());
-  g.backend->dram().write(addr, bytes);
-  g.launch = vta::Launch{addr, static_cast<uint32_t>(p.insns().size()), {}};
+  g.launch = p.install();
   g.macs = uint64_t{m} * n * k * reps * static_cast<uint64_t>(cfg.gemm.batch * cfg.gemm.block_in * cfg.gemm.block_out);
   return g;
 }
@@ -71,11 +62,9 @@ void BM_GoldenAlu(benchmark::State& state) {
     p.add(make_alu(AluOp::SHR, true, 3, 0, 1, 32, 32, 32, 1, 32, 1));
   }
   p.add(make_finish());
-  p.run();  // warm up and validate once
+  const vta::Launch launch = p.install();
+  backend->run(launch);  // warm up and validate once
   uint64_t lanes = backend->stats().total.get("uops.alu") * 16;
-  // Rerun the same program (the instructions are the last allocation).
-  const auto& last = std::prev(backend->dram().allocations().end())->second;
-  vta::Launch launch{last.addr, static_cast<uint32_t>(p.insns().size()), {}};
   for (auto _ : state) backend->run(launch);
   state.counters["lane-ops/s"] = benchmark::Counter(static_cast<double>(lanes), benchmark::Counter::kIsIterationInvariantRate);
 }

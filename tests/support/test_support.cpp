@@ -117,7 +117,7 @@ uint32_t ProgramBuilder::uops(const std::vector<Insn>& u) {
   return buffer(MemId::UOP, static_cast<uint32_t>(u.size()), bytes);
 }
 
-void ProgramBuilder::run() {
+Launch ProgramBuilder::install() {
   std::vector<uint8_t> bytes(insns_.size() * isa::kInsnBytes);
   for (size_t i = 0; i < insns_.size(); ++i) {
     isa::Raw128 r = layout_.encode(insns_[i]);
@@ -125,8 +125,10 @@ void ProgramBuilder::run() {
   }
   uint64_t addr = backend_.dram().alloc(bytes.size());
   backend_.dram().write(addr, bytes);
-  backend_.run(Launch{addr, static_cast<uint32_t>(insns_.size()), {}});
+  return Launch{addr, static_cast<uint32_t>(insns_.size()), {}};
 }
+
+void ProgramBuilder::run() { backend_.run(install()); }
 
 std::vector<uint8_t> ProgramBuilder::read(MemId mem, uint32_t at, uint32_t count) const {
   const auto e = static_cast<uint64_t>(backend_.config().elem_bytes(static_cast<int>(mem)));

@@ -42,7 +42,9 @@ class ProgramBuilder {
   /// Allocates and fills a UOP buffer; returns its dram_base.
   uint32_t uops(const std::vector<isa::Insn>& uops);
   void add(const isa::Insn& insn) { insns_.push_back(insn); }
-  /// Writes the instructions to DRAM and runs them (throws vta::Error as run() does).
+  /// Writes the instructions to DRAM and returns the launch, without running.
+  Launch install();
+  /// install() and run (throws vta::Error as Backend::run() does).
   void run();
   /// Reads `count` elements of memory `mem` from DRAM element index `at`.
   std::vector<uint8_t> read(isa::MemId mem, uint32_t at, uint32_t count) const;
