@@ -23,58 +23,114 @@ namespace {
 // widths are fixed typedefs and BO is covered in chunks of L lanes).
 typedef int32_t V8 __attribute__((vector_size(32)));
 typedef int32_t V16 __attribute__((vector_size(64)));
+typedef uint32_t U8v __attribute__((vector_size(32)));
+typedef uint32_t U16v __attribute__((vector_size(64)));
+typedef int8_t B8 __attribute__((vector_size(8)));
+typedef int8_t B16 __attribute__((vector_size(16)));
+// For each accumulator vector type: its unsigned twin (wrap-around adds) and
+// the int8 vector of its low bytes (the OUT write).
+template <typename V>
+struct Lanes;
+template <>
+struct Lanes<V8> {
+  using U = U8v;
+  using B = B8;
+};
+template <>
+struct Lanes<V16> {
+  using U = U16v;
+  using B = B16;
+};
 
+// The operands of one GEMM instruction's loop nest.
+struct GemmLoop {
+  const Uop* uop;
+  uint32_t bgn, end, io, ii, dfo, dfi, sfo, sfi, wfo, wfi;
+  int32_t* acc;       // ACC buffer
+  int8_t* out;        // OUT buffer
+  const int8_t* inp;  // INP buffer
+  const int32_t* wt;  // transposed, widened WGT buffer
+  int64_t batch, bi, bo;
+};
+
+// The whole loop nest for a fixed shape, so that the per-uop work (a
+// broadcast multiply-add per k across a row of BO channels, the wrap-around
+// accumulate and the OUT write) is inlined and kept in registers.
 template <typename V, int L, int BI, int BO>
-inline void gemm_uop_fixed(int32_t* __restrict acc, const int8_t* __restrict inp, const int32_t* __restrict wt,
-                           int64_t batch) {
+void gemm_fixed(const GemmLoop& g) {
   static_assert(BO % L == 0, "fixed kernels cover output channels in whole chunks");
   constexpr int kChunks = BO / L;
-  for (int64_t b = 0; b < batch; ++b) {
-    const int8_t* in = inp + b * BI;
-    V sum[kChunks] = {};
-    for (int k = 0; k < BI; ++k) {
-      const int32_t x = in[k];
-      for (int c = 0; c < kChunks; ++c) {
-        V w;
-        std::memcpy(&w, wt + k * BO + c * L, sizeof(V));
-        sum[c] += x * w;  // |sum| <= 2^14 * BI: no overflow
+  const int64_t batch = g.batch;
+  for (uint32_t i = 0; i < g.io; ++i) {
+    for (uint32_t j = 0; j < g.ii; ++j) {
+      for (uint32_t u = g.bgn; u < g.end; ++u) {
+        const Uop& op = g.uop[u];
+        const uint64_t dst = op.dst + i * g.dfo + j * g.dfi;
+        const int8_t* in = g.inp + (op.src + i * g.sfo + j * g.sfi) * static_cast<uint64_t>(batch * BI);
+        const int32_t* wt = g.wt + (op.wgt + i * g.wfo + j * g.wfi) * static_cast<uint64_t>(BI * BO);
+        int32_t* acc = g.acc + dst * static_cast<uint64_t>(batch * BO);
+        int8_t* out = g.out + dst * static_cast<uint64_t>(batch * BO);
+        for (int64_t b = 0; b < batch; ++b) {
+          V sum[kChunks] = {};
+          for (int k = 0; k < BI; ++k) {
+            const int32_t x = in[b * BI + k];
+            for (int c = 0; c < kChunks; ++c) {
+              V w;
+              std::memcpy(&w, wt + k * BO + c * L, sizeof(V));
+              sum[c] += x * w;  // |sum| <= 2^14 * BI: no overflow
+            }
+          }
+          using U = typename Lanes<V>::U;
+          using B = typename Lanes<V>::B;
+          for (int c = 0; c < kChunks; ++c) {  // the accumulator wraps around; OUT takes its low 8 bits
+            U a, d;
+            std::memcpy(&a, acc + b * BO + c * L, sizeof(U));
+            std::memcpy(&d, &sum[c], sizeof(U));
+            a += d;
+            std::memcpy(acc + b * BO + c * L, &a, sizeof(U));
+            const B low = __builtin_convertvector(a, B);
+            std::memcpy(out + b * BO + c * L, &low, sizeof(B));
+          }
+        }
       }
     }
-    int32_t* a = acc + b * BO;
-    int32_t s[BO];
-    std::memcpy(s, sum, sizeof(s));
-    for (int o = 0; o < BO; ++o)  // the accumulator wraps around
-      a[o] = static_cast<int32_t>(static_cast<uint32_t>(a[o]) + static_cast<uint32_t>(s[o]));
   }
 }
 
-inline void gemm_uop_generic(int32_t* acc, const int8_t* inp, const int32_t* wt, int64_t batch, int64_t block_in,
-                             int64_t block_out) {
-  for (int64_t b = 0; b < batch; ++b)
-    for (int64_t o = 0; o < block_out; ++o) {
-      uint32_t sum = 0;
-      for (int64_t k = 0; k < block_in; ++k)
-        sum += static_cast<uint32_t>(static_cast<int32_t>(inp[b * block_in + k]) * wt[k * block_out + o]);
-      acc[b * block_out + o] = static_cast<int32_t>(static_cast<uint32_t>(acc[b * block_out + o]) + sum);
-    }
+// Any shape: the same computation with run-time sizes.
+void gemm_generic(const GemmLoop& g) {
+  for (uint32_t i = 0; i < g.io; ++i)
+    for (uint32_t j = 0; j < g.ii; ++j)
+      for (uint32_t u = g.bgn; u < g.end; ++u) {
+        const Uop& op = g.uop[u];
+        const uint64_t dst = op.dst + i * g.dfo + j * g.dfi;
+        const int8_t* in = g.inp + (op.src + i * g.sfo + j * g.sfi) * static_cast<uint64_t>(g.batch * g.bi);
+        const int32_t* wt = g.wt + (op.wgt + i * g.wfo + j * g.wfi) * static_cast<uint64_t>(g.bi * g.bo);
+        for (int64_t b = 0; b < g.batch; ++b)
+          for (int64_t o = 0; o < g.bo; ++o) {
+            uint32_t sum = 0;
+            for (int64_t k = 0; k < g.bi; ++k)
+              sum += static_cast<uint32_t>(static_cast<int32_t>(in[b * g.bi + k]) * wt[k * g.bo + o]);
+            const uint64_t at = dst * static_cast<uint64_t>(g.batch * g.bo) + static_cast<uint64_t>(b * g.bo + o);
+            g.acc[at] = static_cast<int32_t>(static_cast<uint32_t>(g.acc[at]) + sum);
+            g.out[at] = static_cast<int8_t>(g.acc[at]);
+          }
+      }
 }
 
-using GemmKernel = void (*)(int32_t*, const int8_t*, const int32_t*, int64_t);
+using GemmFn = void (*)(const GemmLoop&);
 
-// A fixed-shape kernel for the common GEMM shapes, nullptr for the rest.
-GemmKernel pick_kernel(int64_t block_in, int64_t block_out) {
-  if (block_in == 16 && block_out == 16) return gemm_uop_fixed<V16, 16, 16, 16>;
-  if (block_in == 32 && block_out == 32) return gemm_uop_fixed<V16, 16, 32, 32>;
-  if (block_in == 8 && block_out == 8) return gemm_uop_fixed<V8, 8, 8, 8>;
-  if (block_in == 16 && block_out == 32) return gemm_uop_fixed<V16, 16, 16, 32>;
-  if (block_in == 32 && block_out == 16) return gemm_uop_fixed<V16, 16, 32, 16>;
-  if (block_in == 64 && block_out == 64) return gemm_uop_fixed<V16, 16, 64, 64>;
-  return nullptr;
+// A fixed-shape loop for the common GEMM shapes, the generic one otherwise.
+GemmFn pick_gemm(int64_t block_in, int64_t block_out) {
+  if (block_in == 16 && block_out == 16) return gemm_fixed<V16, 16, 16, 16>;
+  if (block_in == 32 && block_out == 32) return gemm_fixed<V16, 16, 32, 32>;
+  if (block_in == 8 && block_out == 8) return gemm_fixed<V8, 8, 8, 8>;
+  if (block_in == 16 && block_out == 32) return gemm_fixed<V16, 16, 16, 32>;
+  if (block_in == 32 && block_out == 16) return gemm_fixed<V16, 16, 32, 16>;
+  if (block_in == 64 && block_out == 64) return gemm_fixed<V16, 16, 64, 64>;
+  return gemm_generic;
 }
 
-inline void write_out(int8_t* __restrict out, const int32_t* __restrict acc, int64_t n) {
-  for (int64_t i = 0; i < n; ++i) out[i] = static_cast<int8_t>(acc[i]);
-}
 
 }  // namespace
 
@@ -261,60 +317,86 @@ void Datapath::check_loop_bounds(const Insn& insn, int64_t index, bool is_gemm) 
 
 void Datapath::gemm(const Insn& insn, int64_t index) {
   check_loop_bounds(insn, index, true);
-  const uint32_t bgn = insn[Member::uop_bgn], end = insn[Member::uop_end];
-  const uint32_t io = insn[Member::iter_out], ii = insn[Member::iter_in];
-  const uint32_t dfo = insn[Member::dst_factor_out], dfi = insn[Member::dst_factor_in];
-  const uint32_t sfo = insn[Member::src_factor_out], sfi = insn[Member::src_factor_in];
-  const uint32_t wfo = insn[Member::wgt_factor_out], wfi = insn[Member::wgt_factor_in];
-  const bool reset = insn[Member::reset] != 0;
-  const int64_t batch = cfg_.gemm.batch, bo = cfg_.gemm.block_out, bi = cfg_.gemm.block_in;
-  const GemmKernel kernel = pick_kernel(bi, bo);
-  for (uint32_t i = 0; i < io; ++i) {
-    for (uint32_t j = 0; j < ii; ++j) {
-      for (uint32_t u = bgn; u < end; ++u) {
-        const Uop& op = uop_[u];
-        const uint64_t dst = op.dst + i * dfo + j * dfi;
-        int32_t* acc = acc_.data() + dst * static_cast<uint64_t>(acc_lanes_);
-        if (reset) {
-          std::memset(acc, 0, static_cast<size_t>(acc_lanes_) * 4);
-        } else {
-          const int8_t* in = inp_.data() + (op.src + i * sfo + j * sfi) * static_cast<uint64_t>(inp_elem_);
-          const int32_t* w = wgt_t_.data() + (op.wgt + i * wfo + j * wfi) * static_cast<uint64_t>(wgt_elem_);
-          if (kernel)
-            kernel(acc, in, w, batch);
-          else
-            gemm_uop_generic(acc, in, w, batch, bi, bo);
-        }
-        write_out(out_.data() + dst * static_cast<uint64_t>(out_elem_), acc, acc_lanes_);
-      }
-    }
+  const GemmLoop g{uop_.data(),
+                   insn[Member::uop_bgn],
+                   insn[Member::uop_end],
+                   insn[Member::iter_out],
+                   insn[Member::iter_in],
+                   insn[Member::dst_factor_out],
+                   insn[Member::dst_factor_in],
+                   insn[Member::src_factor_out],
+                   insn[Member::src_factor_in],
+                   insn[Member::wgt_factor_out],
+                   insn[Member::wgt_factor_in],
+                   acc_.data(),
+                   out_.data(),
+                   inp_.data(),
+                   wgt_t_.data(),
+                   cfg_.gemm.batch,
+                   cfg_.gemm.block_in,
+                   cfg_.gemm.block_out};
+  if (insn[Member::reset] == 0) {
+    pick_gemm(g.bi, g.bo)(g);
+    return;
   }
+  // Reset writes zero to ACC and OUT at every destination of the loop nest.
+  const auto lanes = static_cast<size_t>(acc_lanes_);
+  for (uint32_t i = 0; i < g.io; ++i)
+    for (uint32_t j = 0; j < g.ii; ++j)
+      for (uint32_t u = g.bgn; u < g.end; ++u) {
+        const uint64_t dst = uop_[u].dst + i * g.dfo + j * g.dfi;
+        std::memset(acc_.data() + dst * lanes, 0, lanes * 4);
+        std::memset(out_.data() + dst * static_cast<uint64_t>(out_elem_), 0, static_cast<size_t>(out_elem_));
+      }
 }
+
+namespace {
+
+// The ALU loop nest for one operation, so that the per-lane operation is
+// known at compile time and the lane loop vectorises.
+template <AluOp OP, bool IMM>
+void alu_loop(const Uop* uops, uint32_t bgn, uint32_t end, uint32_t io, uint32_t ii, uint32_t dfo, uint32_t dfi,
+              uint32_t sfo, uint32_t sfi, int32_t imm, int32_t* acc, int8_t* out, uint64_t lanes) {
+  for (uint32_t i = 0; i < io; ++i)
+    for (uint32_t j = 0; j < ii; ++j)
+      for (uint32_t u = bgn; u < end; ++u) {
+        const uint64_t dst = uops[u].dst + i * dfo + j * dfi;
+        const uint64_t src = uops[u].src + i * sfo + j * sfi;
+        int32_t* a = acc + dst * lanes;
+        const int32_t* b = acc + src * lanes;  // may equal a: each lane reads before it writes
+        int8_t* o = out + dst * lanes;
+        for (uint64_t l = 0; l < lanes; ++l) {
+          a[l] = alu_apply(OP, a[l], IMM ? imm : b[l]);
+          o[l] = static_cast<int8_t>(a[l]);
+        }
+      }
+}
+
+using AluFn = void (*)(const Uop*, uint32_t, uint32_t, uint32_t, uint32_t, uint32_t, uint32_t, uint32_t, uint32_t,
+                       int32_t, int32_t*, int8_t*, uint64_t);
+
+template <AluOp OP>
+AluFn pick_alu(bool use_imm) {
+  return use_imm ? alu_loop<OP, true> : alu_loop<OP, false>;
+}
+
+}  // namespace
 
 void Datapath::alu(const Insn& insn, int64_t index) {
   check_loop_bounds(insn, index, false);
-  const uint32_t bgn = insn[Member::uop_bgn], end = insn[Member::uop_end];
-  const uint32_t io = insn[Member::iter_out], ii = insn[Member::iter_in];
-  const uint32_t dfo = insn[Member::dst_factor_out], dfi = insn[Member::dst_factor_in];
-  const uint32_t sfo = insn[Member::src_factor_out], sfi = insn[Member::src_factor_in];
-  const bool use_imm = insn[Member::use_imm] != 0;
-  const int32_t imm = insn.imm();
-  const AluOp op = insn.alu();
-  const auto lanes = static_cast<uint64_t>(acc_lanes_);
-  for (uint32_t i = 0; i < io; ++i) {
-    for (uint32_t j = 0; j < ii; ++j) {
-      for (uint32_t u = bgn; u < end; ++u) {
-        const Uop& uop = uop_[u];
-        const uint64_t dst = uop.dst + i * dfo + j * dfi;
-        const uint64_t src = uop.src + i * sfo + j * sfi;
-        int32_t* a = acc_.data() + dst * lanes;
-        const int32_t* b = acc_.data() + src * lanes;
-        // Read the source before writing (dst may equal src).
-        for (uint64_t l = 0; l < lanes; ++l) a[l] = alu_apply(op, a[l], use_imm ? imm : b[l]);
-        write_out(out_.data() + dst * static_cast<uint64_t>(out_elem_), a, acc_lanes_);
-      }
-    }
+  AluFn fn = nullptr;
+  const bool imm = insn[Member::use_imm] != 0;
+  switch (insn.alu()) {
+    case AluOp::MIN: fn = pick_alu<AluOp::MIN>(imm); break;
+    case AluOp::MAX: fn = pick_alu<AluOp::MAX>(imm); break;
+    case AluOp::ADD: fn = pick_alu<AluOp::ADD>(imm); break;
+    case AluOp::SHR: fn = pick_alu<AluOp::SHR>(imm); break;
+    case AluOp::MUL: fn = pick_alu<AluOp::MUL>(imm); break;
   }
+  if (!fn) error(insn, index, "unknown ALU opcode");
+  fn(uop_.data(), insn[Member::uop_bgn], insn[Member::uop_end], insn[Member::iter_out], insn[Member::iter_in],
+     insn[Member::dst_factor_out], insn[Member::dst_factor_in], insn[Member::src_factor_out],
+     insn[Member::src_factor_in], insn.imm(), acc_.data(), out_.data(), static_cast<uint64_t>(acc_lanes_));
 }
 
 std::vector<uint8_t> Datapath::read_sram(MemId mem, uint32_t index, uint32_t count) const {

@@ -2,7 +2,9 @@
 // The on-chip state of a VTA core and the semantics of LOAD, STORE, GEMM and
 // ALU on it. The golden model and the SystemC model both execute through
 // this one datapath; they differ only in when they call it.
+#include <cstddef>
 #include <cstdint>
+#include <new>
 #include <vector>
 
 #include "vta/isa/config.h"
@@ -10,6 +12,21 @@
 #include "vta/model/dram.h"
 
 namespace vta::model {
+
+/// Allocates on 64-byte boundaries, so that SIMD rows never straddle cache lines.
+template <typename T>
+struct CacheAligned {
+  using value_type = T;
+  CacheAligned() = default;
+  template <typename U>
+  CacheAligned(const CacheAligned<U>&) {}  // NOLINT: rebinding constructor
+  T* allocate(size_t n) { return static_cast<T*>(::operator new(n * sizeof(T), std::align_val_t{64})); }
+  void deallocate(T* p, size_t) { ::operator delete(p, std::align_val_t{64}); }
+  template <typename U>
+  bool operator==(const CacheAligned<U>&) const { return true; }
+};
+template <typename T>
+using AlignedVector = std::vector<T, CacheAligned<T>>;
 
 /// A decoded uop as the datapath uses it.
 struct Uop {
@@ -47,11 +64,11 @@ class Datapath {
   // SRAM contents, element-major.
   std::vector<uint32_t> uop_raw_;
   std::vector<Uop> uop_;
-  std::vector<int8_t> inp_, wgt_, out_;
-  std::vector<int32_t> acc_;
+  AlignedVector<int8_t> inp_, wgt_, out_;
+  AlignedVector<int32_t> acc_;
   // The WGT buffer transposed and widened, wgt_t_[e][k][o] = wgt_[e][o][k]:
   // the GEMM inner loop then vectorises across output channels.
-  std::vector<int32_t> wgt_t_;
+  AlignedVector<int32_t> wgt_t_;
 };
 
 /// ALU semantics on one element pair (shared with every model).
