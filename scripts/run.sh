@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The main job: set up, build, and run the sample program and the
-# conformance vectors on the default config (vta-1x16x16), printing what ran,
-# the stats and the result check. Extra arguments go to `vta run`.
+# conformance vectors on the default config (vta-1x16x16) on the SystemC
+# cycle model, printing what ran, the cycles and stats, and the bit-exact
+# result check. Extra arguments go to `vta run` (e.g. --backend golden).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
@@ -9,4 +10,4 @@ bash scripts/build.sh dev
 programs=(examples/*.vasm)
 conf="${VTA_CONFORMANCE_DIR:-$(pwd)/../shared/conformance/vectors}"
 if [ -d "$conf" ]; then programs+=("$conf"/*); fi
-exec ./build/dev/apps/vta run --config vta-1x16x16 "$@" "${programs[@]}"
+exec ./build/dev/apps/vta run --config vta-1x16x16 --backend systemc "$@" "${programs[@]}"

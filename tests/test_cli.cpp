@@ -109,6 +109,32 @@ TEST(Cli, AsmThenDisasmRoundTrip) {
   EXPECT_NE(d.out.find("FINISH pop_next"), std::string::npos) << d.out;
 }
 
+bool has_systemc() { return run_vta("backends").out.find("systemc") != std::string::npos; }
+
+TEST(Cli, SystemcRunReportsCyclesPerRegionAndChecksResults) {
+  if (!has_systemc()) GTEST_SKIP() << "built without VTA_WITH_SYSTEMC";
+  auto r = run_vta("run --backend systemc " + kSrc + "/examples/identity_requant.vasm");
+  ASSERT_EQ(r.code, 0) << r.out;
+  EXPECT_NE(r.out.find("cycles.total"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("region gemm: 2 instructions, 512 MACs, "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("check: PASS"), std::string::npos);
+}
+
+TEST(Cli, TimingOnlyAndTraceOnSystemc) {
+  if (!has_systemc()) GTEST_SKIP() << "built without VTA_WITH_SYSTEMC";
+  auto dir = temp_dir("trace");
+  auto trace = (dir / "t.json").string();
+  auto r = run_vta("run --backend systemc --timing-only --trace " + trace + " --stats json " + kSrc +
+                   "/examples/identity_requant.vasm");
+  ASSERT_EQ(r.code, 0) << r.out;
+  auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["runs"][0]["check"], "skipped (timing-only)");
+  EXPECT_GT(j["runs"][0]["stats"]["total"]["cycles.total"].get<uint64_t>(), 0u);
+  std::ifstream in(trace);
+  auto t = nlohmann::json::parse(in);
+  EXPECT_EQ(t["otherData"]["cycles"], j["runs"][0]["stats"]["total"]["cycles.total"]);
+}
+
 TEST(Cli, BackendsListsGolden) {
   auto r = run_vta("backends");
   ASSERT_EQ(r.code, 0);

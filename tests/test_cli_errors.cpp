@@ -42,6 +42,11 @@ TEST(CliErrors, UnknownBackend) {
                "unknown backend 'nope'");
 }
 
+TEST(CliErrors, GoldenCannotTrace) {
+  expect_error(std::string("run ") + VTA_SOURCE_DIR + "/examples/identity_requant.vasm --trace x.json",
+               "the golden backend is untimed");
+}
+
 TEST(CliErrors, AssemblerErrorNamesTheLine) {
   auto f = write_temp("bad.vasm", "GEMM uop_bgn=0 uop_end=1\nGEMM iter_out=99999\nFINISH\n");
   expect_error("run " + f.string(), "bad.vasm:2: field 'iter_out' = 99999 does not fit its 14 bits");

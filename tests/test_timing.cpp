@@ -52,6 +52,33 @@ TEST(Timing, LoadInpOneElement) {
   EXPECT_EQ(s.get("memory.read_beats"), 4u + 2u);           // fetch + data
 }
 
+// One element of each memory type, available at 22, with and without two pad
+// elements: request at 23 (+2 fill cycles), grant +1, data from +16 for
+// ceil(E/8) beats. Loads on the compute module are followed by FINISH (+1).
+struct OneLoad {
+  MemId mem;
+  uint64_t beats;
+  bool on_compute;
+};
+class TimingLoadEachMemory : public ::testing::TestWithParam<std::tuple<OneLoad, bool>> {};
+
+TEST_P(TimingLoadEachMemory, ExactCycles) {
+  const auto [l, padded] = GetParam();
+  auto s = run_timed([&](ProgramBuilder& p) {
+    uint32_t a = p.buffer(l.mem, 1);
+    p.add(make_load(l.mem, 0, a, 1, 1, 1, 0, 0, padded ? 2 : 0, 0));
+    p.add(make_finish());
+  });
+  const uint64_t end = 22 + 1 + (padded ? 2 : 0) + 1 + 16 + l.beats;
+  EXPECT_EQ(s.get("cycles.total"), end + (l.on_compute ? 1 : 0));
+}
+
+INSTANTIATE_TEST_SUITE_P(Timing, TimingLoadEachMemory,
+                         ::testing::Combine(::testing::Values(OneLoad{MemId::UOP, 1, true}, OneLoad{MemId::WGT, 32, false},
+                                                              OneLoad{MemId::INP, 2, false}, OneLoad{MemId::ACC, 8, true},
+                                                              OneLoad{MemId::ACC_8BIT, 2, true}),
+                                            ::testing::Bool()));
+
 TEST(Timing, LoadInpWithPadding) {
   // 1 row, x_pad_0 1, x_pad_1 2, y_pad_0 1: (1+1)*(1+1+2) = 8 elements, 7 pads
   // -> 7 fill cycles: request at 22 + 1 + 7 = 30, grant 31, data 47..49.

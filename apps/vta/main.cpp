@@ -155,8 +155,13 @@ int run_one(const std::string& path, const vta::Config& cfg, const RunOpts& o, n
     std::cout << fmt::format("{}: {} instructions on {} ({}, config {} hash {}) in {:.3f} ms\n", path,
                              image.insns.size(), o.backend, cfg.name, cfg.source, cfg.hash(), secs * 1e3);
     std::cout << st.to_text();
-    for (const auto& [name, s] : st.regions)
-      std::cout << fmt::format("  region {}: {} instructions, {} MACs\n", name, s.get("insn.total"), s.get("gemm.macs"));
+    for (const auto& [name, s] : st.regions) {
+      std::cout << fmt::format("  region {}: {} instructions, {} MACs", name, s.get("insn.total"), s.get("gemm.macs"));
+      if (s.has("cycles.total"))
+        std::cout << fmt::format(", {} cycles (GEMM active {}, ALU active {})", s.get("cycles.total"),
+                                 s.get("gemm.active_cycles"), s.get("alu.active_cycles"));
+      std::cout << "\n";
+    }
     if (o.backend_options.timing_only)
       std::cout << "  check: skipped (timing-only mode computes no tensors)\n";
     else if (image.expect.empty())
