@@ -14,6 +14,8 @@
 #include "vta/isa/error.h"
 #include "vta/model/backend.h"
 #include "vta/model/image.h"
+#include "run_network.h"
+#include "vta/compiler/zoo.h"
 
 #ifndef VTA_VERSION
 #define VTA_VERSION "0.0.0"
@@ -240,7 +242,15 @@ int main(int argc, char** argv) {
   auto* run = app.add_subcommand("run", "run programs (.vasm or conformance folders) on a backend and check results");
   RunOpts run_opts;
   ConfigOpts run_cfg;
-  run->add_option("programs", run_opts.programs, "program files or folders")->required();
+  run->add_option("programs", run_opts.programs, "program files (.vasm) or conformance folders");
+  vta::app::NetworkRunOptions net_opts;
+  run->add_option("--model", net_opts.model, "compile and run a zoo network (see `vta zoo list`)");
+  run->add_option("--seed", net_opts.seed, "--model: weight and input seed")->capture_default_str();
+  run->add_option("--batch", net_opts.batch, "--model: batch size")->capture_default_str();
+  run->add_option("--image", net_opts.image, "--model: input height/width (0: the network's standard)");
+  run->add_option("--report-csv", net_opts.report_csv, "--model: write the per-layer report as CSV");
+  run->add_option("--report-json", net_opts.report_json, "--model: write the per-layer report as JSON");
+  run->add_option("--dump-after", net_opts.dump_after, "--model: print the IR after this pass (partition)");
   run->add_option("-b,--backend", run_opts.backend, "backend to run on")->capture_default_str();
   run->add_option("--compare", run_opts.compare, "also run on this backend and require identical DRAM");
   run->add_option("--stats", run_opts.stats, "stats on stdout: text, json or none")
@@ -258,6 +268,9 @@ int main(int argc, char** argv) {
   run_cfg.add(run);
 
   app.add_subcommand("backends", "list the backends built into this binary");
+  auto* zoo = app.add_subcommand("zoo", "the built-in model zoo");
+  zoo->require_subcommand(1);
+  zoo->add_subcommand("list", "list the zoo networks");
 
   try {
     app.parse(argc, argv);
@@ -304,7 +317,14 @@ int main(int argc, char** argv) {
         std::memcpy(img.insns.data(), bin.data(), bin.size());
       }
       std::cout << vta::disassemble_image(img, c);
+    } else if (*run && !net_opts.model.empty()) {
+      if (!run_opts.programs.empty()) vta::fail("run: give either programs or --model, not both");
+      net_opts.backend = run_opts.backend;
+      net_opts.backend_options = run_opts.backend_options;
+      net_opts.tool = std::string("vta-lab ") + VTA_VERSION;
+      return vta::app::run_network_command(net_opts, run_cfg.load());
     } else if (*run) {
+      if (run_opts.programs.empty()) vta::fail("run: give program files, conformance folders or --model NAME");
       vta::Config c = run_cfg.load();
       nlohmann::ordered_json records = nlohmann::ordered_json::array();
       int worst = kOk;
@@ -323,6 +343,8 @@ int main(int argc, char** argv) {
         std::cout << fmt::format("{} of {} programs passed their result check\n", pass, records.size());
       }
       return worst;
+    } else if (app.got_subcommand("zoo")) {
+      for (const auto& z : vta::compiler::zoo_names()) std::cout << z << "\n";
     } else if (app.got_subcommand("backends")) {
       for (const auto& [n, d] : vta::backends()) std::cout << fmt::format("{:<10} {}\n", n, d);
     }

@@ -1,0 +1,51 @@
+#include "run_network.h"
+
+#include <fstream>
+#include <iostream>
+
+#include "vta/compiler/compile.h"
+#include "vta/compiler/reference.h"
+#include "vta/compiler/report.h"
+#include "vta/compiler/runtime.h"
+#include "vta/compiler/zoo.h"
+#include "vta/isa/error.h"
+
+namespace vta::app {
+
+using namespace vta::compiler;
+
+namespace {
+void write_file(const std::string& path, const std::string& text) {
+  std::ofstream f(path);
+  if (!f) fail("{}: cannot write", path);
+  f << text;
+}
+}  // namespace
+
+int run_network_command(const NetworkRunOptions& o, const Config& c) {
+  ZooOptions zo;
+  zo.seed = o.seed;
+  zo.batch = o.batch;
+  zo.image = o.image;
+  const Graph g = build_zoo(o.model, zo);
+  const Tensor input = zoo_input(g, o.seed + 1000);
+  const CompiledNetwork net = compile(g, c, o.dump_after);
+  auto backend = make_backend(o.backend, c, o.backend_options);
+  const NetworkResult res = run_network(net, *backend, input);
+  const bool timing_only = o.backend_options.timing_only;
+  bool passed = true;
+  if (!timing_only) {
+    const std::vector<Tensor> ref = run_graph(g, input);
+    passed = ref[static_cast<size_t>(g.output)].data == res.output.data;
+  }
+  Report r = make_report(net, res, c, backend->name());
+  r.tool = o.tool;
+  r.check_passed = passed;
+  std::cout << report_table(r);
+  if (timing_only) std::cout << "check: skipped (timing-only mode computes no tensors)\n";
+  if (!o.report_csv.empty()) write_file(o.report_csv, report_csv(r));
+  if (!o.report_json.empty()) write_file(o.report_json, report_json(r).dump(2) + "\n");
+  return passed ? 0 : 1;
+}
+
+}  // namespace vta::app

@@ -1,0 +1,25 @@
+#pragma once
+// `vta run --model NAME`: compile a zoo network, run it on a backend, check
+// it against the integer reference and print the per-layer report.
+#include <string>
+
+#include "vta/isa/config.h"
+#include "vta/model/backend.h"
+
+namespace vta::app {
+
+struct NetworkRunOptions {
+  std::string model;
+  std::string backend = "golden";
+  BackendOptions backend_options;
+  uint32_t seed = 1;
+  int64_t batch = 1;
+  int64_t image = 0;
+  std::string report_csv, report_json, dump_after;
+  std::string tool;
+};
+
+/// Returns the exit code: 0 bit-exact, 1 mismatch. Throws vta::Error on bad input.
+int run_network_command(const NetworkRunOptions& o, const Config& c);
+
+}  // namespace vta::app

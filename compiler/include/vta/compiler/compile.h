@@ -1,0 +1,84 @@
+#pragma once
+// From a quantized graph to VTA programs: partition (which node runs where),
+// layout (blocked DRAM tensors), tiling (per layer, within the SRAM halves of
+// double buffering, chosen by a cost model of docs/timing.md), and codegen
+// (instructions, uops, DMA, dependency tokens, one region per layer).
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "vta/compiler/graph.h"
+#include "vta/isa/config.h"
+#include "vta/isa/fields.h"
+#include "vta/model/backend.h"
+
+namespace vta::compiler {
+
+/// Marks every node the config's VTA can run as Device::Vta (the rest stay
+/// on the host). Channel counts below the block size are padded, not sent to
+/// the host. See partition.cpp for the rules.
+Graph partition(const Graph& g, const Config& c);
+
+/// Blocked DRAM layout of an activation: [N/batch][C/block][H][W] elements,
+/// each batch x block int8 (an INP, OUT or ACC_8BIT element).
+struct Blocked {
+  int64_t nb, cb, h, w;   // element grid
+  int64_t batch, block;   // element shape
+  int64_t elems() const { return nb * cb * h * w; }
+  int64_t bytes() const { return elems() * batch * block; }
+};
+Blocked blocked(const Shape& s, const Config& c);
+/// NCHW int8 -> blocked bytes (zero padding) and back.
+std::vector<uint8_t> pack(const Tensor& t, const Config& c);
+Tensor unpack(const std::vector<uint8_t>& bytes, const Shape& s, const Config& c);
+
+/// A tile of one layer: th x tw output positions, toc output and tic input
+/// channel blocks per step.
+struct Tile {
+  int64_t th = 1, tw = 1, toc = 1, tic = 1;
+  double est_cycles = 0;  // the cost model's estimate for the layer
+};
+/// The best tile for a conv/dense node on `c` (memoised by shape and config).
+Tile choose_tile(const Node& n, const Shape& in, const Config& c);
+
+/// A DRAM buffer of the compiled network, at a fixed physical address.
+struct Buffer {
+  std::string name;
+  isa::MemId mem;           // element type, for dram_base arithmetic
+  uint64_t bytes = 0;
+  uint64_t addr = 0;
+  std::vector<uint8_t> init;  // weights, biases, uops, instructions (empty: zero / runtime data)
+  int node = -1;              // activation of this node, or -1
+};
+
+/// One VTA run: consecutive VTA nodes, synchronised with the host only at
+/// its ends.
+struct Segment {
+  std::vector<int> nodes;
+  int insn_buffer = -1;  // index into CompiledNetwork::buffers
+  uint32_t insn_count = 0;
+  std::vector<Region> regions;  // one per node, named after it
+};
+
+struct LayerInfo {
+  int node = -1;
+  Tile tile;
+  uint64_t insns = 0, uops = 0;
+};
+
+struct CompiledNetwork {
+  Graph graph;  // partitioned
+  std::vector<Buffer> buffers;
+  std::map<int, int> activation;  // node -> buffer index
+  std::vector<Segment> segments;
+  std::map<int, LayerInfo> layers;  // VTA nodes
+  double compile_seconds = 0;
+  std::string config_hash;
+};
+
+/// Compiles a graph for config `c`: partition, layout, tiling, codegen.
+/// `dump_after` names a pass ("partition") whose IR is printed to stderr.
+CompiledNetwork compile(const Graph& g, const Config& c, const std::string& dump_after = "");
+
+}  // namespace vta::compiler

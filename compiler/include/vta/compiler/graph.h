@@ -1,0 +1,81 @@
+#pragma once
+// The compiler's IR: a DAG of quantized int8 operators in topological order.
+//
+// Quantization is integer-only and shift-based: every int8 tensor t stands
+// for the real values q * 2^t.exp. Operators that produce int8 from an int32
+// accumulator requantize with a rounding right shift and a clip:
+//   out = clip((acc + 2^(shift-1)) >> shift, relu ? 0 : -128, 127)
+// which maps directly onto the VTA ALU (ADD, SHR, MAX, MIN). The integer
+// reference executor (reference.h) defines the exact semantics of each op.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace vta::compiler {
+
+enum class Op {
+  Input,          // the network input (int8)
+  Conv2d,         // int8 x int8 -> int32 (+ bias) -> requantize; groups 1 or depthwise
+  Dense,          // fully connected, as Conv2d on 1x1 (input flattened)
+  Add,            // out = clip((a << shift_a) + (b << shift_b) + round >> shift)
+  MaxPool,        // k x k window, stride, zero... padding never selected (-128)
+  AvgPool,        // k x k window: sum then rounding shift (k*k must be a power of two)
+  GlobalAvgPool,  // mean over H x W: sum * mult >> shift
+  Flatten,        // NCHW -> N x (C*H*W) x 1 x 1
+  Softmax,        // host only, float output (reported, not compared bit-exactly)
+};
+const char* op_name(Op op);
+
+enum class Device { Host, Vta };
+const char* device_name(Device d);
+
+struct Shape {
+  int64_t n = 1, c = 1, h = 1, w = 1;
+  int64_t size() const { return n * c * h * w; }
+  bool operator==(const Shape&) const = default;
+};
+
+struct Node {
+  std::string name;
+  Op op = Op::Input;
+  std::vector<int> inputs;  // indices of earlier nodes
+  Shape out;
+  int exp = 0;              // output scale: value = q * 2^exp
+  Device device = Device::Host;
+
+  // Conv2d / Dense
+  int64_t kernel = 1, stride = 1, pad = 0, groups = 1;
+  std::vector<int8_t> weight;  // O x (I/groups) x K x K
+  std::vector<int32_t> bias;   // O
+  // Requantization (Conv2d, Dense, Add, AvgPool, GlobalAvgPool)
+  int shift = 0;
+  bool relu = false;
+  // Add: left shifts that bring both inputs to a common scale
+  int shift_a = 0, shift_b = 0;
+  // GlobalAvgPool: multiplier applied to the sum before the shift
+  int32_t mult = 1;
+  // Pools
+  int64_t pool = 2, pool_stride = 2, pool_pad = 0;
+
+  /// Multiply-accumulates of this node (Conv2d/Dense), 0 otherwise.
+  int64_t macs(const Shape& in) const;
+};
+
+struct Graph {
+  std::string name;
+  std::vector<Node> nodes;
+  int output = -1;
+  /// Adds `n` (inputs must already exist) and returns its index.
+  int add(Node n);
+  const Node& at(int i) const { return nodes.at(static_cast<size_t>(i)); }
+  /// One line per node: "name op device shape <- inputs".
+  std::string dump() const;
+};
+
+/// An int8 tensor of a graph value (NCHW, row-major).
+struct Tensor {
+  Shape shape;
+  std::vector<int8_t> data;
+};
+
+}  // namespace vta::compiler

@@ -1,0 +1,37 @@
+#pragma once
+// The per-layer report: where the cycles go, layer by layer, against the
+// roofline bound of the design, as a terminal table, CSV or JSON.
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "vta/compiler/compile.h"
+#include "vta/compiler/runtime.h"
+
+namespace vta::compiler {
+
+struct ReportRow {
+  std::string layer, op, device, in_shape, out_shape, tile;
+  int64_t macs = 0;
+  bool timed = false;  // cycles come from a cycle model
+  uint64_t cycles = 0, load = 0, gemm = 0, alu = 0, store = 0, stall = 0;
+  uint64_t bytes_inp = 0, bytes_wgt = 0, bytes_acc = 0, bytes_uop = 0, bytes_out = 0, copy_bytes = 0;
+  uint64_t roofline = 0;  // max(compute-bound, memory-bound) cycles
+  double util = 0;        // MACs / (cycles x MACs per cycle), percent
+  double time_us = 0, gops = 0, host_ms = 0;
+};
+
+struct Report {
+  std::string network, config_name, config_hash, backend, tool;
+  double compile_seconds = 0, run_seconds = 0;
+  bool check_passed = false;
+  std::vector<ReportRow> rows;
+  ReportRow total;           // sums; util is over the VTA layers
+};
+
+Report make_report(const CompiledNetwork& net, const NetworkResult& res, const Config& c, const std::string& backend);
+std::string report_table(const Report& r);
+std::string report_csv(const Report& r);
+nlohmann::ordered_json report_json(const Report& r);
+
+}  // namespace vta::compiler

@@ -1,0 +1,17 @@
+#pragma once
+// Geometry of a conv/dense layer in blocks, shared by tiling and codegen.
+#include "vta/compiler/compile.h"
+
+namespace vta::compiler {
+
+struct ConvGeom {
+  int64_t nb = 1, cib = 1, cob = 1;  // batch blocks, input and output channel blocks
+  int64_t h = 1, w = 1, ho = 1, wo = 1;
+  int64_t k = 1, s = 1, p = 0;
+};
+/// Dense is a 1x1 convolution over a 1x1 image of all flattened inputs.
+ConvGeom conv_geom(const Node& n, const Shape& in, const Config& c);
+bool tile_fits(const ConvGeom& g, const Tile& t, const Config& c);
+double tile_cost(const ConvGeom& g, const Tile& t, const Config& c);
+
+}  // namespace vta::compiler

@@ -1,0 +1,395 @@
+// Codegen: instructions, uops and dependency tokens for conv/dense and add
+// layers, and the flat compile() pipeline.
+//
+// Token protocol (two virtual threads, see tiling.cpp): step q of a layer
+// uses the INP/WGT halves q % 2, output tile t the ACC/OUT half t % 2.
+//   load    step q: pops compute->load when q >= 2 (compute is done with the
+//           half), loads, pushes load->compute.
+//   compute step q: pops load->compute, GEMMs, pushes compute->load. The
+//           first step of tile t >= 2 pops store->compute (the store of tile
+//           t-2 has drained the ACC half); the last step requantizes and
+//           pushes compute->store.
+//   store   tile t: pops compute->store, stores, pushes store->compute.
+// At a layer's end compute pops the outstanding store tokens (every output is
+// in DRAM) and, when another layer follows, pushes compute->load; the next
+// layer's load stream starts by popping every outstanding compute->load
+// token. Every pop thus waits on an instruction emitted earlier, so no
+// program can deadlock behind the in-order fetch, whatever the queue depths.
+#include <chrono>
+#include <cstring>
+#include <iostream>
+
+#include "vta/compiler/compile.h"
+#include "vta/compiler/tiling_geom.h"
+#include "vta/isa/error.h"
+
+namespace vta::compiler {
+
+using isa::AluOp;
+using isa::Insn;
+using isa::Member;
+using isa::MemId;
+using isa::Opcode;
+
+namespace {
+
+Insn op(Opcode o) {
+  Insn i;
+  i[Member::opcode] = static_cast<uint32_t>(o);
+  return i;
+}
+
+Insn mem(Opcode o, MemId m, int64_t sram, int64_t dram, int64_t y, int64_t x, int64_t stride) {
+  Insn i = op(o);
+  i[Member::memory_type] = static_cast<uint32_t>(m);
+  i[Member::sram_base] = static_cast<uint32_t>(sram);
+  i[Member::dram_base] = static_cast<uint32_t>(dram);
+  i[Member::y_size] = static_cast<uint32_t>(y);
+  i[Member::x_size] = static_cast<uint32_t>(x);
+  i[Member::x_stride] = static_cast<uint32_t>(stride);
+  return i;
+}
+
+// A GEMM or ALU loop nest over uops [0, uops) of a bank at `bank`.
+Insn loop(Opcode o, int64_t bank, int64_t uops, int64_t io, int64_t ii, int64_t dfo, int64_t dfi, int64_t sfo,
+          int64_t sfi) {
+  Insn i = op(o);
+  i[Member::uop_bgn] = static_cast<uint32_t>(bank);
+  i[Member::uop_end] = static_cast<uint32_t>(bank + uops);
+  i[Member::iter_out] = static_cast<uint32_t>(io);
+  i[Member::iter_in] = static_cast<uint32_t>(ii);
+  i[Member::dst_factor_out] = static_cast<uint32_t>(dfo);
+  i[Member::dst_factor_in] = static_cast<uint32_t>(dfi);
+  i[Member::src_factor_out] = static_cast<uint32_t>(sfo);
+  i[Member::src_factor_in] = static_cast<uint32_t>(sfi);
+  return i;
+}
+
+Insn alu(AluOp a, bool use_imm, int32_t imm, Insn shape) {
+  shape[Member::opcode] = static_cast<uint32_t>(Opcode::ALU);
+  shape[Member::alu_opcode] = static_cast<uint32_t>(a);
+  shape[Member::use_imm] = use_imm ? 1 : 0;
+  shape[Member::imm] = static_cast<uint32_t>(imm) & 0xffffu;
+  shape[Member::reset] = 0;
+  return shape;
+}
+
+// Collects a segment's instructions and keeps count of the tokens in flight.
+class Emitter {
+ public:
+  std::vector<Insn> insns;
+  int64_t c2l = 0, s2c = 0;  // outstanding compute->load and store->compute tokens
+
+  void emit(Insn i) { insns.push_back(i); }
+  // Token-only instructions of each module.
+  void load_pop() {
+    Insn i = mem(Opcode::LOAD, MemId::INP, 0, 0, 0, 0, 0);
+    i[Member::pop_next] = 1;
+    emit(i);
+    --c2l;
+  }
+  void compute_token(bool pop_next, bool push_prev) {
+    Insn i = mem(Opcode::LOAD, MemId::UOP, 0, 0, 0, 0, 0);
+    i[Member::pop_next] = pop_next;
+    i[Member::push_prev] = push_prev;
+    emit(i);
+    if (pop_next) --s2c;
+    if (push_prev) ++c2l;
+  }
+  void begin_layer() {
+    while (c2l > 0) load_pop();
+  }
+  void end_layer(bool more) {
+    while (s2c > 0) compute_token(true, false);
+    if (more) compute_token(false, true);
+  }
+};
+
+// Requantization epilogue on the ACC tile described by `shape` (an ALU loop
+// over the epilogue uops); the last instruction pushes compute->store.
+void emit_requant(Emitter& e, const Insn& shape, int shift, bool relu) {
+  if (shift > 0) {
+    e.emit(alu(AluOp::ADD, true, int32_t{1} << (shift - 1), shape));
+    e.emit(alu(AluOp::SHR, true, shift, shape));
+  }
+  e.emit(alu(AluOp::MAX, true, relu ? 0 : -128, shape));
+  Insn last = alu(AluOp::MIN, true, 127, shape);
+  last[Member::push_next] = 1;
+  e.emit(last);
+}
+
+struct LayerAddrs {
+  int64_t in = 0, in2 = 0, out = 0, wgt = 0, bias = 0, uop = 0;  // element indices of each buffer
+};
+
+// Conv2d / Dense. Returns the number of uops written to `uops`.
+void emit_conv(Emitter& e, const Node& n, const ConvGeom& g, const Tile& t, const LayerAddrs& a, const Config& c,
+               std::vector<uint32_t>& uops, const isa::Layout& layout) {
+  const auto& d = c.derived;
+  const int64_t kk = g.k * g.k;
+  const int64_t ih = (t.th - 1) * g.s + g.k, iw = (t.tw - 1) * g.s + g.k;
+  const int64_t inp_half = d.inp_depth / 2, wgt_half = d.wgt_depth / 2, acc_half = d.acc_depth / 2;
+  const int64_t conv_n = t.toc * t.tic * kk;
+  auto inpb = [&](int64_t sp) { return sp * inp_half; };
+  auto wgtb = [&](int64_t sp) { return sp * wgt_half; };
+  auto accb = [&](int64_t ap) { return ap * acc_half; };
+  auto biasb = [&](int64_t ap) { return ap * acc_half + acc_half - t.toc; };
+  // Uop banks: conv (step parity, acc parity) at (sp*2+ap)*conv_n; epilogue ap at 4*conv_n + ap*toc.
+  auto put = [&](int64_t dst, int64_t src, int64_t wgt) {
+    Insn u;
+    u[Member::dst] = static_cast<uint32_t>(dst);
+    u[Member::src] = static_cast<uint32_t>(src);
+    u[Member::wgt] = static_cast<uint32_t>(wgt);
+    uops.push_back(layout.encode_uop(u));
+  };
+  for (int64_t sp = 0; sp < 2; ++sp)
+    for (int64_t ap = 0; ap < 2; ++ap)
+      for (int64_t o = 0; o < t.toc; ++o)
+        for (int64_t ci = 0; ci < t.tic; ++ci)
+          for (int64_t kh = 0; kh < g.k; ++kh)
+            for (int64_t kw = 0; kw < g.k; ++kw)
+              put(accb(ap) + o * t.th * t.tw, inpb(sp) + ci * ih * iw + kh * iw + kw,
+                  wgtb(sp) + ((o * t.tic + ci) * g.k + kh) * g.k + kw);
+  for (int64_t ap = 0; ap < 2; ++ap)
+    for (int64_t o = 0; o < t.toc; ++o) put(accb(ap) + o * t.th * t.tw, biasb(ap) + o, 0);
+  const int64_t conv_bank = 0, epi_bank = 4 * conv_n;
+
+  // All uops of the layer in one load (compute module), before any GEMM.
+  e.emit(mem(Opcode::LOAD, MemId::UOP, 0, a.uop, 1, static_cast<int64_t>(uops.size()), static_cast<int64_t>(uops.size())));
+
+  int64_t q = 0, tile = 0;
+  for (int64_t nb = 0; nb < g.nb; ++nb)
+    for (int64_t oh0 = 0; oh0 < g.ho; oh0 += t.th)
+      for (int64_t ow0 = 0; ow0 < g.wo; ow0 += t.tw)
+        for (int64_t ob0 = 0; ob0 < g.cob; ob0 += t.toc, ++tile) {
+          const int64_t th = std::min(t.th, g.ho - oh0), toc = std::min(t.toc, g.cob - ob0);
+          const int64_t ap = tile % 2;
+          const int64_t steps = g.cib / t.tic;
+          for (int64_t j = 0; j < steps; ++j, ++q) {
+            const int64_t sp = q % 2, c0 = j * t.tic;
+            // load
+            const int64_t ih0 = oh0 * g.s - g.p, ih1 = ih0 + (th - 1) * g.s + g.k;
+            const int64_t iw0 = ow0 * g.s - g.p, iw1 = iw0 + (t.tw - 1) * g.s + g.k;
+            const int64_t yp0 = std::max<int64_t>(0, -ih0), yp1 = std::max<int64_t>(0, ih1 - g.h);
+            const int64_t xp0 = std::max<int64_t>(0, -iw0), xp1 = std::max<int64_t>(0, iw1 - g.w);
+            const int64_t ys = ih1 - yp1 - (ih0 + yp0), xs = iw1 - xp1 - (iw0 + xp0);
+            if (ys <= 0 || xs <= 0 || yp0 > 15 || yp1 > 15 || xp0 > 15 || xp1 > 15)
+              fail("layer {}: a tile lies entirely in padding or needs more than 15 pad rows", n.name);
+            for (int64_t ci = 0; ci < t.tic; ++ci) {
+              Insn l = mem(Opcode::LOAD, MemId::INP, inpb(sp) + ci * ih * iw,
+                           a.in + ((nb * g.cib + c0 + ci) * g.h + ih0 + yp0) * g.w + iw0 + xp0, ys, xs, g.w);
+              l[Member::y_pad_0] = static_cast<uint32_t>(yp0);
+              l[Member::y_pad_1] = static_cast<uint32_t>(yp1);
+              l[Member::x_pad_0] = static_cast<uint32_t>(xp0);
+              l[Member::x_pad_1] = static_cast<uint32_t>(xp1);
+              if (ci == 0 && q >= 2) l[Member::pop_next] = 1, --e.c2l;
+              e.emit(l);
+            }
+            Insn w = mem(Opcode::LOAD, MemId::WGT, wgtb(sp), a.wgt + (ob0 * g.cib + c0) * kk, toc, t.tic * kk, g.cib * kk);
+            w[Member::push_next] = 1;
+            e.emit(w);
+            // compute
+            const Insn epi = loop(Opcode::ALU, epi_bank + ap * t.toc, toc, th, t.tw, t.tw, 1, 0, 0);
+            if (j == 0) {
+              Insn b = mem(Opcode::LOAD, MemId::ACC, biasb(ap), a.bias + ob0, 1, toc, toc);
+              if (tile >= 2) b[Member::pop_next] = 1, --e.s2c;
+              e.emit(b);
+              Insn r = epi;
+              r[Member::opcode] = static_cast<uint32_t>(Opcode::GEMM);
+              r[Member::reset] = 1;
+              e.emit(r);
+            }
+            Insn gm = loop(Opcode::GEMM, conv_bank + (sp * 2 + ap) * conv_n, toc * t.tic * kk, th, t.tw, t.tw, 1,
+                           g.s * iw, g.s);
+            gm[Member::pop_prev] = 1;
+            gm[Member::push_prev] = 1;
+            ++e.c2l;
+            e.emit(gm);
+            if (j == steps - 1) {
+              Insn bias = epi;
+              bias[Member::src_factor_out] = 0;
+              e.emit(alu(AluOp::ADD, false, 0, bias));  // + bias row of each channel block
+              emit_requant(e, epi, n.shift, n.relu);
+              // store
+              for (int64_t o = 0; o < toc; ++o) {
+                Insn s = mem(Opcode::STORE, MemId::OUT, accb(ap) + o * t.th * t.tw,
+                             a.out + ((nb * g.cob + ob0 + o) * g.ho + oh0) * g.wo + ow0, th, t.tw, g.wo);
+                if (o == 0) s[Member::pop_prev] = 1;
+                if (o == toc - 1) s[Member::push_prev] = 1, ++e.s2c;
+                e.emit(s);
+              }
+            }
+          }
+        }
+}
+
+// Residual add: both inputs in ACC via ACC_8BIT loads (compute module), in
+// chunks of a quarter of the ACC buffer (two chunks per half).
+void emit_add(Emitter& e, const Node& n, const Blocked& L, const LayerAddrs& a, const Config& c,
+              std::vector<uint32_t>& uops, const isa::Layout& layout) {
+  const int64_t acc_half = c.derived.acc_depth / 2, chunk_max = acc_half / 2;
+  for (int64_t ap = 0; ap < 2; ++ap) {
+    Insn u0, u1;
+    u0[Member::dst] = static_cast<uint32_t>(ap * acc_half);
+    u0[Member::src] = static_cast<uint32_t>(ap * acc_half + chunk_max);
+    u1[Member::dst] = static_cast<uint32_t>(ap * acc_half + chunk_max);
+    uops.push_back(layout.encode_uop(u0));
+    uops.push_back(layout.encode_uop(u1));
+  }
+  e.emit(mem(Opcode::LOAD, MemId::UOP, 0, a.uop, 1, 4, 4));
+  const int64_t total = L.elems();
+  int64_t tile = 0;
+  for (int64_t off = 0; off < total; off += chunk_max, ++tile) {
+    const int64_t len = std::min(chunk_max, total - off), ap = tile % 2;
+    Insn la = mem(Opcode::LOAD, MemId::ACC_8BIT, ap * acc_half, a.in + off, 1, len, len);
+    if (tile >= 2) la[Member::pop_next] = 1, --e.s2c;
+    e.emit(la);
+    e.emit(mem(Opcode::LOAD, MemId::ACC_8BIT, ap * acc_half + chunk_max, a.in2 + off, 1, len, len));
+    const Insn both = loop(Opcode::ALU, 2 * ap, 1, 1, len, 0, 1, 0, 1);
+    if (n.shift_a > 0) e.emit(alu(AluOp::SHR, true, -n.shift_a, both));
+    if (n.shift_b > 0) e.emit(alu(AluOp::SHR, true, -n.shift_b, loop(Opcode::ALU, 2 * ap + 1, 1, 1, len, 0, 1, 0, 1)));
+    e.emit(alu(AluOp::ADD, false, 0, both));
+    emit_requant(e, both, n.shift, n.relu);
+    Insn s = mem(Opcode::STORE, MemId::OUT, ap * acc_half, a.out + off, 1, len, len);
+    s[Member::pop_prev] = 1;
+    s[Member::push_prev] = 1;
+    ++e.s2c;
+    e.emit(s);
+  }
+}
+
+std::vector<uint8_t> pack_weights(const Node& n, const Shape& in, const ConvGeom& g, const Config& c) {
+  const int64_t bo = c.gemm.block_out, bi = c.gemm.block_in, kk = g.k * g.k;
+  const int64_t cin = n.op == Op::Dense ? in.c * in.h * in.w : in.c;
+  std::vector<uint8_t> out(static_cast<size_t>(g.cob * g.cib * kk * bo * bi), 0);
+  for (int64_t o = 0; o < n.out.c; ++o)
+    for (int64_t i = 0; i < cin; ++i)
+      for (int64_t kh = 0; kh < g.k; ++kh)
+        for (int64_t kw = 0; kw < g.k; ++kw) {
+          const int64_t elem = ((o / bo * g.cib + i / bi) * g.k + kh) * g.k + kw;
+          const int64_t at = (elem * bo + o % bo) * bi + i % bi;
+          out[static_cast<size_t>(at)] =
+              static_cast<uint8_t>(n.weight[static_cast<size_t>(((o * cin + i) * g.k + kh) * g.k + kw)]);
+        }
+  return out;
+}
+
+std::vector<uint8_t> pack_bias(const Node& n, const ConvGeom& g, const Config& c) {
+  const int64_t bo = c.gemm.block_out, batch = c.gemm.batch;
+  std::vector<uint8_t> out(static_cast<size_t>(g.cob * batch * bo * 4), 0);
+  for (int64_t o = 0; o < n.out.c; ++o)
+    for (int64_t b = 0; b < batch; ++b) {
+      const int32_t v = n.bias.empty() ? 0 : n.bias[static_cast<size_t>(o)];
+      std::memcpy(out.data() + ((o / bo * batch + b) * bo + o % bo) * 4, &v, 4);
+    }
+  return out;
+}
+
+// Sequential page allocation from 0x1000, exactly as Dram::alloc on a fresh backend.
+class Planner {
+ public:
+  explicit Planner(CompiledNetwork& net) : net_(net) {}
+  int add(Buffer b) {
+    b.addr = next_;
+    next_ += (std::max<uint64_t>(b.bytes, 1) + Dram::kPageBytes - 1) / Dram::kPageBytes * Dram::kPageBytes;
+    net_.buffers.push_back(std::move(b));
+    return static_cast<int>(net_.buffers.size()) - 1;
+  }
+  int64_t elem(int buffer, const Config& c) const {
+    const Buffer& b = net_.buffers[static_cast<size_t>(buffer)];
+    const auto e = static_cast<uint64_t>(c.elem_bytes(static_cast<int>(b.mem)));
+    if (b.addr % e != 0) fail("buffer {} at 0x{:x} is not aligned to its {}-byte elements", b.name, b.addr, e);
+    return static_cast<int64_t>(b.addr / e);
+  }
+
+ private:
+  CompiledNetwork& net_;
+  uint64_t next_ = Dram::kBase;
+};
+
+}  // namespace
+
+CompiledNetwork compile(const Graph& input, const Config& c, const std::string& dump_after) {
+  const auto t0 = std::chrono::steady_clock::now();
+  if (c.gemm.block_in != c.gemm.block_out)
+    fail("config {}: the compiler needs gemm.block_in == gemm.block_out (activations are blocked once)", c.name);
+  CompiledNetwork net;
+  net.config_hash = c.hash();
+  net.graph = partition(input, c);
+  if (dump_after == "partition") std::cerr << net.graph.dump();
+  const Graph& g = net.graph;
+  isa::Layout layout(c);
+  Planner plan(net);
+
+  // Activations: one blocked DRAM buffer per node output.
+  for (size_t i = 0; i < g.nodes.size(); ++i) {
+    Buffer b{g.nodes[i].name, MemId::INP, static_cast<uint64_t>(blocked(g.nodes[i].out, c).bytes()), 0, {}, static_cast<int>(i)};
+    net.activation[static_cast<int>(i)] = plan.add(std::move(b));
+  }
+  // Segments: maximal runs of consecutive VTA nodes.
+  for (size_t i = 0; i < g.nodes.size(); ++i) {
+    if (g.nodes[i].device != Device::Vta) continue;
+    if (net.segments.empty() || net.segments.back().nodes.back() != static_cast<int>(i) - 1) net.segments.emplace_back();
+    net.segments.back().nodes.push_back(static_cast<int>(i));
+  }
+  for (auto& seg : net.segments) {
+    Emitter e;
+    for (size_t k = 0; k < seg.nodes.size(); ++k) {
+      const int id = seg.nodes[k];
+      const Node& n = g.at(id);
+      const Shape in = g.at(n.inputs[0]).out;
+      const auto begin = static_cast<uint32_t>(e.insns.size());
+      e.begin_layer();
+      LayerAddrs a;
+      a.in = plan.elem(net.activation[n.inputs[0]], c);
+      a.out = plan.elem(net.activation[id], c);
+      std::vector<uint32_t> uops;
+      LayerInfo info;
+      info.node = id;
+      if (n.op == Op::Add) {
+        a.in2 = plan.elem(net.activation[n.inputs[1]], c);
+        // The uop buffer is planned after codegen decides the uops: reserve its index first.
+        const int ub = plan.add(Buffer{n.name + ".uop", MemId::UOP, 16, 0, {}, -1});
+        a.uop = plan.elem(ub, c);
+        emit_add(e, n, blocked(n.out, c), a, c, uops, layout);
+        net.buffers[static_cast<size_t>(ub)].init.assign(reinterpret_cast<uint8_t*>(uops.data()),
+                                                         reinterpret_cast<uint8_t*>(uops.data()) + uops.size() * 4);
+      } else {
+        const ConvGeom geo = conv_geom(n, in, c);
+        info.tile = choose_tile(n, in, c);
+        std::vector<uint8_t> w = pack_weights(n, in, geo, c), bias = pack_bias(n, geo, c);
+        const int wb = plan.add(Buffer{n.name + ".weight", MemId::WGT, w.size(), 0, std::move(w), -1});
+        const int bb = plan.add(Buffer{n.name + ".bias", MemId::ACC, bias.size(), 0, std::move(bias), -1});
+        const Tile& t = info.tile;
+        const uint64_t nuops = static_cast<uint64_t>(4 * t.toc * t.tic * geo.k * geo.k + 2 * t.toc);
+        const int ub = plan.add(Buffer{n.name + ".uop", MemId::UOP, nuops * 4, 0, {}, -1});
+        a.wgt = plan.elem(wb, c);
+        a.bias = plan.elem(bb, c);
+        a.uop = plan.elem(ub, c);
+        emit_conv(e, n, geo, t, a, c, uops, layout);
+        net.buffers[static_cast<size_t>(ub)].init.assign(reinterpret_cast<uint8_t*>(uops.data()),
+                                                         reinterpret_cast<uint8_t*>(uops.data()) + uops.size() * 4);
+      }
+      e.end_layer(k + 1 < seg.nodes.size());
+      info.uops = uops.size();
+      info.insns = e.insns.size() - begin;
+      seg.regions.push_back(Region{n.name, begin, static_cast<uint32_t>(e.insns.size())});
+      net.layers[id] = info;
+    }
+    e.begin_layer();  // balance the compute->load tokens of the last layer
+    e.emit(op(Opcode::FINISH));
+    seg.regions.back().end = static_cast<uint32_t>(e.insns.size());
+    std::vector<uint8_t> bytes(e.insns.size() * isa::kInsnBytes);
+    for (size_t i = 0; i < e.insns.size(); ++i) {
+      const isa::Raw128 r = layout.encode(e.insns[i]);
+      std::memcpy(bytes.data() + i * isa::kInsnBytes, r.w, isa::kInsnBytes);
+    }
+    seg.insn_count = static_cast<uint32_t>(e.insns.size());
+    Buffer ib{fmt::format("segment{}.insns", &seg - net.segments.data()), MemId::UOP, bytes.size(), 0, std::move(bytes), -1};
+    seg.insn_buffer = plan.add(std::move(ib));
+  }
+  net.compile_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return net;
+}
+
+}  // namespace vta::compiler

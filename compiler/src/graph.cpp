@@ -1,0 +1,56 @@
+#include "vta/compiler/graph.h"
+
+#include <fmt/format.h>
+
+#include "vta/isa/error.h"
+
+namespace vta::compiler {
+
+const char* op_name(Op op) {
+  switch (op) {
+    case Op::Input: return "input";
+    case Op::Conv2d: return "conv2d";
+    case Op::Dense: return "dense";
+    case Op::Add: return "add";
+    case Op::MaxPool: return "max_pool";
+    case Op::AvgPool: return "avg_pool";
+    case Op::GlobalAvgPool: return "global_avg_pool";
+    case Op::Flatten: return "flatten";
+    case Op::Softmax: return "softmax";
+  }
+  return "?";
+}
+
+const char* device_name(Device d) { return d == Device::Vta ? "vta" : "host"; }
+
+int64_t Node::macs(const Shape& in) const {
+  if (op == Op::Conv2d) return out.n * out.c * out.h * out.w * (in.c / groups) * kernel * kernel;
+  if (op == Op::Dense) return out.n * out.c * in.c * in.h * in.w;
+  return 0;
+}
+
+int Graph::add(Node n) {
+  for (int i : n.inputs)
+    if (i < 0 || i >= static_cast<int>(nodes.size()))
+      fail("graph {}: node '{}' uses input {} that does not exist yet", name, n.name, i);
+  nodes.push_back(std::move(n));
+  return static_cast<int>(nodes.size()) - 1;
+}
+
+std::string Graph::dump() const {
+  std::string out = fmt::format("graph {} ({} nodes, output {})\n", name, nodes.size(), output);
+  for (size_t i = 0; i < nodes.size(); ++i) {
+    const Node& n = nodes[i];
+    std::string ins;
+    for (int k : n.inputs) ins += fmt::format("{}{}", ins.empty() ? "" : ", ", nodes[static_cast<size_t>(k)].name);
+    out += fmt::format("  %{} {} = {} [{}] {}x{}x{}x{} exp {}", i, n.name, op_name(n.op), device_name(n.device), n.out.n,
+                       n.out.c, n.out.h, n.out.w, n.exp);
+    if (n.op == Op::Conv2d)
+      out += fmt::format(" k{} s{} p{} g{} shift {}{}", n.kernel, n.stride, n.pad, n.groups, n.shift, n.relu ? " relu" : "");
+    if (n.op == Op::Dense || n.op == Op::Add) out += fmt::format(" shift {}{}", n.shift, n.relu ? " relu" : "");
+    out += fmt::format(" <- {}\n", ins);
+  }
+  return out;
+}
+
+}  // namespace vta::compiler

@@ -1,0 +1,166 @@
+#include "vta/compiler/reference.h"
+
+#include <Eigen/Core>
+#include <algorithm>
+
+#include "vta/isa/error.h"
+
+namespace vta::compiler {
+
+namespace {
+
+using MatI = Eigen::Matrix<int32_t, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+
+int32_t wrap_add(int32_t a, int32_t b) { return static_cast<int32_t>(static_cast<uint32_t>(a) + static_cast<uint32_t>(b)); }
+
+// Arithmetic shift by a signed amount as the VTA ALU does (negative: left).
+int32_t shift_left(int32_t a, int s) { return static_cast<int32_t>(static_cast<uint32_t>(a) << s); }
+
+// Conv2d accumulators (bias included), NCHW.
+std::vector<int32_t> conv2d_acc(const Node& n, const Tensor& in) {
+  const Shape& is = in.shape;
+  const Shape& os = n.out;
+  const int64_t k = n.kernel, s = n.stride, p = n.pad, g = n.groups;
+  const int64_t icg = is.c / g, ocg = os.c / g;
+  const int64_t cols = os.h * os.w, rows = icg * k * k;
+  std::vector<int32_t> out(static_cast<size_t>(os.size()));
+  MatI col(rows, cols);
+  for (int64_t b = 0; b < os.n; ++b) {
+    for (int64_t grp = 0; grp < g; ++grp) {
+      // im2col of this group's input channels.
+      for (int64_t c = 0; c < icg; ++c)
+        for (int64_t kh = 0; kh < k; ++kh)
+          for (int64_t kw = 0; kw < k; ++kw) {
+            const int64_t r = (c * k + kh) * k + kw;
+            for (int64_t oh = 0; oh < os.h; ++oh)
+              for (int64_t ow = 0; ow < os.w; ++ow) {
+                const int64_t ih = oh * s + kh - p, iw = ow * s + kw - p;
+                int32_t v = 0;
+                if (ih >= 0 && ih < is.h && iw >= 0 && iw < is.w)
+                  v = in.data[static_cast<size_t>(((b * is.c + grp * icg + c) * is.h + ih) * is.w + iw)];
+                col(r, oh * os.w + ow) = v;
+              }
+          }
+      MatI w(ocg, rows);
+      for (int64_t o = 0; o < ocg; ++o)
+        for (int64_t r = 0; r < rows; ++r) w(o, r) = n.weight[static_cast<size_t>((grp * ocg + o) * rows + r)];
+      MatI acc = w * col;  // |products| < 2^14 * rows: no overflow for any layer here
+      for (int64_t o = 0; o < ocg; ++o) {
+        const int64_t oc = grp * ocg + o;
+        const int32_t bias = n.bias.empty() ? 0 : n.bias[static_cast<size_t>(oc)];
+        for (int64_t q = 0; q < cols; ++q) out[static_cast<size_t>((b * os.c + oc) * cols + q)] = wrap_add(acc(o, q), bias);
+      }
+    }
+  }
+  return out;
+}
+
+// Dense accumulators (bias included), N x O.
+std::vector<int32_t> dense_acc(const Node& n, const Tensor& in) {
+  const int64_t inner = in.shape.c * in.shape.h * in.shape.w;
+  std::vector<int32_t> out(static_cast<size_t>(n.out.size()));
+  Eigen::Map<const Eigen::Matrix<int8_t, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>> w(n.weight.data(), n.out.c, inner);
+  const MatI wi = w.cast<int32_t>();
+  for (int64_t b = 0; b < n.out.n; ++b) {
+    Eigen::Map<const Eigen::Matrix<int8_t, Eigen::Dynamic, 1>> x(in.data.data() + b * inner, inner);
+    const Eigen::Matrix<int32_t, Eigen::Dynamic, 1> acc = wi * x.cast<int32_t>();
+    for (int64_t o = 0; o < n.out.c; ++o)
+      out[static_cast<size_t>(b * n.out.c + o)] = wrap_add(acc(o), n.bias.empty() ? 0 : n.bias[static_cast<size_t>(o)]);
+  }
+  return out;
+}
+
+Tensor requantize_all(const Node& n, const std::vector<int32_t>& acc) {
+  Tensor out{n.out, std::vector<int8_t>(acc.size())};
+  for (size_t i = 0; i < acc.size(); ++i) out.data[i] = requantize(acc[i], n.shift, n.relu);
+  return out;
+}
+
+Tensor add(const Node& n, const Tensor& a, const Tensor& b) {
+  if (!(a.shape == b.shape)) fail("{}: add of different shapes", n.name);
+  Tensor out{n.out, std::vector<int8_t>(a.data.size())};
+  for (size_t i = 0; i < a.data.size(); ++i)
+    out.data[i] = requantize(wrap_add(shift_left(a.data[i], n.shift_a), shift_left(b.data[i], n.shift_b)), n.shift, n.relu);
+  return out;
+}
+
+Tensor pool(const Node& n, const Tensor& in, bool max) {
+  const Shape& is = in.shape;
+  const Shape& os = n.out;
+  Tensor out{os, std::vector<int8_t>(static_cast<size_t>(os.size()))};
+  for (int64_t b = 0; b < os.n; ++b)
+    for (int64_t c = 0; c < os.c; ++c)
+      for (int64_t oh = 0; oh < os.h; ++oh)
+        for (int64_t ow = 0; ow < os.w; ++ow) {
+          int32_t acc = max ? -128 : 0;
+          for (int64_t kh = 0; kh < n.pool; ++kh)
+            for (int64_t kw = 0; kw < n.pool; ++kw) {
+              const int64_t ih = oh * n.pool_stride + kh - n.pool_pad, iw = ow * n.pool_stride + kw - n.pool_pad;
+              if (ih < 0 || ih >= is.h || iw < 0 || iw >= is.w) continue;  // padding never wins, adds 0
+              const int32_t v = in.data[static_cast<size_t>(((b * is.c + c) * is.h + ih) * is.w + iw)];
+              acc = max ? std::max(acc, v) : acc + v;
+            }
+          out.data[static_cast<size_t>(((b * os.c + c) * os.h + oh) * os.w + ow)] =
+              max ? static_cast<int8_t>(acc) : requantize(acc, n.shift, n.relu);
+        }
+  return out;
+}
+
+Tensor global_avg_pool(const Node& n, const Tensor& in) {
+  const Shape& is = in.shape;
+  Tensor out{n.out, std::vector<int8_t>(static_cast<size_t>(n.out.size()))};
+  for (int64_t b = 0; b < is.n; ++b)
+    for (int64_t c = 0; c < is.c; ++c) {
+      int32_t sum = 0;
+      for (int64_t q = 0; q < is.h * is.w; ++q) sum += in.data[static_cast<size_t>((b * is.c + c) * is.h * is.w + q)];
+      out.data[static_cast<size_t>(b * is.c + c)] = requantize(sum * n.mult, n.shift, n.relu);
+    }
+  return out;
+}
+
+}  // namespace
+
+int8_t requantize(int32_t acc, int shift, bool relu) {
+  const int32_t round = shift > 0 ? (int32_t{1} << (shift - 1)) : 0;
+  const int32_t v = wrap_add(acc, round) >> shift;
+  return static_cast<int8_t>(std::clamp(v, relu ? 0 : -128, 127));
+}
+
+Tensor run_node(const Node& n, const std::vector<const Tensor*>& in) {
+  switch (n.op) {
+    case Op::Input: fail("{}: the input node has no computation", n.name);
+    case Op::Conv2d: return requantize_all(n, conv2d_acc(n, *in.at(0)));
+    case Op::Dense: return requantize_all(n, dense_acc(n, *in.at(0)));
+    case Op::Add: return add(n, *in.at(0), *in.at(1));
+    case Op::MaxPool: return pool(n, *in.at(0), true);
+    case Op::AvgPool: return pool(n, *in.at(0), false);
+    case Op::GlobalAvgPool: return global_avg_pool(n, *in.at(0));
+    case Op::Flatten: return Tensor{n.out, in.at(0)->data};
+    case Op::Softmax: return Tensor{n.out, in.at(0)->data};  // int8 pass-through; float softmax is computed for display
+  }
+  fail("{}: unknown op", n.name);
+}
+
+std::vector<int32_t> accumulators(const Node& n, const Tensor& in) {
+  if (n.op == Op::Conv2d) return conv2d_acc(n, in);
+  if (n.op == Op::Dense) return dense_acc(n, in);
+  fail("{}: {} has no accumulators", n.name, op_name(n.op));
+}
+
+std::vector<Tensor> run_graph(const Graph& g, const Tensor& input) {
+  std::vector<Tensor> values(g.nodes.size());
+  for (size_t i = 0; i < g.nodes.size(); ++i) {
+    const Node& n = g.nodes[i];
+    if (n.op == Op::Input) {
+      if (!(input.shape == n.out)) fail("graph {}: input shape does not match node {}", g.name, n.name);
+      values[i] = input;
+      continue;
+    }
+    std::vector<const Tensor*> ins;
+    for (int k : n.inputs) ins.push_back(&values[static_cast<size_t>(k)]);
+    values[i] = run_node(n, ins);
+  }
+  return values;
+}
+
+}  // namespace vta::compiler

@@ -1,0 +1,121 @@
+// Per-layer tile search. A tile is th x tw output positions of toc output
+// channel blocks, accumulated over the input channels in steps of tic blocks.
+// Each SRAM is split in two halves (double buffering: two virtual threads
+// alternate so that the loads of one step overlap the GEMM of the other), so
+// a tile must fit half of each buffer. Among the tiles that fit, the cost
+// model (the rules of docs/timing.md, with loads overlapping GEMMs) picks
+// the cheapest. Results are memoised by (layer shape, config hash).
+#include <algorithm>
+#include <map>
+#include <mutex>
+
+#include "vta/compiler/compile.h"
+#include "vta/compiler/tiling_geom.h"
+#include "vta/isa/error.h"
+
+namespace vta::compiler {
+
+ConvGeom conv_geom(const Node& n, const Shape& in, const Config& c) {
+  ConvGeom g;
+  const int64_t block = c.gemm.block_in;
+  g.nb = (in.n + c.gemm.batch - 1) / c.gemm.batch;
+  if (n.op == Op::Dense) {
+    g.cib = (in.c * in.h * in.w + block - 1) / block;
+    g.h = g.w = g.ho = g.wo = g.k = g.s = 1;
+    g.p = 0;
+  } else {
+    g.cib = (in.c + block - 1) / block;
+    g.h = in.h, g.w = in.w, g.ho = n.out.h, g.wo = n.out.w;
+    g.k = n.kernel, g.s = n.stride, g.p = n.pad;
+  }
+  g.cob = (n.out.c + block - 1) / block;
+  return g;
+}
+
+bool tile_fits(const ConvGeom& g, const Tile& t, const Config& c) {
+  const auto& d = c.derived;
+  const int64_t ih = (t.th - 1) * g.s + g.k, iw = (t.tw - 1) * g.s + g.k;
+  const int64_t kk = g.k * g.k;
+  if (g.wo % t.tw != 0 || g.cib % t.tic != 0) return false;
+  if (t.tic * ih * iw > d.inp_depth / 2) return false;
+  if (t.toc * t.tic * kk > d.wgt_depth / 2) return false;
+  if (t.toc * t.th * t.tw + t.toc > d.acc_depth / 2) return false;
+  if (4 * t.toc * t.tic * kk + 2 * t.toc > d.uop_depth) return false;
+  if (g.s * iw >= (int64_t{1} << d.log_inp_depth) || t.tw >= (int64_t{1} << d.log_acc_depth)) return false;
+  if (t.th > 16383 || t.tw > 16383 || t.th * t.tw > 16383) return false;
+  return true;
+}
+
+double tile_cost(const ConvGeom& g, const Tile& t, const Config& c) {
+  const auto& d = c.derived;
+  const double B = static_cast<double>(c.memory.bus_bits) / 8.0;
+  const double rl = static_cast<double>(c.memory.read_latency), wl = static_cast<double>(c.memory.write_latency);
+  const int64_t ih = (t.th - 1) * g.s + g.k, iw = (t.tw - 1) * g.s + g.k, kk = g.k * g.k;
+  const double tiles = static_cast<double>(g.nb * ((g.ho + t.th - 1) / t.th) * (g.wo / t.tw) * ((g.cob + t.toc - 1) / t.toc));
+  const double steps = tiles * static_cast<double>(g.cib / t.tic);
+  const double load = static_cast<double>(t.tic * ih * iw * d.inp_elem_bytes) / B +
+                      static_cast<double>(t.toc * t.tic * kk * d.wgt_elem_bytes) / B + rl + 2.0 * static_cast<double>(t.tic + 1);
+  const double gemm = static_cast<double>(t.toc * t.tic * kk * t.th * t.tw + c.gemm.pipeline_depth);
+  const double area = static_cast<double>(t.toc * t.th * t.tw);
+  const double groups = static_cast<double>((c.gemm.batch * c.gemm.block_out + c.alu.lanes - 1) / c.alu.lanes);
+  const double epilogue = area + static_cast<double>(c.gemm.pipeline_depth) +
+                          area * groups * static_cast<double>(c.alu.ii_vector + 4 * c.alu.ii_imm) + 5.0 * static_cast<double>(c.alu.latency) +
+                          static_cast<double>(t.toc * d.acc_elem_bytes) / B + rl;
+  const double store = area * static_cast<double>(d.out_elem_bytes) / B + wl;
+  return steps * std::max(load, gemm) + tiles * std::max(epilogue, store) + load;
+}
+
+Tile choose_tile(const Node& n, const Shape& in, const Config& c) {
+  static std::mutex mu;
+  static std::map<std::string, Tile> memo;
+  const ConvGeom g = conv_geom(n, in, c);
+  const std::string key = fmt::format("{}:{}x{}x{}x{}>{}x{}x{}k{}s{}p{}|{}", op_name(n.op), g.nb, g.cib, g.h, g.w, g.cob,
+                                      g.ho, g.wo, g.k, g.s, g.p, c.hash());
+  {
+    std::lock_guard<std::mutex> lock(mu);
+    if (auto it = memo.find(key); it != memo.end()) return it->second;
+  }
+  // Candidate sizes: every distinct ceil(total / parts).
+  auto splits = [](int64_t total) {
+    std::vector<int64_t> v;
+    for (int64_t parts = 1; parts <= total; ++parts) {
+      const int64_t s = (total + parts - 1) / parts;
+      if (v.empty() || v.back() != s) v.push_back(s);
+    }
+    return v;
+  };
+  Tile best;
+  bool found = false;
+  for (int64_t tic = g.cib; tic >= 1; --tic) {
+    if (g.cib % tic != 0) continue;
+    for (int64_t toc : splits(g.cob)) {
+      for (int64_t tw = g.wo; tw >= 1; --tw) {
+        if (g.wo % tw != 0) continue;
+        // The largest th that fits, then the balanced one with the same tile count.
+        Tile t{1, tw, toc, tic, 0};
+        if (!tile_fits(g, t, c)) continue;
+        int64_t lo = 1, hi = g.ho;
+        while (lo < hi) {
+          const int64_t mid = (lo + hi + 1) / 2;
+          t.th = mid;
+          if (tile_fits(g, t, c))
+            lo = mid;
+          else
+            hi = mid - 1;
+        }
+        t.th = (g.ho + ((g.ho + lo - 1) / lo) - 1) / ((g.ho + lo - 1) / lo);
+        t.est_cycles = tile_cost(g, t, c);
+        if (!found || t.est_cycles < best.est_cycles) best = t, found = true;
+      }
+    }
+  }
+  if (!found)
+    fail("layer {}: no tile of {} fits the SRAM buffers of config {} (a single output position needs more than half "
+         "of a buffer)",
+         n.name, op_name(n.op), c.name);
+  std::lock_guard<std::mutex> lock(mu);
+  memo[key] = best;
+  return best;
+}
+
+}  // namespace vta::compiler

@@ -1,0 +1,311 @@
+// Zoo networks, built node by node while the reference executor runs on a
+// seeded input so that every requantization shift is calibrated as it is added.
+#include "vta/compiler/zoo.h"
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <random>
+#include <sstream>
+
+#include "vta/compiler/reference.h"
+#include "vta/isa/error.h"
+
+namespace vta::compiler {
+
+namespace {
+
+constexpr int kMaxShift = 15;  // the rounding constant 2^(shift-1) must fit the ALU's 16-bit immediate
+
+class Builder {
+ public:
+  Builder(std::string name, uint32_t seed) : rng_(seed) { g_.name = std::move(name); }
+
+  int input(Shape s) {
+    Node n;
+    n.name = "input";
+    n.op = Op::Input;
+    n.out = s;
+    n.exp = -7;
+    const int id = g_.add(n);
+    values_.push_back(zoo_input(g_, rng_()));
+    return id;
+  }
+
+  int conv(int x, int64_t oc, int64_t k, int64_t s, int64_t p, bool relu, int64_t groups = 1) {
+    const Shape in = g_.at(x).out;
+    Node n;
+    n.name = fmt::format("conv{}", ++convs_);
+    n.op = Op::Conv2d;
+    n.inputs = {x};
+    n.kernel = k, n.stride = s, n.pad = p, n.groups = groups;
+    n.out = Shape{in.n, oc, (in.h + 2 * p - k) / s + 1, (in.w + 2 * p - k) / s + 1};
+    n.weight = random_int8(static_cast<size_t>(oc * (in.c / groups) * k * k));
+    n.bias = random_int32(static_cast<size_t>(oc), 512);
+    n.relu = relu;
+    return finish(std::move(n));
+  }
+
+  int dense(int x, int64_t out, bool relu) {
+    const Shape in = g_.at(x).out;
+    Node n;
+    n.name = fmt::format("fc{}", ++dense_);
+    n.op = Op::Dense;
+    n.inputs = {x};
+    n.out = Shape{in.n, out, 1, 1};
+    n.weight = random_int8(static_cast<size_t>(out * in.c * in.h * in.w));
+    n.bias = random_int32(static_cast<size_t>(out), 512);
+    n.relu = relu;
+    return finish(std::move(n));
+  }
+
+  int add(int a, int b, bool relu) {
+    Node n;
+    n.name = fmt::format("add{}", ++adds_);
+    n.op = Op::Add;
+    n.inputs = {a, b};
+    n.out = g_.at(a).out;
+    n.shift = 1;  // halve the sum so that it stays in range
+    n.relu = relu;
+    n.exp = g_.at(a).exp + 1;
+    return push(std::move(n));
+  }
+
+  int max_pool(int x, int64_t k, int64_t s, int64_t p) {
+    const Shape in = g_.at(x).out;
+    Node n;
+    n.name = fmt::format("maxpool{}", ++pools_);
+    n.op = Op::MaxPool;
+    n.inputs = {x};
+    n.pool = k, n.pool_stride = s, n.pool_pad = p;
+    n.out = Shape{in.n, in.c, (in.h + 2 * p - k) / s + 1, (in.w + 2 * p - k) / s + 1};
+    n.exp = g_.at(x).exp;
+    return push(std::move(n));
+  }
+
+  int avg_pool(int x, int64_t k) {
+    const Shape in = g_.at(x).out;
+    Node n;
+    n.name = fmt::format("avgpool{}", ++pools_);
+    n.op = Op::AvgPool;
+    n.inputs = {x};
+    n.pool = k, n.pool_stride = k;
+    n.shift = std::countr_zero(static_cast<uint64_t>(k * k));  // k*k is a power of two
+    n.out = Shape{in.n, in.c, in.h / k, in.w / k};
+    n.exp = g_.at(x).exp;
+    return push(std::move(n));
+  }
+
+  int global_avg_pool(int x) {
+    const Shape in = g_.at(x).out;
+    Node n;
+    n.name = "global_avg_pool";
+    n.op = Op::GlobalAvgPool;
+    n.inputs = {x};
+    n.shift = 12;
+    n.mult = static_cast<int32_t>(std::lround(4096.0 / static_cast<double>(in.h * in.w)));
+    n.out = Shape{in.n, in.c, 1, 1};
+    n.exp = g_.at(x).exp;
+    return push(std::move(n));
+  }
+
+  int flatten(int x) {
+    const Shape in = g_.at(x).out;
+    Node n;
+    n.name = "flatten";
+    n.op = Op::Flatten;
+    n.inputs = {x};
+    n.out = Shape{in.n, in.c * in.h * in.w, 1, 1};
+    n.exp = g_.at(x).exp;
+    return push(std::move(n));
+  }
+
+  Graph take(int output) {
+    g_.output = output;
+    return std::move(g_);
+  }
+
+ private:
+  std::vector<int8_t> random_int8(size_t n) {
+    std::uniform_int_distribution<int> d(-127, 127);
+    std::vector<int8_t> v(n);
+    for (auto& x : v) x = static_cast<int8_t>(d(rng_));
+    return v;
+  }
+  std::vector<int32_t> random_int32(size_t n, int range) {
+    std::uniform_int_distribution<int> d(-range, range);
+    std::vector<int32_t> v(n);
+    for (auto& x : v) x = d(rng_);
+    return v;
+  }
+
+  // Chooses the shift that maps the 99.9th percentile of |accumulator| onto 127.
+  int finish(Node n) {
+    const Tensor& in = values_[static_cast<size_t>(n.inputs[0])];
+    std::vector<int32_t> acc = accumulators(n, in);
+    std::vector<int64_t> mag(acc.size());
+    for (size_t i = 0; i < acc.size(); ++i) mag[i] = std::abs(static_cast<int64_t>(acc[i]));
+    const size_t at = std::min(mag.size() - 1, static_cast<size_t>(static_cast<double>(mag.size()) * 0.999));
+    std::nth_element(mag.begin(), mag.begin() + static_cast<long>(at), mag.end());
+    int shift = 0;
+    while (shift < kMaxShift && (mag[at] >> shift) > 127) ++shift;
+    n.shift = shift;
+    n.exp = g_.at(n.inputs[0]).exp - 7 + shift;  // weights stand for q * 2^-7
+    return push(std::move(n));
+  }
+
+  int push(Node n) {
+    std::vector<const Tensor*> ins;
+    for (int k : n.inputs) ins.push_back(&values_[static_cast<size_t>(k)]);
+    Tensor out = run_node(n, ins);
+    const int id = g_.add(std::move(n));
+    values_.push_back(std::move(out));
+    return id;
+  }
+
+  Graph g_;
+  std::vector<Tensor> values_;
+  std::mt19937 rng_;
+  int convs_ = 0, dense_ = 0, adds_ = 0, pools_ = 0;
+};
+
+Graph lenet5(const ZooOptions& o) {
+  Builder b("lenet5", o.seed);
+  const int64_t img = o.image ? o.image : 32;
+  int x = b.input({o.batch, 1, img, img});
+  x = b.conv(x, 6, 5, 1, 0, true);
+  x = b.avg_pool(x, 2);
+  x = b.conv(x, 16, 5, 1, 0, true);
+  x = b.avg_pool(x, 2);
+  x = b.flatten(x);
+  x = b.dense(x, 120, true);
+  x = b.dense(x, 84, true);
+  return b.take(b.dense(x, 10, false));
+}
+
+Graph resnet(const std::string& name, const std::vector<int>& blocks, bool bottleneck, const ZooOptions& o) {
+  Builder b(name, o.seed);
+  const int64_t img = o.image ? o.image : 224;
+  int x = b.input({o.batch, 3, img, img});
+  x = b.conv(x, 64, 7, 2, 3, true);
+  x = b.max_pool(x, 3, 2, 1);
+  int64_t channels = 64;
+  for (size_t stage = 0; stage < blocks.size(); ++stage) {
+    const int64_t width = 64 << stage;
+    for (int i = 0; i < blocks[stage]; ++i) {
+      const int64_t stride = (stage > 0 && i == 0) ? 2 : 1;
+      const int64_t out_c = bottleneck ? width * 4 : width;
+      int shortcut = x;
+      if (stride != 1 || channels != out_c) shortcut = b.conv(x, out_c, 1, stride, 0, false);
+      int y = x;
+      if (bottleneck) {
+        y = b.conv(y, width, 1, 1, 0, true);
+        y = b.conv(y, width, 3, stride, 1, true);
+        y = b.conv(y, out_c, 1, 1, 0, false);
+      } else {
+        y = b.conv(y, width, 3, stride, 1, true);
+        y = b.conv(y, width, 3, 1, 1, false);
+      }
+      x = b.add(y, shortcut, true);
+      channels = out_c;
+    }
+  }
+  x = b.global_avg_pool(x);
+  x = b.flatten(x);
+  return b.take(b.dense(x, 1000, false));
+}
+
+Graph vgg16(const ZooOptions& o) {
+  Builder b("vgg16", o.seed);
+  const int64_t img = o.image ? o.image : 224;
+  int x = b.input({o.batch, 3, img, img});
+  const int64_t cfg[5][2] = {{64, 2}, {128, 2}, {256, 3}, {512, 3}, {512, 3}};
+  for (const auto& stage : cfg) {
+    for (int64_t i = 0; i < stage[1]; ++i) x = b.conv(x, stage[0], 3, 1, 1, true);
+    x = b.max_pool(x, 2, 2, 0);
+  }
+  x = b.flatten(x);
+  x = b.dense(x, 4096, true);
+  x = b.dense(x, 4096, true);
+  return b.take(b.dense(x, 1000, false));
+}
+
+Graph mobilenet_v1(const ZooOptions& o) {
+  Builder b("mobilenet_v1", o.seed);
+  const int64_t img = o.image ? o.image : 224;
+  int x = b.input({o.batch, 3, img, img});
+  x = b.conv(x, 32, 3, 2, 1, true);
+  const int64_t blocks[13][2] = {{64, 1},  {128, 2}, {128, 1}, {256, 2}, {256, 1},  {512, 2},  {512, 1},
+                                 {512, 1}, {512, 1}, {512, 1}, {512, 1}, {1024, 2}, {1024, 1}};
+  int64_t channels = 32;
+  for (const auto& blk : blocks) {
+    x = b.conv(x, channels, 3, blk[1], 1, true, channels);  // depthwise
+    x = b.conv(x, blk[0], 1, 1, 0, true);                   // pointwise
+    channels = blk[0];
+  }
+  x = b.global_avg_pool(x);
+  x = b.flatten(x);
+  return b.take(b.dense(x, 1000, false));
+}
+
+std::vector<int64_t> parse_ints(const std::string& spec, size_t count, const std::string& name) {
+  std::vector<int64_t> v;
+  std::stringstream ss(spec);
+  for (std::string t; std::getline(ss, t, ',');) {
+    try {
+      size_t pos = 0;
+      v.push_back(std::stoll(t, &pos));
+      if (pos != t.size() || v.back() < 0) throw std::invalid_argument(t);
+    } catch (...) {
+      fail("zoo model '{}': '{}' is not a non-negative integer", name, t);
+    }
+  }
+  if (v.size() != count) fail("zoo model '{}': expected {} comma-separated numbers", name, count);
+  return v;
+}
+
+}  // namespace
+
+std::vector<std::string> zoo_names() {
+  return {"lenet5", "resnet18", "resnet34", "resnet50", "vgg16", "mobilenet_v1", "conv:C,H,W,O,K,S,P", "dense:I,O"};
+}
+
+Tensor zoo_input(const Graph& g, uint32_t seed) {
+  const Shape s = g.at(0).out;
+  std::mt19937 rng(seed);
+  std::uniform_int_distribution<int> d(-128, 127);
+  Tensor t{s, std::vector<int8_t>(static_cast<size_t>(s.size()))};
+  for (auto& x : t.data) x = static_cast<int8_t>(d(rng));
+  return t;
+}
+
+Graph build_zoo(const std::string& name, const ZooOptions& o) {
+  if (o.batch < 1) fail("zoo: batch must be at least 1");
+  if (name == "lenet5") return lenet5(o);
+  if (name == "resnet18") return resnet("resnet18", {2, 2, 2, 2}, false, o);
+  if (name == "resnet34") return resnet("resnet34", {3, 4, 6, 3}, false, o);
+  if (name == "resnet50") return resnet("resnet50", {3, 4, 6, 3}, true, o);
+  if (name == "vgg16") return vgg16(o);
+  if (name == "mobilenet_v1") return mobilenet_v1(o);
+  if (name.rfind("conv:", 0) == 0) {
+    auto v = parse_ints(name.substr(5), 7, name);
+    Builder b(name, o.seed);
+    int x = b.input({o.batch, v[0], v[1], v[2]});
+    for (int i = 0; i < 6; ++i)
+      if (v[static_cast<size_t>(i)] == 0) fail("zoo model '{}': C, H, W, O, K and S must be positive", name);
+    if (v[4] > v[1] + 2 * v[6] || v[4] > v[2] + 2 * v[6]) fail("zoo model '{}': kernel larger than the padded input", name);
+    return b.take(b.conv(x, v[3], v[4], v[5], v[6], true));
+  }
+  if (name.rfind("dense:", 0) == 0) {
+    auto v = parse_ints(name.substr(6), 2, name);
+    if (v[0] == 0 || v[1] == 0) fail("zoo model '{}': I and O must be positive", name);
+    Builder b(name, o.seed);
+    int x = b.input({o.batch, v[0], 1, 1});
+    return b.take(b.dense(x, v[1], false));
+  }
+  std::string known;
+  for (const auto& z : zoo_names()) known += (known.empty() ? "" : ", ") + z;
+  fail("unknown zoo model '{}' (known: {})", name, known);
+}
+
+}  // namespace vta::compiler
