@@ -1,13 +1,11 @@
 #!/usr/bin/env bash
-# The main job: set up, build, and run the sample program and the
-# conformance vectors on the default config (vta-1x16x16) on the SystemC
-# cycle model, printing what ran, the cycles and stats, and the bit-exact
-# result check. Extra arguments go to `vta run` (e.g. --backend golden).
+# The main job: set up, build, compile ResNet-18 for the default design
+# (vta-1x16x16), simulate it on the SystemC cycle model, check the output
+# bit-exactly against the integer reference and print the per-layer cycle
+# report. Extra arguments go to `vta run` (e.g. --model lenet5, --backend
+# golden, --config vta-1x32x32, --report-csv out.csv).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 bash scripts/build.sh dev
-programs=(examples/*.vasm)
-conf="${VTA_CONFORMANCE_DIR:-$(pwd)/../shared/conformance/vectors}"
-if [ -d "$conf" ]; then programs+=("$conf"/*); fi
-exec ./build/dev/apps/vta run --config vta-1x16x16 --backend systemc "$@" "${programs[@]}"
+exec ./build/dev/apps/vta run --model resnet18 --config vta-1x16x16 --backend systemc "$@"

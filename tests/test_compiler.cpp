@@ -1,0 +1,202 @@
+// The compiler end to end: zoo networks compiled for several presets run
+// bit-exactly against the integer reference on every backend; random layer
+// shapes (property tests); every generated program balances its tokens and
+// passes the models' deadlock checks; the report.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstring>
+#include <map>
+#include <set>
+#include <random>
+
+#include "test_support.h"
+#include "vta/compiler/compile.h"
+#include "vta/compiler/tiling_geom.h"
+#include "vta/compiler/reference.h"
+#include "vta/compiler/report.h"
+#include "vta/compiler/runtime.h"
+#include "vta/compiler/zoo.h"
+#include "vta/isa/error.h"
+#include "vta/model/program.h"
+
+namespace {
+
+using namespace vta::compiler;
+using vta::test::preset;
+
+// Zoo networks and their reference outputs, built once per process.
+struct Built {
+  Graph graph;
+  Tensor input;
+  Tensor expected;
+};
+const Built& built(const std::string& name) {
+  static std::map<std::string, Built> cache;
+  auto it = cache.find(name);
+  if (it != cache.end()) return it->second;
+  Built b;
+  b.graph = build_zoo(name);
+  b.input = zoo_input(b.graph, 7);
+  b.expected = run_graph(b.graph, b.input)[static_cast<size_t>(b.graph.output)];
+  return cache.emplace(name, std::move(b)).first->second;
+}
+
+// The golden and cycle-model backends (whole networks on a single-work-item
+// OpenCL kernel on a CPU would dominate the suite; bring-up covers that one).
+std::vector<std::string> backend_names() {
+  std::vector<std::string> v;
+  for (const auto& [n, d] : vta::backends())
+    if (n == "golden" || n == "systemc") v.push_back(n);
+  return v;
+}
+
+class EndToEnd : public ::testing::TestWithParam<std::tuple<std::string, std::string, std::string>> {};
+
+TEST_P(EndToEnd, BitExactAgainstTheIntegerReference) {
+  const auto& [net_name, preset_name, backend_name] = GetParam();
+  const Built& b = built(net_name);
+  const vta::Config cfg = preset(preset_name);
+  const CompiledNetwork net = compile(b.graph, cfg);
+  auto backend = vta::make_backend(backend_name, cfg);
+  const NetworkResult res = run_network(net, *backend, b.input);
+  ASSERT_EQ(res.output.shape, b.expected.shape);
+  size_t diffs = 0;
+  for (size_t i = 0; i < b.expected.data.size(); ++i) diffs += res.output.data[i] != b.expected.data[i];
+  EXPECT_EQ(diffs, 0u) << net_name << " on " << preset_name << "/" << backend_name;
+  // The output is not degenerate: the check could fail.
+  std::set<int8_t> distinct(b.expected.data.begin(), b.expected.data.end());
+  EXPECT_GT(distinct.size(), 3u);
+  EXPECT_GT(res.segments_run, 0u);
+  // Per-layer stats exist for every VTA layer.
+  for (const auto& l : res.layers) {
+    if (net.graph.at(l.node).device == Device::Vta) {
+      EXPECT_TRUE(l.stats.has("insn.total")) << net.graph.at(l.node).name;
+    }
+  }
+}
+
+std::string e2e_name(const ::testing::TestParamInfo<EndToEnd::ParamType>& p) {
+  std::string n = std::get<0>(p.param) + "_" + std::get<1>(p.param) + "_" + std::get<2>(p.param);
+  for (auto& ch : n)
+    if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
+  return n;
+}
+
+INSTANTIATE_TEST_SUITE_P(Zoo, EndToEnd,
+                         ::testing::Combine(::testing::Values("lenet5", "resnet18", "mobilenet_v1"),
+                                            ::testing::Values("vta-1x16x16", "vta-1x32x32"),
+                                            ::testing::ValuesIn(backend_names())),
+                         e2e_name);
+
+// Balanced tokens: every generated program pushes exactly as many tokens as it pops, per queue.
+TEST(Codegen, EveryProgramBalancesItsTokens) {
+  const vta::Config cfg = preset("vta-1x16x16");
+  const CompiledNetwork net = compile(built("resnet18").graph, cfg);
+  vta::isa::Layout layout(cfg);
+  for (const auto& seg : net.segments) {
+    const auto& buf = net.buffers[static_cast<size_t>(seg.insn_buffer)];
+    std::vector<vta::isa::Insn> insns;
+    for (uint32_t i = 0; i < seg.insn_count; ++i) {
+      vta::isa::Raw128 r;
+      std::memcpy(r.w, buf.init.data() + 16 * i, 16);
+      insns.push_back(layout.decode(r, i));
+    }
+    vta::model::Program prog;
+    prog.insns = insns;
+    for (const auto& insn : insns) prog.module.push_back(vta::model::module_of(insn));
+    vta::model::TokenCounts tokens{};
+    uint64_t pushed[4] = {};
+    for (uint32_t i = 0; i < insns.size(); ++i) vta::model::push_tokens(prog, i, tokens, pushed);
+    vta::model::TokenCounts pops{};
+    for (uint32_t i = 0; i < insns.size(); ++i) vta::model::pop_tokens(prog, i, pops);
+    for (int q = 0; q < 4; ++q) EXPECT_EQ(pushed[q] + pops[q], 0u) << "queue " << q;  // pops wrap below zero
+    EXPECT_EQ(insns.back().opcode(), vta::isa::Opcode::FINISH);
+  }
+}
+
+// Random single layers: conv and dense shapes within the zoo's ranges.
+class RandomLayers : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(RandomLayers, MatchTheReference) {
+  const vta::Config cfg = preset(GetParam());
+  std::mt19937 rng(1234);
+  auto pick = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
+  for (int trial = 0; trial < 24; ++trial) {
+    std::string spec;
+    if (trial % 4 == 3) {
+      spec = fmt::format("dense:{},{}", pick(1, 300), pick(1, 200));
+    } else {
+      const int k = std::vector<int>{1, 3, 5, 7}[static_cast<size_t>(pick(0, 3))];
+      const int h = pick(k, 20), w = pick(k, 20);
+      spec = fmt::format("conv:{},{},{},{},{},{},{}", pick(1, 70), h, w, pick(1, 70), k, pick(1, 2), pick(0, k / 2));
+    }
+    ZooOptions o;
+    o.seed = static_cast<uint32_t>(trial + 1);
+    o.batch = pick(1, 3);
+    const Graph g = build_zoo(spec, o);
+    const Tensor in = zoo_input(g, 99);
+    const Tensor want = run_graph(g, in)[static_cast<size_t>(g.output)];
+    for (const auto& be : backend_names()) {
+      auto backend = vta::make_backend(be, cfg);
+      const NetworkResult res = run_network(compile(g, cfg), *backend, in);
+      EXPECT_EQ(res.output.data, want.data) << spec << " batch " << o.batch << " on " << be;
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Presets, RandomLayers, ::testing::Values("vta-1x16x16", "vta-4x16x16", "vta-1x32x32"));
+
+TEST(Tiling, ChosenTilesFitHalfOfEveryBuffer) {
+  const vta::Config cfg = preset("vta-1x16x16");
+  const Graph& g = built("resnet18").graph;
+  for (const auto& n : g.nodes) {
+    if (n.op != Op::Conv2d && n.op != Op::Dense) continue;
+    const Shape in = g.at(n.inputs[0]).out;
+    const Tile t = choose_tile(n, in, cfg);
+    EXPECT_TRUE(tile_fits(conv_geom(n, in, cfg), t, cfg)) << n.name;
+    EXPECT_GT(t.est_cycles, 0) << n.name;
+    const Tile again = choose_tile(n, in, cfg);
+    EXPECT_EQ(again.th, t.th);
+    EXPECT_EQ(again.toc, t.toc);
+  }
+}
+
+TEST(Report, RowsCarryCyclesOnACycleModel) {
+  const vta::Config cfg = preset("vta-1x16x16");
+  const Built& b = built("lenet5");
+  const CompiledNetwork net = compile(b.graph, cfg);
+  auto backend = vta::make_backend("systemc", cfg);
+  const NetworkResult res = run_network(net, *backend, b.input);
+  Report r = make_report(net, res, cfg, "systemc");
+  ASSERT_EQ(r.rows.size(), b.graph.nodes.size() - 1);
+  uint64_t cycles = 0;
+  for (const auto& row : r.rows) {
+    if (row.device == "vta") {
+      EXPECT_TRUE(row.timed) << row.layer;
+      EXPECT_GT(row.cycles, 0u) << row.layer;
+      EXPECT_LE(row.roofline, row.cycles) << row.layer << ": faster than the roofline bound";
+      EXPECT_LE(row.util, 100.0) << row.layer;
+    }
+    cycles += row.cycles;
+  }
+  EXPECT_EQ(r.total.cycles, cycles);
+  auto j = report_json(r);
+  EXPECT_EQ(j["layers"].size(), r.rows.size());
+  EXPECT_EQ(j["config_hash"], cfg.hash());
+  const std::string csv = report_csv(r);
+  EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), static_cast<long>(r.rows.size() + 3));
+}
+
+TEST(Compiler, ErrorsNameTheProblem) {
+  EXPECT_THROW(build_zoo("resnet19"), vta::Error);
+  EXPECT_THROW(build_zoo("conv:1,2,3"), vta::Error);
+  EXPECT_THROW(build_zoo("conv:16,4,4,16,9,1,0"), vta::Error);
+  const vta::Config cfg = preset("vta-1x16x16");
+  const Built& b = built("lenet5");
+  const CompiledNetwork net = compile(b.graph, cfg);
+  auto other = vta::make_backend("golden", preset("vta-1x32x32"));
+  EXPECT_THROW(run_network(net, *other, b.input), vta::Error);  // compiled for another config
+}
+
+}  // namespace
