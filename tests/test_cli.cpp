@@ -135,6 +135,20 @@ TEST(Cli, TimingOnlyAndTraceOnSystemc) {
   EXPECT_EQ(t["otherData"]["cycles"], j["runs"][0]["stats"]["total"]["cycles.total"]);
 }
 
+TEST(Cli, ZooExportThenRunTheOnnxFile) {
+  auto dir = temp_dir("onnx");
+  auto file = (dir / "lenet5.onnx").string();
+  auto e = run_vta("zoo export lenet5 -o " + file);
+  ASSERT_EQ(e.code, 0) << e.out;
+  auto r = run_vta("run --onnx " + file + " --report-json " + (dir / "r.json").string());
+  ASSERT_EQ(r.code, 0) << r.out;
+  EXPECT_NE(r.out.find("output bit-exact with the integer reference"), std::string::npos) << r.out;
+  std::ifstream in(dir / "r.json");
+  auto j = nlohmann::json::parse(in);
+  EXPECT_EQ(j["check"], "pass");
+  EXPECT_EQ(j["layers"].size(), 8u);
+}
+
 TEST(Cli, BackendsListsGolden) {
   auto r = run_vta("backends");
   ASSERT_EQ(r.code, 0);

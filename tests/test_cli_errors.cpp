@@ -73,6 +73,14 @@ TEST(CliErrors, TruncatedInstructionFile) {
   expect_error("disasm " + f.string(), "is not a whole number of 16-byte instructions");
 }
 
+TEST(CliErrors, MalformedOnnx) {
+  auto f = write_temp("garbage.onnx", "this is not a protobuf at all \x01\x02");
+  expect_error("run --onnx " + f.string(), "garbage.onnx: not a valid ONNX model");
+  expect_error("run --onnx /nonexistent.onnx", "cannot open");
+}
+
+TEST(CliErrors, UnknownZooModel) { expect_error("run --model resnet19", "unknown zoo model 'resnet19'"); }
+
 TEST(CliErrors, UnknownSubcommandOrOption) {
   auto r = run_vta("frobnicate");
   EXPECT_EQ(r.code, 2) << r.out;

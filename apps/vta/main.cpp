@@ -15,6 +15,7 @@
 #include "vta/model/backend.h"
 #include "vta/model/image.h"
 #include "run_network.h"
+#include "vta/compiler/onnx.h"
 #include "vta/compiler/zoo.h"
 
 #ifndef VTA_VERSION
@@ -245,6 +246,7 @@ int main(int argc, char** argv) {
   run->add_option("programs", run_opts.programs, "program files (.vasm) or conformance folders");
   vta::app::NetworkRunOptions net_opts;
   run->add_option("--model", net_opts.model, "compile and run a zoo network (see `vta zoo list`)");
+  run->add_option("--onnx", net_opts.onnx, "compile and run a quantized ONNX model (QDQ form, docs in compiler/include/vta/compiler/onnx.h)");
   run->add_option("--seed", net_opts.seed, "--model: weight and input seed")->capture_default_str();
   run->add_option("--batch", net_opts.batch, "--model: batch size")->capture_default_str();
   run->add_option("--image", net_opts.image, "--model: input height/width (0: the network's standard)");
@@ -271,6 +273,13 @@ int main(int argc, char** argv) {
   auto* zoo = app.add_subcommand("zoo", "the built-in model zoo");
   zoo->require_subcommand(1);
   zoo->add_subcommand("list", "list the zoo networks");
+  auto* zoo_export = zoo->add_subcommand("export", "write a zoo network as an ONNX file (QDQ form)");
+  std::string export_name, export_out;
+  vta::compiler::ZooOptions export_opts;
+  zoo_export->add_option("name", export_name, "zoo network")->required();
+  zoo_export->add_option("-o,--output", export_out, "ONNX file to write")->required();
+  zoo_export->add_option("--seed", export_opts.seed, "weight seed")->capture_default_str();
+  zoo_export->add_option("--batch", export_opts.batch, "batch size")->capture_default_str();
 
   try {
     app.parse(argc, argv);
@@ -317,7 +326,8 @@ int main(int argc, char** argv) {
         std::memcpy(img.insns.data(), bin.data(), bin.size());
       }
       std::cout << vta::disassemble_image(img, c);
-    } else if (*run && !net_opts.model.empty()) {
+    } else if (*run && (!net_opts.model.empty() || !net_opts.onnx.empty())) {
+      if (!net_opts.model.empty() && !net_opts.onnx.empty()) vta::fail("run: give --model or --onnx, not both");
       if (!run_opts.programs.empty()) vta::fail("run: give either programs or --model, not both");
       net_opts.backend = run_opts.backend;
       net_opts.backend_options = run_opts.backend_options;
@@ -343,6 +353,9 @@ int main(int argc, char** argv) {
         std::cout << fmt::format("{} of {} programs passed their result check\n", pass, records.size());
       }
       return worst;
+    } else if (*zoo_export) {
+      vta::compiler::export_onnx(vta::compiler::build_zoo(export_name, export_opts), export_out);
+      std::cout << fmt::format("wrote {} ({})\n", export_out, export_name);
     } else if (app.got_subcommand("zoo")) {
       for (const auto& z : vta::compiler::zoo_names()) std::cout << z << "\n";
     } else if (app.got_subcommand("backends")) {

@@ -4,6 +4,7 @@
 #include <iostream>
 
 #include "vta/compiler/compile.h"
+#include "vta/compiler/onnx.h"
 #include "vta/compiler/reference.h"
 #include "vta/compiler/report.h"
 #include "vta/compiler/runtime.h"
@@ -27,7 +28,7 @@ int run_network_command(const NetworkRunOptions& o, const Config& c) {
   zo.seed = o.seed;
   zo.batch = o.batch;
   zo.image = o.image;
-  const Graph g = build_zoo(o.model, zo);
+  const Graph g = o.onnx.empty() ? build_zoo(o.model, zo) : import_onnx(o.onnx);
   const Tensor input = zoo_input(g, o.seed + 1000);
   const CompiledNetwork net = compile(g, c, o.dump_after);
   auto backend = make_backend(o.backend, c, o.backend_options);

@@ -9,7 +9,8 @@
 namespace vta::app {
 
 struct NetworkRunOptions {
-  std::string model;
+  std::string model;  // a zoo name
+  std::string onnx;   // or an ONNX file
   std::string backend = "golden";
   BackendOptions backend_options;
   uint32_t seed = 1;

@@ -59,15 +59,25 @@ class Builder {
     return finish(std::move(n));
   }
 
+  // Brings both inputs to the finer of their scales with left shifts, then
+  // calibrates the output shift like a convolution's.
   int add(int a, int b, bool relu) {
     Node n;
     n.name = fmt::format("add{}", ++adds_);
     n.op = Op::Add;
     n.inputs = {a, b};
     n.out = g_.at(a).out;
-    n.shift = 1;  // halve the sum so that it stays in range
+    const int base = std::min(g_.at(a).exp, g_.at(b).exp);
+    n.shift_a = g_.at(a).exp - base;
+    n.shift_b = g_.at(b).exp - base;
     n.relu = relu;
-    n.exp = g_.at(a).exp + 1;
+    const Tensor& ta = values_[static_cast<size_t>(a)];
+    const Tensor& tb = values_[static_cast<size_t>(b)];
+    std::vector<int64_t> mag(ta.data.size());
+    for (size_t i = 0; i < mag.size(); ++i)
+      mag[i] = std::abs((int64_t{ta.data[i]} << n.shift_a) + (int64_t{tb.data[i]} << n.shift_b));
+    n.shift = calibrated_shift(mag);
+    n.exp = base + n.shift;
     return push(std::move(n));
   }
 
@@ -139,16 +149,21 @@ class Builder {
     return v;
   }
 
-  // Chooses the shift that maps the 99.9th percentile of |accumulator| onto 127.
+  // The shift that maps the 99.9th percentile of the magnitudes onto 127.
+  static int calibrated_shift(std::vector<int64_t>& mag) {
+    const size_t at = std::min(mag.size() - 1, static_cast<size_t>(static_cast<double>(mag.size()) * 0.999));
+    std::nth_element(mag.begin(), mag.begin() + static_cast<long>(at), mag.end());
+    int shift = 0;
+    while (shift < kMaxShift && (mag[at] >> shift) > 127) ++shift;
+    return shift;
+  }
+
   int finish(Node n) {
     const Tensor& in = values_[static_cast<size_t>(n.inputs[0])];
     std::vector<int32_t> acc = accumulators(n, in);
     std::vector<int64_t> mag(acc.size());
     for (size_t i = 0; i < acc.size(); ++i) mag[i] = std::abs(static_cast<int64_t>(acc[i]));
-    const size_t at = std::min(mag.size() - 1, static_cast<size_t>(static_cast<double>(mag.size()) * 0.999));
-    std::nth_element(mag.begin(), mag.begin() + static_cast<long>(at), mag.end());
-    int shift = 0;
-    while (shift < kMaxShift && (mag[at] >> shift) > 127) ++shift;
+    const int shift = calibrated_shift(mag);
     n.shift = shift;
     n.exp = g_.at(n.inputs[0]).exp - 7 + shift;  // weights stand for q * 2^-7
     return push(std::move(n));

@@ -1,0 +1,189 @@
+// Graph -> ONNX (QDQ form, opset 13).
+#include <onnx/onnx_pb.h>
+
+#include <cmath>
+#include <fstream>
+#include <set>
+
+#include "vta/compiler/onnx.h"
+#include "vta/isa/error.h"
+
+namespace vta::compiler {
+
+namespace {
+
+class Writer {
+ public:
+  explicit Writer(onnx::GraphProto* g) : g_(g) {}
+
+  std::string scale(int exp) {
+    const std::string name = fmt::format("scale_2^{}", exp);
+    if (scales_.insert(name).second) {
+      auto* t = g_->add_initializer();
+      t->set_name(name);
+      t->set_data_type(onnx::TensorProto::FLOAT);
+      t->add_float_data(std::ldexp(1.0f, exp));
+    }
+    return name;
+  }
+  std::string zero(bool int32) {
+    const std::string name = int32 ? "zp_int32" : "zp_int8";
+    if (scales_.insert(name).second) {
+      auto* t = g_->add_initializer();
+      t->set_name(name);
+      t->set_data_type(int32 ? onnx::TensorProto::INT32 : onnx::TensorProto::INT8);
+      t->add_int32_data(0);
+    }
+    return name;
+  }
+  void init_int8(const std::string& name, const std::vector<int8_t>& v, const std::vector<int64_t>& dims) {
+    auto* t = g_->add_initializer();
+    t->set_name(name);
+    t->set_data_type(onnx::TensorProto::INT8);
+    for (auto d : dims) t->add_dims(d);
+    t->set_raw_data(std::string(reinterpret_cast<const char*>(v.data()), v.size()));
+  }
+  void init_int32(const std::string& name, const std::vector<int32_t>& v) {
+    auto* t = g_->add_initializer();
+    t->set_name(name);
+    t->set_data_type(onnx::TensorProto::INT32);
+    t->add_dims(static_cast<int64_t>(v.size()));
+    t->set_raw_data(std::string(reinterpret_cast<const char*>(v.data()), v.size() * 4));
+  }
+  onnx::NodeProto* node(const std::string& op, const std::string& name, std::vector<std::string> in,
+                        std::vector<std::string> out) {
+    auto* n = g_->add_node();
+    n->set_op_type(op);
+    n->set_name(name);
+    for (auto& s : in) n->add_input(s);
+    for (auto& s : out) n->add_output(s);
+    return n;
+  }
+  static void ints(onnx::NodeProto* n, const std::string& name, std::vector<int64_t> v) {
+    auto* a = n->add_attribute();
+    a->set_name(name);
+    a->set_type(onnx::AttributeProto::INTS);
+    for (auto x : v) a->add_ints(x);
+  }
+  static void int1(onnx::NodeProto* n, const std::string& name, int64_t v) {
+    auto* a = n->add_attribute();
+    a->set_name(name);
+    a->set_type(onnx::AttributeProto::INT);
+    a->set_i(v);
+  }
+  // DequantizeLinear of an int8 activation; returns the float tensor's name.
+  std::string dq(const std::string& q, int exp) {
+    const std::string f = q + "_dq";
+    if (dqs_.insert(f).second) node("DequantizeLinear", f, {q, scale(exp), zero(false)}, {f});
+    return f;
+  }
+  // Relu (optional) and QuantizeLinear of a float result into the int8 tensor `q`.
+  void quantize(const std::string& f, const Node& n) {
+    std::string x = f;
+    if (n.relu) {
+      node("Relu", n.name + "_relu", {f}, {f + "_relu"});
+      x = f + "_relu";
+    }
+    node("QuantizeLinear", n.name + "_q", {x, scale(n.exp), zero(false)}, {n.name});
+  }
+
+ private:
+  onnx::GraphProto* g_;
+  std::set<std::string> scales_, dqs_;
+};
+
+}  // namespace
+
+std::string export_onnx_bytes(const Graph& g) {
+  onnx::ModelProto m;
+  m.set_ir_version(7);
+  m.set_producer_name("vta-lab");
+  m.set_doc_string("vta-lab zoo network " + g.name);
+  auto* opset = m.add_opset_import();
+  opset->set_domain("");
+  opset->set_version(13);
+  onnx::GraphProto* gp = m.mutable_graph();
+  gp->set_name(g.name);
+  Writer w(gp);
+  auto value_info = [](onnx::ValueInfoProto* v, const std::string& name, const Shape& s, bool flat) {
+    v->set_name(name);
+    auto* tt = v->mutable_type()->mutable_tensor_type();
+    tt->set_elem_type(onnx::TensorProto::INT8);
+    std::vector<int64_t> dims = flat ? std::vector<int64_t>{s.n, s.c} : std::vector<int64_t>{s.n, s.c, s.h, s.w};
+    for (auto d : dims) tt->mutable_shape()->add_dim()->set_dim_value(d);
+  };
+  for (const auto& n : g.nodes) {
+    auto in = [&](size_t k) { return g.at(n.inputs.at(k)).name; };
+    auto in_exp = [&](size_t k) { return g.at(n.inputs.at(k)).exp; };
+    switch (n.op) {
+      case Op::Input: value_info(gp->add_input(), n.name, n.out, false); break;
+      case Op::Conv2d:
+      case Op::Dense: {
+        const bool conv = n.op == Op::Conv2d;
+        const Shape is = g.at(n.inputs[0]).out;
+        const int64_t cin = conv ? is.c / n.groups : is.c * is.h * is.w;
+        std::vector<int64_t> wdims = conv ? std::vector<int64_t>{n.out.c, cin, n.kernel, n.kernel}
+                                          : std::vector<int64_t>{n.out.c, cin};
+        w.init_int8(n.name + "_W", n.weight, wdims);
+        w.init_int32(n.name + "_B", n.bias);
+        const std::string wf = n.name + "_W_dq", bf = n.name + "_B_dq";
+        w.node("DequantizeLinear", wf, {n.name + "_W", w.scale(-7), w.zero(false)}, {wf});
+        w.node("DequantizeLinear", bf, {n.name + "_B", w.scale(in_exp(0) - 7), w.zero(true)}, {bf});
+        auto* op = w.node(conv ? "Conv" : "Gemm", n.name, {w.dq(in(0), in_exp(0)), wf, bf}, {n.name + "_f"});
+        if (conv) {
+          Writer::ints(op, "kernel_shape", {n.kernel, n.kernel});
+          Writer::ints(op, "strides", {n.stride, n.stride});
+          Writer::ints(op, "pads", {n.pad, n.pad, n.pad, n.pad});
+          Writer::int1(op, "group", n.groups);
+        } else {
+          Writer::int1(op, "transB", 1);
+        }
+        w.quantize(n.name + "_f", n);
+        break;
+      }
+      case Op::Add: {
+        w.node("Add", n.name, {w.dq(in(0), in_exp(0)), w.dq(in(1), in_exp(1))}, {n.name + "_f"});
+        w.quantize(n.name + "_f", n);
+        break;
+      }
+      case Op::MaxPool: {
+        auto* op = w.node("MaxPool", n.name, {in(0)}, {n.name});
+        Writer::ints(op, "kernel_shape", {n.pool, n.pool});
+        Writer::ints(op, "strides", {n.pool_stride, n.pool_stride});
+        Writer::ints(op, "pads", {n.pool_pad, n.pool_pad, n.pool_pad, n.pool_pad});
+        break;
+      }
+      case Op::AvgPool: {
+        auto* op = w.node("AveragePool", n.name, {w.dq(in(0), in_exp(0))}, {n.name + "_f"});
+        Writer::ints(op, "kernel_shape", {n.pool, n.pool});
+        Writer::ints(op, "strides", {n.pool_stride, n.pool_stride});
+        w.quantize(n.name + "_f", n);
+        break;
+      }
+      case Op::GlobalAvgPool:
+        w.node("GlobalAveragePool", n.name, {w.dq(in(0), in_exp(0))}, {n.name + "_f"});
+        w.quantize(n.name + "_f", n);
+        break;
+      case Op::Flatten: {
+        auto* op = w.node("Flatten", n.name, {in(0)}, {n.name});
+        Writer::int1(op, "axis", 1);
+        break;
+      }
+      case Op::Softmax: fail("export of {}: Softmax is not exported (the zoo ends at the logits)", g.name);
+    }
+  }
+  const Node& out = g.at(g.output);
+  value_info(gp->add_output(), out.name, out.out, out.out.h == 1 && out.out.w == 1 && out.op != Op::Conv2d);
+  std::string bytes;
+  if (!m.SerializeToString(&bytes)) fail("export of {}: protobuf serialisation failed", g.name);
+  return bytes;
+}
+
+void export_onnx(const Graph& g, const std::string& path) {
+  const std::string bytes = export_onnx_bytes(g);
+  std::ofstream f(path, std::ios::binary);
+  if (!f) fail("{}: cannot write", path);
+  f << bytes;
+}
+
+}  // namespace vta::compiler

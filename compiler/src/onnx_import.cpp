@@ -1,0 +1,458 @@
+// ONNX (QDQ form) -> Graph. See onnx.h for the accepted subset.
+#include <onnx/onnx_pb.h>
+
+#include <bit>
+#include <cmath>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <variant>
+#include <set>
+#include <array>
+#include <algorithm>
+#include <cstring>
+
+#include "vta/compiler/onnx.h"
+#include "vta/isa/error.h"
+
+namespace vta::compiler {
+
+namespace {
+
+struct Act {  // a dequantized activation: node id and scale exponent
+  int node;
+  int exp;
+};
+struct Weight {
+  std::vector<int8_t> data;
+  std::vector<int64_t> dims;
+  int exp;
+};
+struct Bias {
+  std::vector<int32_t> data;
+  int exp;
+};
+struct Pending {  // a float result waiting for its QuantizeLinear
+  Node node;
+  std::vector<int> in_exps;
+};
+
+class Importer {
+ public:
+  Importer(const onnx::ModelProto& m, std::string source) : m_(m), src_(std::move(source)) {}
+
+  Graph run() {
+    const auto& gp = m_.graph();
+    g_.name = gp.name().empty() ? src_ : gp.name();
+    for (const auto& t : gp.initializer()) init_[t.name()] = &t;
+    for (const auto& v : gp.input())
+      if (!init_.count(v.name())) add_input(v);
+    for (int i : topo_order()) handle(gp.node(i));
+    if (gp.output_size() != 1) fail("{}: the model must have exactly one output, it has {}", src_, gp.output_size());
+    auto it = q_.find(gp.output(0).name());
+    if (it == q_.end()) fail("{}: the output '{}' is not an int8 tensor this importer produced", src_, gp.output(0).name());
+    g_.output = it->second;
+    return std::move(g_);
+  }
+
+ private:
+  [[noreturn]] void bad(const onnx::NodeProto& n, const std::string& what) const {
+    fail("{}: node '{}' ({}): {}", src_, n.name().empty() ? n.output_size() ? n.output(0) : "?" : n.name(), n.op_type(), what);
+  }
+
+  // Kahn's algorithm over tensor dependencies; names a cycle if there is one.
+  std::vector<int> topo_order() const {
+    const auto& gp = m_.graph();
+    std::map<std::string, int> producer;
+    for (int i = 0; i < gp.node_size(); ++i)
+      for (const auto& o : gp.node(i).output()) producer[o] = i;
+    std::vector<int> indeg(static_cast<size_t>(gp.node_size()), 0);
+    std::vector<std::vector<int>> users(static_cast<size_t>(gp.node_size()));
+    for (int i = 0; i < gp.node_size(); ++i) {
+      for (const auto& in : gp.node(i).input()) {
+        if (in.empty()) continue;
+        auto p = producer.find(in);
+        if (p != producer.end()) {
+          ++indeg[static_cast<size_t>(i)];
+          users[static_cast<size_t>(p->second)].push_back(i);
+        } else if (!init_.count(in) && !inputs_.count(in)) {
+          bad(gp.node(i), fmt::format("input '{}' is neither a graph input, an initializer nor the output of a node", in));
+        }
+      }
+    }
+    std::vector<int> order, ready;
+    for (int i = 0; i < gp.node_size(); ++i)
+      if (indeg[static_cast<size_t>(i)] == 0) ready.push_back(i);
+    while (!ready.empty()) {
+      std::sort(ready.begin(), ready.end(), std::greater<>());
+      const int i = ready.back();
+      ready.pop_back();
+      order.push_back(i);
+      for (int u : users[static_cast<size_t>(i)])
+        if (--indeg[static_cast<size_t>(u)] == 0) ready.push_back(u);
+    }
+    if (static_cast<int>(order.size()) != gp.node_size()) {
+      std::string names;
+      for (int i = 0; i < gp.node_size(); ++i)
+        if (indeg[static_cast<size_t>(i)] > 0) names += (names.empty() ? "" : ", ") + gp.node(i).name();
+      fail("{}: the graph has a cycle through nodes {}", src_, names);
+    }
+    return order;
+  }
+
+  void add_input(const onnx::ValueInfoProto& v) {
+    inputs_.insert(v.name());
+    const auto& tt = v.type().tensor_type();
+    std::vector<int64_t> d;
+    for (const auto& dim : tt.shape().dim()) {
+      if (!dim.has_dim_value() || dim.dim_value() <= 0)
+        fail("{}: input '{}' needs a static positive shape", src_, v.name());
+      d.push_back(dim.dim_value());
+    }
+    if (d.size() != 4 && d.size() != 2) fail("{}: input '{}' must be NCHW or NC, it has {} dimensions", src_, v.name(), d.size());
+    Node n;
+    n.name = v.name();
+    n.op = Op::Input;
+    n.out = d.size() == 4 ? Shape{d[0], d[1], d[2], d[3]} : Shape{d[0], d[1], 1, 1};
+    if (tt.elem_type() == onnx::TensorProto::INT8) {
+      n.exp = 0;
+      q_[v.name()] = g_.add(n);
+    } else if (tt.elem_type() == onnx::TensorProto::FLOAT) {
+      float_input_ = v.name();
+      float_input_node_ = n;
+    } else {
+      fail("{}: input '{}' must be int8 or float", src_, v.name());
+    }
+  }
+
+  const onnx::TensorProto& initializer(const onnx::NodeProto& n, int k) const {
+    if (n.input_size() <= k || n.input(k).empty()) bad(n, fmt::format("input {} is missing", k));
+    auto it = init_.find(n.input(k));
+    if (it == init_.end()) bad(n, fmt::format("input '{}' must be an initializer", n.input(k)));
+    return *it->second;
+  }
+
+  // A scale initializer: a power of two; returns its exponent.
+  int scale_exp(const onnx::NodeProto& n, int k) const {
+    const auto& t = initializer(n, k);
+    if (t.data_type() != onnx::TensorProto::FLOAT) bad(n, fmt::format("scale '{}' must be float", t.name()));
+    float v = 0;
+    if (t.float_data_size() == 1)
+      v = t.float_data(0);
+    else if (t.raw_data().size() == 4)
+      std::memcpy(&v, t.raw_data().data(), 4);
+    else
+      bad(n, fmt::format("scale '{}' must be one value (per-tensor quantization)", t.name()));
+    int e = 0;
+    const float m = std::frexp(v, &e);
+    if (!(v > 0) || m != 0.5f)
+      bad(n, fmt::format("scale {} is not a power of two; requantization here is a shift (multiplier + shift "
+                         "requantization is not supported yet)", v));
+    return e - 1;
+  }
+
+  void zero_point_is_zero(const onnx::NodeProto& n, int k) const {
+    if (n.input_size() <= k || n.input(k).empty()) return;
+    for (int64_t v : int_values(initializer(n, k), n))
+      if (v != 0) bad(n, "zero points must be 0 (symmetric quantization)");
+  }
+
+  std::vector<int64_t> int_values(const onnx::TensorProto& t, const onnx::NodeProto& n) const {
+    std::vector<int64_t> out;
+    const std::string& raw = t.raw_data();
+    switch (t.data_type()) {
+      case onnx::TensorProto::INT8:
+        if (!raw.empty())
+          for (char ch : raw) out.push_back(static_cast<int8_t>(ch));
+        else
+          for (int v : t.int32_data()) out.push_back(v);
+        break;
+      case onnx::TensorProto::INT32:
+        if (!raw.empty()) {
+          if (raw.size() % 4) bad(n, fmt::format("initializer '{}' has a truncated raw_data", t.name()));
+          for (size_t i = 0; i < raw.size(); i += 4) {
+            int32_t v;
+            std::memcpy(&v, raw.data() + i, 4);
+            out.push_back(v);
+          }
+        } else {
+          for (int v : t.int32_data()) out.push_back(v);
+        }
+        break;
+      default: bad(n, fmt::format("initializer '{}' has element type {}; expected INT8 or INT32", t.name(), t.data_type()));
+    }
+    int64_t count = 1;
+    for (auto d : t.dims()) count *= d;
+    if (static_cast<int64_t>(out.size()) != count)
+      bad(n, fmt::format("initializer '{}' holds {} values for dims of {} elements", t.name(), out.size(), count));
+    return out;
+  }
+
+  int64_t attr_i(const onnx::NodeProto& n, const std::string& name, int64_t def) const {
+    for (const auto& a : n.attribute())
+      if (a.name() == name) return a.i();
+    return def;
+  }
+  std::vector<int64_t> attr_ints(const onnx::NodeProto& n, const std::string& name) const {
+    for (const auto& a : n.attribute())
+      if (a.name() == name) return {a.ints().begin(), a.ints().end()};
+    return {};
+  }
+  void only_attrs(const onnx::NodeProto& n, std::initializer_list<const char*> known) const {
+    for (const auto& a : n.attribute()) {
+      bool ok = false;
+      for (const char* k : known) ok |= a.name() == k;
+      if (!ok) bad(n, fmt::format("attribute '{}' is not supported", a.name()));
+    }
+  }
+  // kernel_shape (square), strides (equal), pads (all equal): returns k, s, p.
+  std::array<int64_t, 3> window(const onnx::NodeProto& n) const {
+    auto k = attr_ints(n, "kernel_shape"), s = attr_ints(n, "strides"), p = attr_ints(n, "pads");
+    if (k.size() != 2 || k[0] != k[1]) bad(n, "attribute kernel_shape must be two equal values");
+    if (!s.empty() && (s.size() != 2 || s[0] != s[1])) bad(n, "attribute strides must be two equal values");
+    if (!p.empty() && (p.size() != 4 || p[0] != p[1] || p[0] != p[2] || p[0] != p[3]))
+      bad(n, "attribute pads must be four equal values");
+    for (auto d : attr_ints(n, "dilations"))
+      if (d != 1) bad(n, "attribute dilations must be 1");
+    for (const auto& a : n.attribute())
+      if (a.name() == "auto_pad" && a.s() != "NOTSET") bad(n, "attribute auto_pad is not supported (use explicit pads)");
+    return {k[0], s.empty() ? 1 : s[0], p.empty() ? 0 : p[0]};
+  }
+
+  const Act& act(const onnx::NodeProto& n, int k) const {
+    auto it = acts_.find(n.input(k));
+    if (it == acts_.end()) bad(n, fmt::format("input '{}' must be a dequantized int8 activation", n.input(k)));
+    return it->second;
+  }
+
+  void handle(const onnx::NodeProto& n) {
+    const std::string& op = n.op_type();
+    if (!n.domain().empty() && n.domain() != "ai.onnx") bad(n, fmt::format("domain '{}' is not supported", n.domain()));
+    auto need = [&](int count) {
+      if (n.input_size() < count || n.output_size() < 1) bad(n, fmt::format("needs {} inputs and an output", count));
+    };
+    if (op == "QuantizeLinear") {
+      need(2);
+      only_attrs(n, {"axis"});
+      const int exp = scale_exp(n, 1);
+      zero_point_is_zero(n, 2);
+      if (n.input(0) == float_input_) {  // a float graph input, quantized once
+        Node in = float_input_node_;
+        in.exp = exp;
+        q_[n.output(0)] = g_.add(in);
+        return;
+      }
+      auto it = pending_.find(n.input(0));
+      if (it == pending_.end()) bad(n, fmt::format("input '{}' is not the result of Conv, Gemm, Add or a pool", n.input(0)));
+      finish(it->second, exp, n);
+      q_[n.output(0)] = g_.add(std::move(it->second.node));
+      g_.nodes.back().name = n.output(0);
+      return;
+    }
+    if (op == "DequantizeLinear") {
+      need(2);
+      only_attrs(n, {"axis"});
+      const int exp = scale_exp(n, 1);
+      zero_point_is_zero(n, 2);
+      if (auto q = q_.find(n.input(0)); q != q_.end()) {
+        // An int8 graph input takes its scale from its DequantizeLinear.
+        Node& src = g_.nodes[static_cast<size_t>(q->second)];
+        if (src.op == Op::Input) src.exp = exp;
+        acts_[n.output(0)] = Act{q->second, exp};
+        return;
+      }
+      const auto& t = initializer(n, 0);
+      const std::vector<int64_t> v = int_values(t, n);
+      if (t.data_type() == onnx::TensorProto::INT8) {
+        Weight w{std::vector<int8_t>(v.begin(), v.end()), {t.dims().begin(), t.dims().end()}, exp};
+        weights_[n.output(0)] = std::move(w);
+      } else {
+        Bias b;
+        for (auto x : v) b.data.push_back(static_cast<int32_t>(x));
+        b.exp = exp;
+        biases_[n.output(0)] = std::move(b);
+      }
+      return;
+    }
+    if (op == "Conv" || op == "Gemm") {
+      need(2);
+      const bool conv = op == "Conv";
+      const Act& x = act(n, 0);
+      auto w = weights_.find(n.input(1));
+      if (w == weights_.end()) bad(n, fmt::format("weight '{}' must be a dequantized int8 initializer", n.input(1)));
+      Pending p;
+      Node& out = p.node;
+      out.name = n.name();
+      out.op = conv ? Op::Conv2d : Op::Dense;
+      out.inputs = {x.node};
+      const Shape is = g_.at(x.node).out;
+      if (conv) {
+        only_attrs(n, {"kernel_shape", "strides", "pads", "group", "dilations", "auto_pad"});
+        const auto [k, s, pad] = window(n);
+        out.kernel = k, out.stride = s, out.pad = pad, out.groups = attr_i(n, "group", 1);
+        if (w->second.dims.size() != 4 || w->second.dims[2] != k || w->second.dims[3] != k ||
+            w->second.dims[1] * out.groups != is.c)
+          bad(n, "weight dims must be [O, C/group, K, K] matching the input");
+        if (out.groups != 1 && out.groups != is.c) bad(n, "attribute group must be 1 or the channel count (depthwise)");
+        out.out = Shape{is.n, w->second.dims[0], (is.h + 2 * pad - k) / s + 1, (is.w + 2 * pad - k) / s + 1};
+        out.weight = w->second.data;
+      } else {
+        only_attrs(n, {"transB", "transA", "alpha", "beta"});
+        if (attr_i(n, "transA", 0) != 0) bad(n, "attribute transA must be 0");
+        for (const auto& a : n.attribute())
+          if ((a.name() == "alpha" || a.name() == "beta") && a.f() != 1.0f) bad(n, fmt::format("attribute {} must be 1", a.name()));
+        const auto& d = w->second.dims;
+        const int64_t inner = is.c * is.h * is.w;
+        if (d.size() != 2) bad(n, "weight must be 2-D");
+        const bool tb = attr_i(n, "transB", 0) != 0;
+        const int64_t o = tb ? d[0] : d[1], i = tb ? d[1] : d[0];
+        if (i != inner) bad(n, fmt::format("weight has {} inputs, the activation {}", i, inner));
+        out.weight.resize(static_cast<size_t>(o * i));
+        for (int64_t r = 0; r < o; ++r)
+          for (int64_t c = 0; c < i; ++c)
+            out.weight[static_cast<size_t>(r * i + c)] = w->second.data[static_cast<size_t>(tb ? r * i + c : c * o + r)];
+        out.out = Shape{is.n, o, 1, 1};
+      }
+      int bias_exp = x.exp + w->second.exp;
+      if (n.input_size() > 2 && !n.input(2).empty()) {
+        auto b = biases_.find(n.input(2));
+        if (b == biases_.end()) bad(n, fmt::format("bias '{}' must be a dequantized int32 initializer", n.input(2)));
+        if (static_cast<int64_t>(b->second.data.size()) != out.out.c) bad(n, "bias length differs from the output channels");
+        if (b->second.exp != bias_exp) bad(n, "bias scale must be input scale x weight scale");
+        out.bias = b->second.data;
+      }
+      p.in_exps = {bias_exp};
+      pending_[n.output(0)] = std::move(p);
+      return;
+    }
+    if (op == "Relu") {
+      need(1);
+      auto it = pending_.find(n.input(0));
+      if (it == pending_.end()) bad(n, "Relu must follow Conv, Gemm or Add (before QuantizeLinear)");
+      Pending p = it->second;
+      p.node.relu = true;
+      pending_[n.output(0)] = std::move(p);
+      return;
+    }
+    if (op == "Add") {
+      need(2);
+      const Act& a = act(n, 0);
+      const Act& b = act(n, 1);
+      if (!(g_.at(a.node).out == g_.at(b.node).out)) bad(n, "inputs must have the same shape (no broadcasting)");
+      Pending p;
+      p.node.name = n.name();
+      p.node.op = Op::Add;
+      p.node.inputs = {a.node, b.node};
+      p.node.out = g_.at(a.node).out;
+      p.in_exps = {a.exp, b.exp};
+      pending_[n.output(0)] = std::move(p);
+      return;
+    }
+    if (op == "AveragePool" || op == "GlobalAveragePool") {
+      need(1);
+      const Act& x = act(n, 0);
+      const Shape is = g_.at(x.node).out;
+      Pending p;
+      p.node.name = n.name();
+      p.node.inputs = {x.node};
+      p.in_exps = {x.exp};
+      if (op == "AveragePool") {
+        only_attrs(n, {"kernel_shape", "strides", "pads", "auto_pad", "count_include_pad", "ceil_mode"});
+        const auto [k, s, pad] = window(n);
+        if (s != k || pad != 0 || !std::has_single_bit(static_cast<uint64_t>(k * k)))
+          bad(n, "only non-overlapping, unpadded windows whose size is a power of two are supported");
+        p.node.op = Op::AvgPool;
+        p.node.pool = k, p.node.pool_stride = k;
+        p.node.out = Shape{is.n, is.c, is.h / k, is.w / k};
+      } else {
+        p.node.op = Op::GlobalAvgPool;
+        p.node.out = Shape{is.n, is.c, 1, 1};
+      }
+      pending_[n.output(0)] = std::move(p);
+      return;
+    }
+    if (op == "MaxPool" || op == "Flatten") {
+      need(1);
+      auto it = q_.find(n.input(0));
+      if (it == q_.end()) bad(n, "input must be an int8 tensor");
+      const Node& in = g_.at(it->second);
+      Node out;
+      out.name = n.output(0);
+      out.inputs = {it->second};
+      out.exp = in.exp;
+      if (op == "MaxPool") {
+        only_attrs(n, {"kernel_shape", "strides", "pads", "auto_pad", "dilations", "ceil_mode", "storage_order"});
+        const auto [k, s, pad] = window(n);
+        out.op = Op::MaxPool;
+        out.pool = k, out.pool_stride = s, out.pool_pad = pad;
+        out.out = Shape{in.out.n, in.out.c, (in.out.h + 2 * pad - k) / s + 1, (in.out.w + 2 * pad - k) / s + 1};
+      } else {
+        only_attrs(n, {"axis"});
+        if (attr_i(n, "axis", 1) != 1) bad(n, "attribute axis must be 1");
+        out.op = Op::Flatten;
+        out.out = Shape{in.out.n, in.out.c * in.out.h * in.out.w, 1, 1};
+      }
+      q_[n.output(0)] = g_.add(std::move(out));
+      return;
+    }
+    bad(n, "operator is not supported (QuantizeLinear, DequantizeLinear, Conv, Gemm, Relu, Add, MaxPool, "
+           "AveragePool, GlobalAveragePool, Flatten)");
+  }
+
+  void finish(Pending& p, int exp, const onnx::NodeProto& q) {
+    Node& n = p.node;
+    n.exp = exp;
+    switch (n.op) {
+      case Op::Conv2d:
+      case Op::Dense: n.shift = exp - p.in_exps[0]; break;
+      case Op::Add: {
+        const int base = std::min(p.in_exps[0], p.in_exps[1]);
+        n.shift_a = p.in_exps[0] - base, n.shift_b = p.in_exps[1] - base;
+        n.shift = exp - base;
+        break;
+      }
+      case Op::AvgPool: n.shift = std::countr_zero(static_cast<uint64_t>(n.pool * n.pool)) + exp - p.in_exps[0]; break;
+      case Op::GlobalAvgPool: {
+        const Shape is = g_.at(n.inputs[0]).out;
+        n.mult = static_cast<int32_t>(std::lround(4096.0 / static_cast<double>(is.h * is.w)));
+        n.shift = 12 + exp - p.in_exps[0];
+        break;
+      }
+      default: break;
+    }
+    if (n.shift < 0 || n.shift > 30)
+      bad(q, fmt::format("output scale 2^{} gives a requantization shift of {} (0..30 supported)", exp, n.shift));
+  }
+
+  const onnx::ModelProto& m_;
+  std::string src_;
+  Graph g_;
+  std::map<std::string, const onnx::TensorProto*> init_;
+  std::set<std::string> inputs_;
+  std::map<std::string, int> q_;  // int8 tensor -> node
+  std::map<std::string, Act> acts_;
+  std::map<std::string, Weight> weights_;
+  std::map<std::string, Bias> biases_;
+  std::map<std::string, Pending> pending_;
+  std::string float_input_;
+  Node float_input_node_;
+};
+
+}  // namespace
+
+Graph import_onnx_bytes(const std::string& bytes, const std::string& source) {
+  onnx::ModelProto m;
+  if (bytes.empty() || !m.ParseFromString(bytes)) fail("{}: not a valid ONNX model (empty, truncated or corrupt protobuf)", source);
+  if (!m.has_graph()) fail("{}: the model has no graph", source);
+  return Importer(m, source).run();
+}
+
+Graph import_onnx(const std::string& path) {
+  std::ifstream f(path, std::ios::binary);
+  if (!f) fail("{}: cannot open", path);
+  std::stringstream ss;
+  ss << f.rdbuf();
+  return import_onnx_bytes(ss.str(), path);
+}
+
+}  // namespace vta::compiler

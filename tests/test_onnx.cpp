@@ -1,0 +1,167 @@
+// ONNX export and import: zoo networks exported pass the official ONNX
+// checker, import back to the same graph
+// and run bit-exactly; malformed models give clear errors.
+#include <gtest/gtest.h>
+#include <onnx/checker.h>
+#include <onnx/onnx_pb.h>
+
+#include "test_support.h"
+#include "vta/compiler/compile.h"
+#include "vta/compiler/onnx.h"
+#include "vta/compiler/reference.h"
+#include "vta/compiler/runtime.h"
+#include "vta/compiler/zoo.h"
+#include "vta/isa/error.h"
+
+namespace {
+
+using namespace vta::compiler;
+
+// Everything that defines a node's integer semantics.
+void expect_same_graph(const Graph& a, const Graph& b) {
+  ASSERT_EQ(a.nodes.size(), b.nodes.size());
+  for (size_t i = 0; i < a.nodes.size(); ++i) {
+    const Node& x = a.nodes[i];
+    const Node& y = b.nodes[i];
+    EXPECT_EQ(x.op, y.op) << i;
+    EXPECT_EQ(x.inputs, y.inputs) << x.name;
+    EXPECT_EQ(x.out, y.out) << x.name;
+    EXPECT_EQ(x.exp, y.exp) << x.name;
+    EXPECT_EQ(x.weight, y.weight) << x.name;
+    EXPECT_EQ(x.bias, y.bias) << x.name;
+    EXPECT_EQ(x.shift, y.shift) << x.name;
+    EXPECT_EQ(x.relu, y.relu) << x.name;
+    EXPECT_EQ(x.shift_a, y.shift_a) << x.name;
+    EXPECT_EQ(x.shift_b, y.shift_b) << x.name;
+    EXPECT_EQ(x.mult, y.mult) << x.name;
+    EXPECT_EQ(x.kernel, y.kernel) << x.name;
+    EXPECT_EQ(x.stride, y.stride) << x.name;
+    EXPECT_EQ(x.pad, y.pad) << x.name;
+    EXPECT_EQ(x.groups, y.groups) << x.name;
+    if (x.op == Op::MaxPool || x.op == Op::AvgPool) {
+      EXPECT_EQ(x.pool, y.pool) << x.name;
+      EXPECT_EQ(x.pool_stride, y.pool_stride) << x.name;
+      EXPECT_EQ(x.pool_pad, y.pool_pad) << x.name;
+    }
+  }
+  EXPECT_EQ(a.output, b.output);
+}
+
+class RoundTrip : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(RoundTrip, ExportPassesTheCheckerAndImportsIdentically) {
+  const Graph g = build_zoo(GetParam());
+  const std::string bytes = export_onnx_bytes(g);
+  onnx::ModelProto m;
+  ASSERT_TRUE(m.ParseFromString(bytes));
+  EXPECT_NO_THROW(onnx::checker::check_model(m));
+  const Graph back = import_onnx_bytes(bytes, GetParam() + ".onnx");
+  expect_same_graph(g, back);
+  // And the imported network runs bit-exactly on VTA.
+  const vta::Config cfg = vta::test::preset("vta-1x16x16");
+  const Tensor in = zoo_input(back, 5);
+  auto backend = vta::make_backend("golden", cfg);
+  const NetworkResult res = run_network(compile(back, cfg), *backend, in);
+  EXPECT_EQ(res.output.data, run_graph(g, in)[static_cast<size_t>(g.output)].data);
+}
+
+INSTANTIATE_TEST_SUITE_P(Zoo, RoundTrip, ::testing::Values("lenet5", "resnet18", "mobilenet_v1", "conv:20,9,9,40,3,2,1"));
+
+std::string error_of(const std::string& bytes) {
+  try {
+    import_onnx_bytes(bytes, "bad.onnx");
+  } catch (const vta::Error& e) {
+    return e.what();
+  }
+  return "";
+}
+
+onnx::ModelProto lenet() {
+  onnx::ModelProto m;
+  m.ParseFromString(export_onnx_bytes(build_zoo("lenet5")));
+  return m;
+}
+
+std::string serialize(const onnx::ModelProto& m) {
+  std::string s;
+  m.SerializeToString(&s);
+  return s;
+}
+
+#define EXPECT_HAS(msg, text) EXPECT_NE((msg).find(text), std::string::npos) << "message: " << (msg)
+
+TEST(OnnxErrors, TruncatedFile) {
+  const std::string bytes = serialize(lenet());
+  EXPECT_HAS(error_of(bytes.substr(0, bytes.size() / 2)), "not a valid ONNX model");
+  EXPECT_HAS(error_of(""), "not a valid ONNX model");
+}
+
+TEST(OnnxErrors, MissingInitializer) {
+  onnx::ModelProto m = lenet();
+  auto* inits = m.mutable_graph()->mutable_initializer();
+  for (int i = 0; i < inits->size(); ++i)
+    if (inits->Get(i).name() == "conv1_W") {
+      inits->DeleteSubrange(i, 1);
+      break;
+    }
+  const std::string msg = error_of(serialize(m));
+  EXPECT_HAS(msg, "conv1_W");
+  EXPECT_HAS(msg, "neither a graph input, an initializer nor the output of a node");
+}
+
+TEST(OnnxErrors, WrongElementType) {
+  onnx::ModelProto m = lenet();
+  for (auto& t : *m.mutable_graph()->mutable_initializer())
+    if (t.name() == "conv1_W") t.set_data_type(onnx::TensorProto::FLOAT);
+  const std::string msg = error_of(serialize(m));
+  EXPECT_HAS(msg, "conv1_W");
+  EXPECT_HAS(msg, "expected INT8 or INT32");
+}
+
+TEST(OnnxErrors, Cycle) {
+  onnx::ModelProto m = lenet();
+  // Feed the first Conv from the last QuantizeLinear's output.
+  auto* nodes = m.mutable_graph()->mutable_node();
+  const std::string last = nodes->Get(nodes->size() - 1).output(0);
+  for (auto& n : *nodes)
+    if (n.op_type() == "DequantizeLinear" && n.input(0) == "input") n.set_input(0, last);
+  EXPECT_HAS(error_of(serialize(m)), "cycle");
+}
+
+TEST(OnnxErrors, UnsupportedOperatorNamesNodeAndOp) {
+  onnx::ModelProto m = lenet();
+  for (auto& n : *m.mutable_graph()->mutable_node())
+    if (n.op_type() == "AveragePool") {
+      n.set_op_type("LpPool");
+      break;
+    }
+  const std::string msg = error_of(serialize(m));
+  EXPECT_HAS(msg, "(LpPool)");
+  EXPECT_HAS(msg, "operator is not supported");
+}
+
+TEST(OnnxErrors, UnsupportedAttributeNamesIt) {
+  onnx::ModelProto m = lenet();
+  for (auto& n : *m.mutable_graph()->mutable_node())
+    if (n.op_type() == "Conv") {
+      auto* a = n.add_attribute();
+      a->set_name("dilations");
+      a->set_type(onnx::AttributeProto::INTS);
+      a->add_ints(2);
+      a->add_ints(2);
+      break;
+    }
+  EXPECT_HAS(error_of(serialize(m)), "attribute dilations must be 1");
+}
+
+TEST(OnnxErrors, NonPowerOfTwoScale) {
+  onnx::ModelProto m = lenet();
+  for (auto& t : *m.mutable_graph()->mutable_initializer())
+    if (t.name().rfind("scale_", 0) == 0) {
+      t.set_float_data(0, 0.3f);
+      break;
+    }
+  EXPECT_HAS(error_of(serialize(m)), "not a power of two");
+}
+
+}  // namespace
