@@ -258,6 +258,79 @@ void emit_add(Emitter& e, const Node& n, const Blocked& L, const LayerAddrs& a, 
   }
 }
 
+// Max or average pooling, per (batch block, channel block) plane in bands of
+// th output rows: the band's input rows go into ACC through ACC_8BIT loads
+// (zero padding), the output rows are initialised (-128 for max, 0 for
+// average), and one ALU instruction with a uop per window offset folds the
+// window in (MAX or ADD); average pooling then requantizes. Compute and store
+// only, with the store->compute protocol of emit_add.
+void emit_pool(Emitter& e, const Node& n, const Shape& in, const LayerAddrs& a, const Config& c,
+               std::vector<uint32_t>& uops, const isa::Layout& layout) {
+  const Blocked L = blocked(in, c);
+  const int64_t k = n.pool, s = n.pool_stride, p = n.pool_pad;
+  const int64_t ho = n.out.h, wo = n.out.w;
+  const int64_t iw = (wo - 1) * s + k;
+  const int64_t acc_half = c.derived.acc_depth / 2;
+  int64_t th = 1;
+  while (th < ho && ((th * s + k) * iw + (th + 1) * wo) <= acc_half) ++th;  // th + 1 still fits?
+  if (((th - 1) * s + k) * iw + th * wo > acc_half)
+    fail("layer {}: one output row of the pool does not fit half of the ACC buffer", n.name);
+  const int64_t ih = (th - 1) * s + k;
+  const int64_t out_base = ih * iw;  // output rows after the input band, in each half
+  const bool max = n.op == Op::MaxPool;
+  // Uops per half: [0, k*k) window offsets (dst out, src input), then one for the output rows alone.
+  for (int64_t ap = 0; ap < 2; ++ap) {
+    for (int64_t kh = 0; kh < k; ++kh)
+      for (int64_t kw = 0; kw < k; ++kw) {
+        Insn u;
+        u[Member::dst] = static_cast<uint32_t>(ap * acc_half + out_base);
+        u[Member::src] = static_cast<uint32_t>(ap * acc_half + kh * iw + kw);
+        uops.push_back(layout.encode_uop(u));
+      }
+    Insn u;
+    u[Member::dst] = static_cast<uint32_t>(ap * acc_half + out_base);
+    uops.push_back(layout.encode_uop(u));
+  }
+  const int64_t per_half = k * k + 1;
+  e.emit(mem(Opcode::LOAD, MemId::UOP, 0, a.uop, 1, static_cast<int64_t>(uops.size()), static_cast<int64_t>(uops.size())));
+  int64_t tile = 0;
+  for (int64_t plane = 0; plane < L.nb * L.cb; ++plane)
+    for (int64_t oh0 = 0; oh0 < ho; oh0 += th, ++tile) {
+      const int64_t rows = std::min(th, ho - oh0), ap = tile % 2, base = ap * acc_half;
+      const int64_t ih0 = oh0 * s - p, ih1 = ih0 + (rows - 1) * s + k;
+      const int64_t iw0 = -p, iw1 = iw0 + iw;
+      const int64_t yp0 = std::max<int64_t>(0, -ih0), yp1 = std::max<int64_t>(0, ih1 - in.h);
+      const int64_t xp0 = std::max<int64_t>(0, -iw0), xp1 = std::max<int64_t>(0, iw1 - in.w);
+      Insn l = mem(Opcode::LOAD, MemId::ACC_8BIT, base, a.in + (plane * in.h + ih0 + yp0) * in.w + iw0 + xp0,
+                   ih1 - yp1 - ih0 - yp0, iw1 - xp1 - iw0 - xp0, in.w);
+      l[Member::y_pad_0] = static_cast<uint32_t>(yp0);
+      l[Member::y_pad_1] = static_cast<uint32_t>(yp1);
+      l[Member::x_pad_0] = static_cast<uint32_t>(xp0);
+      l[Member::x_pad_1] = static_cast<uint32_t>(xp1);
+      if (tile >= 2) l[Member::pop_next] = 1, --e.s2c;
+      e.emit(l);
+      const int64_t bank = ap * per_half;
+      Insn init = loop(Opcode::GEMM, bank + k * k, 1, rows, wo, wo, 1, 0, 0);
+      init[Member::reset] = 1;
+      e.emit(init);
+      const Insn out_rows = loop(Opcode::ALU, bank + k * k, 1, rows, wo, wo, 1, 0, 0);
+      if (max) e.emit(alu(AluOp::ADD, true, -128, out_rows));
+      e.emit(alu(max ? AluOp::MAX : AluOp::ADD, false, 0, loop(Opcode::ALU, bank, k * k, rows, wo, wo, 1, s * iw, s)));
+      if (max) {
+        Insn last = alu(AluOp::MIN, true, 127, out_rows);  // a no-op that carries the token
+        last[Member::push_next] = 1;
+        e.emit(last);
+      } else {
+        emit_requant(e, out_rows, n.shift, n.relu);
+      }
+      Insn st = mem(Opcode::STORE, MemId::OUT, base + out_base, a.out + (plane * ho + oh0) * wo, rows, wo, wo);
+      st[Member::pop_prev] = 1;
+      st[Member::push_prev] = 1;
+      ++e.s2c;
+      e.emit(st);
+    }
+}
+
 std::vector<uint8_t> pack_weights(const Node& n, const Shape& in, const ConvGeom& g, const Config& c) {
   const int64_t bo = c.gemm.block_out, bi = c.gemm.block_in, kk = g.k * g.k;
   const int64_t cin = n.op == Op::Dense ? in.c * in.h * in.w : in.c;
@@ -346,7 +419,14 @@ CompiledNetwork compile(const Graph& input, const Config& c, const std::string& 
       std::vector<uint32_t> uops;
       LayerInfo info;
       info.node = id;
-      if (n.op == Op::Add) {
+      if (n.op == Op::MaxPool || n.op == Op::AvgPool) {
+        const int64_t nuops = 2 * (n.pool * n.pool + 1);
+        const int ub = plan.add(Buffer{n.name + ".uop", MemId::UOP, static_cast<uint64_t>(nuops * 4), 0, {}, -1});
+        a.uop = plan.elem(ub, c);
+        emit_pool(e, n, in, a, c, uops, layout);
+        net.buffers[static_cast<size_t>(ub)].init.assign(reinterpret_cast<uint8_t*>(uops.data()),
+                                                         reinterpret_cast<uint8_t*>(uops.data()) + uops.size() * 4);
+      } else if (n.op == Op::Add) {
         a.in2 = plan.elem(net.activation[n.inputs[1]], c);
         // The uop buffer is planned after codegen decides the uops: reserve its index first.
         const int ub = plan.add(Buffer{n.name + ".uop", MemId::UOP, 16, 0, {}, -1});

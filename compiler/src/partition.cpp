@@ -1,9 +1,11 @@
 // Partitioning between VTA and the host.
 //
 // On VTA: Conv2d with groups 1 (channel counts below the block size, like the
-// RGB stem, are zero-padded to the block), Dense, and Add when the config has
-// ACC_8BIT loads. On the host: pools, flatten, softmax, depthwise
-// convolutions. Each node's device is decided from the node itself (not from
+// RGB stem, are zero-padded to the block), Dense, and, when the config has
+// ACC_8BIT loads, Add, average pooling, and max pooling whose padding cannot
+// win (no padding, or an input that is never negative: a ReLU output), since
+// VTA zero-fills padding. On the host: global average pooling (its divisor
+// is not a power of two), flatten, softmax, depthwise convolutions. Each node's device is decided from the node itself (not from
 // a traversal order), so every residual block is labelled alike; copies
 // between devices are the pack/unpack at segment boundaries (runtime.cpp).
 #include "vta/compiler/compile.h"
@@ -16,7 +18,14 @@ Graph partition(const Graph& g, const Config& c) {
     switch (n.op) {
       case Op::Conv2d: n.device = n.groups == 1 && n.pad <= 15 ? Device::Vta : Device::Host; break;
       case Op::Dense: n.device = Device::Vta; break;
-      case Op::Add: n.device = c.isa.acc_8bit ? Device::Vta : Device::Host; break;
+      case Op::Add:
+      case Op::AvgPool: n.device = c.isa.acc_8bit ? Device::Vta : Device::Host; break;
+      case Op::MaxPool: {
+        const Node& src = out.nodes[static_cast<size_t>(n.inputs[0])];
+        const bool nonneg = src.relu && (src.op == Op::Conv2d || src.op == Op::Dense || src.op == Op::Add);
+        n.device = c.isa.acc_8bit && n.pool_pad <= 15 && (n.pool_pad == 0 || nonneg) ? Device::Vta : Device::Host;
+        break;
+      }
       default: n.device = Device::Host; break;
     }
   }
