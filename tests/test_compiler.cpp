@@ -124,8 +124,14 @@ TEST_P(RandomLayers, MatchTheReference) {
   auto pick = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
   for (int trial = 0; trial < 24; ++trial) {
     std::string spec;
-    if (trial % 4 == 3) {
+    if (trial % 6 == 5) {
       spec = fmt::format("dense:{},{}", pick(1, 300), pick(1, 200));
+    } else if (trial % 6 == 4) {
+      const int k = pick(2, 3);
+      spec = fmt::format("maxpool:{},{},{},{},{},{}", pick(1, 40), pick(k, 30), pick(k, 30), k, pick(1, 2), pick(0, k - 1));
+    } else if (trial % 6 == 3) {
+      const int k = std::vector<int>{1, 2, 4}[static_cast<size_t>(pick(0, 2))];
+      spec = fmt::format("avgpool:{},{},{},{}", pick(1, 40), pick(k, 24), pick(k, 24), k);
     } else {
       const int k = std::vector<int>{1, 3, 5, 7}[static_cast<size_t>(pick(0, 3))];
       const int h = pick(k, 20), w = pick(k, 20);

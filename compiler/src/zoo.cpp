@@ -282,7 +282,8 @@ std::vector<int64_t> parse_ints(const std::string& spec, size_t count, const std
 }  // namespace
 
 std::vector<std::string> zoo_names() {
-  return {"lenet5", "resnet18", "resnet34", "resnet50", "vgg16", "mobilenet_v1", "conv:C,H,W,O,K,S,P", "dense:I,O"};
+  return {"lenet5",           "resnet18",  "resnet34",           "resnet50",        "vgg16",
+          "mobilenet_v1",     "conv:C,H,W,O,K,S,P", "dense:I,O", "maxpool:C,H,W,K,S,P", "avgpool:C,H,W,K"};
 }
 
 Tensor zoo_input(const Graph& g, uint32_t seed) {
@@ -310,6 +311,23 @@ Graph build_zoo(const std::string& name, const ZooOptions& o) {
       if (v[static_cast<size_t>(i)] == 0) fail("zoo model '{}': C, H, W, O, K and S must be positive", name);
     if (v[4] > v[1] + 2 * v[6] || v[4] > v[2] + 2 * v[6]) fail("zoo model '{}': kernel larger than the padded input", name);
     return b.take(b.conv(x, v[3], v[4], v[5], v[6], true));
+  }
+  if (name.rfind("maxpool:", 0) == 0 || name.rfind("avgpool:", 0) == 0) {
+    const bool max = name[0] == 'm';
+    auto v = parse_ints(name.substr(8), max ? 6 : 4, name);
+    for (size_t i = 0; i < (max ? 5u : 4u); ++i)
+      if (v[i] == 0) fail("zoo model '{}': C, H, W, K{} must be positive", name, max ? " and S" : "");
+    Builder b(name, o.seed);
+    int x = b.input({o.batch, v[0], v[1], v[2]});
+    if (max) {
+      if (v[3] > v[1] + 2 * v[5] || v[3] > v[2] + 2 * v[5] || v[5] >= v[3]) fail("zoo model '{}': bad window", name);
+      // A ReLU conv first, so that padded windows may run on VTA (see partition.cpp).
+      x = b.conv(x, v[0], 1, 1, 0, true);
+      return b.take(b.max_pool(x, v[3], v[4], v[5]));
+    }
+    if (v[3] > v[1] || v[3] > v[2] || !std::has_single_bit(static_cast<uint64_t>(v[3] * v[3])))
+      fail("zoo model '{}': the window must fit and its area be a power of two", name);
+    return b.take(b.avg_pool(x, v[3]));
   }
   if (name.rfind("dense:", 0) == 0) {
     auto v = parse_ints(name.substr(6), 2, name);
