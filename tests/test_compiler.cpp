@@ -122,9 +122,12 @@ TEST_P(RandomLayers, MatchTheReference) {
   const vta::Config cfg = preset(GetParam());
   std::mt19937 rng(1234);
   auto pick = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
-  for (int trial = 0; trial < 24; ++trial) {
+  for (int trial = 0; trial < 32; ++trial) {
     std::string spec;
-    if (trial % 6 == 5) {
+    if (trial % 8 == 7) {
+      const int k = pick(1, 3) * 2 - 1;
+      spec = fmt::format("dwconv:{},{},{},{},{},{}", pick(1, 70), pick(k, 20), pick(k, 20), k, pick(1, 2), pick(0, k / 2));
+    } else if (trial % 6 == 5) {
       spec = fmt::format("dense:{},{}", pick(1, 300), pick(1, 200));
     } else if (trial % 6 == 4) {
       const int k = pick(2, 3);

@@ -148,7 +148,7 @@ void emit_conv(Emitter& e, const Node& n, const ConvGeom& g, const Tile& t, cons
         for (int64_t ci = 0; ci < t.tic; ++ci)
           for (int64_t kh = 0; kh < g.k; ++kh)
             for (int64_t kw = 0; kw < g.k; ++kw)
-              put(accb(ap) + o * t.th * t.tw, inpb(sp) + ci * ih * iw + kh * iw + kw,
+              put(accb(ap) + o * t.th * t.tw, inpb(sp) + (g.dw ? o : ci) * ih * iw + kh * iw + kw,
                   wgtb(sp) + ((o * t.tic + ci) * g.k + kh) * g.k + kw);
   for (int64_t ap = 0; ap < 2; ++ap)
     for (int64_t o = 0; o < t.toc; ++o) put(accb(ap) + o * t.th * t.tw, biasb(ap) + o, 0);
@@ -164,7 +164,7 @@ void emit_conv(Emitter& e, const Node& n, const ConvGeom& g, const Tile& t, cons
         for (int64_t ob0 = 0; ob0 < g.cob; ob0 += t.toc, ++tile) {
           const int64_t th = std::min(t.th, g.ho - oh0), toc = std::min(t.toc, g.cob - ob0);
           const int64_t ap = tile % 2;
-          const int64_t steps = g.cib / t.tic;
+          const int64_t steps = g.dw ? 1 : g.cib / t.tic;
           for (int64_t j = 0; j < steps; ++j, ++q) {
             const int64_t sp = q % 2, c0 = j * t.tic;
             // load
@@ -175,9 +175,11 @@ void emit_conv(Emitter& e, const Node& n, const ConvGeom& g, const Tile& t, cons
             const int64_t ys = ih1 - yp1 - (ih0 + yp0), xs = iw1 - xp1 - (iw0 + xp0);
             if (ys <= 0 || xs <= 0 || yp0 > 15 || yp1 > 15 || xp0 > 15 || xp1 > 15)
               fail("layer {}: a tile lies entirely in padding or needs more than 15 pad rows", n.name);
-            for (int64_t ci = 0; ci < t.tic; ++ci) {
+            // Input channel blocks of this step: tic from c0, or (depthwise) the output blocks.
+            const int64_t in_blocks = g.dw ? toc : t.tic, in_first = g.dw ? ob0 : c0;
+            for (int64_t ci = 0; ci < in_blocks; ++ci) {
               Insn l = mem(Opcode::LOAD, MemId::INP, inpb(sp) + ci * ih * iw,
-                           a.in + ((nb * g.cib + c0 + ci) * g.h + ih0 + yp0) * g.w + iw0 + xp0, ys, xs, g.w);
+                           a.in + ((nb * g.cib + in_first + ci) * g.h + ih0 + yp0) * g.w + iw0 + xp0, ys, xs, g.w);
               l[Member::y_pad_0] = static_cast<uint32_t>(yp0);
               l[Member::y_pad_1] = static_cast<uint32_t>(yp1);
               l[Member::x_pad_0] = static_cast<uint32_t>(xp0);
@@ -185,7 +187,9 @@ void emit_conv(Emitter& e, const Node& n, const ConvGeom& g, const Tile& t, cons
               if (ci == 0 && q >= 2) l[Member::pop_next] = 1, --e.c2l;
               e.emit(l);
             }
-            Insn w = mem(Opcode::LOAD, MemId::WGT, wgtb(sp), a.wgt + (ob0 * g.cib + c0) * kk, toc, t.tic * kk, g.cib * kk);
+            const int64_t wgt_cib = g.dw ? 1 : g.cib;  // depthwise weights: one block per output block
+            Insn w = mem(Opcode::LOAD, MemId::WGT, wgtb(sp), a.wgt + (ob0 * wgt_cib + (g.dw ? 0 : c0)) * kk, toc, t.tic * kk,
+                         wgt_cib * kk);
             w[Member::push_next] = 1;
             e.emit(w);
             // compute
@@ -333,6 +337,14 @@ void emit_pool(Emitter& e, const Node& n, const Shape& in, const LayerAddrs& a, 
 
 std::vector<uint8_t> pack_weights(const Node& n, const Shape& in, const ConvGeom& g, const Config& c) {
   const int64_t bo = c.gemm.block_out, bi = c.gemm.block_in, kk = g.k * g.k;
+  if (g.dw) {  // [Cob][K][K] blocks, each diagonal: output channel o reads input channel o
+    std::vector<uint8_t> out(static_cast<size_t>(g.cob * kk * bo * bi), 0);
+    for (int64_t o = 0; o < n.out.c; ++o)
+      for (int64_t q = 0; q < kk; ++q)
+        out[static_cast<size_t>(((o / bo * kk + q) * bo + o % bo) * bi + o % bi)] =
+            static_cast<uint8_t>(n.weight[static_cast<size_t>(o * kk + q)]);
+    return out;
+  }
   const int64_t cin = n.op == Op::Dense ? in.c * in.h * in.w : in.c;
   std::vector<uint8_t> out(static_cast<size_t>(g.cob * g.cib * kk * bo * bi), 0);
   for (int64_t o = 0; o < n.out.c; ++o)

@@ -1,11 +1,12 @@
 // Partitioning between VTA and the host.
 //
 // On VTA: Conv2d with groups 1 (channel counts below the block size, like the
-// RGB stem, are zero-padded to the block), Dense, and, when the config has
+// RGB stem, are zero-padded to the block) or depthwise (diagonal weight
+// blocks: correct, at 1/block of the MAC array's throughput), Dense, and, when the config has
 // ACC_8BIT loads, Add, average pooling, and max pooling whose padding cannot
 // win (no padding, or an input that is never negative: a ReLU output), since
 // VTA zero-fills padding. On the host: global average pooling (its divisor
-// is not a power of two), flatten, softmax, depthwise convolutions. Each node's device is decided from the node itself (not from
+// is not a power of two), flatten, softmax, other grouped convolutions. Each node's device is decided from the node itself (not from
 // a traversal order), so every residual block is labelled alike; copies
 // between devices are the pack/unpack at segment boundaries (runtime.cpp).
 #include "vta/compiler/compile.h"
@@ -16,7 +17,12 @@ Graph partition(const Graph& g, const Config& c) {
   Graph out = g;
   for (auto& n : out.nodes) {
     switch (n.op) {
-      case Op::Conv2d: n.device = n.groups == 1 && n.pad <= 15 ? Device::Vta : Device::Host; break;
+      case Op::Conv2d: {
+        const int64_t in_c = out.nodes[static_cast<size_t>(n.inputs[0])].out.c;
+        const bool dense_or_depthwise = n.groups == 1 || (n.groups == in_c && n.out.c == in_c);
+        n.device = dense_or_depthwise && n.pad <= 15 ? Device::Vta : Device::Host;
+        break;
+      }
       case Op::Dense: n.device = Device::Vta; break;
       case Op::Add:
       case Op::AvgPool: n.device = c.isa.acc_8bit ? Device::Vta : Device::Host; break;

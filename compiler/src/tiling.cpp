@@ -27,6 +27,7 @@ ConvGeom conv_geom(const Node& n, const Shape& in, const Config& c) {
     g.cib = (in.c + block - 1) / block;
     g.h = in.h, g.w = in.w, g.ho = n.out.h, g.wo = n.out.w;
     g.k = n.kernel, g.s = n.stride, g.p = n.pad;
+    g.dw = n.groups > 1;
   }
   g.cob = (n.out.c + block - 1) / block;
   return g;
@@ -36,8 +37,9 @@ bool tile_fits(const ConvGeom& g, const Tile& t, const Config& c) {
   const auto& d = c.derived;
   const int64_t ih = (t.th - 1) * g.s + g.k, iw = (t.tw - 1) * g.s + g.k;
   const int64_t kk = g.k * g.k;
-  if (g.wo % t.tw != 0 || g.cib % t.tic != 0) return false;
-  if (t.tic * ih * iw > d.inp_depth / 2) return false;
+  if (g.wo % t.tw != 0 || g.cib % t.tic != 0 || (g.dw && t.tic != 1)) return false;
+  const int64_t in_blocks = g.dw ? t.toc : t.tic;  // input channel blocks a step loads
+  if (in_blocks * ih * iw > d.inp_depth / 2) return false;
   if (t.toc * t.tic * kk > d.wgt_depth / 2) return false;
   if (t.toc * t.th * t.tw + t.toc > d.acc_depth / 2) return false;
   if (4 * t.toc * t.tic * kk + 2 * t.toc > d.uop_depth) return false;
@@ -52,8 +54,9 @@ double tile_cost(const ConvGeom& g, const Tile& t, const Config& c) {
   const double rl = static_cast<double>(c.memory.read_latency), wl = static_cast<double>(c.memory.write_latency);
   const int64_t ih = (t.th - 1) * g.s + g.k, iw = (t.tw - 1) * g.s + g.k, kk = g.k * g.k;
   const double tiles = static_cast<double>(g.nb * ((g.ho + t.th - 1) / t.th) * (g.wo / t.tw) * ((g.cob + t.toc - 1) / t.toc));
-  const double steps = tiles * static_cast<double>(g.cib / t.tic);
-  const double load = static_cast<double>(t.tic * ih * iw * d.inp_elem_bytes) / B +
+  const double steps = tiles * static_cast<double>(g.dw ? 1 : g.cib / t.tic);
+  const int64_t in_blocks = g.dw ? t.toc : t.tic;
+  const double load = static_cast<double>(in_blocks * ih * iw * d.inp_elem_bytes) / B +
                       static_cast<double>(t.toc * t.tic * kk * d.wgt_elem_bytes) / B + rl + 2.0 * static_cast<double>(t.tic + 1);
   const double gemm = static_cast<double>(t.toc * t.tic * kk * t.th * t.tw + c.gemm.pipeline_depth);
   const double area = static_cast<double>(t.toc * t.th * t.tw);
@@ -86,7 +89,7 @@ Tile choose_tile(const Node& n, const Shape& in, const Config& c) {
   };
   Tile best;
   bool found = false;
-  for (int64_t tic = g.cib; tic >= 1; --tic) {
+  for (int64_t tic = g.dw ? 1 : g.cib; tic >= 1; --tic) {
     if (g.cib % tic != 0) continue;
     for (int64_t toc : splits(g.cob)) {
       for (int64_t tw = g.wo; tw >= 1; --tw) {

@@ -283,7 +283,8 @@ std::vector<int64_t> parse_ints(const std::string& spec, size_t count, const std
 
 std::vector<std::string> zoo_names() {
   return {"lenet5",           "resnet18",  "resnet34",           "resnet50",        "vgg16",
-          "mobilenet_v1",     "conv:C,H,W,O,K,S,P", "dense:I,O", "maxpool:C,H,W,K,S,P", "avgpool:C,H,W,K"};
+          "mobilenet_v1",     "conv:C,H,W,O,K,S,P", "dwconv:C,H,W,K,S,P", "dense:I,O", "maxpool:C,H,W,K,S,P",
+          "avgpool:C,H,W,K"};
 }
 
 Tensor zoo_input(const Graph& g, uint32_t seed) {
@@ -311,6 +312,15 @@ Graph build_zoo(const std::string& name, const ZooOptions& o) {
       if (v[static_cast<size_t>(i)] == 0) fail("zoo model '{}': C, H, W, O, K and S must be positive", name);
     if (v[4] > v[1] + 2 * v[6] || v[4] > v[2] + 2 * v[6]) fail("zoo model '{}': kernel larger than the padded input", name);
     return b.take(b.conv(x, v[3], v[4], v[5], v[6], true));
+  }
+  if (name.rfind("dwconv:", 0) == 0) {
+    auto v = parse_ints(name.substr(7), 6, name);
+    for (size_t i = 0; i < 5; ++i)
+      if (v[i] == 0) fail("zoo model '{}': C, H, W, K and S must be positive", name);
+    if (v[3] > v[1] + 2 * v[5] || v[3] > v[2] + 2 * v[5]) fail("zoo model '{}': kernel larger than the padded input", name);
+    Builder b(name, o.seed);
+    int x = b.input({o.batch, v[0], v[1], v[2]});
+    return b.take(b.conv(x, v[0], v[3], v[4], v[5], true, v[0]));
   }
   if (name.rfind("maxpool:", 0) == 0 || name.rfind("avgpool:", 0) == 0) {
     const bool max = name[0] == 'm';

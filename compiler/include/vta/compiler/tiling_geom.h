@@ -8,6 +8,7 @@ struct ConvGeom {
   int64_t nb = 1, cib = 1, cob = 1;  // batch blocks, input and output channel blocks
   int64_t h = 1, w = 1, ho = 1, wo = 1;
   int64_t k = 1, s = 1, p = 0;
+  bool dw = false;  // depthwise: output block o reads only input block o (tic is 1)
 };
 /// Dense is a 1x1 convolution over a 1x1 image of all flattened inputs.
 ConvGeom conv_geom(const Node& n, const Shape& in, const Config& c);

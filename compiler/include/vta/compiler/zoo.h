@@ -18,7 +18,8 @@ struct ZooOptions {
 };
 
 /// lenet5, resnet18, resnet34, resnet50, vgg16, mobilenet_v1, and the
-/// single-layer microbenchmarks "conv:C,H,W,O,K,S,P", "dense:I,O",
+/// single-layer microbenchmarks "conv:C,H,W,O,K,S,P", "dwconv:C,H,W,K,S,P"
+/// (depthwise), "dense:I,O",
 /// "maxpool:C,H,W,K,S,P" (after a 1x1 ReLU conv) and "avgpool:C,H,W,K".
 Graph build_zoo(const std::string& name, const ZooOptions& opts = {});
 std::vector<std::string> zoo_names();
