@@ -25,8 +25,8 @@ class SystemCBackend : public Backend {
     setup.record_bursts = !options_.trace_path.empty();
     RunRecord record = Engine::instance().run(setup);
     publish_run(config(), timing_, prog, record, stats_);
-    if (!options_.trace_path.empty())
-      write_trace(options_.trace_path, config(), layout_, prog, record, options_.trace_limit);
+    if (!options_.trace_path.empty()) write_trace(trace_path(runs_), config(), layout_, prog, record, options_.trace_limit);
+    ++runs_;
   }
 
   std::vector<uint8_t> read_sram(isa::MemId mem, uint32_t index, uint32_t count) const override {
@@ -37,6 +37,17 @@ class SystemCBackend : public Backend {
   RunStats stats() const override { return stats_; }
 
  private:
+  // The first run writes the trace to the given path, run n >= 1 to STEM.n.EXT
+  // (a network runs one device program per VTA segment).
+  std::string trace_path(uint64_t run) const {
+    if (run == 0) return options_.trace_path;
+    const auto dot = options_.trace_path.rfind('.');
+    const auto slash = options_.trace_path.rfind('/');
+    if (dot == std::string::npos || (slash != std::string::npos && dot < slash))
+      return fmt::format("{}.{}", options_.trace_path, run);
+    return fmt::format("{}.{}{}", options_.trace_path.substr(0, dot), run, options_.trace_path.substr(dot));
+  }
+  uint64_t runs_ = 0;
   BackendOptions options_;
   isa::Layout layout_;
   Timing timing_;
