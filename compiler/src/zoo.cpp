@@ -8,6 +8,7 @@
 #include <random>
 #include <sstream>
 
+#include "vta/compiler/calibrate.h"
 #include "vta/compiler/reference.h"
 #include "vta/isa/error.h"
 
@@ -15,125 +16,35 @@ namespace vta::compiler {
 
 namespace {
 
-constexpr int kMaxShift = 15;  // the rounding constant 2^(shift-1) must fit the ALU's 16-bit immediate
-
+// The zoo's builder: seeded random int8 weights (standing for q * 2^-7) and
+// int32 biases, named layers, calibrated by the Calibrator.
 class Builder {
  public:
-  Builder(std::string name, uint32_t seed) : rng_(seed) { g_.name = std::move(name); }
+  Builder(std::string name, uint32_t seed) : cal_(std::move(name)), rng_(seed) {}
 
   int input(Shape s) {
-    Node n;
-    n.name = "input";
-    n.op = Op::Input;
-    n.out = s;
-    n.exp = -7;
-    const int id = g_.add(n);
-    values_.push_back(zoo_input(g_, rng_()));
-    return id;
+    Graph probe;
+    Node in;
+    in.out = s;
+    probe.nodes.push_back(in);
+    return cal_.input(s, -7, zoo_input(probe, rng_()));
   }
-
   int conv(int x, int64_t oc, int64_t k, int64_t s, int64_t p, bool relu, int64_t groups = 1) {
-    const Shape in = g_.at(x).out;
-    Node n;
-    n.name = fmt::format("conv{}", ++convs_);
-    n.op = Op::Conv2d;
-    n.inputs = {x};
-    n.kernel = k, n.stride = s, n.pad = p, n.groups = groups;
-    n.out = Shape{in.n, oc, (in.h + 2 * p - k) / s + 1, (in.w + 2 * p - k) / s + 1};
-    n.weight = random_int8(static_cast<size_t>(oc * (in.c / groups) * k * k));
-    n.bias = random_int32(static_cast<size_t>(oc), 512);
-    n.relu = relu;
-    return finish(std::move(n));
+    const Shape in = cal_.node(x).out;
+    return cal_.conv(x, random_int8(static_cast<size_t>(oc * (in.c / groups) * k * k)),
+                     random_int32(static_cast<size_t>(oc), 512), -7, oc, k, s, p, relu, groups);
   }
-
   int dense(int x, int64_t out, bool relu) {
-    const Shape in = g_.at(x).out;
-    Node n;
-    n.name = fmt::format("fc{}", ++dense_);
-    n.op = Op::Dense;
-    n.inputs = {x};
-    n.out = Shape{in.n, out, 1, 1};
-    n.weight = random_int8(static_cast<size_t>(out * in.c * in.h * in.w));
-    n.bias = random_int32(static_cast<size_t>(out), 512);
-    n.relu = relu;
-    return finish(std::move(n));
+    const Shape in = cal_.node(x).out;
+    return cal_.dense(x, random_int8(static_cast<size_t>(out * in.c * in.h * in.w)),
+                      random_int32(static_cast<size_t>(out), 512), -7, out, relu);
   }
-
-  // Brings both inputs to the finer of their scales with left shifts, then
-  // calibrates the output shift like a convolution's.
-  int add(int a, int b, bool relu) {
-    Node n;
-    n.name = fmt::format("add{}", ++adds_);
-    n.op = Op::Add;
-    n.inputs = {a, b};
-    n.out = g_.at(a).out;
-    const int base = std::min(g_.at(a).exp, g_.at(b).exp);
-    n.shift_a = g_.at(a).exp - base;
-    n.shift_b = g_.at(b).exp - base;
-    n.relu = relu;
-    const Tensor& ta = values_[static_cast<size_t>(a)];
-    const Tensor& tb = values_[static_cast<size_t>(b)];
-    std::vector<int64_t> mag(ta.data.size());
-    for (size_t i = 0; i < mag.size(); ++i)
-      mag[i] = std::abs((int64_t{ta.data[i]} << n.shift_a) + (int64_t{tb.data[i]} << n.shift_b));
-    n.shift = calibrated_shift(mag);
-    n.exp = base + n.shift;
-    return push(std::move(n));
-  }
-
-  int max_pool(int x, int64_t k, int64_t s, int64_t p) {
-    const Shape in = g_.at(x).out;
-    Node n;
-    n.name = fmt::format("maxpool{}", ++pools_);
-    n.op = Op::MaxPool;
-    n.inputs = {x};
-    n.pool = k, n.pool_stride = s, n.pool_pad = p;
-    n.out = Shape{in.n, in.c, (in.h + 2 * p - k) / s + 1, (in.w + 2 * p - k) / s + 1};
-    n.exp = g_.at(x).exp;
-    return push(std::move(n));
-  }
-
-  int avg_pool(int x, int64_t k) {
-    const Shape in = g_.at(x).out;
-    Node n;
-    n.name = fmt::format("avgpool{}", ++pools_);
-    n.op = Op::AvgPool;
-    n.inputs = {x};
-    n.pool = k, n.pool_stride = k;
-    n.shift = std::countr_zero(static_cast<uint64_t>(k * k));  // k*k is a power of two
-    n.out = Shape{in.n, in.c, in.h / k, in.w / k};
-    n.exp = g_.at(x).exp;
-    return push(std::move(n));
-  }
-
-  int global_avg_pool(int x) {
-    const Shape in = g_.at(x).out;
-    Node n;
-    n.name = "global_avg_pool";
-    n.op = Op::GlobalAvgPool;
-    n.inputs = {x};
-    n.shift = 12;
-    n.mult = static_cast<int32_t>(std::lround(4096.0 / static_cast<double>(in.h * in.w)));
-    n.out = Shape{in.n, in.c, 1, 1};
-    n.exp = g_.at(x).exp;
-    return push(std::move(n));
-  }
-
-  int flatten(int x) {
-    const Shape in = g_.at(x).out;
-    Node n;
-    n.name = "flatten";
-    n.op = Op::Flatten;
-    n.inputs = {x};
-    n.out = Shape{in.n, in.c * in.h * in.w, 1, 1};
-    n.exp = g_.at(x).exp;
-    return push(std::move(n));
-  }
-
-  Graph take(int output) {
-    g_.output = output;
-    return std::move(g_);
-  }
+  int add(int a, int b, bool relu) { return cal_.add(a, b, relu); }
+  int max_pool(int x, int64_t k, int64_t s, int64_t p) { return cal_.max_pool(x, k, s, p); }
+  int avg_pool(int x, int64_t k) { return cal_.avg_pool(x, k); }
+  int global_avg_pool(int x) { return cal_.global_avg_pool(x); }
+  int flatten(int x) { return cal_.flatten(x); }
+  Graph take(int output) { return cal_.take(output); }
 
  private:
   std::vector<int8_t> random_int8(size_t n) {
@@ -149,39 +60,8 @@ class Builder {
     return v;
   }
 
-  // The shift that maps the 99.9th percentile of the magnitudes onto 127.
-  static int calibrated_shift(std::vector<int64_t>& mag) {
-    const size_t at = std::min(mag.size() - 1, static_cast<size_t>(static_cast<double>(mag.size()) * 0.999));
-    std::nth_element(mag.begin(), mag.begin() + static_cast<long>(at), mag.end());
-    int shift = 0;
-    while (shift < kMaxShift && (mag[at] >> shift) > 127) ++shift;
-    return shift;
-  }
-
-  int finish(Node n) {
-    const Tensor& in = values_[static_cast<size_t>(n.inputs[0])];
-    std::vector<int32_t> acc = accumulators(n, in);
-    std::vector<int64_t> mag(acc.size());
-    for (size_t i = 0; i < acc.size(); ++i) mag[i] = std::abs(static_cast<int64_t>(acc[i]));
-    const int shift = calibrated_shift(mag);
-    n.shift = shift;
-    n.exp = g_.at(n.inputs[0]).exp - 7 + shift;  // weights stand for q * 2^-7
-    return push(std::move(n));
-  }
-
-  int push(Node n) {
-    std::vector<const Tensor*> ins;
-    for (int k : n.inputs) ins.push_back(&values_[static_cast<size_t>(k)]);
-    Tensor out = run_node(n, ins);
-    const int id = g_.add(std::move(n));
-    values_.push_back(std::move(out));
-    return id;
-  }
-
-  Graph g_;
-  std::vector<Tensor> values_;
+  Calibrator cal_;
   std::mt19937 rng_;
-  int convs_ = 0, dense_ = 0, adds_ = 0, pools_ = 0;
 };
 
 Graph lenet5(const ZooOptions& o) {
