@@ -28,8 +28,24 @@ int run_network_command(const NetworkRunOptions& o, const Config& c) {
   zo.seed = o.seed;
   zo.batch = o.batch;
   zo.image = o.image;
-  const Graph g = o.onnx.empty() ? build_zoo(o.model, zo) : import_onnx(o.onnx);
-  const Tensor input = zoo_input(g, o.seed + 1000);
+  Graph g;
+  Tensor input;
+  if (o.onnx.empty()) {
+    g = build_zoo(o.model, zo);
+    input = zoo_input(g, o.seed + 1000);
+  } else {
+    std::ifstream f(o.onnx, std::ios::binary);
+    if (!f) fail("{}: cannot open", o.onnx);
+    const std::string bytes((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+    if (onnx_is_float_model(bytes)) {  // quantized post-training on a seeded input, which it then runs
+      QuantizedModel q = import_onnx_float(bytes, o.onnx, {});
+      g = std::move(q.graph);
+      input = std::move(q.input);
+    } else {
+      g = import_onnx_bytes(bytes, o.onnx);
+      input = zoo_input(g, o.seed + 1000);
+    }
+  }
   const CompiledNetwork net = compile(g, c, o.dump_after);
   auto backend = make_backend(o.backend, c, o.backend_options);
   const NetworkResult res = run_network(net, *backend, input);

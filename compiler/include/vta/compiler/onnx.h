@@ -21,3 +21,26 @@ void export_onnx(const Graph& g, const std::string& path);
 std::string export_onnx_bytes(const Graph& g);
 
 }  // namespace vta::compiler
+
+namespace vta::compiler {
+
+/// A float ONNX model quantized post-training: the int8 graph, and the
+/// quantized form of the calibration input it was calibrated on.
+struct QuantizedModel {
+  Graph graph;
+  Tensor input;  // the calibration input, quantized with the graph's input scale
+};
+
+/// Imports a float ONNX model (Conv, Gemm, BatchNormalization folded into the
+/// preceding Conv, Relu, Add, MaxPool, AveragePool with power-of-two windows,
+/// GlobalAveragePool, Flatten) and quantizes it: power-of-two per-tensor
+/// scales for weights and the input, int32 biases, and requantization shifts
+/// calibrated on `calibration` (NCHW floats of the model input's shape;
+/// empty: a seeded uniform input in [-1, 1]).
+QuantizedModel import_onnx_float(const std::string& bytes, const std::string& source,
+                                 const std::vector<float>& calibration);
+/// True when the model's input is float and is not quantized by a
+/// QuantizeLinear inside the model (a float model for import_onnx_float).
+bool onnx_is_float_model(const std::string& bytes);
+
+}  // namespace vta::compiler

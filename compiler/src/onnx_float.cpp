@@ -1,0 +1,310 @@
+// Float ONNX models, quantized post-training through the Calibrator.
+#include <onnx/onnx_pb.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <map>
+#include <array>
+#include <optional>
+#include <random>
+#include <set>
+
+#include "vta/compiler/calibrate.h"
+#include "vta/compiler/onnx.h"
+#include "vta/isa/error.h"
+
+namespace vta::compiler {
+
+namespace {
+
+// The power-of-two exponent whose int8 range covers max |v|.
+int pow2_exp(const std::vector<float>& v) {
+  float m = 0;
+  for (float x : v) m = std::max(m, std::fabs(x));
+  if (m == 0) return 0;
+  return static_cast<int>(std::ceil(std::log2(m / 127.0f)));
+}
+
+std::vector<int8_t> quantize8(const std::vector<float>& v, int exp) {
+  std::vector<int8_t> q(v.size());
+  for (size_t i = 0; i < v.size(); ++i)
+    q[i] = static_cast<int8_t>(std::clamp(std::lround(std::ldexp(v[i], -exp)), -127L, 127L));
+  return q;
+}
+
+struct FloatTensor {
+  std::vector<float> data;
+  std::vector<int64_t> dims;
+};
+
+class FloatImporter {
+ public:
+  FloatImporter(const onnx::ModelProto& m, std::string source) : m_(m), src_(std::move(source)), cal_(m.graph().name()) {}
+
+  QuantizedModel run(const std::vector<float>& calibration) {
+    const auto& gp = m_.graph();
+    for (const auto& t : gp.initializer()) init_[t.name()] = &t;
+    const onnx::ValueInfoProto* in = nullptr;
+    for (const auto& v : gp.input())
+      if (!init_.count(v.name())) {
+        if (in) fail("{}: a float model must have one input, it has more ('{}', '{}')", src_, in->name(), v.name());
+        in = &v;
+      }
+    if (!in) fail("{}: the model has no input", src_);
+    std::vector<int64_t> d;
+    for (const auto& dim : in->type().tensor_type().shape().dim()) d.push_back(dim.dim_value());
+    if (d.size() != 4 || std::any_of(d.begin(), d.end(), [](int64_t x) { return x <= 0; }))
+      fail("{}: input '{}' must be NCHW with a static shape", src_, in->name());
+    const Shape s{d[0], d[1], d[2], d[3]};
+    std::vector<float> seeded;
+    if (calibration.empty()) {  // no calibration data given: a seeded input in [-1, 1]
+      std::mt19937 rng(1);
+      std::uniform_real_distribution<float> u(-1.0f, 1.0f);
+      seeded.resize(static_cast<size_t>(s.size()));
+      for (auto& v : seeded) v = u(rng);
+    }
+    const std::vector<float>& calib = calibration.empty() ? seeded : calibration;
+    if (calib.size() != static_cast<size_t>(s.size()))
+      fail("{}: the calibration input has {} values, the model input {}", src_, calib.size(), s.size());
+    const int exp = pow2_exp(calib);
+    Tensor q{s, quantize8(calib, exp)};
+    QuantizedModel out;
+    out.input = q;
+    tensors_[in->name()] = cal_.input(s, exp, std::move(q));
+    for (const auto& n : gp.node()) handle(n);
+    if (gp.output_size() != 1) fail("{}: the model must have exactly one output", src_);
+    out.graph = cal_.take(materialize(gp.output(0).name(), nullptr));
+    return out;
+  }
+
+ private:
+  struct Pending {  // Conv/Gemm/Add whose Relu or BatchNormalization may still follow
+    std::string op;
+    const onnx::NodeProto* node = nullptr;
+    std::vector<int> inputs;
+    FloatTensor w;
+    std::vector<float> b;
+    bool relu = false;
+  };
+
+  [[noreturn]] void bad(const onnx::NodeProto& n, const std::string& what) const {
+    fail("{}: node '{}' ({}): {}", src_, n.name().empty() ? (n.output_size() ? n.output(0) : "?") : n.name(), n.op_type(), what);
+  }
+
+  FloatTensor floats(const onnx::NodeProto& n, int k) const {
+    if (n.input_size() <= k || n.input(k).empty()) bad(n, fmt::format("input {} is missing", k));
+    auto it = init_.find(n.input(k));
+    if (it == init_.end()) bad(n, fmt::format("input '{}' must be a float initializer", n.input(k)));
+    const auto& t = *it->second;
+    if (t.data_type() != onnx::TensorProto::FLOAT) bad(n, fmt::format("initializer '{}' must be FLOAT", t.name()));
+    FloatTensor f;
+    f.dims.assign(t.dims().begin(), t.dims().end());
+    if (!t.raw_data().empty()) {
+      f.data.resize(t.raw_data().size() / 4);
+      std::memcpy(f.data.data(), t.raw_data().data(), f.data.size() * 4);
+    } else {
+      f.data.assign(t.float_data().begin(), t.float_data().end());
+    }
+    int64_t count = 1;
+    for (auto x : f.dims) count *= x;
+    if (static_cast<int64_t>(f.data.size()) != count) bad(n, fmt::format("initializer '{}' is truncated", t.name()));
+    return f;
+  }
+
+  int64_t attr_i(const onnx::NodeProto& n, const std::string& name, int64_t def) const {
+    for (const auto& a : n.attribute())
+      if (a.name() == name) return a.i();
+    return def;
+  }
+  float attr_f(const onnx::NodeProto& n, const std::string& name, float def) const {
+    for (const auto& a : n.attribute())
+      if (a.name() == name) return a.f();
+    return def;
+  }
+  std::vector<int64_t> attr_ints(const onnx::NodeProto& n, const std::string& name) const {
+    for (const auto& a : n.attribute())
+      if (a.name() == name) return {a.ints().begin(), a.ints().end()};
+    return {};
+  }
+  std::array<int64_t, 3> window(const onnx::NodeProto& n) const {
+    auto k = attr_ints(n, "kernel_shape"), s = attr_ints(n, "strides"), p = attr_ints(n, "pads");
+    for (const auto& a : n.attribute())
+      if ((a.name() == "auto_pad" && a.s() != "NOTSET") || (a.name() == "ceil_mode" && a.i() != 0) ||
+          (a.name() == "count_include_pad" && a.i() != 0))
+        bad(n, fmt::format("attribute {} is not supported", a.name()));
+    for (auto dd : attr_ints(n, "dilations"))
+      if (dd != 1) bad(n, "attribute dilations must be 1");
+    if (k.size() != 2 || k[0] != k[1]) bad(n, "attribute kernel_shape must be two equal values");
+    if (!s.empty() && (s.size() != 2 || s[0] != s[1])) bad(n, "attribute strides must be two equal values");
+    if (!p.empty() && (p.size() != 4 || p[0] != p[1] || p[0] != p[2] || p[0] != p[3]))
+      bad(n, "attribute pads must be four equal values (symmetric padding)");
+    return {k[0], s.empty() ? 1 : s[0], p.empty() ? 0 : p[0]};
+  }
+
+  // The node id of tensor `name`, quantizing a pending Conv/Gemm/Add first.
+  int materialize(const std::string& name, const onnx::NodeProto* user) {
+    if (auto t = tensors_.find(name); t != tensors_.end()) return t->second;
+    auto p = pending_.find(name);
+    if (p == pending_.end()) {
+      if (user) bad(*user, fmt::format("input '{}' is not produced by a supported node", name));
+      fail("{}: the output '{}' is not produced by a supported node", src_, name);
+    }
+    Pending& pd = p->second;
+    int id = -1;
+    if (pd.op == "Add") {
+      id = cal_.add(pd.inputs[0], pd.inputs[1], pd.relu, pd.node->name());
+    } else {
+      const int x = pd.inputs[0];
+      const int wexp = pow2_exp(pd.w.data);
+      const int bexp = cal_.node(x).exp + wexp;
+      std::vector<int32_t> bias(static_cast<size_t>(pd.w.dims[0]), 0);
+      for (size_t i = 0; i < pd.b.size(); ++i)
+        bias[i] = static_cast<int32_t>(std::clamp<long>(std::lround(std::ldexp(pd.b[i], -bexp)), INT32_MIN / 2, INT32_MAX / 2));
+      if (pd.op == "Conv") {
+        const auto [k, s, pad] = window(*pd.node);
+        id = cal_.conv(x, quantize8(pd.w.data, wexp), std::move(bias), wexp, pd.w.dims[0], k, s, pad, pd.relu,
+                       attr_i(*pd.node, "group", 1), pd.node->name());
+      } else {
+        id = cal_.dense(x, quantize8(pd.w.data, wexp), std::move(bias), wexp, pd.w.dims[0], pd.relu, pd.node->name());
+      }
+    }
+    tensors_[name] = id;
+    pending_.erase(p);
+    return id;
+  }
+
+  void handle(const onnx::NodeProto& n) {
+    const std::string& op = n.op_type();
+    if (n.output_size() < 1) bad(n, "has no output");
+    auto in = [&](int k) {
+      if (n.input_size() <= k) bad(n, fmt::format("input {} is missing", k));
+      return materialize(n.input(k), &n);
+    };
+    if (op == "Conv" || op == "Gemm") {
+      Pending p;
+      p.op = op;
+      p.node = &n;
+      p.inputs = {in(0)};
+      p.w = floats(n, 1);
+      if (n.input_size() > 2 && !n.input(2).empty()) p.b = floats(n, 2).data;
+      const Shape is = cal_.node(p.inputs[0]).out;
+      if (op == "Conv") {
+        const auto [k, s, pad] = window(n);
+        (void)s, (void)pad;
+        const int64_t g = attr_i(n, "group", 1);
+        if (p.w.dims.size() != 4 || p.w.dims[2] != k || p.w.dims[3] != k || p.w.dims[1] * g != is.c)
+          bad(n, "weight dims must be [O, C/group, K, K] matching the input");
+        if (g != 1 && !(g == is.c && p.w.dims[0] == is.c)) bad(n, "attribute group must be 1 or depthwise");
+      } else {
+        if (attr_i(n, "transA", 0) != 0 || attr_f(n, "alpha", 1) != 1 || attr_f(n, "beta", 1) != 1)
+          bad(n, "only transA 0, alpha 1 and beta 1 are supported");
+        if (p.w.dims.size() != 2) bad(n, "weight must be 2-D");
+        if (attr_i(n, "transB", 0) == 0) {  // store as [O, I]
+          FloatTensor t{std::vector<float>(p.w.data.size()), {p.w.dims[1], p.w.dims[0]}};
+          for (int64_t i = 0; i < p.w.dims[0]; ++i)
+            for (int64_t o = 0; o < p.w.dims[1]; ++o)
+              t.data[static_cast<size_t>(o * p.w.dims[0] + i)] = p.w.data[static_cast<size_t>(i * p.w.dims[1] + o)];
+          p.w = std::move(t);
+        }
+        if (p.w.dims[1] != is.c * is.h * is.w) bad(n, "weight inputs differ from the activation size");
+      }
+      if (!p.b.empty() && static_cast<int64_t>(p.b.size()) != p.w.dims[0]) bad(n, "bias length differs from the outputs");
+      pending_[n.output(0)] = std::move(p);
+      return;
+    }
+    if (op == "BatchNormalization") {
+      auto it = pending_.find(n.input(0));
+      if (it == pending_.end() || it->second.op != "Conv" || it->second.relu)
+        bad(n, "BatchNormalization must directly follow a Conv (it is folded into it)");
+      Pending p = it->second;
+      const auto gamma = floats(n, 1).data, beta = floats(n, 2).data, mean = floats(n, 3).data, var = floats(n, 4).data;
+      const float eps = attr_f(n, "epsilon", 1e-5f);
+      const int64_t oc = p.w.dims[0], per = static_cast<int64_t>(p.w.data.size()) / oc;
+      if (static_cast<int64_t>(gamma.size()) != oc) bad(n, "parameters differ from the Conv's output channels");
+      if (p.b.empty()) p.b.assign(static_cast<size_t>(oc), 0.0f);
+      for (int64_t o = 0; o < oc; ++o) {
+        const float f = gamma[static_cast<size_t>(o)] / std::sqrt(var[static_cast<size_t>(o)] + eps);
+        for (int64_t i = 0; i < per; ++i) p.w.data[static_cast<size_t>(o * per + i)] *= f;
+        p.b[static_cast<size_t>(o)] = (p.b[static_cast<size_t>(o)] - mean[static_cast<size_t>(o)]) * f + beta[static_cast<size_t>(o)];
+      }
+      pending_[n.output(0)] = std::move(p);
+      return;
+    }
+    if (op == "Relu" || op == "Clip") {
+      if (op == "Clip") {
+        // Clip(min 0, no max) is a ReLU; other clips do not fit int8 requantization here.
+        const bool zero_min = n.input_size() > 1 && !n.input(1).empty() && floats(n, 1).data == std::vector<float>{0.0f};
+        if (!zero_min || (n.input_size() > 2 && !n.input(2).empty())) bad(n, "only Clip(min=0) without max is supported");
+      }
+      auto it = pending_.find(n.input(0));
+      if (it == pending_.end()) bad(n, "must follow Conv, Gemm or Add");
+      Pending p = it->second;
+      p.relu = true;
+      pending_[n.output(0)] = std::move(p);
+      return;
+    }
+    if (op == "Add") {
+      Pending p;
+      p.op = op;
+      p.node = &n;
+      p.inputs = {in(0), in(1)};
+      if (!(cal_.node(p.inputs[0]).out == cal_.node(p.inputs[1]).out)) bad(n, "inputs must have the same shape");
+      pending_[n.output(0)] = std::move(p);
+      return;
+    }
+    if (op == "MaxPool" || op == "AveragePool") {
+      const auto [k, s, pad] = window(n);
+      if (op == "MaxPool") {
+        tensors_[n.output(0)] = cal_.max_pool(in(0), k, s, pad, n.name());
+        return;
+      }
+      if (s != k || pad != 0) bad(n, "only non-overlapping, unpadded windows are supported");
+      if ((k & (k - 1)) != 0) bad(n, "the window area must be a power of two");
+      tensors_[n.output(0)] = cal_.avg_pool(in(0), k, n.name());
+      return;
+    }
+    if (op == "GlobalAveragePool") {
+      tensors_[n.output(0)] = cal_.global_avg_pool(in(0), n.name());
+      return;
+    }
+    if (op == "Flatten") {
+      if (attr_i(n, "axis", 1) != 1) bad(n, "attribute axis must be 1");
+      tensors_[n.output(0)] = cal_.flatten(in(0), n.name());
+      return;
+    }
+    bad(n, "operator is not supported in float models (Conv, Gemm, BatchNormalization, Relu, Clip, Add, MaxPool, "
+           "AveragePool, GlobalAveragePool, Flatten)");
+  }
+
+  const onnx::ModelProto& m_;
+  std::string src_;
+  Calibrator cal_;
+  std::map<std::string, const onnx::TensorProto*> init_;
+  std::map<std::string, int> tensors_;
+  std::map<std::string, Pending> pending_;
+};
+
+}  // namespace
+
+bool onnx_is_float_model(const std::string& bytes) {
+  onnx::ModelProto m;
+  if (!m.ParseFromString(bytes)) return false;
+  std::set<std::string> inits;
+  for (const auto& t : m.graph().initializer()) inits.insert(t.name());
+  for (const auto& v : m.graph().input()) {
+    if (inits.count(v.name()) || v.type().tensor_type().elem_type() != onnx::TensorProto::FLOAT) continue;
+    for (const auto& n : m.graph().node())
+      if (n.op_type() == "QuantizeLinear" && n.input_size() > 0 && n.input(0) == v.name()) return false;
+    return true;
+  }
+  return false;
+}
+
+QuantizedModel import_onnx_float(const std::string& bytes, const std::string& source, const std::vector<float>& calibration) {
+  onnx::ModelProto m;
+  if (bytes.empty() || !m.ParseFromString(bytes)) fail("{}: not a valid ONNX model (empty, truncated or corrupt protobuf)", source);
+  return FloatImporter(m, source).run(calibration);
+}
+
+}  // namespace vta::compiler
