@@ -1,8 +1,6 @@
 // The golden model's token-synchronised scheduler; datapath.cpp holds the semantics.
 #include "vta/model/golden.h"
 
-#include <array>
-#include <deque>
 
 #include "vta/isa/error.h"
 
@@ -63,36 +61,13 @@ void GoldenBackend::run(const Launch& launch) {
   const Config& c = config();
   const isa::Layout& layout = datapath_.layout();
   Program prog = fetch_program(c, layout, dram(), launch);
-  const auto n = static_cast<uint32_t>(prog.insns.size());
 
-  std::array<std::deque<uint32_t>, 3> cmd;  // dispatched, not yet run, per module
+  const Schedule sched = schedule(c, prog);
   TokenCounts tokens{};
-  const auto cmd_depth = static_cast<size_t>(c.queues.command_depth);
-  const auto tok_depth = static_cast<uint64_t>(c.queues.token_depth);
-  uint32_t fetched = 0, done = 0;
   Counters total;
   std::vector<Counters> per_region(prog.regions.size());
 
-  while (done < n) {
-    while (fetched < n && cmd[static_cast<size_t>(prog.module[fetched])].size() < cmd_depth) {
-      cmd[static_cast<size_t>(prog.module[fetched])].push_back(fetched);
-      ++fetched;
-    }
-    int pick = -1;
-    for (int m = 0; m < 3; ++m) {
-      if (cmd[m].empty()) continue;
-      TokenQueue q;
-      bool is_pop = false;
-      if (blocked_on_tokens(prog, cmd[m].front(), tokens, tok_depth, q, is_pop)) continue;
-      if (pick < 0 || cmd[m].front() < cmd[pick].front()) pick = m;
-    }
-    if (pick < 0) {
-      std::array<int64_t, 3> heads{};
-      for (int m = 0; m < 3; ++m) heads[m] = cmd[m].empty() ? int64_t{-1} : static_cast<int64_t>(cmd[m].front());
-      fail_deadlock(c, layout, prog, done, heads, tokens, fetched);
-    }
-    const uint32_t i = cmd[pick].front();
-    cmd[pick].pop_front();
+  for (const uint32_t i : sched.order) {
     const Insn& insn = prog.insns[i];
     pop_tokens(prog, i, tokens);
     switch (insn.opcode()) {
@@ -109,8 +84,8 @@ void GoldenBackend::run(const Launch& launch) {
       for (size_t q = 0; q < 4; ++q) rc->tokens_pushed[q] += tokens[q] - before[q];
     total.add(c, insn);
     if (rc) rc->add(c, insn);
-    ++done;
   }
+  check_deadlock(c, layout, prog, sched);
 
   stats_ = RunStats{};
   total.publish(stats_.total);

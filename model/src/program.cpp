@@ -2,6 +2,7 @@
 #include "vta/model/program.h"
 
 #include <cstring>
+#include <deque>
 
 #include "vta/isa/error.h"
 
@@ -148,6 +149,45 @@ void fail_deadlock(const Config& c, const isa::Layout& layout, const Program& pr
     why += fmt::format("; fetch: instruction {} waits for room in the {} command queue ({} entries, full)", fetched,
                        module_name(prog.module[fetched]), c.queues.command_depth);
   fail("deadlock after {} of {} instructions: {}", done, n, why);
+}
+
+Schedule schedule(const Config& c, const Program& prog) {
+  const auto n = static_cast<uint32_t>(prog.insns.size());
+  const auto cmd_depth = static_cast<size_t>(c.queues.command_depth);
+  const auto tok_depth = static_cast<uint64_t>(c.queues.token_depth);
+  std::array<std::deque<uint32_t>, 3> cmd;  // dispatched, not yet run, per module
+  Schedule s;
+  s.order.reserve(n);
+  while (s.order.size() < n) {
+    while (s.fetched < n && cmd[static_cast<size_t>(prog.module[s.fetched])].size() < cmd_depth) {
+      cmd[static_cast<size_t>(prog.module[s.fetched])].push_back(s.fetched);
+      ++s.fetched;
+    }
+    int pick = -1;
+    for (int m = 0; m < 3; ++m) {
+      if (cmd[m].empty()) continue;
+      TokenQueue q;
+      bool is_pop = false;
+      if (blocked_on_tokens(prog, cmd[m].front(), s.tokens, tok_depth, q, is_pop)) continue;
+      if (pick < 0 || cmd[m].front() < cmd[pick].front()) pick = m;
+    }
+    if (pick < 0) {
+      s.deadlock = true;
+      for (int m = 0; m < 3; ++m) s.heads[m] = cmd[m].empty() ? int64_t{-1} : static_cast<int64_t>(cmd[m].front());
+      return s;
+    }
+    const uint32_t i = cmd[pick].front();
+    cmd[pick].pop_front();
+    pop_tokens(prog, i, s.tokens);
+    push_tokens(prog, i, s.tokens);
+    s.order.push_back(i);
+  }
+  return s;
+}
+
+void check_deadlock(const Config& c, const isa::Layout& layout, const Program& prog, const Schedule& s) {
+  if (s.deadlock)
+    fail_deadlock(c, layout, prog, static_cast<uint32_t>(s.order.size()), s.heads, s.tokens, s.fetched);
 }
 
 namespace {

@@ -71,6 +71,26 @@ void push_tokens(const Program& prog, uint32_t i, TokenCounts& tokens, uint64_t*
 [[noreturn]] void fail_deadlock(const Config& c, const isa::Layout& layout, const Program& prog, uint32_t done,
                                 const std::array<int64_t, 3>& heads, const TokenCounts& tokens, uint32_t fetched);
 
+/// The order in which the golden model's rule runs a program: fetch
+/// dispatches in program order into the three command queues (each
+/// `queues.command_depth` deep), and at each step the ready queue head with
+/// the lowest program index runs (ready: its pops available, room for its
+/// pushes). The order depends only on the instructions, never on data, so
+/// every model (and the OpenCL host) computes it once up front.
+struct Schedule {
+  std::vector<uint32_t> order;  // instruction indices in execution order
+  /// True when the program stalls after `order`: the state fail_deadlock
+  /// reports (queue heads, token counts, first instruction not fetched).
+  bool deadlock = false;
+  std::array<int64_t, 3> heads{-1, -1, -1};
+  TokenCounts tokens{};
+  uint32_t fetched = 0;
+};
+Schedule schedule(const Config& c, const Program& prog);
+/// Throws the deadlock report of `s` (see fail_deadlock) when it deadlocked;
+/// call it after running the instructions of `s.order`, as the models do.
+void check_deadlock(const Config& c, const isa::Layout& layout, const Program& prog, const Schedule& s);
+
 /// "instruction 12 (GEMM uop_bgn=0 ...)" for messages.
 std::string insn_label(const isa::Layout& layout, const isa::Insn& insn, int64_t index);
 
