@@ -9,6 +9,7 @@
 #include "vta/isa/config.h"
 #include "vta/isa/fields.h"
 #include "vta/model/backend.h"
+#include "vta/model/builders.h"
 
 namespace vta::test {
 
@@ -17,20 +18,20 @@ Config preset(const std::string& name, const std::vector<Override>& overrides = 
 /// The presets every ISA/golden test iterates over.
 std::vector<std::string> preset_names();
 
-/// Builders for instructions; unlisted fields are zero.
-isa::Insn make_load(isa::MemId mem, uint32_t sram, uint32_t dram, uint32_t y, uint32_t x, uint32_t stride,
-                    uint32_t yp0 = 0, uint32_t yp1 = 0, uint32_t xp0 = 0, uint32_t xp1 = 0);
-isa::Insn make_store(uint32_t sram, uint32_t dram, uint32_t y, uint32_t x, uint32_t stride);
-isa::Insn make_gemm(bool reset, uint32_t uop_bgn, uint32_t uop_end, uint32_t iter_out, uint32_t iter_in,
-                    uint32_t dst_out = 0, uint32_t dst_in = 0, uint32_t src_out = 0, uint32_t src_in = 0,
-                    uint32_t wgt_out = 0, uint32_t wgt_in = 0);
-isa::Insn make_alu(isa::AluOp op, bool use_imm, int32_t imm, uint32_t uop_bgn, uint32_t uop_end, uint32_t iter_out,
-                   uint32_t iter_in, uint32_t dst_out = 0, uint32_t dst_in = 0, uint32_t src_out = 0,
-                   uint32_t src_in = 0);
-isa::Insn make_finish();
-isa::Insn make_uop(uint32_t dst, uint32_t src, uint32_t wgt);
-/// Sets dependency flags on an instruction and returns it.
-isa::Insn with_deps(isa::Insn i, bool pop_prev, bool pop_next, bool push_prev, bool push_next);
+/// Instruction builders (vta/model/builders.h) under the names the suites use.
+template <typename... A>
+isa::Insn make_load(A... a) { return build::load(a...); }
+template <typename... A>
+isa::Insn make_store(A... a) { return build::store(a...); }
+template <typename... A>
+isa::Insn make_gemm(A... a) { return build::gemm(a...); }
+template <typename... A>
+isa::Insn make_alu(A... a) { return build::alu(a...); }
+inline isa::Insn make_finish() { return build::finish(); }
+template <typename... A>
+isa::Insn make_uop(A... a) { return build::uop(a...); }
+using build::random_bytes;
+using build::with_deps;
 
 /// A program under construction: DRAM buffers and instructions.
 class ProgramBuilder {
@@ -60,8 +61,6 @@ class ProgramBuilder {
 /// CMake registers those suites once per backend built (see tests/CMakeLists.txt).
 std::string test_backend();
 
-/// Deterministic pseudo-random bytes.
-std::vector<uint8_t> random_bytes(size_t n, uint32_t seed);
 /// The conformance folder from VTA_CONFORMANCE_DIR, or "" when unset.
 std::string conformance_dir();
 

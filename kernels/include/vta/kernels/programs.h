@@ -10,22 +10,20 @@
 
 #include "vta/isa/config.h"
 #include "vta/isa/fields.h"
+#include "vta/model/builders.h"
 #include "vta/model/image.h"
 
 namespace vta::programs {
 
-// Instruction builders; unlisted fields are zero.
-isa::Insn load(isa::MemId mem, uint32_t sram, uint32_t dram, uint32_t y, uint32_t x, uint32_t stride, uint32_t yp0 = 0,
-               uint32_t yp1 = 0, uint32_t xp0 = 0, uint32_t xp1 = 0);
-isa::Insn store(uint32_t sram, uint32_t dram, uint32_t y, uint32_t x, uint32_t stride);
-isa::Insn gemm(bool reset, uint32_t uop_bgn, uint32_t uop_end, uint32_t iter_out, uint32_t iter_in,
-               uint32_t dst_out = 0, uint32_t dst_in = 0, uint32_t src_out = 0, uint32_t src_in = 0,
-               uint32_t wgt_out = 0, uint32_t wgt_in = 0);
-isa::Insn alu(isa::AluOp op, bool use_imm, int32_t imm, uint32_t uop_bgn, uint32_t uop_end, uint32_t iter_out,
-              uint32_t iter_in, uint32_t dst_out = 0, uint32_t dst_in = 0, uint32_t src_out = 0, uint32_t src_in = 0);
-isa::Insn finish();
-isa::Insn uop(uint32_t dst, uint32_t src, uint32_t wgt);
-isa::Insn with_deps(isa::Insn i, bool pop_prev, bool pop_next, bool push_prev, bool push_next);
+// Instruction builders (vta/model/builders.h).
+using build::alu;
+using build::finish;
+using build::gemm;
+using build::load;
+using build::random_bytes;
+using build::store;
+using build::uop;
+using build::with_deps;
 
 /// Builds a ProgramImage whose dram_base fields are right for an install on
 /// a fresh backend (buffers are placed as Dram::alloc places them).
@@ -65,9 +63,6 @@ class ImageBuilder {
   std::vector<Item> items_;
   uint64_t next_addr_;
 };
-
-/// Deterministic pseudo-random bytes.
-std::vector<uint8_t> random_bytes(size_t n, uint32_t seed);
 
 struct NamedProgram {
   std::string name;
