@@ -7,5 +7,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
-bash scripts/build.sh dev
+mkdir -p build
+echo "run.sh: building (log in build/build-dev.log) ..."
+if ! bash scripts/build.sh dev > build/build-dev.log 2>&1; then
+  cat build/build-dev.log
+  exit 1
+fi
 exec ./build/dev/apps/vta run --model resnet18 --config vta-1x16x16 --backend systemc "$@"
