@@ -22,6 +22,7 @@
 #include "vta/compiler/compile.h"
 #include "vta/compiler/tiling_geom.h"
 #include "vta/isa/error.h"
+#include "vta/model/builders.h"
 
 namespace vta::compiler {
 
@@ -33,36 +34,21 @@ using isa::Opcode;
 
 namespace {
 
-Insn op(Opcode o) {
-  Insn i;
-  i[Member::opcode] = static_cast<uint32_t>(o);
-  return i;
-}
+uint32_t u32(int64_t v) { return static_cast<uint32_t>(v); }
 
+// LOAD or STORE (vta/model/builders.h) from the planner's 64-bit sizes.
 Insn mem(Opcode o, MemId m, int64_t sram, int64_t dram, int64_t y, int64_t x, int64_t stride) {
-  Insn i = op(o);
-  i[Member::memory_type] = static_cast<uint32_t>(m);
-  i[Member::sram_base] = static_cast<uint32_t>(sram);
-  i[Member::dram_base] = static_cast<uint32_t>(dram);
-  i[Member::y_size] = static_cast<uint32_t>(y);
-  i[Member::x_size] = static_cast<uint32_t>(x);
-  i[Member::x_stride] = static_cast<uint32_t>(stride);
-  return i;
+  return o == Opcode::STORE ? build::store(u32(sram), u32(dram), u32(y), u32(x), u32(stride))
+                            : build::load(m, u32(sram), u32(dram), u32(y), u32(x), u32(stride));
 }
 
 // A GEMM or ALU loop nest over uops [0, uops) of a bank at `bank`.
 Insn loop(Opcode o, int64_t bank, int64_t uops, int64_t io, int64_t ii, int64_t dfo, int64_t dfi, int64_t sfo,
           int64_t sfi) {
-  Insn i = op(o);
-  i[Member::uop_bgn] = static_cast<uint32_t>(bank);
-  i[Member::uop_end] = static_cast<uint32_t>(bank + uops);
-  i[Member::iter_out] = static_cast<uint32_t>(io);
-  i[Member::iter_in] = static_cast<uint32_t>(ii);
-  i[Member::dst_factor_out] = static_cast<uint32_t>(dfo);
-  i[Member::dst_factor_in] = static_cast<uint32_t>(dfi);
-  i[Member::src_factor_out] = static_cast<uint32_t>(sfo);
-  i[Member::src_factor_in] = static_cast<uint32_t>(sfi);
-  return i;
+  return o == Opcode::GEMM
+             ? build::gemm(false, u32(bank), u32(bank + uops), u32(io), u32(ii), u32(dfo), u32(dfi), u32(sfo), u32(sfi))
+             : build::alu(AluOp::MIN, false, 0, u32(bank), u32(bank + uops), u32(io), u32(ii), u32(dfo), u32(dfi),
+                          u32(sfo), u32(sfi));
 }
 
 Insn alu(AluOp a, bool use_imm, int32_t imm, Insn shape) {
@@ -469,7 +455,7 @@ CompiledNetwork compile(const Graph& input, const Config& c, const std::string& 
       net.layers[id] = info;
     }
     e.begin_layer();  // balance the compute->load tokens of the last layer
-    e.emit(op(Opcode::FINISH));
+    e.emit(build::finish());
     seg.regions.back().end = static_cast<uint32_t>(e.insns.size());
     std::vector<uint8_t> bytes(e.insns.size() * isa::kInsnBytes);
     for (size_t i = 0; i < e.insns.size(); ++i) {
