@@ -1,0 +1,116 @@
+// The store module's datapath (docs/timing.md rule 10): one issue cycle, one
+// cycle to read the first OUT element, then the rows' beats back to back on
+// the write channel (each row split into bursts of at most max_burst beats),
+// and completion with the last burst's acknowledgement. E: DRAM bytes per OUT
+// element, B: bytes per beat, E >= B.
+module vta_store #(
+    parameter int E = 16,
+    parameter int B = 8,
+    parameter int AW = 11
+) (
+    input  logic           clk,
+    input  logic           clear,
+    input  logic           start,  // issue cycle of a STORE with x_size, y_size > 0
+    input  logic [15:0]    sram_base,
+    input  logic [31:0]    dram_base,
+    input  logic [15:0]    y_size,
+    input  logic [15:0]    x_size,
+    input  logic [15:0]    x_stride,
+    input  logic [12:0]    max_burst,
+    // OUT buffer read port
+    output logic           out_re,
+    output logic [AW-1:0]  out_addr,
+    input  logic [E*8-1:0] out_data,
+    // write channel
+    output logic           awvalid,
+    output logic [63:0]    awaddr,
+    output logic [12:0]    awbeats,
+    output logic           wvalid,
+    output logic [B*8-1:0] wdata,
+    output logic           wlast,
+    input  logic           bvalid,
+    output logic           busy,
+    output logic           retire
+);
+  localparam int NB = E / B;  // beats per element
+  localparam int LOG_E = $clog2(E);
+  localparam int LB = $clog2(B);
+
+  typedef enum logic [1:0] {IDLE, PREP, BEAT, ACK} state_t;
+  state_t state;
+
+  logic [31:0] ptr, row_beats, row_left, rows_left, b_left, stride_bytes, sent, acks;
+  logic [63:0] w_addr, w_row;
+  logic [31:0] sub;
+
+  wire [31:0] new_burst = (row_left < 32'(max_burst)) ? row_left : 32'(max_burst);
+  wire        first = b_left == 0;
+  wire        last_beat_row = row_left == 1;
+  wire        last_beat = last_beat_row && rows_left == 1;
+
+  assign wvalid = state == BEAT;
+  assign wdata = out_data[sub[$clog2(NB+1)-1:0]*B*8+:B*8];
+  assign awvalid = state == BEAT && first;
+  assign awaddr = w_addr;
+  assign awbeats = 13'(new_burst);
+  assign wlast = state == BEAT && (first ? new_burst == 1 : b_left == 1);
+
+  // The next element is read in the cycle of the current one's last beat.
+  assign out_re = state == PREP || (state == BEAT && sub == NB - 1 && !last_beat);
+  assign out_addr = AW'(ptr);
+
+  wire [31:0] sent_now = sent + 32'(wlast);
+  wire [31:0] acks_now = acks + 32'(bvalid);
+  assign busy = state != IDLE;
+  assign retire = ((state == BEAT && last_beat) || state == ACK) && acks_now == sent_now;
+
+  always_ff @(posedge clk) begin
+    if (clear) begin
+      state <= IDLE;
+    end else begin
+      if (bvalid) acks <= acks + 1;
+      case (state)
+        IDLE:
+          if (start) begin
+            ptr <= 32'(sram_base);
+            row_beats <= (32'(x_size) << LOG_E) >> LB;
+            row_left <= (32'(x_size) << LOG_E) >> LB;
+            rows_left <= 32'(y_size);
+            stride_bytes <= 32'(x_stride) << LOG_E;
+            w_addr <= 64'(dram_base) << LOG_E;
+            w_row <= 64'(dram_base) << LOG_E;
+            b_left <= '0;
+            sub <= '0;
+            sent <= '0;
+            acks <= '0;
+            state <= PREP;
+          end
+        PREP: begin
+          ptr <= ptr + 1;
+          state <= BEAT;
+        end
+        BEAT: begin
+          if (wlast) sent <= sent + 1;
+          b_left <= first ? new_burst - 1 : b_left - 1;
+          if (sub == NB - 1) begin
+            sub <= '0;
+            ptr <= ptr + 1;
+          end else sub <= sub + 1;
+          if (last_beat_row) begin
+            rows_left <= rows_left - 1;
+            w_row <= w_row + 64'(stride_bytes);
+            w_addr <= w_row + 64'(stride_bytes);
+            row_left <= row_beats;
+            b_left <= '0;
+          end else begin
+            w_addr <= w_addr + 64'(B);
+            row_left <= row_left - 1;
+          end
+          if (last_beat) state <= retire ? IDLE : ACK;
+        end
+        ACK: if (retire) state <= IDLE;
+        default: ;
+      endcase
+    end
+  end
+endmodule
