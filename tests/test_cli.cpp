@@ -135,6 +135,19 @@ TEST(Cli, TimingOnlyAndTraceOnSystemc) {
   EXPECT_EQ(t["otherData"]["cycles"], j["runs"][0]["stats"]["total"]["cycles.total"]);
 }
 
+TEST(Cli, CompareCyclesPerRegionOfTwoCycleModels) {
+  if (!has_systemc()) GTEST_SKIP() << "built without VTA_WITH_SYSTEMC";
+  // The same model twice: every region agrees, and a latency change shows up.
+  auto same = run_vta("compare --backends systemc,systemc " + kSrc + "/examples/identity_requant.vasm --max-diff 0");
+  ASSERT_EQ(same.code, 0) << same.out;
+  EXPECT_NE(same.out.find("gemm "), std::string::npos) << same.out;
+  EXPECT_NE(same.out.find("results: identical on every backend"), std::string::npos) << same.out;
+  EXPECT_NE(same.out.find("largest difference: 0.000 %"), std::string::npos) << same.out;
+  auto net = run_vta("compare --backends systemc,systemc --model conv:16,8,8,16,3,1,1");
+  ASSERT_EQ(net.code, 0) << net.out;
+  EXPECT_NE(net.out.find("conv1 "), std::string::npos) << net.out;
+}
+
 TEST(Cli, ZooExportThenRunTheOnnxFile) {
   auto dir = temp_dir("onnx");
   auto file = (dir / "lenet5.onnx").string();

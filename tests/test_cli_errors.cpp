@@ -47,6 +47,13 @@ TEST(CliErrors, GoldenCannotTrace) {
                "the golden backend is untimed");
 }
 
+TEST(CliErrors, CompareNeedsCycleModels) {
+  expect_error(std::string("compare --backends golden,golden ") + VTA_SOURCE_DIR + "/examples/identity_requant.vasm",
+               "backend 'golden' reports no cycles");
+  expect_error(std::string("compare --backends golden ") + VTA_SOURCE_DIR + "/examples/identity_requant.vasm",
+               "--backends needs at least two backends");
+}
+
 TEST(CliErrors, AssemblerErrorNamesTheLine) {
   auto f = write_temp("bad.vasm", "GEMM uop_bgn=0 uop_end=1\nGEMM iter_out=99999\nFINISH\n");
   expect_error("run " + f.string(), "bad.vasm:2: field 'iter_out' = 99999 does not fit its 14 bits");

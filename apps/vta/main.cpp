@@ -14,6 +14,7 @@
 #include "vta/isa/error.h"
 #include "vta/model/backend.h"
 #include "vta/model/image.h"
+#include "compare.h"
 #include "opencl_commands.h"
 #include "run_network.h"
 #include "vta/compiler/onnx.h"
@@ -281,6 +282,7 @@ int main(int argc, char** argv) {
   zoo_export->add_option("-o,--output", export_out, "ONNX file to write")->required();
   zoo_export->add_option("--seed", export_opts.seed, "weight seed")->capture_default_str();
   zoo_export->add_option("--batch", export_opts.batch, "batch size")->capture_default_str();
+  vta::app::add_compare_command(app);
   vta::app::add_opencl_commands(app);  // devices, bringup, cl-source, cl-build (when built with OpenCL)
 
   try {

@@ -11,6 +11,7 @@
 #include "vta/isa/error.h"
 #include "vta/kernels/bringup.h"
 #include "vta/kernels/opencl.h"
+#include "run_and_exit.h"
 
 namespace vta::app {
 
@@ -51,22 +52,6 @@ void write_file(const std::string& path, const std::string& bytes) {
   if (!f) fail("{}: cannot write", path);
   f << bytes;
   if (!f) fail("{}: write failed", path);
-}
-
-/// Runs `body` and ends the program with its exit code; vta::Error (and any
-/// other exception) prints one line and exits 2.
-template <typename F>
-[[noreturn]] void run_and_exit(F&& body) {
-  int code = kBadInput;
-  try {
-    code = body();
-  } catch (const std::exception& e) {
-    std::cerr << "vta: error: " << e.what() << "\n";
-    code = kBadInput;
-  }
-  std::cout.flush();
-  std::cerr.flush();
-  std::exit(code);
 }
 
 }  // namespace
