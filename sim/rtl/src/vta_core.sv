@@ -106,7 +106,7 @@ module vta_core (
   logic [12:0] f_beats;
   logic [2:0] grant, beat;
   vta_fetch #(.B(B), .FB(FB)) u_fetch (
-      .clk, .clear, .start, .insn_addr, .insn_count, .max_burst(cfg_max_burst),
+      .clk, .clear(rst), .start, .insn_addr, .insn_count, .max_burst(cfg_max_burst),
       .req_valid(f_req), .req_addr(f_addr), .req_beats(f_beats), .grant(grant[0]), .beat_valid(beat[0]),
       .beat_data(rdata), .room, .push, .push_data, .wait_mem(dbg_fetch_wait_mem),
       .wait_queue(dbg_fetch_wait_queue), .fetched(dbg_fetched));

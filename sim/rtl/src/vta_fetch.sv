@@ -8,7 +8,7 @@ module vta_fetch #(
     parameter int FB = 128   // instructions per chunk at most
 ) (
     input  logic          clk,
-    input  logic          clear,
+    input  logic          clear,  // reset (a start restarts fetch by itself)
     input  logic          start,
     input  logic [63:0]   insn_addr,
     input  logic [31:0]   insn_count,
@@ -80,17 +80,15 @@ module vta_fetch #(
   always_ff @(posedge clk) begin
     if (clear) begin
       state <= IDLE;
+    end else if (start) begin
+      count <= insn_count;
+      next_idx <= '0;
+      addr <= insn_addr;
+      // max(1, max_burst * B / 16)
+      chunk_max <= ((32'(max_burst) << LB) >> 4) == 0 ? 32'd1 : ((32'(max_burst) << LB) >> 4);
+      state <= insn_count == 0 ? IDLE : PREP;
     end else begin
       case (state)
-        IDLE:
-          if (start) begin
-            count <= insn_count;
-            next_idx <= '0;
-            addr <= insn_addr;
-            // max(1, max_burst * B / 16)
-            chunk_max <= ((32'(max_burst) << LB) >> 4) == 0 ? 32'd1 : ((32'(max_burst) << LB) >> 4);
-            state <= insn_count == 0 ? IDLE : PREP;
-          end
         PREP: begin
           chunk <= remaining < chunk_max ? remaining : chunk_max;
           left <= ((remaining < chunk_max ? remaining : chunk_max) << 4) >> LB;
