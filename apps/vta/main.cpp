@@ -112,6 +112,13 @@ int run_one(const std::string& path, const vta::Config& cfg, const RunOpts& o, n
     std::string ext = dot == std::string::npos ? ".json" : bo.trace_path.substr(dot);
     bo.trace_path = fmt::format("{}.{}{}", stem, records.size(), ext);
   }
+  if (!bo.wave_path.empty() && o.programs.size() > 1) {
+    // One waveform per program: FILE.vcd -> FILE.<n>.vcd
+    auto dot = bo.wave_path.rfind('.');
+    std::string stem = dot == std::string::npos ? bo.wave_path : bo.wave_path.substr(0, dot);
+    std::string ext = dot == std::string::npos ? ".vcd" : bo.wave_path.substr(dot);
+    bo.wave_path = fmt::format("{}.{}{}", stem, records.size(), ext);
+  }
   auto backend = vta::make_backend(o.backend, cfg, bo);
   vta::Launch launch = vta::install(image, *backend);
   auto t0 = std::chrono::steady_clock::now();
@@ -269,6 +276,26 @@ int main(int argc, char** argv) {
                   "cycle models: write a Chrome/Perfetto trace JSON (FILE.N.json for several programs)");
   run->add_option("--trace-limit", run_opts.backend_options.trace_limit, "most events per trace file")
       ->capture_default_str();
+  run->add_option("--wave", run_opts.backend_options.wave_path,
+                  "verilator: write a VCD waveform of the RTL (FILE.N.vcd for several programs)");
+  run->add_option_function<std::string>(
+         "--wave-window",
+         [&run_opts](const std::string& w) {
+           // FROM:CYCLES, both decimal.
+           auto& bo = run_opts.backend_options;
+           const auto colon = w.find(':');
+           try {
+             size_t a = 0, b = 0;
+             if (colon == std::string::npos) throw std::invalid_argument(w);
+             bo.wave_from = std::stoull(w.substr(0, colon), &a);
+             bo.wave_cycles = std::stoull(w.substr(colon + 1), &b);
+             if (a != colon || b != w.size() - colon - 1 || w[0] == '-' || w[colon + 1] == '-')
+               throw std::invalid_argument(w);
+           } catch (const std::exception&) {
+             throw CLI::ValidationError("--wave-window", "expected FROM:CYCLES (e.g. 0:100000), got '" + w + "'");
+           }
+         },
+         "--wave: the cycles to record, FROM:CYCLES (default 0:100000)");
   run_cfg.add(run);
 
   app.add_subcommand("backends", "list the backends built into this binary");

@@ -339,6 +339,7 @@ OpenclBackend::OpenclBackend(const Config& c, const BackendOptions& options)
     : Backend(c), impl_(std::make_unique<Impl>(config())) {
   if (options.timing_only) fail("the opencl backend is untimed: timing-only mode needs a cycle model (systemc)");
   if (!options.trace_path.empty()) fail("the opencl backend is untimed: --trace needs a cycle model (systemc)");
+  if (!options.wave_path.empty()) fail("the opencl backend has no RTL: --wave needs the verilator backend");
   Impl& m = *impl_;
   const Found dev = select_device(config());
   m.built = build(config(), dev, choose_flavor(config(), dev.info));

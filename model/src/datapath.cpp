@@ -171,10 +171,10 @@ void Datapath::error(const Insn& insn, int64_t index, const std::string& what) c
   fail("{}: {}", insn_label(layout_, insn, index), what);
 }
 
-void Datapath::load(const Insn& insn, int64_t index, const Dram& dram) {
+std::vector<const uint8_t*> Datapath::check_load(const Insn& insn, int64_t index, const Dram& dram) const {
   const auto mem = insn.mem();
   const uint64_t y_size = insn[Member::y_size], x_size = insn[Member::x_size];
-  if (x_size == 0) return;  // dependency-only
+  if (x_size == 0) return {};  // dependency-only
   const uint64_t x_stride = insn[Member::x_stride], dram_base = insn[Member::dram_base];
   const uint64_t xp0 = insn[Member::x_pad_0], xp1 = insn[Member::x_pad_1];
   const uint64_t yp0 = insn[Member::y_pad_0], yp1 = insn[Member::y_pad_1];
@@ -204,6 +204,18 @@ void Datapath::load(const Insn& insn, int64_t index, const Dram& dram) {
       error(insn, index,
             fmt::format("row {} reads DRAM {} outside any allocation", y, Dram::range(addr, bytes)));
   }
+  return rows;
+}
+
+void Datapath::load(const Insn& insn, int64_t index, const Dram& dram) {
+  const std::vector<const uint8_t*> rows = check_load(insn, index, dram);  // every check, before any state changes
+  const auto mem = insn.mem();
+  const uint64_t y_size = insn[Member::y_size], x_size = insn[Member::x_size];
+  if (x_size == 0) return;  // dependency-only
+  const uint64_t xp0 = insn[Member::x_pad_0], xp1 = insn[Member::x_pad_1];
+  const uint64_t yp0 = insn[Member::y_pad_0], yp1 = insn[Member::y_pad_1];
+  const uint64_t x_total = xp0 + x_size + xp1;
+  const uint64_t sram_base = insn[Member::sram_base];
   // Writes `n` elements starting at SRAM element `at` from `src` (nullptr: zeros).
   auto put = [&](uint64_t at, const uint8_t* src, uint64_t n) {
     switch (mem) {
@@ -267,7 +279,7 @@ void Datapath::update_wgt_t(uint64_t first, uint64_t count) {
   }
 }
 
-void Datapath::store(const Insn& insn, int64_t index, Dram& dram) {
+void Datapath::check_store(const Insn& insn, int64_t index, const Dram& dram) const {
   const uint64_t y_size = insn[Member::y_size], x_size = insn[Member::x_size];
   if (x_size == 0) return;
   const uint64_t x_stride = insn[Member::x_stride], dram_base = insn[Member::dram_base];
@@ -278,15 +290,39 @@ void Datapath::store(const Insn& insn, int64_t index, Dram& dram) {
           fmt::format("reads OUT elements [{}, {}) but the OUT buffer has {}", sram_base,
                       sram_base + y_size * x_size, depth));
   const auto e = static_cast<uint64_t>(out_elem_);
-  std::vector<uint8_t*> rows(y_size);
   for (uint64_t y = 0; y < y_size; ++y) {
     uint64_t addr = (dram_base + y * x_stride) * e;
-    rows[y] = dram.find(addr, x_size * e);
-    if (!rows[y])
+    if (!dram.contains(addr, x_size * e))
       error(insn, index, fmt::format("row {} writes DRAM {} outside any allocation", y, Dram::range(addr, x_size * e)));
   }
+}
+
+void Datapath::store(const Insn& insn, int64_t index, Dram& dram) {
+  check_store(insn, index, dram);  // every row is inside an allocation from here on
+  const uint64_t y_size = insn[Member::y_size], x_size = insn[Member::x_size];
+  if (x_size == 0) return;
+  const uint64_t x_stride = insn[Member::x_stride], dram_base = insn[Member::dram_base];
+  const uint64_t sram_base = insn[Member::sram_base];
+  const auto e = static_cast<uint64_t>(out_elem_);
   for (uint64_t y = 0; y < y_size; ++y)
-    std::memcpy(rows[y], out_.data() + (sram_base + y * x_size) * e, x_size * e);
+    std::memcpy(dram.find((dram_base + y * x_stride) * e, x_size * e), out_.data() + (sram_base + y * x_size) * e,
+                x_size * e);
+}
+
+void Datapath::check(const Insn& insn, int64_t index, const Dram& dram) {
+  switch (insn.opcode()) {
+    case isa::Opcode::LOAD:
+      // A uop load is carried out: the GEMM/ALU checks read the uop buffer.
+      if (insn.mem() == MemId::UOP)
+        load(insn, index, dram);
+      else
+        check_load(insn, index, dram);
+      break;
+    case isa::Opcode::STORE: check_store(insn, index, dram); break;
+    case isa::Opcode::GEMM: check_loop_bounds(insn, index, true); break;
+    case isa::Opcode::ALU: check_loop_bounds(insn, index, false); break;
+    case isa::Opcode::FINISH: break;
+  }
 }
 
 void Datapath::check_loop_bounds(const Insn& insn, int64_t index, bool is_gemm) const {

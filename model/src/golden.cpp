@@ -55,6 +55,7 @@ void Counters::publish(Stats& s) const {
 GoldenBackend::GoldenBackend(const Config& c, const BackendOptions& options) : Backend(c), datapath_(c) {
   if (options.timing_only) fail("the golden backend is untimed: timing-only mode needs a cycle model (systemc)");
   if (!options.trace_path.empty()) fail("the golden backend is untimed: --trace needs a cycle model (systemc)");
+  if (!options.wave_path.empty()) fail("the golden backend has no RTL: --wave needs the verilator backend");
 }
 
 void GoldenBackend::run(const Launch& launch) {

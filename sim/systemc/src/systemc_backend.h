@@ -9,7 +9,9 @@ namespace vta::sim {
 class SystemCBackend : public Backend {
  public:
   SystemCBackend(const Config& c, const BackendOptions& o)
-      : Backend(c), options_(o), layout_(config()), timing_(config()), datapath_(config()) {}
+      : Backend(c), options_(o), layout_(config()), timing_(config()), datapath_(config()) {
+    if (!o.wave_path.empty()) fail("the systemc backend has no RTL: --wave needs the verilator backend");
+  }
 
   std::string name() const override { return options_.timing_only ? "systemc (timing-only)" : "systemc"; }
 

@@ -82,7 +82,7 @@ std::vector<uint8_t> build_binary(const Config& c);
 class OpenclBackend : public Backend {
  public:
   /// Picks the device and builds (or loads) the kernel; throws vta::Error.
-  /// Rejects timing_only and trace_path: the kernel is untimed.
+  /// Rejects timing_only, trace_path and wave_path: the kernel is untimed.
   OpenclBackend(const Config& c, const BackendOptions& options);
   ~OpenclBackend() override;
 

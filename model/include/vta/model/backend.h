@@ -50,6 +50,11 @@ struct BackendOptions {
   std::string trace_path;
   /// Most trace events written per run; beyond it the trace says it was cut.
   uint64_t trace_limit = 200000;
+  /// RTL backend: write a VCD waveform of each run here (run n >= 1 to
+  /// STEM.n.EXT), of cycles [wave_from, wave_from + wave_cycles).
+  std::string wave_path;
+  uint64_t wave_from = 0;
+  uint64_t wave_cycles = 100000;
 };
 
 class Backend {

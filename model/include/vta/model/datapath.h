@@ -44,6 +44,11 @@ class Datapath {
   void store(const isa::Insn& insn, int64_t index, Dram& dram);
   void gemm(const isa::Insn& insn, int64_t index);
   void alu(const isa::Insn& insn, int64_t index);
+  /// Raises exactly the error that executing `insn` would raise, without
+  /// moving tensor data, so that a model which moves the data itself (the
+  /// RTL) can use this datapath as its checker. A LOAD of uops is carried
+  /// out, since the GEMM and ALU checks read the uop buffer.
+  void check(const isa::Insn& insn, int64_t index, const Dram& dram);
 
   /// Bytes of elements [index, index+count) of an on-chip buffer.
   std::vector<uint8_t> read_sram(isa::MemId mem, uint32_t index, uint32_t count) const;
@@ -54,6 +59,9 @@ class Datapath {
  private:
   [[noreturn]] void error(const isa::Insn& insn, int64_t index, const std::string& what) const;
   void check_loop_bounds(const isa::Insn& insn, int64_t index, bool is_gemm) const;
+  /// The checks of load() (returns its DRAM rows) and store().
+  std::vector<const uint8_t*> check_load(const isa::Insn& insn, int64_t index, const Dram& dram) const;
+  void check_store(const isa::Insn& insn, int64_t index, const Dram& dram) const;
   /// Refreshes wgt_t_ for WGT elements [first, first+count).
   void update_wgt_t(uint64_t first, uint64_t count);
 

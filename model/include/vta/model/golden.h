@@ -18,7 +18,7 @@ namespace vta::model {
 
 class GoldenBackend : public Backend {
  public:
-  /// Rejects timing_only and trace_path: the golden model is untimed.
+  /// Rejects timing_only, trace_path and wave_path: the golden model is untimed.
   GoldenBackend(const Config& c, const BackendOptions& options);
   std::string name() const override { return "golden"; }
   void run(const Launch& launch) override;

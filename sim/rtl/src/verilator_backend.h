@@ -1,0 +1,36 @@
+#pragma once
+// The `verilator` backend: the verilated RTL core (the timing ground truth)
+// behind the Backend interface, attached to the memory model of
+// docs/timing.md. The program is fetched and checked statically as on every
+// backend; a shadow datapath checks each instruction when the core issues it
+// (so that bounds errors are the golden model's, word for word); the core's
+// dbg_* ports give the run record that sim::publish_run turns into stats.
+#include <memory>
+
+#include "verilator_core.h"
+#include "vta/model/backend.h"
+
+namespace vta::rtl {
+
+class VerilatorBackend : public Backend {
+ public:
+  /// Throws vta::Error when no built model fits the config, or for options
+  /// and configs the RTL cannot honour.
+  VerilatorBackend(const Config& c, const BackendOptions& o);
+
+  std::string name() const override { return "verilator"; }
+  void run(const Launch& launch) override;
+  std::vector<uint8_t> read_sram(isa::MemId mem, uint32_t index, uint32_t count) const override;
+  RunStats stats() const override { return stats_; }
+
+ private:
+  BackendOptions options_;
+  isa::Layout layout_;
+  sim::Timing timing_;
+  model::Datapath checker_;
+  std::unique_ptr<Core> core_;
+  RunStats stats_;
+  uint64_t runs_ = 0;
+};
+
+}  // namespace vta::rtl

@@ -1,0 +1,81 @@
+#include "verilator_select.h"
+
+#include <limits>
+#include <regex>
+#include <set>
+#include <utility>
+
+#include "vta/isa/error.h"
+#include "vta/isa/fields.h"
+
+namespace vta::rtl {
+
+namespace {
+
+using Params = std::vector<std::pair<std::string, long long>>;
+
+// The `localparam int NAME = value;` lines of a package, in order.
+Params params_of(const std::string& text) {
+  static const std::regex line(R"(localparam\s+int\s+(\w+)\s*=\s*(-?\d+)\s*;)");
+  Params out;
+  for (auto it = std::sregex_iterator(text.begin(), text.end(), line); it != std::sregex_iterator(); ++it)
+    out.emplace_back((*it)[1].str(), std::stoll((*it)[2].str()));
+  return out;
+}
+
+// Maxima that the run-time ports lower (cfg_cmd_depth, cfg_token_depth,
+// cfg_max_burst, cfg_ii_*), and ISA extensions, which fetch_program rejects
+// statically when the config disables them: a model that has one runs a
+// config that does not use it.
+bool may_be_lower(const std::string& name) {
+  static const std::set<std::string> names{"CMD_QUEUE_DEPTH", "TOKEN_QUEUE_DEPTH", "MAX_BURST",       "ALU_II_IMM",
+                                           "ALU_II_VECTOR",   "ALU_MUL_ENABLED",   "ACC_8BIT_ENABLED"};
+  return names.count(name) != 0;
+}
+
+struct Diff {
+  size_t count = 0;
+  std::string first;  // "ALU_LANES is 16, the config needs 4"
+};
+
+Diff compare(const Params& want, const Params& have) {
+  Diff d;
+  for (const auto& [name, value] : want) {
+    const long long* got = nullptr;
+    for (const auto& [n, v] : have)
+      if (n == name) got = &v;
+    const bool ok = got && (*got == value || (may_be_lower(name) && value <= *got));
+    if (ok) continue;
+    if (d.count++ == 0)
+      d.first = got ? fmt::format("{} is {} where the config needs {}{}", name, *got, value,
+                                  may_be_lower(name) ? " or less" : "")
+                    : fmt::format("{} is missing (the config has {})", name, value);
+  }
+  return d;
+}
+
+}  // namespace
+
+const BuiltModel& select_model(const Config& c) {
+  const auto& models = built_models();
+  const Params want = params_of(isa::generate_sv_package(c));
+  const BuiltModel* closest = nullptr;
+  Diff best{std::numeric_limits<size_t>::max(), ""};
+  std::string presets;
+  for (const BuiltModel* m : models) {
+    const Diff d = compare(want, params_of(m->package));
+    if (d.count == 0) return *m;
+    if (d.count < best.count) {
+      best = d;
+      closest = m;
+    }
+    presets += fmt::format("{}{}", presets.empty() ? "" : ", ", m->preset);
+  }
+  if (!closest) fail("verilator: no RTL model is built into this binary (VTA_RTL_PRESETS is empty)");
+  fail("verilator: no built RTL model fits config '{}' ({}): the closest, {}, differs in {} parameter{}, first: "
+       "its {}. Built models: {}. Add the preset to VTA_RTL_PRESETS (with its package "
+       "sim/rtl/generated/vta_pkg_<preset>.sv) and rebuild.",
+       c.name, c.source, closest->preset, best.count, best.count == 1 ? "" : "s", best.first, presets);
+}
+
+}  // namespace vta::rtl

@@ -1,0 +1,15 @@
+#pragma once
+// Which verilated model runs a config: the one whose package equals the
+// config's generated package (isa::generate_sv_package) in every
+// `localparam int NAME = value;`, except the values the run-time ports may
+// lower (sim/rtl/README.md), where the config may ask for less.
+#include "verilator_core.h"
+
+namespace vta::rtl {
+
+/// The model for `c`; throws vta::Error naming the config, the first
+/// differing parameter against the closest built model, and every built
+/// preset.
+const BuiltModel& select_model(const Config& c);
+
+}  // namespace vta::rtl
