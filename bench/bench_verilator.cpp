@@ -1,0 +1,43 @@
+// Verilator RTL backend speed on the synthetic GEMM-dominated program of
+// bench_systemc (about 30 M cycles on 1x16x16; conv_program.h): simulated
+// cycles per second of the verilated core driven from C++ (issue 6 target:
+// >= 0.5 M cycles/s), and the SystemC model on the same program for the
+// SystemC/RTL speed ratio. `--benchmark_filter=short` runs a 300-tile cut.
+#include <benchmark/benchmark.h>
+
+#include "conv_program.h"
+
+namespace {
+
+using namespace vta::test;
+
+void BM_Verilator(benchmark::State& state) {
+  const auto tiles = static_cast<uint32_t>(state.range(0));
+  auto b = vta::make_backend("verilator", preset("vta-1x16x16"));
+  const vta::Launch launch = conv_program(*b, tiles);
+  for (auto _ : state) b->run(launch);
+  const auto cycles = static_cast<double>(b->stats().total.get("cycles.total"));
+  state.counters["sim_cycles"] = cycles;
+  state.counters["cycles/s"] = benchmark::Counter(cycles, benchmark::Counter::kIsIterationInvariantRate);
+  // The cycle models must agree on this program (issue 6).
+  auto sc = vta::make_backend("systemc", preset("vta-1x16x16"), vta::BackendOptions{true, "", 0});
+  sc->run(conv_program(*sc, tiles));
+  state.counters["systemc_cycles"] = static_cast<double>(sc->stats().total.get("cycles.total"));
+}
+
+void BM_SystemCSameProgram(benchmark::State& state) {
+  const auto tiles = static_cast<uint32_t>(state.range(0));
+  auto b = vta::make_backend("systemc", preset("vta-1x16x16"));
+  const vta::Launch launch = conv_program(*b, tiles);
+  for (auto _ : state) b->run(launch);
+  const auto cycles = static_cast<double>(b->stats().total.get("cycles.total"));
+  state.counters["cycles/s"] = benchmark::Counter(cycles, benchmark::Counter::kIsIterationInvariantRate);
+}
+
+BENCHMARK(BM_Verilator)->Name("BM_Verilator/full")->Arg(3200)->Iterations(1)->Unit(benchmark::kSecond)->UseRealTime();
+BENCHMARK(BM_Verilator)->Name("BM_Verilator/short")->Arg(300)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_SystemCSameProgram)->Arg(3200)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+}  // namespace
+
+BENCHMARK_MAIN();
