@@ -37,7 +37,9 @@ void BM_GoldenSameProgram(benchmark::State& state) {
   const vta::Launch launch = conv_program(*b, kTiles);
   for (auto _ : state) b->run(launch);
   // Cycles of the same program from the cycle model, for a like-for-like rate.
-  auto sc = vta::make_backend("systemc", preset("vta-1x16x16"), vta::BackendOptions{true, "", 0});
+  vta::BackendOptions timing_only;
+  timing_only.timing_only = true;
+  auto sc = vta::make_backend("systemc", preset("vta-1x16x16"), timing_only);
   sc->run(conv_program(*sc, kTiles));
   report(state, *sc);
 }

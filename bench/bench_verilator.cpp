@@ -20,7 +20,9 @@ void BM_Verilator(benchmark::State& state) {
   state.counters["sim_cycles"] = cycles;
   state.counters["cycles/s"] = benchmark::Counter(cycles, benchmark::Counter::kIsIterationInvariantRate);
   // The cycle models must agree on this program (issue 6).
-  auto sc = vta::make_backend("systemc", preset("vta-1x16x16"), vta::BackendOptions{true, "", 0});
+  vta::BackendOptions timing_only;
+  timing_only.timing_only = true;
+  auto sc = vta::make_backend("systemc", preset("vta-1x16x16"), timing_only);
   sc->run(conv_program(*sc, tiles));
   state.counters["systemc_cycles"] = static_cast<double>(sc->stats().total.get("cycles.total"));
 }

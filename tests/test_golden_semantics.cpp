@@ -779,14 +779,17 @@ TEST_P(PerPreset, FinishPopsPrevAndNext) {
   const uint32_t dst = v.buffer(MemId::OUT, 1);
   v.add(with_deps(make_load(MemId::INP, 0, inp, 1, 1, 1), false, false, false, true));
   v.add(with_deps(make_load(MemId::WGT, 0, wgt, 1, 1, 1), false, false, false, true));
+  // A third load->compute token, for FINISH: the GEMM must wait for the
+  // second (WGT), or on the RTL it reads the weights before they arrive.
+  v.add(with_deps(make_load(MemId::INP, 0, 0, 0, 0, 0), false, false, false, true));
   v.add(with_deps(make_load(MemId::UOP, 0, v.uops({make_uop(0, 0, 0)}), 1, 1, 1), true, false, false, false));
-  v.add(with_deps(make_gemm(false, 0, 1, 1, 1), false, false, false, true));
+  v.add(with_deps(make_gemm(false, 0, 1, 1, 1), true, false, false, true));
   v.add(with_deps(make_store(0, dst, 1, 1, 1), true, false, true, false));
   v.add(with_deps(make_finish(), true, true, false, false));
   v.run();
   EXPECT_NE(v.dram(MemId::OUT, dst, 1), std::vector<uint8_t>(v.lanes(), 0)) << "the GEMM result is trivially zero";
   const auto s = v.stats();
-  EXPECT_EQ(s.get("tokens.load->compute"), 2u);
+  EXPECT_EQ(s.get("tokens.load->compute"), 3u);
   EXPECT_EQ(s.get("tokens.compute->store"), 1u);
   EXPECT_EQ(s.get("tokens.store->compute"), 1u);
   EXPECT_EQ(s.get("insn.FINISH"), 1u);
