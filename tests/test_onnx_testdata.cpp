@@ -4,7 +4,9 @@
 // and compared with ONNX's float outputs within one LSB of the output scale
 // (the quantization step); the VTA result is also bit-exact with the integer
 // reference. Cases outside the supported subset must fail with a message
-// naming the attribute. Skipped when the package's data folder is missing.
+// naming the attribute. The integer operators (QLinearConv, ConvInteger,
+// QLinearMatMul, MatMulInteger) are imported as they are and compared with
+// ONNX's integer outputs. Skipped when the package's data folder is missing.
 #include <gtest/gtest.h>
 #include <onnx/onnx_pb.h>
 
@@ -12,6 +14,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 #include <sstream>
 
 #include "test_support.h"
@@ -97,6 +100,77 @@ INSTANTIATE_TEST_SUITE_P(
                       "test_conv_with_strides_no_padding", "test_maxpool_2d_default", "test_maxpool_2d_pads",
                       "test_maxpool_2d_strides", "test_maxpool_2d_precomputed_pads", "test_maxpool_2d_precomputed_strides",
                       "test_globalaveragepool", "test_globalaveragepool_precomputed"));
+
+// The integer operators: uint8 inputs held as int8 (value - 128), compared
+// exactly for int32 outputs and within one LSB (counting the exact ones) for
+// requantized outputs, whose ONNX rounding is float round-half-to-even.
+std::vector<int64_t> int_values(const onnx::TensorProto& t) {
+  std::vector<int64_t> v;
+  const std::string& raw = t.raw_data();
+  if (t.data_type() == onnx::TensorProto::INT32) {
+    for (size_t i = 0; i + 4 <= raw.size(); i += 4) {
+      int32_t x;
+      std::memcpy(&x, raw.data() + i, 4);
+      v.push_back(x);
+    }
+    if (raw.empty()) v.assign(t.int32_data().begin(), t.int32_data().end());
+  } else {
+    const bool u8 = t.data_type() == onnx::TensorProto::UINT8;
+    for (char c : raw) v.push_back(u8 ? static_cast<uint8_t>(c) : static_cast<int8_t>(c));
+    if (raw.empty()) v.assign(t.int32_data().begin(), t.int32_data().end());
+  }
+  return v;
+}
+
+class Integer : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(Integer, MatchesOnnxExactlyOrWithinOneLsb) {
+  const fs::path dir = kData / GetParam();
+  if (!fs::exists(dir)) GTEST_SKIP() << dir << " is missing (install libonnx-testdata)";
+  onnx::TensorProto x, y;
+  const std::string bytes = with_weights_as_initializers(dir, x, y);
+  ASSERT_FALSE(onnx_is_float_model(bytes));
+  const Graph g = import_onnx_bytes(bytes, GetParam());
+  const Node& in = g.at(0);
+  ASSERT_EQ(in.op, Op::Input);
+  Tensor input{in.out, {}};
+  for (int64_t v : int_values(x)) input.data.push_back(static_cast<int8_t>(in.uint8 ? v - 128 : v));
+  ASSERT_EQ(static_cast<int64_t>(input.data.size()), in.out.size());
+  const Node& out = g.at(g.output);
+  const std::vector<int64_t> want = int_values(y);
+  ASSERT_EQ(static_cast<int64_t>(want.size()), out.out.size());
+  EXPECT_EQ(out.int32_out, y.data_type() == onnx::TensorProto::INT32);
+  EXPECT_EQ(out.uint8, y.data_type() == onnx::TensorProto::UINT8);
+
+  const vta::Config cfg = vta::test::preset("vta-1x16x16");
+  const CompiledNetwork net = compile(g, cfg);
+  // Zero points and non-power-of-two scales: the host, annotated so.
+  EXPECT_EQ(net.graph.at(g.output).device, Device::Host) << net.graph.dump();
+  auto backend = vta::make_backend("golden", cfg);
+  const NetworkResult res = run_network(net, *backend, input);
+  const Tensor ref = run_graph(g, input)[static_cast<size_t>(g.output)];
+  EXPECT_EQ(res.output.data, ref.data);
+  EXPECT_EQ(res.output.wide, ref.wide);
+  int exact = 0, worst = 0;
+  for (size_t i = 0; i < want.size(); ++i) {
+    const int64_t got = out.int32_out ? ref.wide.at(i) : ref.data.at(i) + (out.uint8 ? 128 : 0);
+    const int d = static_cast<int>(std::abs(got - want[i]));
+    exact += d == 0;
+    worst = std::max(worst, d);
+  }
+  if (out.int32_out) {
+    EXPECT_EQ(worst, 0) << GetParam() << ": int32 results must be exact";
+  }
+  EXPECT_LE(worst, 1) << GetParam();
+  RecordProperty("exact", exact);
+  RecordProperty("values", static_cast<int>(want.size()));
+  std::cout << GetParam() << ": " << exact << " of " << want.size() << " values exact, worst difference " << worst << "\n";
+}
+
+INSTANTIATE_TEST_SUITE_P(Node, Integer,
+                         ::testing::Values("test_basic_convinteger", "test_convinteger_with_padding",
+                                           "test_convinteger_without_padding", "test_matmulinteger", "test_qlinearconv",
+                                           "test_qlinearmatmul_2D", "test_qlinearmatmul_3D"));
 
 class Unsupported : public ::testing::TestWithParam<std::pair<std::string, std::string>> {};
 

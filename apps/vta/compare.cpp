@@ -82,6 +82,8 @@ Column run_net(const compiler::CompiledNetwork& net, const compiler::Tensor& inp
   }
   col.result.assign(reinterpret_cast<const uint8_t*>(res.output.data.data()),
                     reinterpret_cast<const uint8_t*>(res.output.data.data()) + res.output.data.size());
+  const auto* wide = reinterpret_cast<const uint8_t*>(res.output.wide.data());  // int32 outputs
+  col.result.insert(col.result.end(), wide, wide + res.output.wide.size() * 4);
   return col;
 }
 

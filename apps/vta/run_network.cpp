@@ -53,7 +53,8 @@ int run_network_command(const NetworkRunOptions& o, const Config& c) {
   bool passed = true;
   if (!timing_only) {
     const std::vector<Tensor> ref = run_graph(g, input);
-    passed = ref[static_cast<size_t>(g.output)].data == res.output.data;
+    const Tensor& want = ref[static_cast<size_t>(g.output)];
+    passed = want.data == res.output.data && want.wide == res.output.wide;  // wide: int32 outputs
   }
   Report r = make_report(net, res, c, backend->name());
   r.tool = o.tool;

@@ -136,6 +136,28 @@ int Calibrator::flatten(int x, std::string name) {
   return push(std::move(n));
 }
 
+int Calibrator::reshape(int x, const Shape& s, std::string name) {
+  const Node& in = g_.at(x);
+  if (s.size() != in.out.size()) fail("{}: reshape of {} elements to {}", name, in.out.size(), s.size());
+  Node n;
+  n.name = name.empty() ? "reshape" : std::move(name);
+  n.op = Op::Reshape;
+  n.inputs = {x};
+  n.out = s;
+  n.exp = in.exp;
+  return push(std::move(n));
+}
+
+int Calibrator::softmax(int x, std::string name) {
+  Node n;
+  n.name = name.empty() ? "softmax" : std::move(name);
+  n.op = Op::Softmax;
+  n.inputs = {x};
+  n.out = g_.at(x).out;
+  n.exp = g_.at(x).exp;
+  return push(std::move(n));
+}
+
 Graph Calibrator::take(int output) {
   g_.output = output;
   return std::move(g_);

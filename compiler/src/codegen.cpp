@@ -394,7 +394,10 @@ CompiledNetwork compile(const Graph& input, const Config& c, const std::string& 
 
   // Activations: one blocked DRAM buffer per node output.
   for (size_t i = 0; i < g.nodes.size(); ++i) {
-    Buffer b{g.nodes[i].name, MemId::INP, static_cast<uint64_t>(blocked(g.nodes[i].out, c).bytes()), 0, {}, static_cast<int>(i)};
+    // int32 outputs (host only) are plain NCHW int32.
+    const Node& n = g.nodes[i];
+    const int64_t bytes = n.int32_out ? n.out.size() * 4 : blocked(n.out, c).bytes();
+    Buffer b{n.name, MemId::INP, static_cast<uint64_t>(bytes), 0, {}, static_cast<int>(i)};
     net.activation[static_cast<int>(i)] = plan.add(std::move(b));
   }
   // Segments: maximal runs of consecutive VTA nodes.

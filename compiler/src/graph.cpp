@@ -17,6 +17,7 @@ const char* op_name(Op op) {
     case Op::GlobalAvgPool: return "global_avg_pool";
     case Op::Flatten: return "flatten";
     case Op::Softmax: return "softmax";
+    case Op::Reshape: return "reshape";
   }
   return "?";
 }
@@ -48,6 +49,9 @@ std::string Graph::dump() const {
     if (n.op == Op::Conv2d)
       out += fmt::format(" k{} s{} p{} g{} shift {}{}", n.kernel, n.stride, n.pad, n.groups, n.shift, n.relu ? " relu" : "");
     if (n.op == Op::Dense || n.op == Op::Add) out += fmt::format(" shift {}{}", n.shift, n.relu ? " relu" : "");
+    if (n.asymmetric())
+      out += fmt::format(" zp x{} w{} out{} mult {}{}{}", n.x_zp, n.w_zp, n.zp, n.mult, n.int32_out ? " int32" : "",
+                         n.weight_sets != 1 ? fmt::format(" sets {}", n.weight_sets) : "");
     out += fmt::format(" <- {}\n", ins);
   }
   return out;

@@ -115,6 +115,9 @@ std::string export_onnx_bytes(const Graph& g) {
   for (const auto& n : g.nodes) {
     auto in = [&](size_t k) { return g.at(n.inputs.at(k)).name; };
     auto in_exp = [&](size_t k) { return g.at(n.inputs.at(k)).exp; };
+    if (n.asymmetric() || n.uint8)
+      fail("export of {}: node '{}' has zero points, a requantization multiplier or an int32 output (only the "
+           "symmetric power-of-two form is exported)", g.name, n.name);
     switch (n.op) {
       case Op::Input: value_info(gp->add_input(), n.name, n.out, false); break;
       case Op::Conv2d:
@@ -169,6 +172,7 @@ std::string export_onnx_bytes(const Graph& g) {
         Writer::int1(op, "axis", 1);
         break;
       }
+      case Op::Reshape: fail("export of {}: Reshape is not exported (use Flatten)", g.name);
       case Op::Softmax: fail("export of {}: Softmax is not exported (the zoo ends at the logits)", g.name);
     }
   }

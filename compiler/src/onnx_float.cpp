@@ -1,9 +1,12 @@
 // Float ONNX models, quantized post-training through the Calibrator.
+// MatMul is a Gemm (an Add of an initializer right after it is its bias);
+// Reshape (host) relabels the NCHW data; Softmax must be the final op.
 #include <onnx/onnx_pb.h>
 
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <initializer_list>
 #include <map>
 #include <array>
 #include <optional>
@@ -54,9 +57,9 @@ class FloatImporter {
     if (!in) fail("{}: the model has no input", src_);
     std::vector<int64_t> d;
     for (const auto& dim : in->type().tensor_type().shape().dim()) d.push_back(dim.dim_value());
-    if (d.size() != 4 || std::any_of(d.begin(), d.end(), [](int64_t x) { return x <= 0; }))
-      fail("{}: input '{}' must be NCHW with a static shape", src_, in->name());
-    const Shape s{d[0], d[1], d[2], d[3]};
+    if ((d.size() != 4 && d.size() != 2) || std::any_of(d.begin(), d.end(), [](int64_t x) { return x <= 0; }))
+      fail("{}: input '{}' must be NCHW or NC with a static shape", src_, in->name());
+    const Shape s = d.size() == 4 ? Shape{d[0], d[1], d[2], d[3]} : Shape{d[0], d[1], 1, 1};
     std::vector<float> seeded;
     if (calibration.empty()) {  // no calibration data given: a seeded input in [-1, 1]
       std::mt19937 rng(1);
@@ -142,9 +145,52 @@ class FloatImporter {
     return {k[0], s.empty() ? 1 : s[0], p.empty() ? 0 : p[0]};
   }
 
+  void only_attrs(const onnx::NodeProto& n, std::initializer_list<const char*> known) const {
+    for (const auto& a : n.attribute())
+      if (std::none_of(known.begin(), known.end(), [&](const char* k) { return a.name() == k; }))
+        bad(n, fmt::format("attribute '{}' is not supported", a.name()));
+  }
+
+  // Reshape's target (an INT64 initializer; 0 copies a dimension, -1 is
+  // inferred) as NCHW (4 dims) or N x C (2 dims).
+  Shape reshaped(const onnx::NodeProto& n, const Shape& is) const {
+    if (n.input_size() != 2) bad(n, "needs inputs data and shape");
+    auto it = init_.find(n.input(1));
+    if (it == init_.end()) bad(n, fmt::format("shape '{}' must be an initializer", n.input(1)));
+    const auto& t = *it->second;
+    if (t.data_type() != onnx::TensorProto::INT64) bad(n, fmt::format("shape '{}' must be INT64", t.name()));
+    std::vector<int64_t> d(t.int64_data().begin(), t.int64_data().end());
+    if (!t.raw_data().empty()) {
+      d.resize(t.raw_data().size() / 8);
+      std::memcpy(d.data(), t.raw_data().data(), d.size() * 8);
+    }
+    if (d.size() != 2 && d.size() != 4) bad(n, fmt::format("shape has {} dimensions; only 2 (N x C) or 4 (NCHW) are supported", d.size()));
+    const int64_t from[4] = {is.n, is.c, is.h, is.w};
+    int64_t known = 1, infer = -1;
+    for (size_t i = 0; i < d.size(); ++i) {
+      if (d[i] == 0) d[i] = from[i];
+      if (d[i] == -1) {
+        if (infer >= 0) bad(n, "shape has more than one -1");
+        infer = static_cast<int64_t>(i);
+      } else if (d[i] < 1) {
+        bad(n, fmt::format("shape dimension {} is {}", i, d[i]));
+      } else {
+        known *= d[i];
+      }
+    }
+    if (infer >= 0) d[static_cast<size_t>(infer)] = is.size() / known;
+    const Shape s = d.size() == 4 ? Shape{d[0], d[1], d[2], d[3]} : Shape{d[0], d[1], 1, 1};
+    if (s.size() != is.size()) bad(n, fmt::format("shape gives {} elements, the input has {}", s.size(), is.size()));
+    return s;
+  }
+
   // The node id of tensor `name`, quantizing a pending Conv/Gemm/Add first.
   int materialize(const std::string& name, const onnx::NodeProto* user) {
-    if (auto t = tensors_.find(name); t != tensors_.end()) return t->second;
+    if (auto t = tensors_.find(name); t != tensors_.end()) {
+      if (user && cal_.node(t->second).op == Op::Softmax)
+        bad(*user, fmt::format("input '{}' is a Softmax output; Softmax is supported only as the final op", name));
+      return t->second;
+    }
     auto p = pending_.find(name);
     if (p == pending_.end()) {
       if (user) bad(*user, fmt::format("input '{}' is not produced by a supported node", name));
@@ -181,6 +227,52 @@ class FloatImporter {
       if (n.input_size() <= k) bad(n, fmt::format("input {} is missing", k));
       return materialize(n.input(k), &n);
     };
+    if (op == "MatMul") {  // a Gemm with B [K, N] and no bias
+      if (n.input_size() != 2) bad(n, "needs inputs A and B");
+      Pending p;
+      p.op = "Gemm";
+      p.node = &n;
+      p.inputs = {in(0)};
+      p.w = floats(n, 1);
+      const Shape is = cal_.node(p.inputs[0]).out;
+      if (is.h != 1 || is.w != 1) bad(n, "input A must be 2-D (rows x K); MatMul over the last axis of a 4-D tensor is not supported");
+      if (p.w.dims.size() != 2) bad(n, "input B must be a 2-D initializer [K, N]");
+      if (p.w.dims[0] != is.c) bad(n, fmt::format("B has {} rows, A {} columns", p.w.dims[0], is.c));
+      FloatTensor t{std::vector<float>(p.w.data.size()), {p.w.dims[1], p.w.dims[0]}};  // stored [N, K]
+      for (int64_t i = 0; i < p.w.dims[0]; ++i)
+        for (int64_t o = 0; o < p.w.dims[1]; ++o)
+          t.data[static_cast<size_t>(o * p.w.dims[0] + i)] = p.w.data[static_cast<size_t>(i * p.w.dims[1] + o)];
+      p.w = std::move(t);
+      pending_[n.output(0)] = std::move(p);
+      return;
+    }
+    if (op == "Reshape") {
+      only_attrs(n, {"allowzero"});
+      if (attr_i(n, "allowzero", 0) != 0) bad(n, "attribute allowzero must be 0");
+      const int x = in(0);
+      tensors_[n.output(0)] = cal_.reshape(x, reshaped(n, cal_.node(x).out), n.name());
+      return;
+    }
+    if (op == "Softmax") {
+      only_attrs(n, {"axis"});
+      const int x = in(0);
+      const Shape is = cal_.node(x).out;
+      const int64_t axis = attr_i(n, "axis", m_.opset_import_size() && m_.opset_import(0).version() >= 13 ? -1 : 1);
+      if (is.h != 1 || is.w != 1 || (axis != 1 && axis != -1)) bad(n, "only a Softmax over the channels of N x C is supported (attribute axis 1 or -1)");
+      tensors_[n.output(0)] = cal_.softmax(x, n.name());
+      return;
+    }
+    if (op == "Add" && (init_.count(n.input(0)) || init_.count(n.input(1)))) {  // the bias of a MatMul / Gemm
+      const int k = init_.count(n.input(1)) ? 1 : 0;
+      auto it = pending_.find(n.input(1 - k));
+      if (it == pending_.end() || it->second.op != "Gemm" || !it->second.b.empty() || it->second.relu)
+        bad(n, "an Add of an initializer must follow a MatMul or Gemm without bias (it is folded into it)");
+      Pending p = it->second;
+      p.b = floats(n, k).data;
+      if (static_cast<int64_t>(p.b.size()) != p.w.dims[0]) bad(n, "the added bias differs from the outputs");
+      pending_[n.output(0)] = std::move(p);
+      return;
+    }
     if (op == "Conv" || op == "Gemm") {
       Pending p;
       p.op = op;
@@ -273,8 +365,8 @@ class FloatImporter {
       tensors_[n.output(0)] = cal_.flatten(in(0), n.name());
       return;
     }
-    bad(n, "operator is not supported in float models (Conv, Gemm, BatchNormalization, Relu, Clip, Add, MaxPool, "
-           "AveragePool, GlobalAveragePool, Flatten)");
+    bad(n, "operator is not supported in float models (Conv, Gemm, MatMul, BatchNormalization, Relu, Clip, Add, MaxPool, "
+           "AveragePool, GlobalAveragePool, Flatten, Reshape, Softmax)");
   }
 
   const onnx::ModelProto& m_;

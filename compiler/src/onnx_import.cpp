@@ -1,4 +1,6 @@
-// ONNX (QDQ form) -> Graph. See onnx.h for the accepted subset.
+// ONNX (QDQ form) -> Graph. See onnx.h for the accepted subset; the integer
+// operators (QLinearConv, ConvInteger, QLinearMatMul, MatMulInteger) are in
+// onnx_integer.cpp.
 #include <onnx/onnx_pb.h>
 
 #include <bit>
@@ -12,12 +14,18 @@
 #include <algorithm>
 #include <cstring>
 
+#include "onnx_integer.h"
+#include "onnx_read.h"
 #include "vta/compiler/onnx.h"
 #include "vta/isa/error.h"
 
 namespace vta::compiler {
 
 namespace {
+
+constexpr const char* kUint8Only =
+    "uint8 tensors, non-zero zero points and int32 outputs are supported only by QLinearConv, QLinearMatMul, "
+    "ConvInteger and MatMulInteger, not in QDQ form";
 
 struct Act {  // a dequantized activation: node id and scale exponent
   int node;
@@ -37,9 +45,9 @@ struct Pending {  // a float result waiting for its QuantizeLinear
   std::vector<int> in_exps;
 };
 
-class Importer {
+class Importer : public OnnxReader {
  public:
-  Importer(const onnx::ModelProto& m, std::string source) : m_(m), src_(std::move(source)) {}
+  Importer(const onnx::ModelProto& m, std::string source) : OnnxReader(std::move(source)), m_(m) {}
 
   Graph run() {
     const auto& gp = m_.graph();
@@ -56,10 +64,6 @@ class Importer {
   }
 
  private:
-  [[noreturn]] void bad(const onnx::NodeProto& n, const std::string& what) const {
-    fail("{}: node '{}' ({}): {}", src_, n.name().empty() ? n.output_size() ? n.output(0) : "?" : n.name(), n.op_type(), what);
-  }
-
   // Kahn's algorithm over tensor dependencies; names a cycle if there is one.
   std::vector<int> topo_order() const {
     const auto& gp = m_.graph();
@@ -109,40 +113,29 @@ class Importer {
         fail("{}: input '{}' needs a static positive shape", src_, v.name());
       d.push_back(dim.dim_value());
     }
-    if (d.size() != 4 && d.size() != 2) fail("{}: input '{}' must be NCHW or NC, it has {} dimensions", src_, v.name(), d.size());
+    if (d.size() < 2 || d.size() > 4)
+      fail("{}: input '{}' must be NCHW, N x rows x K or NC, it has {} dimensions", src_, v.name(), d.size());
     Node n;
     n.name = v.name();
     n.op = Op::Input;
-    n.out = d.size() == 4 ? Shape{d[0], d[1], d[2], d[3]} : Shape{d[0], d[1], 1, 1};
-    if (tt.elem_type() == onnx::TensorProto::INT8) {
+    // A 3-D input (the rows of a batched MatMul) folds its batch into N.
+    n.out = d.size() == 4 ? Shape{d[0], d[1], d[2], d[3]} : d.size() == 3 ? Shape{d[0] * d[1], d[2], 1, 1} : Shape{d[0], d[1], 1, 1};
+    if (tt.elem_type() == onnx::TensorProto::INT8 || tt.elem_type() == onnx::TensorProto::UINT8) {
       n.exp = 0;
+      n.uint8 = tt.elem_type() == onnx::TensorProto::UINT8;  // held as value - 128
       q_[v.name()] = g_.add(n);
+      if (d.size() == 3) batches_[v.name()] = d[0];
     } else if (tt.elem_type() == onnx::TensorProto::FLOAT) {
       float_input_ = v.name();
       float_input_node_ = n;
     } else {
-      fail("{}: input '{}' must be int8 or float", src_, v.name());
+      fail("{}: input '{}' must be int8, uint8 or float", src_, v.name());
     }
-  }
-
-  const onnx::TensorProto& initializer(const onnx::NodeProto& n, int k) const {
-    if (n.input_size() <= k || n.input(k).empty()) bad(n, fmt::format("input {} is missing", k));
-    auto it = init_.find(n.input(k));
-    if (it == init_.end()) bad(n, fmt::format("input '{}' must be an initializer", n.input(k)));
-    return *it->second;
   }
 
   // A scale initializer: a power of two; returns its exponent.
   int scale_exp(const onnx::NodeProto& n, int k) const {
-    const auto& t = initializer(n, k);
-    if (t.data_type() != onnx::TensorProto::FLOAT) bad(n, fmt::format("scale '{}' must be float", t.name()));
-    float v = 0;
-    if (t.float_data_size() == 1)
-      v = t.float_data(0);
-    else if (t.raw_data().size() == 4)
-      std::memcpy(&v, t.raw_data().data(), 4);
-    else
-      bad(n, fmt::format("scale '{}' must be one value (per-tensor quantization)", t.name()));
+    const float v = float_scalar(n, k);
     int e = 0;
     const float m = std::frexp(v, &e);
     if (!(v > 0) || m != 0.5f)
@@ -153,70 +146,9 @@ class Importer {
 
   void zero_point_is_zero(const onnx::NodeProto& n, int k) const {
     if (n.input_size() <= k || n.input(k).empty()) return;
+    if (initializer(n, k).data_type() == onnx::TensorProto::UINT8) bad(n, kUint8Only);
     for (int64_t v : int_values(initializer(n, k), n))
       if (v != 0) bad(n, "zero points must be 0 (symmetric quantization)");
-  }
-
-  std::vector<int64_t> int_values(const onnx::TensorProto& t, const onnx::NodeProto& n) const {
-    std::vector<int64_t> out;
-    const std::string& raw = t.raw_data();
-    switch (t.data_type()) {
-      case onnx::TensorProto::INT8:
-        if (!raw.empty())
-          for (char ch : raw) out.push_back(static_cast<int8_t>(ch));
-        else
-          for (int v : t.int32_data()) out.push_back(v);
-        break;
-      case onnx::TensorProto::INT32:
-        if (!raw.empty()) {
-          if (raw.size() % 4) bad(n, fmt::format("initializer '{}' has a truncated raw_data", t.name()));
-          for (size_t i = 0; i < raw.size(); i += 4) {
-            int32_t v;
-            std::memcpy(&v, raw.data() + i, 4);
-            out.push_back(v);
-          }
-        } else {
-          for (int v : t.int32_data()) out.push_back(v);
-        }
-        break;
-      default: bad(n, fmt::format("initializer '{}' has element type {}; expected INT8 or INT32", t.name(), t.data_type()));
-    }
-    int64_t count = 1;
-    for (auto d : t.dims()) count *= d;
-    if (static_cast<int64_t>(out.size()) != count)
-      bad(n, fmt::format("initializer '{}' holds {} values for dims of {} elements", t.name(), out.size(), count));
-    return out;
-  }
-
-  int64_t attr_i(const onnx::NodeProto& n, const std::string& name, int64_t def) const {
-    for (const auto& a : n.attribute())
-      if (a.name() == name) return a.i();
-    return def;
-  }
-  std::vector<int64_t> attr_ints(const onnx::NodeProto& n, const std::string& name) const {
-    for (const auto& a : n.attribute())
-      if (a.name() == name) return {a.ints().begin(), a.ints().end()};
-    return {};
-  }
-  void only_attrs(const onnx::NodeProto& n, std::initializer_list<const char*> known) const {
-    for (const auto& a : n.attribute()) {
-      bool ok = false;
-      for (const char* k : known) ok |= a.name() == k;
-      if (!ok) bad(n, fmt::format("attribute '{}' is not supported", a.name()));
-    }
-  }
-  // kernel_shape (square), strides (equal), pads (all equal): returns k, s, p.
-  std::array<int64_t, 3> window(const onnx::NodeProto& n) const {
-    auto k = attr_ints(n, "kernel_shape"), s = attr_ints(n, "strides"), p = attr_ints(n, "pads");
-    if (k.size() != 2 || k[0] != k[1]) bad(n, "attribute kernel_shape must be two equal values");
-    if (!s.empty() && (s.size() != 2 || s[0] != s[1])) bad(n, "attribute strides must be two equal values");
-    if (!p.empty() && (p.size() != 4 || p[0] != p[1] || p[0] != p[2] || p[0] != p[3]))
-      bad(n, "attribute pads must be four equal values");
-    for (auto d : attr_ints(n, "dilations"))
-      if (d != 1) bad(n, "attribute dilations must be 1");
-    for (const auto& a : n.attribute())
-      if (a.name() == "auto_pad" && a.s() != "NOTSET") bad(n, "attribute auto_pad is not supported (use explicit pads)");
-    return {k[0], s.empty() ? 1 : s[0], p.empty() ? 0 : p[0]};
   }
 
   const Act& act(const onnx::NodeProto& n, int k) const {
@@ -257,11 +189,13 @@ class Importer {
       if (auto q = q_.find(n.input(0)); q != q_.end()) {
         // An int8 graph input takes its scale from its DequantizeLinear.
         Node& src = g_.nodes[static_cast<size_t>(q->second)];
+        if (src.uint8 || src.asymmetric()) bad(n, kUint8Only);
         if (src.op == Op::Input) src.exp = exp;
         acts_[n.output(0)] = Act{q->second, exp};
         return;
       }
       const auto& t = initializer(n, 0);
+      if (t.data_type() == onnx::TensorProto::UINT8) bad(n, kUint8Only);
       const std::vector<int64_t> v = int_values(t, n);
       if (t.data_type() == onnx::TensorProto::INT8) {
         Weight w{std::vector<int8_t>(v.begin(), v.end()), {t.dims().begin(), t.dims().end()}, exp};
@@ -395,8 +329,10 @@ class Importer {
       q_[n.output(0)] = g_.add(std::move(out));
       return;
     }
+    IntegerImport integer{*this, g_, q_, batches_};
+    if (import_integer_op(n, integer)) return;
     bad(n, "operator is not supported (QuantizeLinear, DequantizeLinear, Conv, Gemm, Relu, Add, MaxPool, "
-           "AveragePool, GlobalAveragePool, Flatten)");
+           "AveragePool, GlobalAveragePool, Flatten, QLinearConv, ConvInteger, QLinearMatMul, MatMulInteger)");
   }
 
   void finish(Pending& p, int exp, const onnx::NodeProto& q) {
@@ -425,11 +361,10 @@ class Importer {
   }
 
   const onnx::ModelProto& m_;
-  std::string src_;
   Graph g_;
-  std::map<std::string, const onnx::TensorProto*> init_;
   std::set<std::string> inputs_;
-  std::map<std::string, int> q_;  // int8 tensor -> node
+  std::map<std::string, int> q_;  // int8, uint8 (held as int8) and int32 tensor -> node
+  std::map<std::string, int64_t> batches_;  // 3-D tensors -> their batch (folded into N)
   std::map<std::string, Act> acts_;
   std::map<std::string, Weight> weights_;
   std::map<std::string, Bias> biases_;

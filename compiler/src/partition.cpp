@@ -6,7 +6,9 @@
 // ACC_8BIT loads, Add, average pooling, and max pooling whose padding cannot
 // win (no padding, or an input that is never negative: a ReLU output), since
 // VTA zero-fills padding. On the host: global average pooling (its divisor
-// is not a power of two), flatten, softmax, other grouped convolutions. Each node's device is decided from the node itself (not from
+// is not a power of two), flatten, reshape, softmax, other grouped convolutions,
+// and asymmetric nodes (zero points, requantization multipliers, int32
+// outputs, batched weights: Node::asymmetric()). Each node's device is decided from the node itself (not from
 // a traversal order), so every residual block is labelled alike; copies
 // between devices are the pack/unpack at segment boundaries (runtime.cpp).
 #include "vta/compiler/compile.h"
@@ -16,6 +18,10 @@ namespace vta::compiler {
 Graph partition(const Graph& g, const Config& c) {
   Graph out = g;
   for (auto& n : out.nodes) {
+    if (n.asymmetric()) {  // zero points, multipliers, int32 outputs: the host's 64-bit requantization
+      n.device = Device::Host;
+      continue;
+    }
     switch (n.op) {
       case Op::Conv2d: {
         const int64_t in_c = out.nodes[static_cast<size_t>(n.inputs[0])].out.c;

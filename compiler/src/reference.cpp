@@ -2,6 +2,7 @@
 
 #include <Eigen/Core>
 #include <algorithm>
+#include <cmath>
 
 #include "vta/isa/error.h"
 
@@ -35,15 +36,15 @@ std::vector<int32_t> conv2d_acc(const Node& n, const Tensor& in) {
             for (int64_t oh = 0; oh < os.h; ++oh)
               for (int64_t ow = 0; ow < os.w; ++ow) {
                 const int64_t ih = oh * s + kh - p, iw = ow * s + kw - p;
-                int32_t v = 0;
+                int32_t v = 0;  // padding stands for x_zp: it adds 0
                 if (ih >= 0 && ih < is.h && iw >= 0 && iw < is.w)
-                  v = in.data[static_cast<size_t>(((b * is.c + grp * icg + c) * is.h + ih) * is.w + iw)];
+                  v = in.data[static_cast<size_t>(((b * is.c + grp * icg + c) * is.h + ih) * is.w + iw)] - n.x_zp;
                 col(r, oh * os.w + ow) = v;
               }
           }
       MatI w(ocg, rows);
       for (int64_t o = 0; o < ocg; ++o)
-        for (int64_t r = 0; r < rows; ++r) w(o, r) = n.weight[static_cast<size_t>((grp * ocg + o) * rows + r)];
+        for (int64_t r = 0; r < rows; ++r) w(o, r) = n.weight[static_cast<size_t>((grp * ocg + o) * rows + r)] - n.w_zp;
       MatI acc = w * col;  // |products| < 2^14 * rows: no overflow for any layer here
       for (int64_t o = 0; o < ocg; ++o) {
         const int64_t oc = grp * ocg + o;
@@ -55,24 +56,39 @@ std::vector<int32_t> conv2d_acc(const Node& n, const Tensor& in) {
   return out;
 }
 
-// Dense accumulators (bias included), N x O.
+// Dense accumulators (bias included), N x O. With weight_sets > 1 the rows
+// are that many equal groups, each with its own weights (a batched MatMul).
 std::vector<int32_t> dense_acc(const Node& n, const Tensor& in) {
   const int64_t inner = in.shape.c * in.shape.h * in.shape.w;
+  const int64_t sets = n.weight_sets, rows = n.out.n / sets;
+  if (rows * sets != n.out.n) fail("{}: {} rows do not split into {} weight sets", n.name, n.out.n, sets);
   std::vector<int32_t> out(static_cast<size_t>(n.out.size()));
-  Eigen::Map<const Eigen::Matrix<int8_t, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>> w(n.weight.data(), n.out.c, inner);
-  const MatI wi = w.cast<int32_t>();
-  for (int64_t b = 0; b < n.out.n; ++b) {
-    Eigen::Map<const Eigen::Matrix<int8_t, Eigen::Dynamic, 1>> x(in.data.data() + b * inner, inner);
-    const Eigen::Matrix<int32_t, Eigen::Dynamic, 1> acc = wi * x.cast<int32_t>();
-    for (int64_t o = 0; o < n.out.c; ++o)
-      out[static_cast<size_t>(b * n.out.c + o)] = wrap_add(acc(o), n.bias.empty() ? 0 : n.bias[static_cast<size_t>(o)]);
+  for (int64_t set = 0; set < sets; ++set) {
+    Eigen::Map<const Eigen::Matrix<int8_t, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>> w(
+        n.weight.data() + set * n.out.c * inner, n.out.c, inner);
+    const MatI wi = (w.cast<int32_t>().array() - n.w_zp).matrix();
+    for (int64_t b = set * rows; b < (set + 1) * rows; ++b) {
+      Eigen::Map<const Eigen::Matrix<int8_t, Eigen::Dynamic, 1>> x(in.data.data() + b * inner, inner);
+      const Eigen::Matrix<int32_t, Eigen::Dynamic, 1> acc = wi * (x.cast<int32_t>().array() - n.x_zp).matrix();
+      for (int64_t o = 0; o < n.out.c; ++o)
+        out[static_cast<size_t>(b * n.out.c + o)] = wrap_add(acc(o), n.bias.empty() ? 0 : n.bias[static_cast<size_t>(o)]);
+    }
   }
   return out;
 }
 
+// The multiplier form of requantization (asymmetric nodes), in 64 bits.
+int8_t requantize_mult(int32_t acc, const Node& n) {
+  const int64_t round = n.shift > 0 ? (int64_t{1} << (n.shift - 1)) : 0;
+  const int64_t v = ((static_cast<int64_t>(acc) * n.mult + round) >> n.shift) + n.zp;
+  return static_cast<int8_t>(std::clamp<int64_t>(v, n.relu ? std::max(n.zp, -128) : -128, 127));
+}
+
 Tensor requantize_all(const Node& n, const std::vector<int32_t>& acc) {
-  Tensor out{n.out, std::vector<int8_t>(acc.size())};
-  for (size_t i = 0; i < acc.size(); ++i) out.data[i] = requantize(acc[i], n.shift, n.relu);
+  if (n.int32_out) return Tensor{n.out, {}, acc};
+  Tensor out{n.out, std::vector<int8_t>(acc.size()), {}};
+  const bool wide = n.asymmetric();
+  for (size_t i = 0; i < acc.size(); ++i) out.data[i] = wide ? requantize_mult(acc[i], n) : requantize(acc[i], n.shift, n.relu);
   return out;
 }
 
@@ -135,8 +151,9 @@ Tensor run_node(const Node& n, const std::vector<const Tensor*>& in) {
     case Op::MaxPool: return pool(n, *in.at(0), true);
     case Op::AvgPool: return pool(n, *in.at(0), false);
     case Op::GlobalAvgPool: return global_avg_pool(n, *in.at(0));
-    case Op::Flatten: return Tensor{n.out, in.at(0)->data};
-    case Op::Softmax: return Tensor{n.out, in.at(0)->data};  // int8 pass-through; float softmax is computed for display
+    case Op::Flatten: return Tensor{n.out, in.at(0)->data, {}};
+    case Op::Softmax: return Tensor{n.out, in.at(0)->data, {}};  // int8 pass-through; softmax() gives the probabilities
+    case Op::Reshape: return Tensor{n.out, in.at(0)->data, in.at(0)->wide};
   }
   fail("{}: unknown op", n.name);
 }
@@ -145,6 +162,22 @@ std::vector<int32_t> accumulators(const Node& n, const Tensor& in) {
   if (n.op == Op::Conv2d) return conv2d_acc(n, in);
   if (n.op == Op::Dense) return dense_acc(n, in);
   fail("{}: {} has no accumulators", n.name, op_name(n.op));
+}
+
+std::vector<float> softmax(const Tensor& logits, const Node& producer) {
+  const Shape& s = logits.shape;
+  const int64_t inner = s.c * s.h * s.w;
+  const double scale = producer.scale != 0 ? producer.scale : std::ldexp(1.0, producer.exp);
+  std::vector<float> out(logits.data.size());
+  for (int64_t b = 0; b < s.n; ++b) {
+    const int8_t* x = logits.data.data() + b * inner;
+    const int8_t top = *std::max_element(x, x + inner);  // subtracted first: exp cannot overflow
+    double sum = 0;
+    for (int64_t i = 0; i < inner; ++i) sum += std::exp((x[i] - top) * scale);
+    for (int64_t i = 0; i < inner; ++i)
+      out[static_cast<size_t>(b * inner + i)] = static_cast<float>(std::exp((x[i] - top) * scale) / sum);
+  }
+  return out;
 }
 
 std::vector<Tensor> run_graph(const Graph& g, const Tensor& input) {

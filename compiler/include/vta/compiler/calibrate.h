@@ -31,6 +31,11 @@ class Calibrator {
   int avg_pool(int x, int64_t k, std::string name = "");  // k*k must be a power of two
   int global_avg_pool(int x, std::string name = "");
   int flatten(int x, std::string name = "");
+  /// Host-only Reshape to `s` (the same element count, NCHW data unchanged).
+  int reshape(int x, const Shape& s, std::string name = "");
+  /// The final Softmax over the channels: the int8 logits pass through and
+  /// softmax() (reference.h) turns them into probabilities.
+  int softmax(int x, std::string name = "");
 
   const Node& node(int id) const { return g_.at(id); }
   const Tensor& value(int id) const { return values_.at(static_cast<size_t>(id)); }

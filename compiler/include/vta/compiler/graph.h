@@ -7,8 +7,13 @@
 //   out = clip((acc + 2^(shift-1)) >> shift, relu ? 0 : -128, 127)
 // which maps directly onto the VTA ALU (ADD, SHR, MAX, MIN). The integer
 // reference executor (reference.h) defines the exact semantics of each op.
+//
+// Asymmetric models (ONNX QLinear* / *Integer operators) add zero points, a
+// requantization multiplier and int32 outputs; such nodes run on the host
+// unless they reduce to the symmetric shift form (partition.cpp).
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace vta::compiler {
@@ -23,6 +28,7 @@ enum class Op {
   GlobalAvgPool,  // mean over H x W: sum * mult >> shift
   Flatten,        // NCHW -> N x (C*H*W) x 1 x 1
   Softmax,        // host only, float output (reported, not compared bit-exactly)
+  Reshape,        // host only: same NCHW data, another shape
 };
 const char* op_name(Op op);
 
@@ -57,6 +63,23 @@ struct Node {
   // Pools
   int64_t pool = 2, pool_stride = 2, pool_pad = 0;
 
+  // Asymmetric quantization (Conv2d / Dense): real = (q - zero point) * scale.
+  // acc = sum (x - x_zp) * (w - w_zp) + bias (padding adds 0, i.e. pads with
+  // x_zp); out = clip(((int64 acc * mult + 2^(shift-1)) >> shift) + zp,
+  // relu ? zp : -128, 127). uint8 ONNX tensors are held as int8 (value - 128,
+  // zero points likewise), so every 8-bit value in the graph is int8.
+  int32_t x_zp = 0, w_zp = 0, zp = 0;
+  bool uint8 = false;      // the ONNX tensor of this output is uint8: add 128 to get it
+  bool int32_out = false;  // Conv2d / Dense: the output is the int32 accumulator, not requantized
+  double scale = 0;        // the output scale when it is not a power of two (0: it is 2^exp)
+  // Dense: the input rows form weight_sets equal groups, each multiplied by
+  // its own O x I weights (a batched MatMul); weight holds them one after another.
+  int64_t weight_sets = 1;
+
+  /// True when the node uses any of the asymmetric fields above (then its
+  /// requantization is the 64-bit multiplier form, host only).
+  bool asymmetric() const { return x_zp != 0 || w_zp != 0 || zp != 0 || int32_out || weight_sets != 1 || (mult != 1 && op != Op::GlobalAvgPool); }
+
   /// Multiply-accumulates of this node (Conv2d/Dense), 0 otherwise.
   int64_t macs(const Shape& in) const;
 };
@@ -74,8 +97,11 @@ struct Graph {
 
 /// An int8 tensor of a graph value (NCHW, row-major).
 struct Tensor {
+  Tensor() = default;
+  Tensor(Shape s, std::vector<int8_t> d, std::vector<int32_t> w = {}) : shape(s), data(std::move(d)), wide(std::move(w)) {}
   Shape shape;
   std::vector<int8_t> data;
+  std::vector<int32_t> wide;  // the values instead of `data` for an int32 tensor (Node::int32_out)
 };
 
 }  // namespace vta::compiler

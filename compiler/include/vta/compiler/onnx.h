@@ -4,6 +4,13 @@
 // Conv, Gemm, Add, Relu, AveragePool and GlobalAveragePool; int8 MaxPool and
 // Flatten directly. Every scale must be a power of two (requantization is a
 // shift); zero points must be 0. Export then import gives back the same graph.
+//
+// The integer operators QLinearConv, ConvInteger, QLinearMatMul and
+// MatMulInteger take int8 or uint8 tensors with any scales and per-tensor
+// zero points (uint8 is held as int8 value - 128: Node::uint8), and give int8
+// / uint8 or int32 outputs (Node::int32_out). Their nodes run on VTA when
+// they reduce to the symmetric shift form, on the host otherwise
+// (onnx_integer.h). 3-D inputs (batched MatMul rows) fold their batch into N.
 #include <string>
 
 #include "vta/compiler/graph.h"
@@ -31,9 +38,12 @@ struct QuantizedModel {
   Tensor input;  // the calibration input, quantized with the graph's input scale
 };
 
-/// Imports a float ONNX model (Conv, Gemm, BatchNormalization folded into the
-/// preceding Conv, Relu, Add, MaxPool, AveragePool with power-of-two windows,
-/// GlobalAveragePool, Flatten) and quantizes it: power-of-two per-tensor
+/// Imports a float ONNX model (Conv, Gemm, MatMul with B [K, N] (+ an Add
+/// of a bias initializer), BatchNormalization folded into the preceding Conv,
+/// Relu, Add, MaxPool, AveragePool with power-of-two windows,
+/// GlobalAveragePool, Flatten, Reshape to N x C or NCHW (host), Softmax over
+/// N x C as the final op (host; its int8 output is the logits, see
+/// softmax() in reference.h)) with an NCHW or N x C input, and quantizes it: power-of-two per-tensor
 /// scales for weights and the input, int32 biases, and requantization shifts
 /// calibrated on `calibration` (NCHW floats of the model input's shape;
 /// empty: a seeded uniform input in [-1, 1]).

@@ -19,6 +19,11 @@ Tensor run_node(const Node& n, const std::vector<const Tensor*>& inputs);
 /// requantization; calibration chooses shifts from them.
 std::vector<int32_t> accumulators(const Node& n, const Tensor& input);
 
+/// Softmax over the channels of int8 logits standing for q * 2^exp (or
+/// (q - zp) * scale when scale is not 0), per row: the probabilities of a
+/// Softmax node, which the integer graph passes through as logits.
+std::vector<float> softmax(const Tensor& logits, const Node& producer);
+
 /// Runs the whole graph; returns every node's output (index = node id).
 std::vector<Tensor> run_graph(const Graph& g, const Tensor& input);
 
