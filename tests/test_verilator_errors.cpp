@@ -44,6 +44,12 @@ TEST(VerilatorErrors, ConfigsOutsideTheRtl) {
              "memory.pad_elems_per_cycle 1), config 'vta-1x16x16' has 2");
 }
 
+TEST(VerilatorErrors, BusWiderThanTheRtlHandles) {
+  EXPECT_HAS(error_of("verilator", preset("vta-1x16x16-pcie")),
+             "no wider than an INP, WGT, ACC or OUT element (16 bytes here); config 'vta-1x16x16-pcie' has "
+             "memory.bus_bits 256");
+}
+
 TEST(VerilatorErrors, TimingOnlyIsRejected) {
   vta::BackendOptions o;
   o.timing_only = true;
