@@ -56,8 +56,8 @@ void random_program(ProgramBuilder& p, const vta::Config& c, uint32_t seed) {
       const auto op = static_cast<AluOp>(rnd(0, 4));
       const bool imm = rnd(0, 1) == 1;
       const int32_t v = op == AluOp::SHR ? static_cast<int32_t>(rnd(0, 6)) : static_cast<int32_t>(rnd(0, 200)) - 100;
-      compute.push_back(make_alu(op, imm, v, bgn, end, rnd(1, 2), rnd(1, 3), rnd(0, 4), rnd(0, 4), rnd(0, 4),
-                                 rnd(0, 4)));
+      compute.push_back(
+          make_alu(op, imm, v, bgn, end, rnd(1, 2), rnd(1, 3), rnd(0, 4), rnd(0, 4), rnd(0, 4), rnd(0, 4)));
     }
     for (size_t k = 0; k < compute.size(); ++k) {
       const bool gemm = compute[k].opcode() == vta::isa::Opcode::GEMM;
@@ -75,8 +75,7 @@ struct Outcome {
 };
 
 template <typename Build>
-Outcome run_on(const std::string& backend, const vta::Config& cfg, Build&& build,
-               const vta::BackendOptions& o = {}) {
+Outcome run_on(const std::string& backend, const vta::Config& cfg, Build&& build, const vta::BackendOptions& o = {}) {
   auto b = vta::make_backend(backend, cfg, o);
   ProgramBuilder p(*b);
   build(p);
@@ -131,11 +130,10 @@ TEST(Verilator, RunTimeKnobsBelowTheBuiltMaxima) {
   // Command and token queues, bursts and ALU intervals are run-time ports
   // (their package values are maxima); memory latencies and outstanding
   // reads live in the C++ memory model.
-  const std::vector<vta::Override> ov{{"queues.command_depth", "2"}, {"queues.token_depth", "3"},
-                                      {"memory.max_burst", "16"},    {"alu.ii_vector", "1"},
-                                      {"memory.read_latency", "0"},
-                                      {"memory.write_latency", "0"}, {"memory.outstanding_reads", "1"},
-                                      {"memory.arbitration", "fixed_priority"}};
+  const std::vector<vta::Override> ov{{"queues.command_depth", "2"},     {"queues.token_depth", "3"},
+                                      {"memory.max_burst", "16"},        {"alu.ii_vector", "1"},
+                                      {"memory.read_latency", "0"},      {"memory.write_latency", "0"},
+                                      {"memory.outstanding_reads", "1"}, {"memory.arbitration", "fixed_priority"}};
   const vta::Config cfg = preset("vta-1x16x16", ov);
   for (uint32_t seed = 20; seed < 24; ++seed) {
     auto build = [&cfg, seed](ProgramBuilder& p) { random_program(p, cfg, seed); };

@@ -25,14 +25,16 @@ void check_supported(const Config& c, const BackendOptions& o) {
     fail("the verilator backend always moves the data (the RTL has no timing-only mode): drop --timing-only");
   if (c.gemm.pipeline_depth < 3)
     fail("verilator: the RTL core needs gemm.pipeline_depth >= 3, config '{}' has {}", c.name, c.gemm.pipeline_depth);
-  if (c.alu.latency < 3) fail("verilator: the RTL core needs alu.latency >= 3, config '{}' has {}", c.name, c.alu.latency);
+  if (c.alu.latency < 3)
+    fail("verilator: the RTL core needs alu.latency >= 3, config '{}' has {}", c.name, c.alu.latency);
   const int64_t bus = c.memory.bus_bits / 8;
-  const int64_t narrowest = std::min({c.derived.inp_elem_bytes, c.derived.wgt_elem_bytes, c.derived.acc_elem_bytes,
-                                      c.derived.out_elem_bytes});
+  const int64_t narrowest = std::min(
+      {c.derived.inp_elem_bytes, c.derived.wgt_elem_bytes, c.derived.acc_elem_bytes, c.derived.out_elem_bytes});
   if (bus > 16 || bus > narrowest)
-    fail("verilator: the RTL core needs a memory bus of at most 128 bits and no wider than an INP, WGT, ACC or OUT "
-         "element ({} bytes here); config '{}' has memory.bus_bits {}",
-         narrowest, c.name, c.memory.bus_bits);
+    fail(
+        "verilator: the RTL core needs a memory bus of at most 128 bits and no wider than an INP, WGT, ACC or OUT "
+        "element ({} bytes here); config '{}' has memory.bus_bits {}",
+        narrowest, c.name, c.memory.bus_bits);
   if (c.memory.pad_elems_per_cycle != 1)
     fail("verilator: the RTL core zero-fills one element a cycle (memory.pad_elems_per_cycle 1), config '{}' has {}",
          c.name, c.memory.pad_elems_per_cycle);

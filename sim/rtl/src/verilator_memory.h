@@ -73,7 +73,7 @@ class MemoryPort {
   // The write burst in progress.
   uint64_t w_addr_ = 0, w_start_ = 0;
   uint32_t w_beats_ = 0, w_next_ = 0;
-  std::deque<uint64_t> acks_;      // bvalid cycles, in burst order
+  std::deque<uint64_t> acks_;  // bvalid cycles, in burst order
   uint64_t read_beats_ = 0, write_beats_ = 0;
   std::string error_;
 };

@@ -78,11 +78,11 @@ void Recorder::retire(uint64_t c, unsigned m) {
 
 void Recorder::fail_stuck(uint64_t c, const std::array<int64_t, 3>& heads, const model::TokenCounts& tokens,
                           uint32_t fetched, unsigned busy) const {
-  if (busy == 0)
-    model::fail_deadlock(*in_.config, *in_.layout, *in_.program, retired_, heads, tokens, fetched);
-  fail("verilator: the RTL core made no progress for {} cycles up to cycle {} (busy modules mask {}, {} of {} "
-       "instructions completed): an RTL hang",
-       watchdog_, c, busy, retired_, n_);
+  if (busy == 0) model::fail_deadlock(*in_.config, *in_.layout, *in_.program, retired_, heads, tokens, fetched);
+  fail(
+      "verilator: the RTL core made no progress for {} cycles up to cycle {} (busy modules mask {}, {} of {} "
+      "instructions completed): an RTL hang",
+      watchdog_, c, busy, retired_, n_);
 }
 
 sim::RunRecord Recorder::take(uint64_t read_beats, uint64_t write_beats) {

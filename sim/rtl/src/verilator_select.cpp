@@ -72,10 +72,11 @@ const BuiltModel& select_model(const Config& c) {
     presets += fmt::format("{}{}", presets.empty() ? "" : ", ", m->preset);
   }
   if (!closest) fail("verilator: no RTL model is built into this binary (VTA_RTL_PRESETS is empty)");
-  fail("verilator: no built RTL model fits config '{}' ({}): the closest, {}, differs in {} parameter{}, first: "
-       "its {}. Built models: {}. Add the preset to VTA_RTL_PRESETS (with its package "
-       "sim/rtl/generated/vta_pkg_<preset>.sv) and rebuild.",
-       c.name, c.source, closest->preset, best.count, best.count == 1 ? "" : "s", best.first, presets);
+  fail(
+      "verilator: no built RTL model fits config '{}' ({}): the closest, {}, differs in {} parameter{}, first: "
+      "its {}. Built models: {}. Add the preset to VTA_RTL_PRESETS (with its package "
+      "sim/rtl/generated/vta_pkg_<preset>.sv) and rebuild.",
+      c.name, c.source, closest->preset, best.count, best.count == 1 ? "" : "s", best.first, presets);
 }
 
 }  // namespace vta::rtl
