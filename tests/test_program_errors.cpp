@@ -15,14 +15,7 @@ using namespace vta::test;
 template <typename F>
 std::string error_of(F&& build, const std::string& preset_name = "vta-1x16x16") {
   auto backend = vta::make_backend(test_backend(), preset(preset_name));
-  ProgramBuilder p(*backend);
-  build(p);
-  try {
-    p.run();
-  } catch (const vta::Error& e) {
-    return e.what();
-  }
-  return "";
+  return run_error(*backend, build);
 }
 
 #define EXPECT_HAS(msg, text) EXPECT_NE((msg).find(text), std::string::npos) << "message: " << (msg)

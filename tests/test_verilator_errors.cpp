@@ -1,5 +1,6 @@
 // Configs and options the verilator backend cannot honour fail at
-// make_backend with one clear message; the other backends reject --wave.
+// make_backend with one clear message; the other backends reject --wave. The
+// systemc-rtl co-simulation runs vta-1x16x16 only and names the way out.
 #include <gtest/gtest.h>
 
 #include "test_support.h"
@@ -61,6 +62,46 @@ TEST(VerilatorErrors, OtherBackendsRejectWave) {
   o.wave_path = "x.vcd";
   for (const char* b : {"golden", "systemc"})
     EXPECT_HAS(error_of(b, preset("vta-1x16x16"), o), "--wave needs the verilator backend");
+}
+
+TEST(CoSimErrors, ConfigsOfOtherPresetsNameTheBackendItsPresetAndVerilator) {
+  const auto msg = error_of("systemc-rtl", preset("vta-4x16x16"));
+  EXPECT_HAS(msg,
+             "systemc-rtl: the co-simulated RTL core is built for preset vta-1x16x16 only, and config "
+             "'vta-4x16x16' (");
+  EXPECT_HAS(msg, "differs from it in ");
+  EXPECT_HAS(msg, "first: its BATCH is 1 where the config needs 4.");
+  EXPECT_HAS(msg, "Use -b verilator");
+  EXPECT_HAS(error_of("systemc-rtl", preset("vta-1x16x16", {{"alu.lanes", "4"}})),
+             "differs from it in 1 parameter, first: its ALU_LANES is 16 where the config needs 4.");
+  // The maxima the run-time ports lower, as on verilator.
+  EXPECT_HAS(error_of("systemc-rtl", preset("vta-1x16x16", {{"queues.command_depth", "16"}})),
+             "CMD_QUEUE_DEPTH is 8 where the config needs 16 or less");
+  EXPECT_EQ(error_of("systemc-rtl", preset("vta-1x16x16", {{"queues.command_depth", "4"}})), "<no error>");
+}
+
+TEST(CoSimErrors, RtlLimitsAndOptionsNameTheBackend) {
+  EXPECT_HAS(error_of("systemc-rtl", preset("vta-1x16x16", {{"gemm.pipeline_depth", "2"}})),
+             "systemc-rtl: the RTL core needs gemm.pipeline_depth >= 3");
+  vta::BackendOptions o;
+  o.timing_only = true;
+  EXPECT_HAS(error_of("systemc-rtl", preset("vta-1x16x16"), o), "the systemc-rtl backend always moves the data");
+  vta::BackendOptions w;
+  w.wave_path = "x.vcd";
+  EXPECT_HAS(error_of("systemc-rtl", preset("vta-1x16x16"), w), "systemc-rtl: --wave needs the verilator backend");
+}
+
+TEST(CoSimErrors, AnOlderBackendCannotRunOnceANewerOneHasTheCore) {
+  auto older = vta::make_backend("systemc-rtl", preset("vta-1x16x16"));
+  auto newer = vta::make_backend("systemc-rtl", preset("vta-1x16x16"));
+  std::string msg = "<no error>";
+  try {
+    older->read_sram(vta::isa::MemId::INP, 0, 1);
+  } catch (const vta::Error& e) {
+    msg = e.what();
+  }
+  EXPECT_HAS(msg, "a newer systemc-rtl backend has taken over the co-simulated core");
+  EXPECT_EQ(newer->read_sram(vta::isa::MemId::INP, 0, 1), std::vector<uint8_t>(16, 0));
 }
 
 }  // namespace

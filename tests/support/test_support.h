@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "vta/isa/config.h"
+#include "vta/isa/error.h"
 #include "vta/isa/fields.h"
 #include "vta/model/backend.h"
 #include "vta/model/builders.h"
@@ -56,6 +57,20 @@ class ProgramBuilder {
   isa::Layout layout_;
   std::vector<isa::Insn> insns_;
 };
+
+/// Builds a program on `b` with `build(ProgramBuilder&)` and runs it;
+/// returns the vta::Error message, or "" when it ran.
+template <typename F>
+std::string run_error(Backend& b, F&& build) {
+  ProgramBuilder p(b);
+  build(p);
+  try {
+    p.run();
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "";
+}
 
 /// The backend the shared suites run on: $VTA_TEST_BACKEND, default "golden".
 /// CMake registers those suites once per backend built (see tests/CMakeLists.txt).

@@ -20,32 +20,38 @@ std::string per_run_path(const std::string& path, uint64_t run) {
 }
 
 // What the RTL implements (sim/rtl/README.md); a config outside it is an error.
-void check_supported(const Config& c, const BackendOptions& o) {
+void check_supported(const std::string& name, const Config& c, const BackendOptions& o) {
   if (o.timing_only)
-    fail("the verilator backend always moves the data (the RTL has no timing-only mode): drop --timing-only");
+    fail("the {} backend always moves the data (the RTL has no timing-only mode): drop --timing-only", name);
   if (c.gemm.pipeline_depth < 3)
-    fail("verilator: the RTL core needs gemm.pipeline_depth >= 3, config '{}' has {}", c.name, c.gemm.pipeline_depth);
+    fail("{}: the RTL core needs gemm.pipeline_depth >= 3, config '{}' has {}", name, c.name, c.gemm.pipeline_depth);
   if (c.alu.latency < 3)
-    fail("verilator: the RTL core needs alu.latency >= 3, config '{}' has {}", c.name, c.alu.latency);
+    fail("{}: the RTL core needs alu.latency >= 3, config '{}' has {}", name, c.name, c.alu.latency);
   const int64_t bus = c.memory.bus_bits / 8;
   const int64_t narrowest = std::min(
       {c.derived.inp_elem_bytes, c.derived.wgt_elem_bytes, c.derived.acc_elem_bytes, c.derived.out_elem_bytes});
   if (bus > 16 || bus > narrowest)
     fail(
-        "verilator: the RTL core needs a memory bus of at most 128 bits and no wider than an INP, WGT, ACC or OUT "
+        "{}: the RTL core needs a memory bus of at most 128 bits and no wider than an INP, WGT, ACC or OUT "
         "element ({} bytes here); config '{}' has memory.bus_bits {}",
-        narrowest, c.name, c.memory.bus_bits);
+        name, narrowest, c.name, c.memory.bus_bits);
   if (c.memory.pad_elems_per_cycle != 1)
-    fail("verilator: the RTL core zero-fills one element a cycle (memory.pad_elems_per_cycle 1), config '{}' has {}",
+    fail("{}: the RTL core zero-fills one element a cycle (memory.pad_elems_per_cycle 1), config '{}' has {}", name,
          c.name, c.memory.pad_elems_per_cycle);
 }
+
+// The `verilator` backend's core: the built C++ model that fits the config.
+std::unique_ptr<Core> make_verilator_core(const Config& c, const BackendOptions&) { return select_model(c).make(); }
 
 }  // namespace
 
 VerilatorBackend::VerilatorBackend(const Config& c, const BackendOptions& o)
-    : Backend(c), options_(o), layout_(config()), timing_(config()), checker_(config()) {
-  check_supported(config(), options_);
-  core_ = select_model(config()).make();
+    : VerilatorBackend(c, o, "verilator", &make_verilator_core) {}
+
+VerilatorBackend::VerilatorBackend(const Config& c, const BackendOptions& o, std::string name, CoreFactory make_core)
+    : Backend(c), name_(std::move(name)), options_(o), layout_(config()), timing_(config()), checker_(config()) {
+  check_supported(name_, config(), options_);
+  core_ = make_core(config(), options_);
 }
 
 void VerilatorBackend::run(const Launch& launch) {

@@ -18,12 +18,21 @@ class VerilatorBackend : public Backend {
   /// and configs the RTL cannot honour.
   VerilatorBackend(const Config& c, const BackendOptions& o);
 
-  std::string name() const override { return "verilator"; }
+  std::string name() const override { return name_; }
   void run(const Launch& launch) override;
   std::vector<uint8_t> read_sram(isa::MemId mem, uint32_t index, uint32_t count) const override;
   RunStats stats() const override { return stats_; }
 
+ protected:
+  /// Makes the core that runs config `c`; throws vta::Error when it cannot.
+  using CoreFactory = std::unique_ptr<Core> (*)(const Config& c, const BackendOptions& o);
+  /// The same backend on another clocking of the core (the `systemc-rtl`
+  /// co-simulation): `name` in its messages, `make_core` called after the
+  /// RTL's config checks.
+  VerilatorBackend(const Config& c, const BackendOptions& o, std::string name, CoreFactory make_core);
+
  private:
+  std::string name_;
   BackendOptions options_;
   isa::Layout layout_;
   sim::Timing timing_;

@@ -33,13 +33,8 @@ bool may_be_lower(const std::string& name) {
   return names.count(name) != 0;
 }
 
-struct Diff {
-  size_t count = 0;
-  std::string first;  // "ALU_LANES is 16, the config needs 4"
-};
-
-Diff compare(const Params& want, const Params& have) {
-  Diff d;
+PackageDiff compare(const Params& want, const Params& have) {
+  PackageDiff d;
   for (const auto& [name, value] : want) {
     const long long* got = nullptr;
     for (const auto& [n, v] : have)
@@ -56,14 +51,18 @@ Diff compare(const Params& want, const Params& have) {
 
 }  // namespace
 
+PackageDiff compare_package(const Config& c, const std::string& package) {
+  return compare(params_of(isa::generate_sv_package(c)), params_of(package));
+}
+
 const BuiltModel& select_model(const Config& c) {
   const auto& models = built_models();
   const Params want = params_of(isa::generate_sv_package(c));
   const BuiltModel* closest = nullptr;
-  Diff best{std::numeric_limits<size_t>::max(), ""};
+  PackageDiff best{std::numeric_limits<size_t>::max(), ""};
   std::string presets;
   for (const BuiltModel* m : models) {
-    const Diff d = compare(want, params_of(m->package));
+    const PackageDiff d = compare(want, params_of(m->package));
     if (d.count == 0) return *m;
     if (d.count < best.count) {
       best = d;

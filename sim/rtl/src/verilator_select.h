@@ -7,6 +7,13 @@
 
 namespace vta::rtl {
 
+/// How a config's package differs from the package a model was built from.
+struct PackageDiff {
+  size_t count = 0;   // differing parameters; 0: the model runs the config
+  std::string first;  // "ALU_LANES is 16 where the config needs 4"
+};
+PackageDiff compare_package(const Config& c, const std::string& package);
+
 /// The model for `c`; throws vta::Error naming the config, the first
 /// differing parameter against the closest built model, and every built
 /// preset.

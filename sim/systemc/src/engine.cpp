@@ -1,6 +1,7 @@
 #include "engine.h"
 
 #include <cstdlib>
+#include <vector>
 
 #include "vta/isa/error.h"
 
@@ -14,12 +15,33 @@ using isa::Member;
 using isa::Opcode;
 using model::Module;
 
+namespace {
+// What add_to_top() registered.
+struct TopModules {
+  std::vector<void (*)()> elaborate;
+  bool elaborated = false;
+};
+TopModules& top_modules() {
+  static TopModules t;
+  return t;
+}
+}  // namespace
+
+bool Engine::add_to_top(void (*elaborate)()) {
+  if (top_modules().elaborated)
+    fail("SystemC has elaborated already: a module of its top level must be added at start-up");
+  top_modules().elaborate.push_back(elaborate);
+  return true;
+}
+
 Engine& Engine::instance() {
   static Engine* engine = [] {
     setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 0);
     sc_core::sc_report_handler::set_actions(sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
     sc_core::sc_report_handler::set_actions(sc_core::SC_WARNING, sc_core::SC_DO_NOTHING);
     auto* e = new Engine("vta");
+    top_modules().elaborated = true;
+    for (auto* elaborate : top_modules().elaborate) elaborate();
     sc_core::sc_start(sc_core::SC_ZERO_TIME);  // every thread now waits for start_ev_
     return e;
   }();

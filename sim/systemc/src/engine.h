@@ -36,7 +36,16 @@ struct RunSetup {
 
 class Engine : public sc_core::sc_module {
  public:
+  /// The process's engine; the first call elaborates the SystemC top level:
+  /// the engine and every module added with add_to_top().
   static Engine& instance();
+
+  /// Adds modules to the process's one elaboration, beside the engine (the
+  /// co-simulated RTL core of sim/rtl): instance() calls `elaborate` once,
+  /// after constructing the engine and before the first sc_start. Register
+  /// from a static initialiser (later, SystemC has elaborated already: a
+  /// vta::Error). Returns true.
+  static bool add_to_top(void (*elaborate)());
 
   /// Simulates one program. Throws vta::Error (the datapath's errors, or the
   /// deadlock report of model::fail_deadlock).
