@@ -33,6 +33,19 @@ std::vector<std::vector<uint8_t>> dram_of(const vta::Backend& b) {
   return out;
 }
 
+// ctest runs each test in a process of its own: here SystemC elaborates (and
+// the SystemC-wrapped model is constructed) after a verilator model, whose
+// Verilator context was the thread's current one, is gone.
+TEST(CoSim, ElaboratesAfterAVerilatorModelIsGone) {
+  const vta::Config cfg = preset("vta-1x16x16");
+  auto build = [&cfg](ProgramBuilder& p) { random_program(p, cfg, 2); };
+  const Outcome rtl = run_on("verilator", cfg, build);
+  const Outcome co = run_on(kCoSim, cfg, build);
+  EXPECT_EQ(co.dram, rtl.dram);
+  EXPECT_EQ(co.stats.to_json(), rtl.stats.to_json());
+  EXPECT_EQ(run_on("verilator", cfg, build).stats.to_json(), rtl.stats.to_json());
+}
+
 TEST(CoSim, RandomProgramsMatchGoldenValuesAndVerilatorCycles) {
   const vta::Config cfg = preset("vta-1x16x16");
   uint64_t cycles = 0;

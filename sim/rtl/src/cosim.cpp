@@ -44,6 +44,7 @@ std::unique_ptr<Core> make_cosim_core(const Config& c, const BackendOptions& o) 
 }
 
 CoSimTop::CoSimTop(sc_core::sc_module_name name) : sc_module(name), half_period_(0.5, sc_core::SC_NS) {
+  Verilated::threadContextp(&context_);
   the_top = this;
   SC_HAS_PROCESS(CoSimTop);
   SC_THREAD(thread);
@@ -70,6 +71,7 @@ void CoSimTop::thread() {
 void CoSimTop::call(const std::function<void()>& job) {
   job_ = &job;
   error_ = nullptr;
+  Verilated::threadContextp(&context_);
   job_ev_.notify(sc_core::SC_ZERO_TIME);
   sc_core::sc_start();  // the thread clocks the core until the job is done; then nothing is left to simulate
   if (job_) fail("systemc-rtl: the simulation stopped before the co-simulated core's job was done");

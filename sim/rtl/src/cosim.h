@@ -15,6 +15,7 @@
 // starvation, when the job is done. Nothing calls sc_stop(): later runs, and
 // the engine's own runs, go on in the same process.
 #include <systemc.h>
+#include <verilated.h>
 
 #include <algorithm>
 #include <cstring>
@@ -73,15 +74,16 @@ struct PortIO<sc_core::sc_signal<sc_dt::sc_bv<W>>> {
 };
 
 // Every port of vta_core (sim/rtl/README.md), by name.
-#define VTA_CORE_PORTS(X)                                                                                           \
-  X(clk)                                                                                                            \
-  X(rst)                                                                                                            \
-  X(start) X(insn_addr) X(insn_count) X(running) X(done) X(cycles) X(cfg_cmd_depth) X(cfg_token_depth)              \
-      X(cfg_max_burst) X(cfg_ii_imm) X(cfg_ii_vector) X(cfg_round_robin) X(arvalid) X(arready) X(araddr) X(arbeats) \
-          X(arid) X(rvalid) X(rdata) X(rid) X(rlast) X(awvalid) X(awaddr) X(awbeats) X(wvalid) X(wdata) X(wstrb)    \
-              X(wlast) X(bvalid) X(dbg_dispatch) X(dbg_dispatch_idx) X(dbg_issue) X(dbg_issue_idx) X(dbg_retire)    \
-                  X(dbg_busy) X(dbg_fetch_wait_mem) X(dbg_fetch_wait_queue) X(dbg_head_valid) X(dbg_head_idx)       \
-                      X(dbg_tokens) X(dbg_fetched) X(dbg_rd_en) X(dbg_rd_mem) X(dbg_rd_addr) X(dbg_rd_data)
+#define VTA_CORE_PORTS(X)                                                                                            \
+  X(clk)                                                                                                             \
+  X(rst)                                                                                                             \
+  X(start)                                                                                                           \
+  X(insn_addr) X(insn_count) X(running) X(done) X(cycles) X(cfg_cmd_depth) X(cfg_token_depth) X(cfg_max_burst)       \
+      X(cfg_ii_imm) X(cfg_ii_vector) X(cfg_round_robin) X(arvalid) X(arready) X(araddr) X(arbeats) X(arid) X(rvalid) \
+          X(rdata) X(rid) X(rlast) X(awvalid) X(awaddr) X(awbeats) X(wvalid) X(wdata) X(wstrb) X(wlast) X(bvalid)    \
+              X(dbg_dispatch) X(dbg_dispatch_idx) X(dbg_issue) X(dbg_issue_idx) X(dbg_retire) X(dbg_busy)            \
+                  X(dbg_fetch_wait_mem) X(dbg_fetch_wait_queue) X(dbg_head_valid) X(dbg_head_idx) X(dbg_tokens)      \
+                      X(dbg_fetched) X(dbg_rd_en) X(dbg_rd_mem) X(dbg_rd_addr) X(dbg_rd_data)
 
 /// The process's co-simulated core: the part that does not depend on the
 /// model's class. Its methods are called from outside the simulation; each
@@ -114,6 +116,10 @@ class CoSimTop : public sc_core::sc_module {
   void call(const std::function<void()>& job);  // throws the job's exception
   void check_owner(uint64_t owner) const;
 
+  // The model's own Verilator context, current in its constructor (which,
+  // in SystemC mode, takes the thread's current one: possibly a deleted
+  // `verilator` model's) and in every job.
+  VerilatedContext context_;
   const sc_core::sc_time half_period_;
   sc_core::sc_event job_ev_;
   const std::function<void()>* job_ = nullptr;  // set while a job is pending or running
