@@ -1,6 +1,7 @@
 // `vta`: the vta-lab command-line program.
 // Exit codes: 0 success, 1 result mismatch, 2 bad input or program error.
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -390,7 +391,9 @@ int main(int argc, char** argv) {
     } else if (app.got_subcommand("zoo")) {
       for (const auto& z : vta::compiler::zoo_names()) std::cout << z << "\n";
     } else if (app.got_subcommand("backends")) {
-      for (const auto& [n, d] : vta::backends()) std::cout << fmt::format("{:<10} {}\n", n, d);
+      size_t width = 0;
+      for (const auto& [n, d] : vta::backends()) width = std::max(width, n.size());
+      for (const auto& [n, d] : vta::backends()) std::cout << fmt::format("{:<{}}  {}\n", n, width, d);
     }
   } catch (const vta::Error& e) {
     std::cerr << "vta: error: " << e.what() << "\n";
