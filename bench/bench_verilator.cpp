@@ -38,23 +38,19 @@ void BM_SystemCSameProgram(benchmark::State& state) {
   state.counters["cycles/s"] = benchmark::Counter(cycles, benchmark::Counter::kIsIterationInvariantRate);
 }
 
-BENCHMARK_CAPTURE(BM_Rtl, verilator, "verilator")
-    ->Name("BM_Verilator/full")
-    ->Arg(3200)
-    ->Iterations(1)
-    ->Unit(benchmark::kSecond)
-    ->UseRealTime();
-BENCHMARK_CAPTURE(BM_Rtl, verilator, "verilator")
-    ->Name("BM_Verilator/short")
-    ->Arg(300)
-    ->Unit(benchmark::kMillisecond)
-    ->UseRealTime();
-BENCHMARK_CAPTURE(BM_Rtl, cosim, "systemc-rtl")
-    ->Name("BM_CoSim/short")
-    ->Arg(300)
-    ->Iterations(1)
-    ->Unit(benchmark::kSecond)
-    ->UseRealTime();
+// BM_Rtl on `backend` over `tiles`, as NAME; `once`: a single (long) run.
+void rtl_case(const char* name, const char* backend, int64_t tiles, bool once) {
+  auto* b = benchmark::RegisterBenchmark(name, BM_Rtl, backend)->Arg(tiles)->UseRealTime();
+  if (once) b->Iterations(1);
+  b->Unit(once ? benchmark::kSecond : benchmark::kMillisecond);
+}
+
+[[maybe_unused]] const bool rtl_cases = [] {
+  rtl_case("BM_Verilator/full", "verilator", 3200, true);
+  rtl_case("BM_Verilator/short", "verilator", 300, false);
+  rtl_case("BM_CoSim/short", "systemc-rtl", 300, true);
+  return true;
+}();
 BENCHMARK(BM_SystemCSameProgram)->Arg(3200)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 }  // namespace
