@@ -1,12 +1,15 @@
 // The integer ONNX operators (QLinearConv, ConvInteger, QLinearMatMul,
 // MatMulInteger) on models written here, checked against computations
 // written independently in this file: the symmetric power-of-two form runs
-// on VTA bit-exactly; zero points, uint8, non-power-of-two scales and int32
-// outputs run on the host, exactly (int32) or within one LSB of ONNX's float
-// requantization.
+// on VTA bit-exactly; any scales and output zero points without input or
+// weight zero points run on VTA through ALU MUL (on the host, identically,
+// without it), within one LSB of ONNX's float requantization; input and
+// weight zero points and int32 outputs run on the host, exactly (int32) or
+// within one LSB.
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstring>
 #include <random>
 
 #include "onnx_builder.h"
@@ -15,6 +18,7 @@
 #include "vta/compiler/onnx.h"
 #include "vta/compiler/reference.h"
 #include "vta/compiler/runtime.h"
+#include "vta/isa/fields.h"
 
 namespace {
 
@@ -61,8 +65,8 @@ Tensor input_tensor(const Graph& g, const std::vector<int64_t>& v) {
 
 // Compiles and runs on the golden backend; checks that the result equals the
 // integer reference and returns it.
-Tensor run(const Graph& g, const Tensor& in, Device expect_device) {
-  const vta::Config cfg = vta::test::preset("vta-1x16x16");
+Tensor run(const Graph& g, const Tensor& in, Device expect_device,
+           const vta::Config& cfg = vta::test::preset("vta-1x16x16")) {
   const CompiledNetwork net = compile(g, cfg);
   EXPECT_EQ(net.graph.at(g.output).device, expect_device) << net.graph.dump();
   auto backend = vta::make_backend("golden", cfg);
@@ -170,7 +174,8 @@ TEST(MatMulInteger, BatchedWeightsAndMixedSignednessGiveExactInt32) {
       for (int64_t j = 0; j < nn; ++j) {
         int64_t acc = 0;
         for (int64_t i = 0; i < kk; ++i)
-          acc += (a[static_cast<size_t>((t * rows + r) * kk + i)] - 7) * (bw[static_cast<size_t>((t * kk + i) * nn + j)] + 3);
+          acc += (a[static_cast<size_t>((t * rows + r) * kk + i)] - 7) *
+                 (bw[static_cast<size_t>((t * kk + i) * nn + j)] + 3);
         EXPECT_EQ(out.wide.at(static_cast<size_t>((t * rows + r) * nn + j)), acc);
       }
 }
@@ -195,6 +200,99 @@ TEST(QLinearMatMul, SymmetricPowerOfTwoRunsOnVtaAsDense) {
       for (int64_t i = 0; i < kk; ++i) acc += a[static_cast<size_t>(r * kk + i)] * bw[static_cast<size_t>(i * nn + j)];
       EXPECT_EQ(out.data.at(static_cast<size_t>(r * nn + j)), std::clamp<int64_t>((acc + 4096) >> 13, -128, 127));
     }
+}
+
+// ALU instructions with opcode `op` in the compiled network's programs.
+int alu_count(const CompiledNetwork& net, const vta::Config& cfg, vta::isa::AluOp op) {
+  const vta::isa::Layout layout(cfg);
+  int count = 0;
+  for (const auto& seg : net.segments) {
+    const auto& buf = net.buffers[static_cast<size_t>(seg.insn_buffer)];
+    for (uint32_t i = 0; i < seg.insn_count; ++i) {
+      vta::isa::Raw128 r;
+      std::memcpy(r.w, buf.init.data() + 16 * i, 16);
+      const vta::isa::Insn insn = layout.decode(r, i);
+      count += insn.opcode() == vta::isa::Opcode::ALU && insn.alu() == op;
+    }
+  }
+  return count;
+}
+
+TEST(QLinearConv, AnyScalesWithoutInputZeroPointsRunOnVtaThroughAluMul) {
+  const int64_t c = 16, h = 6, w = 6, o = 32, k = 3;
+  const auto x = random_ints(static_cast<size_t>(c * h * w), -128, 127, 13);
+  const auto wt = random_ints(static_cast<size_t>(o * c * k * k), -60, 60, 14);
+  const auto bias = random_ints(static_cast<size_t>(o), -5000, 5000, 15);
+  const float xs = 0.0173f, ws = 0.0061f, ys = 0.0527f;
+  const int64_t yz = 5;
+  OnnxBuilder b;
+  b.input("x", I8, {1, c, h, w});
+  b.scalar("xs", xs), b.ints("xz", I8, {}, {0});
+  b.ints("w", I8, {o, c, k, k}, wt), b.scalar("ws", ws), b.ints("wz", I8, {}, {0});
+  b.scalar("ys", ys), b.ints("yz", I8, {}, {yz});
+  b.ints("b", I32, {o}, bias);
+  OnnxBuilder::attr(b.node("QLinearConv", {"x", "xs", "xz", "w", "ws", "wz", "ys", "yz", "b"}, {"y"}), "pads",
+                    std::vector<int64_t>{1, 1, 1, 1});
+  b.output("y", I8, {1, o, h, w});
+  const Graph g = import_onnx_bytes(b.bytes(), "mul.onnx");
+  const Node& y = g.at(g.output);
+  EXPECT_GT(y.vta_rq.m, 1) << g.dump();
+  EXPECT_FALSE(y.asymmetric());
+  const Tensor in = input_tensor(g, x);
+
+  const vta::Config cfg = vta::test::preset("vta-1x16x16");
+  const Tensor out = run(g, in, Device::Vta, cfg);
+  EXPECT_GT(alu_count(compile(g, cfg), cfg, vta::isa::AluOp::MUL), 0);
+  // Without ALU MUL the node runs on the host, with the same result.
+  const vta::Config no_mul = vta::test::preset("vta-1x16x16", {{"isa.alu_mul", "false"}});
+  EXPECT_EQ(run(g, in, Device::Host, no_mul).data, out.data);
+
+  // Within one LSB of ONNX's float requantization, and mostly exact.
+  const double m = static_cast<double>(xs * ws / ys);
+  int64_t oh = 0, ow = 0;
+  const auto acc = naive_conv(x, 0, c, h, w, wt, 0, o, k, 1, 1, oh, ow);
+  int exact = 0, inside = 0;
+  for (size_t i = 0; i < acc.size(); ++i) {
+    const double real = static_cast<double>(acc[i] + bias[i / static_cast<size_t>(oh * ow)]) * m;
+    const int64_t want = std::clamp<int64_t>(static_cast<int64_t>(std::nearbyint(real)) + yz, -128, 127);
+    ASSERT_LE(std::abs(out.data[i] - want), 1) << i;
+    exact += out.data[i] == want;
+    inside += want > -128 && want < 127;
+  }
+  EXPECT_GE(exact, static_cast<int>(acc.size() * 95 / 100));
+  EXPECT_GE(inside, static_cast<int>(acc.size() / 2));  // the scales leave most outputs unclipped
+}
+
+TEST(QLinearMatMul, AnyScalesAndAUint8OutputZeroPointRunOnVta) {
+  const int64_t rows = 4, kk = 64, nn = 32;
+  const auto a = random_ints(static_cast<size_t>(rows * kk), 0, 255, 16);
+  const auto bw = random_ints(static_cast<size_t>(kk * nn), -128, 127, 17);
+  const float as = 0.031f, bs = 0.0047f, ys = 0.39f;
+  const int64_t yz = 100;
+  OnnxBuilder b(10);
+  b.input("a", U8, {rows, kk});
+  b.scalar("as", as), b.ints("az", U8, {}, {128});  // uint8 centred at 128: int8 without a zero point
+  b.ints("b", I8, {kk, nn}, bw), b.scalar("bs", bs), b.ints("bz", I8, {}, {0});
+  b.scalar("ys", ys), b.ints("yz", U8, {}, {yz});
+  b.node("QLinearMatMul", {"a", "as", "az", "b", "bs", "bz", "ys", "yz"}, {"y"});
+  b.output("y", U8, {rows, nn});
+  const Graph g = import_onnx_bytes(b.bytes(), "mul_dense.onnx");
+  EXPECT_GT(g.at(g.output).vta_rq.m, 1) << g.dump();
+  const Tensor out = run(g, input_tensor(g, a), Device::Vta);
+  const double m = static_cast<double>(as * bs / ys);
+  int exact = 0;
+  for (int64_t r = 0; r < rows; ++r)
+    for (int64_t j = 0; j < nn; ++j) {
+      int64_t acc = 0;
+      for (int64_t i = 0; i < kk; ++i)
+        acc += (a[static_cast<size_t>(r * kk + i)] - 128) * bw[static_cast<size_t>(i * nn + j)];
+      const int64_t want =
+          std::clamp<int64_t>(static_cast<int64_t>(std::nearbyint(static_cast<double>(acc) * m)) + yz, 0, 255);
+      const int64_t got = out.data.at(static_cast<size_t>(r * nn + j)) + 128;
+      ASSERT_LE(std::abs(got - want), 1) << r << "," << j;
+      exact += got == want;
+    }
+  EXPECT_GE(exact, static_cast<int>(rows * nn * 95 / 100));
 }
 
 }  // namespace

@@ -15,6 +15,7 @@
 // layer's load stream starts by popping every outstanding compute->load
 // token. Every pop thus waits on an instruction emitted earlier, so no
 // program can deadlock behind the in-order fetch, whatever the queue depths.
+#include <algorithm>
 #include <chrono>
 #include <cstring>
 #include <iostream>
@@ -91,14 +92,30 @@ class Emitter {
   }
 };
 
-// Requantization epilogue on the ACC tile described by `shape` (an ALU loop
-// over the epilogue uops); the last instruction pushes compute->store.
-void emit_requant(Emitter& e, const Insn& shape, int shift, bool relu) {
-  if (shift > 0) {
-    e.emit(alu(AluOp::ADD, true, int32_t{1} << (shift - 1), shape));
-    e.emit(alu(AluOp::SHR, true, shift, shape));
+// Requantization epilogue of node `n` on the ACC tile described by `shape`
+// (an ALU loop over the epilogue uops): the shift form, or the VTA
+// multiplier form of requant.h; the last instruction pushes compute->store.
+void emit_requant(Emitter& e, const Insn& shape, const Node& n) {
+  const auto rounding_shift = [&](int s) {  // as requant.h's rounding_shift()
+    if (s == 0) return;
+    if (s > 15) {
+      e.emit(alu(AluOp::SHR, true, s - 15, shape));
+      s = 15;
+    }
+    e.emit(alu(AluOp::ADD, true, int32_t{1} << (s - 1), shape));
+    e.emit(alu(AluOp::SHR, true, s, shape));
+  };
+  int32_t lo = n.relu ? 0 : -128;
+  if (n.vta_rq.m == 0) {
+    rounding_shift(n.shift);
+  } else {
+    rounding_shift(n.vta_rq.pre);
+    if (n.vta_rq.m > 1) e.emit(alu(AluOp::MUL, true, n.vta_rq.m, shape));
+    rounding_shift(n.vta_rq.s);
+    if (n.zp != 0) e.emit(alu(AluOp::ADD, true, n.zp, shape));
+    if (n.relu) lo = std::max(n.zp, -128);
   }
-  e.emit(alu(AluOp::MAX, true, relu ? 0 : -128, shape));
+  e.emit(alu(AluOp::MAX, true, lo, shape));
   Insn last = alu(AluOp::MIN, true, 127, shape);
   last[Member::push_next] = 1;
   e.emit(last);
@@ -141,7 +158,8 @@ void emit_conv(Emitter& e, const Node& n, const ConvGeom& g, const Tile& t, cons
   const int64_t conv_bank = 0, epi_bank = 4 * conv_n;
 
   // All uops of the layer in one load (compute module), before any GEMM.
-  e.emit(mem(Opcode::LOAD, MemId::UOP, 0, a.uop, 1, static_cast<int64_t>(uops.size()), static_cast<int64_t>(uops.size())));
+  e.emit(
+      mem(Opcode::LOAD, MemId::UOP, 0, a.uop, 1, static_cast<int64_t>(uops.size()), static_cast<int64_t>(uops.size())));
 
   int64_t q = 0, tile = 0;
   for (int64_t nb = 0; nb < g.nb; ++nb)
@@ -174,8 +192,8 @@ void emit_conv(Emitter& e, const Node& n, const ConvGeom& g, const Tile& t, cons
               e.emit(l);
             }
             const int64_t wgt_cib = g.dw ? 1 : g.cib;  // depthwise weights: one block per output block
-            Insn w = mem(Opcode::LOAD, MemId::WGT, wgtb(sp), a.wgt + (ob0 * wgt_cib + (g.dw ? 0 : c0)) * kk, toc, t.tic * kk,
-                         wgt_cib * kk);
+            Insn w = mem(Opcode::LOAD, MemId::WGT, wgtb(sp), a.wgt + (ob0 * wgt_cib + (g.dw ? 0 : c0)) * kk, toc,
+                         t.tic * kk, wgt_cib * kk);
             w[Member::push_next] = 1;
             e.emit(w);
             // compute
@@ -199,7 +217,7 @@ void emit_conv(Emitter& e, const Node& n, const ConvGeom& g, const Tile& t, cons
               Insn bias = epi;
               bias[Member::src_factor_out] = 0;
               e.emit(alu(AluOp::ADD, false, 0, bias));  // + bias row of each channel block
-              emit_requant(e, epi, n.shift, n.relu);
+              emit_requant(e, epi, n);
               // store
               for (int64_t o = 0; o < toc; ++o) {
                 Insn s = mem(Opcode::STORE, MemId::OUT, accb(ap) + o * t.th * t.tw,
@@ -239,7 +257,7 @@ void emit_add(Emitter& e, const Node& n, const Blocked& L, const LayerAddrs& a, 
     if (n.shift_a > 0) e.emit(alu(AluOp::SHR, true, -n.shift_a, both));
     if (n.shift_b > 0) e.emit(alu(AluOp::SHR, true, -n.shift_b, loop(Opcode::ALU, 2 * ap + 1, 1, 1, len, 0, 1, 0, 1)));
     e.emit(alu(AluOp::ADD, false, 0, both));
-    emit_requant(e, both, n.shift, n.relu);
+    emit_requant(e, both, n);
     Insn s = mem(Opcode::STORE, MemId::OUT, ap * acc_half, a.out + off, 1, len, len);
     s[Member::pop_prev] = 1;
     s[Member::push_prev] = 1;
@@ -282,7 +300,8 @@ void emit_pool(Emitter& e, const Node& n, const Shape& in, const LayerAddrs& a, 
     uops.push_back(layout.encode_uop(u));
   }
   const int64_t per_half = k * k + 1;
-  e.emit(mem(Opcode::LOAD, MemId::UOP, 0, a.uop, 1, static_cast<int64_t>(uops.size()), static_cast<int64_t>(uops.size())));
+  e.emit(
+      mem(Opcode::LOAD, MemId::UOP, 0, a.uop, 1, static_cast<int64_t>(uops.size()), static_cast<int64_t>(uops.size())));
   int64_t tile = 0;
   for (int64_t plane = 0; plane < L.nb * L.cb; ++plane)
     for (int64_t oh0 = 0; oh0 < ho; oh0 += th, ++tile) {
@@ -311,7 +330,7 @@ void emit_pool(Emitter& e, const Node& n, const Shape& in, const LayerAddrs& a, 
         last[Member::push_next] = 1;
         e.emit(last);
       } else {
-        emit_requant(e, out_rows, n.shift, n.relu);
+        emit_requant(e, out_rows, n);
       }
       Insn st = mem(Opcode::STORE, MemId::OUT, base + out_base, a.out + (plane * ho + oh0) * wo, rows, wo, wo);
       st[Member::pop_prev] = 1;
@@ -403,7 +422,8 @@ CompiledNetwork compile(const Graph& input, const Config& c, const std::string& 
   // Segments: maximal runs of consecutive VTA nodes.
   for (size_t i = 0; i < g.nodes.size(); ++i) {
     if (g.nodes[i].device != Device::Vta) continue;
-    if (net.segments.empty() || net.segments.back().nodes.back() != static_cast<int>(i) - 1) net.segments.emplace_back();
+    if (net.segments.empty() || net.segments.back().nodes.back() != static_cast<int>(i) - 1)
+      net.segments.emplace_back();
     net.segments.back().nodes.push_back(static_cast<int>(i));
   }
   for (auto& seg : net.segments) {
@@ -466,7 +486,8 @@ CompiledNetwork compile(const Graph& input, const Config& c, const std::string& 
       std::memcpy(bytes.data() + i * isa::kInsnBytes, r.w, isa::kInsnBytes);
     }
     seg.insn_count = static_cast<uint32_t>(e.insns.size());
-    Buffer ib{fmt::format("segment{}.insns", &seg - net.segments.data()), MemId::UOP, bytes.size(), 0, std::move(bytes), -1};
+    Buffer ib{
+        fmt::format("segment{}.insns", &seg - net.segments.data()), MemId::UOP, bytes.size(), 0, std::move(bytes), -1};
     seg.insn_buffer = plan.add(std::move(ib));
   }
   net.compile_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

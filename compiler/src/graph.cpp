@@ -8,16 +8,26 @@ namespace vta::compiler {
 
 const char* op_name(Op op) {
   switch (op) {
-    case Op::Input: return "input";
-    case Op::Conv2d: return "conv2d";
-    case Op::Dense: return "dense";
-    case Op::Add: return "add";
-    case Op::MaxPool: return "max_pool";
-    case Op::AvgPool: return "avg_pool";
-    case Op::GlobalAvgPool: return "global_avg_pool";
-    case Op::Flatten: return "flatten";
-    case Op::Softmax: return "softmax";
-    case Op::Reshape: return "reshape";
+    case Op::Input:
+      return "input";
+    case Op::Conv2d:
+      return "conv2d";
+    case Op::Dense:
+      return "dense";
+    case Op::Add:
+      return "add";
+    case Op::MaxPool:
+      return "max_pool";
+    case Op::AvgPool:
+      return "avg_pool";
+    case Op::GlobalAvgPool:
+      return "global_avg_pool";
+    case Op::Flatten:
+      return "flatten";
+    case Op::Softmax:
+      return "softmax";
+    case Op::Reshape:
+      return "reshape";
   }
   return "?";
 }
@@ -44,14 +54,17 @@ std::string Graph::dump() const {
     const Node& n = nodes[i];
     std::string ins;
     for (int k : n.inputs) ins += fmt::format("{}{}", ins.empty() ? "" : ", ", nodes[static_cast<size_t>(k)].name);
-    out += fmt::format("  %{} {} = {} [{}] {}x{}x{}x{} exp {}", i, n.name, op_name(n.op), device_name(n.device), n.out.n,
-                       n.out.c, n.out.h, n.out.w, n.exp);
+    out += fmt::format("  %{} {} = {} [{}] {}x{}x{}x{} exp {}", i, n.name, op_name(n.op), device_name(n.device),
+                       n.out.n, n.out.c, n.out.h, n.out.w, n.exp);
     if (n.op == Op::Conv2d)
-      out += fmt::format(" k{} s{} p{} g{} shift {}{}", n.kernel, n.stride, n.pad, n.groups, n.shift, n.relu ? " relu" : "");
+      out += fmt::format(" k{} s{} p{} g{} shift {}{}", n.kernel, n.stride, n.pad, n.groups, n.shift,
+                         n.relu ? " relu" : "");
     if (n.op == Op::Dense || n.op == Op::Add) out += fmt::format(" shift {}{}", n.shift, n.relu ? " relu" : "");
     if (n.asymmetric())
       out += fmt::format(" zp x{} w{} out{} mult {}{}{}", n.x_zp, n.w_zp, n.zp, n.mult, n.int32_out ? " int32" : "",
                          n.weight_sets != 1 ? fmt::format(" sets {}", n.weight_sets) : "");
+    if (n.vta_rq.m != 0)
+      out += fmt::format(" vta-requant pre {} mul {} shift {} zp {}", n.vta_rq.pre, n.vta_rq.m, n.vta_rq.s, n.zp);
     out += fmt::format(" <- {}\n", ins);
   }
   return out;

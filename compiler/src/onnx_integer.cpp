@@ -5,11 +5,14 @@
 // with a float multiplier M = x_scale * w_scale / y_scale and rounds half to
 // even; here M becomes mult * 2^-shift with a 31-bit mult and the rounding
 // is half up, so results may differ from ONNX's by one LSB at exact ties or
-// where M's float rounding decides.
+// where M's float rounding decides. Without input and weight zero points the
+// multiplier form is lowered to the VTA ALU's steps (requant.h), which may
+// give up low accumulator bits and differ by about one more LSB.
 #include <bit>
 #include <cmath>
 
 #include "onnx_integer.h"
+#include "vta/compiler/requant.h"
 #include "vta/isa/error.h"
 
 namespace vta::compiler {
@@ -25,7 +28,8 @@ class IntegerOp {
     const bool qlinear = op == "QLinearConv" || op == "QLinearMatMul";
     const bool conv = op == "QLinearConv" || op == "ConvInteger";
     if (n_.output_size() != 1) r_.bad(n_, "needs exactly one output");
-    if (qlinear && n_.input_size() < 8) r_.bad(n_, "needs 8 inputs (x, x_scale, x_zero_point, w, w_scale, w_zero_point, y_scale, y_zero_point)");
+    if (qlinear && n_.input_size() < 8)
+      r_.bad(n_, "needs 8 inputs (x, x_scale, x_zero_point, w, w_scale, w_zero_point, y_scale, y_zero_point)");
     if (!qlinear && n_.input_size() < 2) r_.bad(n_, "needs the inputs x and w");
     if (!conv) r_.only_attrs(n_, {});
     if (op == "QLinearMatMul" && n_.input_size() > 8) r_.bad(n_, "has more than 8 inputs");
@@ -56,6 +60,7 @@ class IntegerOp {
     if (qlinear) {
       requantization(out, r_.float_scalar(n_, 1) * static_cast<double>(r_.float_scalar(n_, 4)), r_.float_scalar(n_, 6));
       if (op == "QLinearConv" && n_.input_size() > 8 && !n_.input(8).empty()) bias(out);
+      lower_for_vta(out);  // the VTA ALU's multiplier form, where one exists
     } else {
       out.int32_out = true;  // the accumulators themselves
     }
@@ -67,8 +72,10 @@ class IntegerOp {
   int activation(int k) const {
     auto it = ctx_.tensors.find(n_.input(k));
     if (it == ctx_.tensors.end())
-      r_.bad(n_, fmt::format("input '{}' must be an int8 or uint8 tensor (a graph input or a quantized result)", n_.input(k)));
-    if (ctx_.graph.at(it->second).int32_out) r_.bad(n_, fmt::format("input '{}' is int32; it must be 8-bit", n_.input(k)));
+      r_.bad(n_, fmt::format("input '{}' must be an int8 or uint8 tensor (a graph input or a quantized result)",
+                             n_.input(k)));
+    if (ctx_.graph.at(it->second).int32_out)
+      r_.bad(n_, fmt::format("input '{}' is int32; it must be 8-bit", n_.input(k)));
     return it->second;
   }
 
@@ -81,7 +88,9 @@ class IntegerOp {
     if (t.data_type() != want)
       r_.bad(n_, fmt::format("{} '{}' must be {} like its tensor", what, t.name(), uint8 ? "uint8" : "int8"));
     const std::vector<int64_t> v = r_.int_values(t, n_);
-    if (v.size() != 1) r_.bad(n_, fmt::format("{} '{}' has {} values: only per-tensor zero points are supported", what, t.name(), v.size()));
+    if (v.size() != 1)
+      r_.bad(n_,
+             fmt::format("{} '{}' has {} values: only per-tensor zero points are supported", what, t.name(), v.size()));
     return static_cast<int32_t>(uint8 ? v[0] - 128 : v[0]);
   }
 
@@ -90,21 +99,26 @@ class IntegerOp {
     if (wd.size() != 4) r_.bad(n_, "weight must be 4-D [O, C/group, K, K]");
     if (wd[2] != wd[3]) r_.bad(n_, "only square kernels are supported (weight dims)");
     const auto k = r_.attr_ints(n_, "kernel_shape"), s = r_.attr_ints(n_, "strides"), p = r_.attr_ints(n_, "pads");
-    if (!k.empty() && (k.size() != 2 || k[0] != wd[2] || k[1] != wd[3])) r_.bad(n_, "attribute kernel_shape differs from the weight dims");
+    if (!k.empty() && (k.size() != 2 || k[0] != wd[2] || k[1] != wd[3]))
+      r_.bad(n_, "attribute kernel_shape differs from the weight dims");
     if (!s.empty() && (s.size() != 2 || s[0] != s[1])) r_.bad(n_, "attribute strides must be two equal values");
     if (!p.empty() && (p.size() != 4 || p[0] != p[1] || p[0] != p[2] || p[0] != p[3]))
       r_.bad(n_, "attribute pads must be four equal values (symmetric padding)");
     for (auto d : r_.attr_ints(n_, "dilations"))
       if (d != 1) r_.bad(n_, "attribute dilations must be 1");
     for (const auto& a : n_.attribute())
-      if (a.name() == "auto_pad" && a.s() != "NOTSET") r_.bad(n_, "attribute auto_pad is not supported (use explicit pads)");
+      if (a.name() == "auto_pad" && a.s() != "NOTSET")
+        r_.bad(n_, "attribute auto_pad is not supported (use explicit pads)");
     out.op = Op::Conv2d;
     out.kernel = wd[2], out.stride = s.empty() ? 1 : s[0], out.pad = p.empty() ? 0 : p[0];
     out.groups = r_.attr_i(n_, "group", 1);
-    if (out.groups < 1 || wd[1] * out.groups != is.c) r_.bad(n_, "weight dims must be [O, C/group, K, K] matching the input");
+    if (out.groups < 1 || wd[1] * out.groups != is.c)
+      r_.bad(n_, "weight dims must be [O, C/group, K, K] matching the input");
     if (out.groups != 1 && !(out.groups == is.c && wd[0] == is.c)) r_.bad(n_, "attribute group must be 1 or depthwise");
-    if (is.h + 2 * out.pad < out.kernel || is.w + 2 * out.pad < out.kernel) r_.bad(n_, "the kernel is larger than the padded input");
-    out.out = Shape{is.n, wd[0], (is.h + 2 * out.pad - out.kernel) / out.stride + 1, (is.w + 2 * out.pad - out.kernel) / out.stride + 1};
+    if (is.h + 2 * out.pad < out.kernel || is.w + 2 * out.pad < out.kernel)
+      r_.bad(n_, "the kernel is larger than the padded input");
+    out.out = Shape{is.n, wd[0], (is.h + 2 * out.pad - out.kernel) / out.stride + 1,
+                    (is.w + 2 * out.pad - out.kernel) / out.stride + 1};
     out.weight = std::move(wv);
   }
 
@@ -116,7 +130,8 @@ class IntegerOp {
     if (kk != is.c) r_.bad(n_, fmt::format("B has {} rows, A {} columns", kk, is.c));
     if (sets != 1) {
       auto b = ctx_.batches.find(n_.input(0));
-      if (b == ctx_.batches.end() || b->second != sets) r_.bad(n_, "a 3-D B needs a 3-D A of the same batch (no broadcasting)");
+      if (b == ctx_.batches.end() || b->second != sets)
+        r_.bad(n_, "a 3-D B needs a 3-D A of the same batch (no broadcasting)");
     }
     if (auto b = ctx_.batches.find(n_.input(0)); b != ctx_.batches.end()) ctx_.batches[n_.output(0)] = b->second;
     out.op = Op::Dense;

@@ -8,7 +8,9 @@
 // VTA zero-fills padding. On the host: global average pooling (its divisor
 // is not a power of two), flatten, reshape, softmax, other grouped convolutions,
 // and asymmetric nodes (zero points, requantization multipliers, int32
-// outputs, batched weights: Node::asymmetric()). Each node's device is decided from the node itself (not from
+// outputs, batched weights: Node::asymmetric()), except the multiplier form
+// lowered to VTA ALU steps (requant.h), which runs on VTA when the config
+// has ALU MUL. Each node's device is decided from the node itself (not from
 // a traversal order), so every residual block is labelled alike; copies
 // between devices are the pack/unpack at segment boundaries (runtime.cpp).
 #include "vta/compiler/compile.h"
@@ -18,7 +20,9 @@ namespace vta::compiler {
 Graph partition(const Graph& g, const Config& c) {
   Graph out = g;
   for (auto& n : out.nodes) {
-    if (n.asymmetric()) {  // zero points, multipliers, int32 outputs: the host's 64-bit requantization
+    // Zero points, multipliers, int32 outputs: the host's 64-bit requantization;
+    // the VTA multiplier form needs ALU MUL when it multiplies.
+    if (n.asymmetric() || (n.vta_rq.m > 1 && !c.isa.alu_mul)) {
       n.device = Device::Host;
       continue;
     }
@@ -29,16 +33,22 @@ Graph partition(const Graph& g, const Config& c) {
         n.device = dense_or_depthwise && n.pad <= 15 ? Device::Vta : Device::Host;
         break;
       }
-      case Op::Dense: n.device = Device::Vta; break;
+      case Op::Dense:
+        n.device = Device::Vta;
+        break;
       case Op::Add:
-      case Op::AvgPool: n.device = c.isa.acc_8bit ? Device::Vta : Device::Host; break;
+      case Op::AvgPool:
+        n.device = c.isa.acc_8bit ? Device::Vta : Device::Host;
+        break;
       case Op::MaxPool: {
         const Node& src = out.nodes[static_cast<size_t>(n.inputs[0])];
         const bool nonneg = src.relu && (src.op == Op::Conv2d || src.op == Op::Dense || src.op == Op::Add);
         n.device = c.isa.acc_8bit && n.pool_pad <= 15 && (n.pool_pad == 0 || nonneg) ? Device::Vta : Device::Host;
         break;
       }
-      default: n.device = Device::Host; break;
+      default:
+        n.device = Device::Host;
+        break;
     }
   }
   return out;

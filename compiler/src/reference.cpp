@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "vta/compiler/requant.h"
 #include "vta/isa/error.h"
 
 namespace vta::compiler {
@@ -12,7 +13,9 @@ namespace {
 
 using MatI = Eigen::Matrix<int32_t, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
 
-int32_t wrap_add(int32_t a, int32_t b) { return static_cast<int32_t>(static_cast<uint32_t>(a) + static_cast<uint32_t>(b)); }
+int32_t wrap_add(int32_t a, int32_t b) {
+  return static_cast<int32_t>(static_cast<uint32_t>(a) + static_cast<uint32_t>(b));
+}
 
 // Arithmetic shift by a signed amount as the VTA ALU does (negative: left).
 int32_t shift_left(int32_t a, int s) { return static_cast<int32_t>(static_cast<uint32_t>(a) << s); }
@@ -49,7 +52,8 @@ std::vector<int32_t> conv2d_acc(const Node& n, const Tensor& in) {
       for (int64_t o = 0; o < ocg; ++o) {
         const int64_t oc = grp * ocg + o;
         const int32_t bias = n.bias.empty() ? 0 : n.bias[static_cast<size_t>(oc)];
-        for (int64_t q = 0; q < cols; ++q) out[static_cast<size_t>((b * os.c + oc) * cols + q)] = wrap_add(acc(o, q), bias);
+        for (int64_t q = 0; q < cols; ++q)
+          out[static_cast<size_t>((b * os.c + oc) * cols + q)] = wrap_add(acc(o, q), bias);
       }
     }
   }
@@ -71,7 +75,8 @@ std::vector<int32_t> dense_acc(const Node& n, const Tensor& in) {
       Eigen::Map<const Eigen::Matrix<int8_t, Eigen::Dynamic, 1>> x(in.data.data() + b * inner, inner);
       const Eigen::Matrix<int32_t, Eigen::Dynamic, 1> acc = wi * (x.cast<int32_t>().array() - n.x_zp).matrix();
       for (int64_t o = 0; o < n.out.c; ++o)
-        out[static_cast<size_t>(b * n.out.c + o)] = wrap_add(acc(o), n.bias.empty() ? 0 : n.bias[static_cast<size_t>(o)]);
+        out[static_cast<size_t>(b * n.out.c + o)] =
+            wrap_add(acc(o), n.bias.empty() ? 0 : n.bias[static_cast<size_t>(o)]);
     }
   }
   return out;
@@ -87,8 +92,11 @@ int8_t requantize_mult(int32_t acc, const Node& n) {
 Tensor requantize_all(const Node& n, const std::vector<int32_t>& acc) {
   if (n.int32_out) return Tensor{n.out, {}, acc};
   Tensor out{n.out, std::vector<int8_t>(acc.size()), {}};
-  const bool wide = n.asymmetric();
-  for (size_t i = 0; i < acc.size(); ++i) out.data[i] = wide ? requantize_mult(acc[i], n) : requantize(acc[i], n.shift, n.relu);
+  const bool wide = n.asymmetric(), vta_mult = n.vta_rq.m != 0;
+  for (size_t i = 0; i < acc.size(); ++i)
+    out.data[i] = vta_mult ? requantize_vta(acc[i], n.vta_rq, n.zp, n.relu)
+                  : wide   ? requantize_mult(acc[i], n)
+                           : requantize(acc[i], n.shift, n.relu);
   return out;
 }
 
@@ -96,7 +104,8 @@ Tensor add(const Node& n, const Tensor& a, const Tensor& b) {
   if (!(a.shape == b.shape)) fail("{}: add of different shapes", n.name);
   Tensor out{n.out, std::vector<int8_t>(a.data.size())};
   for (size_t i = 0; i < a.data.size(); ++i)
-    out.data[i] = requantize(wrap_add(shift_left(a.data[i], n.shift_a), shift_left(b.data[i], n.shift_b)), n.shift, n.relu);
+    out.data[i] =
+        requantize(wrap_add(shift_left(a.data[i], n.shift_a), shift_left(b.data[i], n.shift_b)), n.shift, n.relu);
   return out;
 }
 
@@ -144,16 +153,26 @@ int8_t requantize(int32_t acc, int shift, bool relu) {
 
 Tensor run_node(const Node& n, const std::vector<const Tensor*>& in) {
   switch (n.op) {
-    case Op::Input: fail("{}: the input node has no computation", n.name);
-    case Op::Conv2d: return requantize_all(n, conv2d_acc(n, *in.at(0)));
-    case Op::Dense: return requantize_all(n, dense_acc(n, *in.at(0)));
-    case Op::Add: return add(n, *in.at(0), *in.at(1));
-    case Op::MaxPool: return pool(n, *in.at(0), true);
-    case Op::AvgPool: return pool(n, *in.at(0), false);
-    case Op::GlobalAvgPool: return global_avg_pool(n, *in.at(0));
-    case Op::Flatten: return Tensor{n.out, in.at(0)->data, {}};
-    case Op::Softmax: return Tensor{n.out, in.at(0)->data, {}};  // int8 pass-through; softmax() gives the probabilities
-    case Op::Reshape: return Tensor{n.out, in.at(0)->data, in.at(0)->wide};
+    case Op::Input:
+      fail("{}: the input node has no computation", n.name);
+    case Op::Conv2d:
+      return requantize_all(n, conv2d_acc(n, *in.at(0)));
+    case Op::Dense:
+      return requantize_all(n, dense_acc(n, *in.at(0)));
+    case Op::Add:
+      return add(n, *in.at(0), *in.at(1));
+    case Op::MaxPool:
+      return pool(n, *in.at(0), true);
+    case Op::AvgPool:
+      return pool(n, *in.at(0), false);
+    case Op::GlobalAvgPool:
+      return global_avg_pool(n, *in.at(0));
+    case Op::Flatten:
+      return Tensor{n.out, in.at(0)->data, {}};
+    case Op::Softmax:
+      return Tensor{n.out, in.at(0)->data, {}};  // int8 pass-through; softmax() gives the probabilities
+    case Op::Reshape:
+      return Tensor{n.out, in.at(0)->data, in.at(0)->wide};
   }
   fail("{}: unknown op", n.name);
 }

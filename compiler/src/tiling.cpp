@@ -10,6 +10,7 @@
 #include <mutex>
 
 #include "vta/compiler/compile.h"
+#include "vta/compiler/requant.h"
 #include "vta/compiler/tiling_geom.h"
 #include "vta/isa/error.h"
 
@@ -48,22 +49,25 @@ bool tile_fits(const ConvGeom& g, const Tile& t, const Config& c) {
   return true;
 }
 
-double tile_cost(const ConvGeom& g, const Tile& t, const Config& c) {
+double tile_cost(const ConvGeom& g, const Tile& t, const Config& c, int requant_ops) {
   const auto& d = c.derived;
   const double B = static_cast<double>(c.memory.bus_bits) / 8.0;
   const double rl = static_cast<double>(c.memory.read_latency), wl = static_cast<double>(c.memory.write_latency);
   const int64_t ih = (t.th - 1) * g.s + g.k, iw = (t.tw - 1) * g.s + g.k, kk = g.k * g.k;
-  const double tiles = static_cast<double>(g.nb * ((g.ho + t.th - 1) / t.th) * (g.wo / t.tw) * ((g.cob + t.toc - 1) / t.toc));
+  const double tiles =
+      static_cast<double>(g.nb * ((g.ho + t.th - 1) / t.th) * (g.wo / t.tw) * ((g.cob + t.toc - 1) / t.toc));
   const double steps = tiles * static_cast<double>(g.dw ? 1 : g.cib / t.tic);
   const int64_t in_blocks = g.dw ? t.toc : t.tic;
   const double load = static_cast<double>(in_blocks * ih * iw * d.inp_elem_bytes) / B +
-                      static_cast<double>(t.toc * t.tic * kk * d.wgt_elem_bytes) / B + rl + 2.0 * static_cast<double>(t.tic + 1);
+                      static_cast<double>(t.toc * t.tic * kk * d.wgt_elem_bytes) / B + rl +
+                      2.0 * static_cast<double>(t.tic + 1);
   const double gemm = static_cast<double>(t.toc * t.tic * kk * t.th * t.tw + c.gemm.pipeline_depth);
   const double area = static_cast<double>(t.toc * t.th * t.tw);
   const double groups = static_cast<double>((c.gemm.batch * c.gemm.block_out + c.alu.lanes - 1) / c.alu.lanes);
   const double epilogue = area + static_cast<double>(c.gemm.pipeline_depth) +
-                          area * groups * static_cast<double>(c.alu.ii_vector + 4 * c.alu.ii_imm) + 5.0 * static_cast<double>(c.alu.latency) +
-                          static_cast<double>(t.toc * d.acc_elem_bytes) / B + rl;
+                          area * groups * static_cast<double>(c.alu.ii_vector + requant_ops * c.alu.ii_imm) +
+                          5.0 * static_cast<double>(c.alu.latency) + static_cast<double>(t.toc * d.acc_elem_bytes) / B +
+                          rl;
   const double store = area * static_cast<double>(d.out_elem_bytes) / B + wl;
   return steps * std::max(load, gemm) + tiles * std::max(epilogue, store) + load;
 }
@@ -72,8 +76,9 @@ Tile choose_tile(const Node& n, const Shape& in, const Config& c) {
   static std::mutex mu;
   static std::map<std::string, Tile> memo;
   const ConvGeom g = conv_geom(n, in, c);
-  const std::string key = fmt::format("{}:{}x{}x{}x{}>{}x{}x{}k{}s{}p{}|{}", op_name(n.op), g.nb, g.cib, g.h, g.w, g.cob,
-                                      g.ho, g.wo, g.k, g.s, g.p, c.hash());
+  const int requant_ops = requant_imm_ops(n);
+  const std::string key = fmt::format("{}:{}x{}x{}x{}>{}x{}x{}k{}s{}p{}r{}|{}", op_name(n.op), g.nb, g.cib, g.h, g.w,
+                                      g.cob, g.ho, g.wo, g.k, g.s, g.p, requant_ops, c.hash());
   {
     std::lock_guard<std::mutex> lock(mu);
     if (auto it = memo.find(key); it != memo.end()) return it->second;
@@ -107,15 +112,16 @@ Tile choose_tile(const Node& n, const Shape& in, const Config& c) {
             hi = mid - 1;
         }
         t.th = (g.ho + ((g.ho + lo - 1) / lo) - 1) / ((g.ho + lo - 1) / lo);
-        t.est_cycles = tile_cost(g, t, c);
+        t.est_cycles = tile_cost(g, t, c, requant_ops);
         if (!found || t.est_cycles < best.est_cycles) best = t, found = true;
       }
     }
   }
   if (!found)
-    fail("layer {}: no tile of {} fits the SRAM buffers of config {} (a single output position needs more than half "
-         "of a buffer)",
-         n.name, op_name(n.op), c.name);
+    fail(
+        "layer {}: no tile of {} fits the SRAM buffers of config {} (a single output position needs more than half "
+        "of a buffer)",
+        n.name, op_name(n.op), c.name);
   std::lock_guard<std::mutex> lock(mu);
   memo[key] = best;
   return best;

@@ -10,7 +10,8 @@
 //
 // Asymmetric models (ONNX QLinear* / *Integer operators) add zero points, a
 // requantization multiplier and int32 outputs; such nodes run on the host
-// unless they reduce to the symmetric shift form (partition.cpp).
+// unless they reduce to the symmetric shift form or, without input and
+// weight zero points, to the multiplier form of the VTA ALU (requant.h).
 #include <cstdint>
 #include <string>
 #include <utility>
@@ -41,12 +42,21 @@ struct Shape {
   bool operator==(const Shape&) const = default;
 };
 
+/// Requantization in the VTA ALU's steps (requant.h): a rounding shift by
+/// `pre`, a multiply by `m`, a rounding shift by `s`; m == 0: not used.
+struct VtaRequant {
+  int pre = 0;    // rounding right shift before the multiply
+  int32_t m = 0;  // multiplier, 1 .. 32767 (1: no MUL)
+  int s = 0;      // rounding right shift after it, 0 .. 30
+  bool operator==(const VtaRequant&) const = default;
+};
+
 struct Node {
   std::string name;
   Op op = Op::Input;
   std::vector<int> inputs;  // indices of earlier nodes
   Shape out;
-  int exp = 0;              // output scale: value = q * 2^exp
+  int exp = 0;  // output scale: value = q * 2^exp
   Device device = Device::Host;
 
   // Conv2d / Dense
@@ -72,13 +82,21 @@ struct Node {
   bool uint8 = false;      // the ONNX tensor of this output is uint8: add 128 to get it
   bool int32_out = false;  // Conv2d / Dense: the output is the int32 accumulator, not requantized
   double scale = 0;        // the output scale when it is not a power of two (0: it is 2^exp)
+  // Conv2d / Dense: the multiplier form and output zero point as VTA ALU
+  // steps, which replace the 64-bit form above (set at import by
+  // lower_for_vta() when the node has no input or weight zero points):
+  //   out = clip((((acc >> pre) * m) >> s) + zp, relu ? zp : -128, 127), shifts rounding.
+  VtaRequant vta_rq;
   // Dense: the input rows form weight_sets equal groups, each multiplied by
   // its own O x I weights (a batched MatMul); weight holds them one after another.
   int64_t weight_sets = 1;
 
-  /// True when the node uses any of the asymmetric fields above (then its
-  /// requantization is the 64-bit multiplier form, host only).
-  bool asymmetric() const { return x_zp != 0 || w_zp != 0 || zp != 0 || int32_out || weight_sets != 1 || (mult != 1 && op != Op::GlobalAvgPool); }
+  /// True when the node uses any of the asymmetric fields above in the
+  /// 64-bit form (host only); false for the shift and VTA multiplier forms.
+  bool asymmetric() const {
+    return vta_rq.m == 0 && (x_zp != 0 || w_zp != 0 || zp != 0 || int32_out || weight_sets != 1 ||
+                             (mult != 1 && op != Op::GlobalAvgPool));
+  }
 
   /// Multiply-accumulates of this node (Conv2d/Dense), 0 otherwise.
   int64_t macs(const Shape& in) const;
@@ -98,7 +116,8 @@ struct Graph {
 /// An int8 tensor of a graph value (NCHW, row-major).
 struct Tensor {
   Tensor() = default;
-  Tensor(Shape s, std::vector<int8_t> d, std::vector<int32_t> w = {}) : shape(s), data(std::move(d)), wide(std::move(w)) {}
+  Tensor(Shape s, std::vector<int8_t> d, std::vector<int32_t> w = {})
+      : shape(s), data(std::move(d)), wide(std::move(w)) {}
   Shape shape;
   std::vector<int8_t> data;
   std::vector<int32_t> wide;  // the values instead of `data` for an int32 tensor (Node::int32_out)

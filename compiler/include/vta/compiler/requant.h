@@ -1,0 +1,46 @@
+#pragma once
+// Requantization in the VTA ALU's 32-bit steps.
+//
+// A multiplier requantization M = mult * 2^-shift (31-bit mult, the form of
+// the ONNX integer operators) runs on VTA as
+//   v   = (acc + 2^(pre-1)) >> pre          ADD, SHR (when pre > 0)
+//   v   = v * m                             MUL (when m > 1; needs isa.alu_mul)
+//   out = clip(((v + 2^(s-1)) >> s) + zp)   ADD, SHR, ADD zp, MAX, MIN
+// with every immediate within the ALU's 16-bit signed field and no 32-bit
+// overflow for any accumulator the node's weights and biases can produce.
+// A rounding shift by more than 15 (its constant would not be an immediate)
+// runs as a plain SHR by s - 15 and then the rounding shift by 15, which
+// gives the same result. Results stay within one LSB of the 64-bit form.
+#include <cstdint>
+#include <optional>
+
+#include "vta/compiler/graph.h"
+
+namespace vta::compiler {
+
+/// The most precise VTA form of M = mult * 2^-shift for accumulators with
+/// |acc| <= acc_bound, or nullopt when none fits (M too large, or so small
+/// that m would be 0).
+std::optional<VtaRequant> lower_requant(int64_t mult, int shift, int64_t acc_bound);
+
+/// The largest |accumulator| of a Conv2d / Dense node over all int8 inputs
+/// (symmetric: no zero points), bias included.
+int64_t acc_bound(const Node& n);
+
+/// Sets n.vta_rq when n is a requantizing Conv2d / Dense without input or
+/// weight zero points whose multiplier form (mult != 1 or an output zero
+/// point) has a VTA form. Returns whether it did.
+bool lower_for_vta(Node& n);
+
+/// (v + 2^(s-1)) >> s as the VTA ALU computes it: ADD and SHR, with a plain
+/// SHR by s - 15 first when s > 15 (the same result without overflow).
+int32_t rounding_shift(int32_t v, int s);
+
+/// clip((v + 2^(s-1)) >> s + zp) of the VTA form, in 32-bit wrap-around
+/// arithmetic exactly as the ALU computes it.
+int8_t requantize_vta(int32_t acc, const VtaRequant& r, int32_t zp, bool relu);
+
+/// ALU instructions with an immediate in the requantization epilogue of `n`.
+int requant_imm_ops(const Node& n);
+
+}  // namespace vta::compiler

@@ -1,0 +1,106 @@
+// Requantization in the VTA ALU's 32-bit steps. See requant.h.
+#include "vta/compiler/requant.h"
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <cstdlib>
+#include <limits>
+
+namespace vta::compiler {
+
+namespace {
+
+constexpr int32_t kImmMax = std::numeric_limits<int16_t>::max();  // the ALU immediate is 16-bit signed
+constexpr int kMaxRoundShift = 15;                                // 2^(shift-1) must be an immediate
+constexpr int kMaxShift = 30;
+constexpr int64_t kAccMax = std::numeric_limits<int32_t>::max();
+
+int64_t round_constant(int shift) { return shift > 0 ? int64_t{1} << (shift - 1) : 0; }
+
+int32_t wrap_add(int32_t a, int32_t b) {
+  return static_cast<int32_t>(static_cast<uint32_t>(a) + static_cast<uint32_t>(b));
+}
+int32_t wrap_mul(int32_t a, int32_t b) {
+  return static_cast<int32_t>(static_cast<uint32_t>(a) * static_cast<uint32_t>(b));
+}
+
+// Whether no step overflows 32 bits for |acc| <= bound.
+bool fits(const VtaRequant& r, int64_t bound) {
+  const int64_t after_pre = (bound + round_constant(r.pre)) >> r.pre;
+  const int64_t round_s = r.s > kMaxRoundShift ? 0 : round_constant(r.s);  // a long shift truncates first
+  return bound + round_constant(r.pre) <= kAccMax && after_pre * r.m + round_s <= kAccMax;
+}
+
+}  // namespace
+
+int32_t rounding_shift(int32_t v, int s) {
+  if (s > kMaxRoundShift) {
+    v >>=
+        s - kMaxRoundShift;  // floor first: floor((floor(v / 2^a) + 2^(b-1)) / 2^b) = floor((v + 2^(a+b-1)) / 2^(a+b))
+    s = kMaxRoundShift;
+  }
+  return wrap_add(v, static_cast<int32_t>(round_constant(s))) >> s;
+}
+
+std::optional<VtaRequant> lower_requant(int64_t mult, int shift, int64_t acc_bound) {
+  if (mult <= 0 || shift < 0 || acc_bound < 0 || acc_bound > kAccMax) return std::nullopt;
+  // M = mult * 2^-shift ~ m * 2^-(pre + s). Of the forms that cannot
+  // overflow, take the one with the smallest error estimate: the pre-shift's
+  // rounding (M * 2^(pre-1) in output units) plus m's relative error over
+  // the int8 range (128 * |m / (M 2^(pre+s)) - 1|).
+  const double M = std::ldexp(static_cast<double>(mult), -shift);
+  const int top = shift - std::bit_width(static_cast<uint64_t>(mult)) + 15;  // m has 15 bits
+  std::optional<VtaRequant> best;
+  double best_err = 0;
+  for (int total = std::min(top, kMaxShift + kMaxRoundShift); total >= 0; --total) {
+    const double m = std::nearbyint(std::ldexp(M, total));
+    if (m > kImmMax) continue;
+    if (m < 1) break;
+    for (int pre = 0; pre <= kMaxRoundShift && pre <= total; ++pre) {
+      const VtaRequant r{pre, static_cast<int32_t>(m), total - pre};
+      if (r.s > kMaxShift || !fits(r, acc_bound)) continue;
+      const double err =
+          (pre > 0 ? M * std::ldexp(1.0, pre - 1) : 0.0) + 128.0 * std::abs(m / std::ldexp(M, total) - 1.0);
+      if (!best || err < best_err) best = r, best_err = err;
+      break;  // more pre-shift only adds error
+    }
+  }
+  return best;
+}
+
+int64_t acc_bound(const Node& n) {
+  const int64_t outs = n.out.c, per_out = outs > 0 ? static_cast<int64_t>(n.weight.size()) / (outs * n.weight_sets) : 0;
+  int64_t bound = 0;
+  for (int64_t set = 0; set < n.weight_sets; ++set)
+    for (int64_t o = 0; o < outs; ++o) {
+      int64_t sum = n.bias.empty() ? 0 : std::abs(static_cast<int64_t>(n.bias[static_cast<size_t>(o)]));
+      for (int64_t i = 0; i < per_out; ++i)
+        sum += 128 * std::abs(static_cast<int64_t>(n.weight[static_cast<size_t>((set * outs + o) * per_out + i)]));
+      bound = std::max(bound, sum);
+    }
+  return bound;
+}
+
+bool lower_for_vta(Node& n) {
+  if (n.op != Op::Conv2d && n.op != Op::Dense) return false;
+  if (n.x_zp != 0 || n.w_zp != 0 || n.int32_out || n.weight_sets != 1 || (n.mult == 1 && n.zp == 0)) return false;
+  const auto r = lower_requant(n.mult, n.shift, acc_bound(n));
+  if (!r) return false;
+  n.vta_rq = *r;
+  return true;
+}
+
+int8_t requantize_vta(int32_t acc, const VtaRequant& r, int32_t zp, bool relu) {
+  const int32_t v = wrap_add(rounding_shift(wrap_mul(rounding_shift(acc, r.pre), r.m), r.s), zp);
+  return static_cast<int8_t>(std::clamp(v, relu ? std::max(zp, -128) : -128, 127));
+}
+
+int requant_imm_ops(const Node& n) {
+  if (n.vta_rq.m == 0) return n.shift > 0 ? 4 : 2;  // [ADD, SHR,] MAX, MIN
+  const VtaRequant& r = n.vta_rq;
+  const auto shift_ops = [](int s) { return s > kMaxRoundShift ? 3 : s > 0 ? 2 : 0; };
+  return shift_ops(r.pre) + (r.m > 1 ? 1 : 0) + shift_ops(r.s) + (n.zp != 0 ? 1 : 0) + 2;
+}
+
+}  // namespace vta::compiler
