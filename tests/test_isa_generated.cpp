@@ -83,31 +83,42 @@ std::string param_name(const ::testing::TestParamInfo<std::string>& info) {
   return s;
 }
 
-TEST_P(Generated, CommittedSystemVerilogPackageIsUpToDate) {
-  const fs::path path = sv_path(GetParam());
-  ASSERT_TRUE(fs::exists(path)) << path << " is missing; create it with\n  ./build/dev/apps/vta gen sv --config "
-                                << GetParam() << " -o sim/rtl/generated/vta_pkg_" << GetParam() << ".sv";
+// The committed file `path` must equal `fresh`; `regen` is the command that writes it.
+void expect_committed(const fs::path& path, const std::string& fresh, const std::string& regen) {
+  ASSERT_TRUE(fs::exists(path)) << path << " is missing; create it with\n  " << regen;
   const std::string committed = read_text(path);
-  const std::string fresh = vta::isa::generate_sv_package(cfg_);
-  EXPECT_TRUE(committed == fresh) << path << " is stale (the field table, the generator or configs/" << GetParam()
-                                  << ".yaml changed); regenerate it with\n  ./build/dev/apps/vta gen sv --config "
-                                  << GetParam() << " -o sim/rtl/generated/vta_pkg_" << GetParam()
-                                  << ".sv\nand commit the result.\n"
+  EXPECT_TRUE(committed == fresh) << path
+                                  << " is stale (the field table, the generator or the config changed); "
+                                     "regenerate it with\n  "
+                                  << regen << "\nand commit the result.\n"
                                   << first_difference(committed, fresh);
 }
 
-TEST_P(Generated, CommittedOpenclDefinesAreUpToDate) {
-  const fs::path path = cl_path(GetParam());
-  ASSERT_TRUE(fs::exists(path)) << path << " is missing; create it with\n  ./build/dev/apps/vta gen cl --config "
-                                << GetParam() << " -o kernels/generated/vta_defines_" << GetParam() << ".h";
-  const std::string committed = read_text(path);
-  const std::string fresh = vta::isa::generate_opencl_defines(cfg_);
-  EXPECT_TRUE(committed == fresh) << path << " is stale (the field table, the generator or configs/" << GetParam()
-                                  << ".yaml changed); regenerate it with\n  ./build/dev/apps/vta gen cl --config "
-                                  << GetParam() << " -o kernels/generated/vta_defines_" << GetParam()
-                                  << ".h\nand commit the result.\n"
-                                  << first_difference(committed, fresh);
+TEST_P(Generated, CommittedSystemVerilogPackageIsUpToDate) {
+  expect_committed(
+      sv_path(GetParam()), vta::isa::generate_sv_package(cfg_),
+      "./build/dev/apps/vta gen sv --config " + GetParam() + " -o sim/rtl/generated/vta_pkg_" + GetParam() + ".sv");
 }
+
+TEST_P(Generated, CommittedOpenclDefinesAreUpToDate) {
+  expect_committed(
+      cl_path(GetParam()), vta::isa::generate_opencl_defines(cfg_),
+      "./build/dev/apps/vta gen cl --config " + GetParam() + " -o kernels/generated/vta_defines_" + GetParam() + ".h");
+}
+
+// The packages of the test-only designs in tests/configs that are verilated
+// (sim/rtl/CMakeLists.txt): rtl-alu4 (the ALU lane-group timing test) and
+// rtl-tiny (the gate-level netlist test).
+class TestConfigPackage : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(TestConfigPackage, CommittedSystemVerilogPackageIsUpToDate) {
+  const std::string yaml = "tests/configs/" + GetParam() + ".yaml";
+  expect_committed(
+      sv_path(GetParam()), vta::isa::generate_sv_package(vta::load_config((kSource / yaml).string())),
+      "./build/dev/apps/vta gen sv --config " + yaml + " -o sim/rtl/generated/vta_pkg_" + GetParam() + ".sv");
+}
+
+INSTANTIATE_TEST_SUITE_P(TestConfigs, TestConfigPackage, ::testing::Values("rtl-alu4", "rtl-tiny"), param_name);
 
 TEST_P(Generated, FirstLineSaysGeneratedAndHowToRegenerate) {
   for (const auto& [what, text] : {std::pair<std::string, std::string>{"sv", vta::isa::generate_sv_package(cfg_)},

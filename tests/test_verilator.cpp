@@ -122,15 +122,6 @@ TEST(Verilator, BuffersCarryOverBetweenRuns) {
   EXPECT_EQ(rtl->read_sram(MemId::OUT, 0, 32), gold->read_sram(MemId::OUT, 0, 32));
 }
 
-TEST(Verilator, CommittedTestPackageIsFresh) {
-  // sim/rtl/generated/vta_pkg_rtl-alu4.sv, the 4-lane ALU model of the timing tests.
-  const vta::Config c = vta::load_config(std::string(VTA_SOURCE_DIR) + "/tests/configs/rtl-alu4.yaml");
-  std::ifstream in(std::string(VTA_SOURCE_DIR) + "/sim/rtl/generated/vta_pkg_rtl-alu4.sv");
-  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  EXPECT_EQ(text, vta::isa::generate_sv_package(c))
-      << "regenerate with: vta gen sv --config tests/configs/rtl-alu4.yaml -o sim/rtl/generated/vta_pkg_rtl-alu4.sv";
-}
-
 namespace fs = std::filesystem;
 
 fs::path tmp_dir(const std::string& name) {

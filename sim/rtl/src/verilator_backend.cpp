@@ -70,10 +70,10 @@ void VerilatorBackend::run(const Launch& launch) {
     in.wave_from = options_.wave_from;
     in.wave_cycles = options_.wave_cycles;
   }
-  sim::RunRecord record = core_->run(in);
-  sim::publish_run(config(), timing_, prog, record, stats_);
+  record_ = core_->run(in);
+  sim::publish_run(config(), timing_, prog, record_, stats_);
   if (!options_.trace_path.empty())
-    sim::write_trace(per_run_path(options_.trace_path, runs_), config(), layout_, prog, record, options_.trace_limit);
+    sim::write_trace(per_run_path(options_.trace_path, runs_), config(), layout_, prog, record_, options_.trace_limit);
   ++runs_;
 }
 

@@ -22,13 +22,15 @@ class VerilatorBackend : public Backend {
   void run(const Launch& launch) override;
   std::vector<uint8_t> read_sram(isa::MemId mem, uint32_t index, uint32_t count) const override;
   RunStats stats() const override { return stats_; }
+  /// The last run's record (bursts only when tracing).
+  const sim::RunRecord& last_record() const { return record_; }
 
  protected:
   /// Makes the core that runs config `c`; throws vta::Error when it cannot.
   using CoreFactory = std::unique_ptr<Core> (*)(const Config& c, const BackendOptions& o);
   /// The same backend on another clocking of the core (the `systemc-rtl`
-  /// co-simulation): `name` in its messages, `make_core` called after the
-  /// RTL's config checks.
+  /// co-simulation) or on another model (the gate-level test's netlist):
+  /// `name` in its messages, `make_core` called after the RTL's config checks.
   VerilatorBackend(const Config& c, const BackendOptions& o, std::string name, CoreFactory make_core);
 
  private:
@@ -39,6 +41,7 @@ class VerilatorBackend : public Backend {
   model::Datapath checker_;
   std::unique_ptr<Core> core_;
   RunStats stats_;
+  sim::RunRecord record_;
   uint64_t runs_ = 0;
 };
 

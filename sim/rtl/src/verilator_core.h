@@ -55,4 +55,10 @@ struct BuiltModel {
 /// Every model built into this binary, in VTA_RTL_PRESETS order.
 const std::vector<const BuiltModel*>& built_models();
 
+/// Gate-level models of yosys netlists (VTA_RTL_NETLIST; README.md,
+/// "Gate-level check"), each with the package of its preset. Never chosen by
+/// select_model, which reads only built_models(); tests/test_rtl_netlist.cpp
+/// runs them against the RTL model of the same preset.
+const std::vector<const BuiltModel*>& netlist_models();
+
 }  // namespace vta::rtl
