@@ -60,21 +60,23 @@ TEST(Verilator, DoubleBufferedConvMatchesSystemC) {
 }
 
 TEST(Verilator, RunTimeKnobsBelowTheBuiltMaxima) {
-  // Command and token queues, bursts and ALU intervals are run-time ports
-  // (their package values are maxima); memory latencies and outstanding
-  // reads live in the C++ memory model.
+  // Command and token queues and bursts are run-time ports (their package
+  // values are maxima); the ALU intervals are run-time ports of any value
+  // (the built 1x16x16 model has 1 and 2: these are below and above);
+  // memory latencies and outstanding reads live in the C++ memory model.
   const std::vector<vta::Override> ov{{"queues.command_depth", "2"},     {"queues.token_depth", "3"},
                                       {"memory.max_burst", "16"},        {"alu.ii_vector", "1"},
                                       {"memory.read_latency", "0"},      {"memory.write_latency", "0"},
                                       {"memory.outstanding_reads", "1"}, {"memory.arbitration", "fixed_priority"}};
-  const vta::Config cfg = preset("vta-1x16x16", ov);
-  for (uint32_t seed = 20; seed < 24; ++seed) {
-    auto build = [&cfg, seed](ProgramBuilder& p) { random_program(p, cfg, seed); };
-    const Outcome rtl = run_on("verilator", cfg, build);
-    const Outcome sc = run_on("systemc", cfg, build);
-    EXPECT_EQ(rtl.dram, run_on("golden", cfg, build).dram) << seed;
-    EXPECT_EQ(rtl.stats.total.items(), sc.stats.total.items()) << seed;
-  }
+  const std::vector<vta::Override> slow_alu{{"alu.ii_imm", "3"}, {"alu.ii_vector", "5"}};
+  for (const vta::Config& cfg : {preset("vta-1x16x16", ov), preset("vta-1x16x16", slow_alu)})
+    for (uint32_t seed = 20; seed < 24; ++seed) {
+      auto build = [&cfg, seed](ProgramBuilder& p) { random_program(p, cfg, seed); };
+      const Outcome rtl = run_on("verilator", cfg, build);
+      const Outcome sc = run_on("systemc", cfg, build);
+      EXPECT_EQ(rtl.dram, run_on("golden", cfg, build).dram) << seed;
+      EXPECT_EQ(rtl.stats.total.items(), sc.stats.total.items()) << seed;
+    }
 }
 
 TEST(Verilator, ReadSramMatchesGolden) {

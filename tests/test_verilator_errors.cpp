@@ -33,7 +33,7 @@ TEST(VerilatorErrors, NoBuiltModelNamesConfigParameterAndPresets) {
 
 TEST(VerilatorErrors, MaximaMayOnlyBeLowered) {
   const auto msg = error_of("verilator", preset("vta-1x16x16", {{"queues.command_depth", "16"}}));
-  EXPECT_HAS(msg, "CMD_QUEUE_DEPTH is 8 where the config needs 16 or less");
+  EXPECT_HAS(msg, "CMD_QUEUE_DEPTH is 8 where the config needs 16 or more");
   EXPECT_HAS(error_of("verilator", preset("vta-1x16x16", {{"buffers.inp", "16KiB"}})), "INP_BUFF_DEPTH is 2048");
 }
 
@@ -76,7 +76,7 @@ TEST(CoSimErrors, ConfigsOfOtherPresetsNameTheBackendItsPresetAndVerilator) {
              "differs from it in 1 parameter, first: its ALU_LANES is 16 where the config needs 4.");
   // The maxima the run-time ports lower, as on verilator.
   EXPECT_HAS(error_of("systemc-rtl", preset("vta-1x16x16", {{"queues.command_depth", "16"}})),
-             "CMD_QUEUE_DEPTH is 8 where the config needs 16 or less");
+             "CMD_QUEUE_DEPTH is 8 where the config needs 16 or more");
   EXPECT_EQ(error_of("systemc-rtl", preset("vta-1x16x16", {{"queues.command_depth", "4"}})), "<no error>");
 }
 
