@@ -21,6 +21,7 @@
 #include <iostream>
 
 #include "vta/compiler/compile.h"
+#include "vta/compiler/requant.h"
 #include "vta/compiler/tiling_geom.h"
 #include "vta/isa/error.h"
 #include "vta/model/builders.h"
@@ -93,32 +94,15 @@ class Emitter {
 };
 
 // Requantization epilogue of node `n` on the ACC tile described by `shape`
-// (an ALU loop over the epilogue uops): the shift form, or the VTA
-// multiplier form of requant.h; the last instruction pushes compute->store.
+// (an ALU loop over the epilogue uops): requant_steps(); the last
+// instruction pushes compute->store.
 void emit_requant(Emitter& e, const Insn& shape, const Node& n) {
-  const auto rounding_shift = [&](int s) {  // as requant.h's rounding_shift()
-    if (s == 0) return;
-    if (s > 15) {
-      e.emit(alu(AluOp::SHR, true, s - 15, shape));
-      s = 15;
-    }
-    e.emit(alu(AluOp::ADD, true, int32_t{1} << (s - 1), shape));
-    e.emit(alu(AluOp::SHR, true, s, shape));
-  };
-  int32_t lo = n.relu ? 0 : -128;
-  if (n.vta_rq.m == 0) {
-    rounding_shift(n.shift);
-  } else {
-    rounding_shift(n.vta_rq.pre);
-    if (n.vta_rq.m > 1) e.emit(alu(AluOp::MUL, true, n.vta_rq.m, shape));
-    rounding_shift(n.vta_rq.s);
-    if (n.zp != 0) e.emit(alu(AluOp::ADD, true, n.zp, shape));
-    if (n.relu) lo = std::max(n.zp, -128);
+  const std::vector<AluStep> steps = requant_steps(n);
+  for (size_t i = 0; i < steps.size(); ++i) {
+    Insn insn = alu(steps[i].op, true, steps[i].imm, shape);
+    if (i + 1 == steps.size()) insn[Member::push_next] = 1;
+    e.emit(insn);
   }
-  e.emit(alu(AluOp::MAX, true, lo, shape));
-  Insn last = alu(AluOp::MIN, true, 127, shape);
-  last[Member::push_next] = 1;
-  e.emit(last);
 }
 
 struct LayerAddrs {

@@ -96,11 +96,33 @@ int8_t requantize_vta(int32_t acc, const VtaRequant& r, int32_t zp, bool relu) {
   return static_cast<int8_t>(std::clamp(v, relu ? std::max(zp, -128) : -128, 127));
 }
 
-int requant_imm_ops(const Node& n) {
-  if (n.vta_rq.m == 0) return n.shift > 0 ? 4 : 2;  // [ADD, SHR,] MAX, MIN
-  const VtaRequant& r = n.vta_rq;
-  const auto shift_ops = [](int s) { return s > kMaxRoundShift ? 3 : s > 0 ? 2 : 0; };
-  return shift_ops(r.pre) + (r.m > 1 ? 1 : 0) + shift_ops(r.s) + (n.zp != 0 ? 1 : 0) + 2;
+std::vector<AluStep> requant_steps(const Node& n) {
+  using isa::AluOp;
+  std::vector<AluStep> steps;
+  const auto shift = [&](int s) {  // rounding_shift()
+    if (s == 0) return;
+    if (s > kMaxRoundShift) {
+      steps.push_back({AluOp::SHR, s - kMaxRoundShift});
+      s = kMaxRoundShift;
+    }
+    steps.push_back({AluOp::ADD, static_cast<int32_t>(round_constant(s))});
+    steps.push_back({AluOp::SHR, s});
+  };
+  int32_t lo = n.relu ? 0 : -128;
+  if (n.vta_rq.m == 0) {
+    shift(n.shift);
+  } else {
+    shift(n.vta_rq.pre);
+    if (n.vta_rq.m > 1) steps.push_back({AluOp::MUL, n.vta_rq.m});
+    shift(n.vta_rq.s);
+    if (n.zp != 0) steps.push_back({AluOp::ADD, n.zp});
+    if (n.relu) lo = std::max(n.zp, -128);
+  }
+  steps.push_back({AluOp::MAX, lo});
+  steps.push_back({AluOp::MIN, 127});
+  return steps;
 }
+
+int requant_imm_ops(const Node& n) { return static_cast<int>(requant_steps(n).size()); }
 
 }  // namespace vta::compiler

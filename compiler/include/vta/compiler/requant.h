@@ -13,8 +13,10 @@
 // gives the same result. Results stay within one LSB of the 64-bit form.
 #include <cstdint>
 #include <optional>
+#include <vector>
 
 #include "vta/compiler/graph.h"
+#include "vta/isa/fields.h"
 
 namespace vta::compiler {
 
@@ -40,6 +42,14 @@ int32_t rounding_shift(int32_t v, int s);
 /// arithmetic exactly as the ALU computes it.
 int8_t requantize_vta(int32_t acc, const VtaRequant& r, int32_t zp, bool relu);
 
+/// One ALU instruction with an immediate.
+struct AluStep {
+  isa::AluOp op;
+  int32_t imm;
+};
+/// The requantization epilogue of `n` (the shift form, or the VTA form with
+/// its zero point), ending with the clip MAX, MIN: what codegen emits.
+std::vector<AluStep> requant_steps(const Node& n);
 /// ALU instructions with an immediate in the requantization epilogue of `n`.
 int requant_imm_ops(const Node& n);
 
