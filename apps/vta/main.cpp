@@ -18,6 +18,7 @@
 #include "compare.h"
 #include "opencl_commands.h"
 #include "run_network.h"
+#include "sweep_command.h"
 #include "vta/compiler/onnx.h"
 #include "vta/compiler/zoo.h"
 
@@ -262,6 +263,7 @@ int main(int argc, char** argv) {
   run->add_option("--image", net_opts.image, "--model: input height/width (0: the network's standard)");
   run->add_option("--report-csv", net_opts.report_csv, "--model: write the per-layer report as CSV");
   run->add_option("--report-json", net_opts.report_json, "--model: write the per-layer report as JSON");
+  run->add_option("--report-html", net_opts.report_html, "--model: write the per-layer report as HTML with plots");
   run->add_option("--dump-after", net_opts.dump_after, "--model: print the IR after this pass (partition)");
   run->add_option("-b,--backend", run_opts.backend, "backend to run on")->capture_default_str();
   run->add_option("--compare", run_opts.compare, "also run on this backend and require identical DRAM");
@@ -311,6 +313,7 @@ int main(int argc, char** argv) {
   zoo_export->add_option("--seed", export_opts.seed, "weight seed")->capture_default_str();
   zoo_export->add_option("--batch", export_opts.batch, "batch size")->capture_default_str();
   vta::app::add_compare_command(app);
+  vta::app::add_sweep_command(app);
   vta::app::add_opencl_commands(app);  // devices, bringup, cl-source, cl-build (when built with OpenCL)
 
   try {

@@ -10,6 +10,7 @@
 #include "vta/compiler/runtime.h"
 #include "vta/compiler/zoo.h"
 #include "vta/isa/error.h"
+#include "vta/sweeps/html.h"
 
 namespace vta::app {
 
@@ -20,6 +21,8 @@ void write_file(const std::string& path, const std::string& text) {
   std::ofstream f(path);
   if (!f) fail("{}: cannot write", path);
   f << text;
+  f.flush();
+  if (!f) fail("{}: cannot write (disk full?)", path);
 }
 }  // namespace
 
@@ -59,10 +62,12 @@ int run_network_command(const NetworkRunOptions& o, const Config& c) {
   Report r = make_report(net, res, c, backend->name());
   r.tool = o.tool;
   r.check_passed = passed;
+  r.check_text = timing_only ? "skipped (timing-only mode computes no tensors)" : passed ? "pass" : "FAIL";
   std::cout << report_table(r);
   if (timing_only) std::cout << "check: skipped (timing-only mode computes no tensors)\n";
   if (!o.report_csv.empty()) write_file(o.report_csv, report_csv(r));
   if (!o.report_json.empty()) write_file(o.report_json, report_json(r).dump(2) + "\n");
+  if (!o.report_html.empty()) write_file(o.report_html, sweeps::run_report_html(r));
   return passed ? 0 : 1;
 }
 

@@ -16,7 +16,7 @@ struct NetworkRunOptions {
   uint32_t seed = 1;
   int64_t batch = 1;
   int64_t image = 0;
-  std::string report_csv, report_json, dump_after;
+  std::string report_csv, report_json, report_html, dump_after;
   std::string tool;
 };
 

@@ -123,6 +123,8 @@ Tile choose_tile(const Node& n, const Shape& in, const Config& c) {
         "of a buffer)",
         n.name, op_name(n.op), c.name);
   std::lock_guard<std::mutex> lock(mu);
+  // A long sweep visits millions of configs, each with its own keys: bound the memo.
+  if (memo.size() >= 100000) memo.clear();
   memo[key] = best;
   return best;
 }

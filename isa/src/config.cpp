@@ -545,3 +545,16 @@ std::string schema_markdown() {
 }
 
 }  // namespace vta
+
+namespace vta {
+
+std::string did_you_mean(std::string_view word, const std::vector<std::string>& candidates) {
+  return suggest(word, candidates);
+}
+
+void check_knob_value(const KnobInfo& k, const std::string& text, const std::string& loc) {
+  Config scratch;
+  set_knob(scratch, k, text, loc);
+}
+
+}  // namespace vta

@@ -25,6 +25,9 @@ struct Report {
   std::string network, config_name, config_hash, backend, tool;
   double compile_seconds = 0, run_seconds = 0;
   bool check_passed = false;
+  // What was checked, as reports print it: "pass", "FAIL", or why it was
+  // skipped (timing-only runs compute no tensors). Empty: from check_passed.
+  std::string check_text;
   std::vector<ReportRow> rows;
   ReportRow total;           // sums; util is over the VTA layers
 };

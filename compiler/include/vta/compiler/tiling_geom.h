@@ -13,6 +13,8 @@ struct ConvGeom {
 /// Dense is a 1x1 convolution over a 1x1 image of all flattened inputs.
 ConvGeom conv_geom(const Node& n, const Shape& in, const Config& c);
 bool tile_fits(const ConvGeom& g, const Tile& t, const Config& c);
-double tile_cost(const ConvGeom& g, const Tile& t, const Config& c);
+/// The cost model's cycles of the whole layer with tile `t`; `requant_ops` ALU
+/// immediates per output tile in the epilogue (requant_imm_ops()).
+double tile_cost(const ConvGeom& g, const Tile& t, const Config& c, int requant_ops);
 
 }  // namespace vta::compiler

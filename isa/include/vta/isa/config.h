@@ -94,6 +94,12 @@ std::string resolve_config_path(const std::string& name_or_path);
 /// Directory holding the presets (VTA_CONFIG_DIR, else the source tree's configs/).
 std::string presets_dir();
 
+/// Checks `text` as a value of knob `k` (type, range, power of two, choice)
+/// exactly as the loader does; throws vta::Error prefixed by `loc`.
+void check_knob_value(const KnobInfo& k, const std::string& text, const std::string& loc);
+/// " (did you mean 'x'?)" for the candidate closest to `word`, or "".
+std::string did_you_mean(std::string_view word, const std::vector<std::string>& candidates);
+
 /// Writes the fully resolved config as YAML (every knob, with units).
 std::string to_yaml(const Config& c);
 /// Human-readable listing of every knob and every derived width and depth.

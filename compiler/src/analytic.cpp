@@ -1,0 +1,160 @@
+// The analytical estimate (analytic.h). Conv/Dense layers take the tile the
+// compiler would choose and its cost-model cycles; their DRAM bytes follow
+// the loads and stores emit_conv() makes for that tile. Add and the pools
+// (ALU-only, every DMA in the compute module except the store) are closed
+// forms of the instruction sequences of emit_add() and emit_pool() under the
+// rules of docs/timing.md: the compute module serialises its loads and ALU
+// ops, and the store of one chunk overlaps the compute of the next.
+#include "vta/compiler/analytic.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "vta/compiler/compile.h"
+#include "vta/compiler/requant.h"
+#include "vta/compiler/tiling_geom.h"
+#include "vta/isa/error.h"
+
+namespace vta::compiler {
+
+namespace {
+
+// Timing constants of one design, in the notation of docs/timing.md.
+struct Rates {
+  double B, RL, WL, P, A, groups, IIi, IIv;
+  explicit Rates(const Config& c)
+      : B(static_cast<double>(c.memory.bus_bits) / 8.0),
+        RL(static_cast<double>(c.memory.read_latency)),
+        WL(static_cast<double>(c.memory.write_latency)),
+        P(static_cast<double>(c.gemm.pipeline_depth)),
+        A(static_cast<double>(c.alu.latency)),
+        groups(static_cast<double>((c.gemm.batch * c.gemm.block_out + c.alu.lanes - 1) / c.alu.lanes)),
+        IIi(static_cast<double>(c.alu.ii_imm)),
+        IIv(static_cast<double>(c.alu.ii_vector)) {}
+  // Beats of `rows` rows of `bytes` each (rule 11).
+  double beats(double rows, double bytes) const { return rows * std::ceil(bytes / B); }
+  // One LOAD of `rows` x `bytes` (rule 9; no padding): issue, latency, beats.
+  double load(double rows, double bytes) const { return 1 + RL + beats(rows, bytes); }
+  double store(double rows, double bytes) const { return 2 + beats(rows, bytes) + WL; }
+  // One ALU op over `iters` uop iterations (rule 8).
+  double alu(double iters, bool imm) const { return A + iters * groups * (imm ? IIi : IIv); }
+};
+
+void estimate_conv(LayerEstimate& e, const Node& n, const Shape& in, const Config& c) {
+  const ConvGeom g = conv_geom(n, in, c);
+  const Tile t = choose_tile(n, in, c);
+  const auto& d = c.derived;
+  const Rates r(c);
+  const double ih = static_cast<double>((t.th - 1) * g.s + g.k), iw = static_cast<double>((t.tw - 1) * g.s + g.k);
+  const double kk = static_cast<double>(g.k * g.k);
+  const double tiles =
+      static_cast<double>(g.nb * ((g.ho + t.th - 1) / t.th) * (g.wo / t.tw) * ((g.cob + t.toc - 1) / t.toc));
+  const double steps = tiles * static_cast<double>(g.dw ? 1 : g.cib / t.tic);
+  const double in_blocks = static_cast<double>(g.dw ? t.toc : t.tic);
+  const double toc = static_cast<double>(t.toc), tic = static_cast<double>(t.tic);
+  const double area = toc * static_cast<double>(t.th * t.tw);
+  e.cycles = t.est_cycles;
+  e.bytes_inp = steps * in_blocks * ih * iw * static_cast<double>(d.inp_elem_bytes);
+  e.bytes_wgt = steps * toc * tic * kk * static_cast<double>(d.wgt_elem_bytes);
+  e.bytes_acc = tiles * toc * static_cast<double>(d.acc_elem_bytes);
+  e.bytes_uop = (4 * toc * tic * kk + 2 * toc) * static_cast<double>(d.uop_elem_bytes);
+  // Output positions beyond the layer (edge tiles) are not stored.
+  e.bytes_out = static_cast<double>(g.nb * g.cob * g.ho * g.wo * d.out_elem_bytes);
+  e.load = steps * (in_blocks * r.load(ih, iw * static_cast<double>(d.inp_elem_bytes)) +
+                    r.load(toc, tic * kk * static_cast<double>(d.wgt_elem_bytes)));
+  e.gemm = steps * (toc * tic * kk * static_cast<double>(t.th * t.tw) + r.P);
+  e.alu = tiles * (1 + requant_imm_ops(n)) * r.alu(area, false);
+  e.store = tiles * toc * r.store(static_cast<double>(t.th), static_cast<double>(t.tw * d.out_elem_bytes));
+}
+
+void estimate_add(LayerEstimate& e, const Node& n, const Config& c) {
+  const Rates r(c);
+  const double E = static_cast<double>(c.derived.out_elem_bytes);
+  const int64_t total = blocked(n.out, c).elems(), chunk = c.derived.acc_depth / 4;
+  const int imm_ops = (n.shift_a > 0) + (n.shift_b > 0) + requant_imm_ops(n);
+  double compute = 0, store = 0, last_store = 0;
+  for (int64_t off = 0; off < total; off += chunk) {
+    const double len = static_cast<double>(std::min(chunk, total - off));
+    const double ld = 2 * r.load(1, len * E), alu = imm_ops * r.alu(len, true) + r.alu(len, false);
+    e.load += ld, e.alu += alu;
+    compute += ld + alu;
+    last_store = r.store(1, len * E);
+    store += last_store;
+  }
+  e.store = store;
+  e.cycles = std::max(compute + last_store, store) + r.load(1, 16);
+  e.bytes_inp = 2 * static_cast<double>(total) * E;  // two ACC_8BIT operands
+  e.bytes_uop = 16;
+  e.bytes_out = static_cast<double>(total) * E;
+}
+
+void estimate_pool(LayerEstimate& e, const Node& n, const Shape& in, const Config& c) {
+  const Rates r(c);
+  const Blocked L = blocked(in, c);
+  const double E = static_cast<double>(c.derived.out_elem_bytes);
+  const int64_t k = n.pool, s = n.pool_stride, ho = n.out.h, wo = n.out.w, iw = (wo - 1) * s + k;
+  const int64_t acc_half = c.derived.acc_depth / 2;
+  int64_t th = 1;  // the band height emit_pool() picks
+  while (th < ho && ((th * s + k) * iw + (th + 1) * wo) <= acc_half) ++th;
+  const bool max = n.op == Op::MaxPool;
+  const int tail_ops = max ? 1 : requant_imm_ops(n);
+  double compute = 0, store = 0, last_store = 0, rows_read = 0;
+  for (int64_t plane = 0; plane < L.nb * L.cb; ++plane)
+    for (int64_t oh0 = 0; oh0 < ho; oh0 += th) {
+      const int64_t rows = std::min(th, ho - oh0);
+      const double ih = static_cast<double>((rows - 1) * s + k), out = static_cast<double>(rows * wo);
+      const double in_rows = std::min<double>(ih, static_cast<double>(in.h));
+      const double pads =
+          ih * static_cast<double>(iw) - in_rows * std::min<double>(static_cast<double>(iw), static_cast<double>(in.w));
+      const double ld =
+          pads + r.load(in_rows, std::min<double>(static_cast<double>(iw), static_cast<double>(in.w)) * E);
+      const double alu =
+          (max ? r.alu(out, true) : 0) + r.alu(out * static_cast<double>(k * k), false) + tail_ops * r.alu(out, true);
+      e.load += ld, e.alu += alu, e.gemm += r.P + out;
+      compute += ld + r.P + out + alu;
+      last_store = r.store(static_cast<double>(rows), static_cast<double>(wo) * E);
+      store += last_store;
+      rows_read += in_rows;
+    }
+  e.store = store;
+  e.cycles = std::max(compute + last_store, store) + r.load(1, static_cast<double>(2 * (k * k + 1) * 4));
+  e.bytes_inp = rows_read * std::min<double>(static_cast<double>(iw), static_cast<double>(in.w)) * E;
+  e.bytes_uop = static_cast<double>(2 * (k * k + 1) * 4);
+  e.bytes_out = static_cast<double>(L.nb * L.cb * ho * wo) * E;
+}
+
+}  // namespace
+
+NetworkEstimate estimate_network(const Graph& input, const Config& c) {
+  if (c.gemm.block_in != c.gemm.block_out)
+    fail("config {}: the compiler needs gemm.block_in == gemm.block_out (activations are blocked once)", c.name);
+  const Graph g = partition(input, c);
+  NetworkEstimate net;
+  for (size_t i = 0; i < g.nodes.size(); ++i) {
+    const Node& n = g.nodes[i];
+    if (n.op == Op::Input) continue;
+    LayerEstimate e;
+    e.node = static_cast<int>(i);
+    e.name = n.name;
+    e.op = op_name(n.op);
+    e.device = n.device;
+    const Shape in = g.at(n.inputs[0]).out;
+    e.macs = n.macs(in);
+    if (n.device == Device::Vta) {
+      if (n.op == Op::Conv2d || n.op == Op::Dense)
+        estimate_conv(e, n, in, c);
+      else if (n.op == Op::Add)
+        estimate_add(e, n, c);
+      else
+        estimate_pool(e, n, in, c);
+      net.cycles += e.cycles;
+      net.bytes += e.bytes();
+      net.vta_macs += e.macs;
+    }
+    net.macs += e.macs;
+    net.layers.push_back(std::move(e));
+  }
+  return net;
+}
+
+}  // namespace vta::compiler

@@ -1,0 +1,24 @@
+#pragma once
+// Reading a results store back: status counts, CSV and JSON exports, and the
+// best available result of each point (the highest stage that finished ok).
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "vta/sweeps/store.h"
+
+namespace vta::sweeps {
+
+/// The highest stage of `p` whose status is ok, or nullptr.
+const StageResult* best_result(const StoredPoint& p);
+
+/// Points done / invalid / failed / timed out per stage, as text.
+std::string status_text(const Store& s);
+/// One row per point and stage: key, index, network, config hash, every axis
+/// knob as a column, stage, status, error, check, every metric, wall time.
+std::string export_csv(const std::vector<StoredPoint>& points);
+/// {"sweep": {...}, "points": [{key, index, network, config_hash, knobs, stages: {...}}]}.
+nlohmann::ordered_json export_json(const Store& s, const std::vector<StoredPoint>& points, bool layers);
+
+}  // namespace vta::sweeps

@@ -1,0 +1,45 @@
+#pragma once
+// The sweep runner: expands the spec into points, builds each network once,
+// runs the funnel's stages over worker processes and writes every finished
+// point and stage to the store at once. Points already in the store are
+// skipped, so running again resumes. The stages themselves are in stages.h;
+// this file only schedules them.
+#include <array>
+#include <cstdint>
+#include <iosfwd>
+#include <string>
+
+#include "vta/sweeps/spec.h"
+#include "vta/sweeps/store.h"
+
+namespace vta::sweeps {
+
+struct RunOptions {
+  int jobs = 0;          // worker processes; 0: one per core
+  int max_stage = 3;     // run no stage beyond this
+  bool progress = true;  // progress on stderr: a bar on a terminal, else a line every few seconds
+  std::string tool = "vta-lab";
+};
+
+struct StageCounts {
+  int64_t planned = 0;  // points the stage was asked to run
+  int64_t resumed = 0;  // of those, found in the store (not redone)
+  int64_t ok = 0, invalid = 0, failed = 0, timeout = 0;
+};
+
+struct RunSummary {
+  std::array<StageCounts, 4> stages{};
+  int64_t space = 0;   // points in the spec's full design space
+  int64_t points = 0;  // design points visited x networks
+  double wall_s = 0;
+};
+
+/// Runs (or resumes) the sweep. Throws vta::Error for what stops the whole
+/// sweep (an unknown network, an unwritable store); a failing point is a
+/// recorded row, never an exception.
+RunSummary run_sweep(const SweepSpec& spec, Store& store, const RunOptions& opts);
+
+/// "stage N: a ok, b invalid, ..." lines of a summary.
+std::string summary_text(const RunSummary& s);
+
+}  // namespace vta::sweeps

@@ -1,0 +1,43 @@
+#pragma once
+// The design space of a spec as a deterministic list: point i of the
+// cartesian product of the axes is decoded from i in mixed radix (the last
+// axis varies fastest), so a point is its index, a random sample is a set of
+// indices, and a shard is a slice of the same list.
+#include <cstdint>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "vta/isa/config.h"
+#include "vta/sweeps/spec.h"
+
+namespace vta::sweeps {
+
+class Space {
+ public:
+  explicit Space(const SweepSpec& s);
+  /// Points in the full product (1 with no axes).
+  int64_t size() const { return size_; }
+  /// The value index on each axis of point `i`.
+  std::vector<int64_t> digits(int64_t i) const;
+  int64_t index(const std::vector<int64_t>& digits) const;
+  /// The spec's fixed overrides, then the axis values of point `i`.
+  std::vector<Override> overrides(int64_t i) const;
+  /// The axis values of point `i` as "key=value" pairs (no fixed overrides).
+  std::vector<Override> axis_values(int64_t i) const;
+  const std::vector<Axis>& axes() const { return spec_.axes; }
+
+  /// The points a grid or random strategy visits, in visiting order:
+  /// every index (grid), or `samples` distinct indices drawn with the seed
+  /// (all of them, shuffled, when samples >= size).
+  std::vector<int64_t> initial_points() const;
+  /// A neighbour of point `i`: one axis (two when the space allows) moved to
+  /// another value, drawn from `rng` (the evolve strategy's mutation).
+  int64_t mutate(int64_t i, std::mt19937_64& rng) const;
+
+ private:
+  const SweepSpec& spec_;
+  int64_t size_ = 1;
+};
+
+}  // namespace vta::sweeps

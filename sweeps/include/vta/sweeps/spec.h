@@ -1,0 +1,87 @@
+#pragma once
+// A sweep spec: a design space over config knobs, the networks to run on
+// each design, the objectives, a search strategy and the funnel of stages.
+// Parsed once, strictly (unknown keys, wrong types and impossible axis
+// values are vta::Error naming the file, line and key), then read-only.
+// The format is documented in sweeps/README.md; examples in sweeps/examples/.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "vta/isa/config.h"
+
+namespace vta::sweeps {
+
+/// One axis of the space: a knob and its values, or a zipped group of knobs
+/// whose values advance together. values[i][k] is the i-th setting of keys[k],
+/// as knob value text ("32KiB", "true", "300").
+struct Axis {
+  std::vector<std::string> keys;
+  std::vector<std::vector<std::string>> values;
+  int line = 0;
+};
+
+/// A network every design point runs: a zoo name or an ONNX file.
+struct NetworkSpec {
+  std::string zoo;   // zoo name ("resnet18", "conv:16,8,8,16,3,1,1"), or empty
+  std::string onnx;  // path of an ONNX model (resolved against the spec's folder), or empty
+  int64_t batch = 1, image = 0;
+  uint32_t seed = 1;
+  int line = 0;
+  /// Stable text identifying the network in the store ("resnet18", "resnet18/b4/i112/s2").
+  std::string key() const;
+};
+
+/// Metrics a point reports, usable as objectives and in constraints.
+/// cycles, time_ms, inferences_per_s, gops, gops_per_mac, dram_bytes, util,
+/// plus every resource column of the estimate (stage 0) once it is built in.
+struct Objective {
+  std::string metric;
+  bool maximize = false;
+};
+
+struct Constraint {
+  std::string expr;
+  int line = 0;
+};
+
+enum class Strategy { Grid, Random, Evolve };
+
+/// Which points go on to the slower stages.
+struct Funnel {
+  // Stage 2 (compile + timing-only SystemC): the union of the best `top_k`
+  // per objective and every point within `within_pct` % of the stage-1
+  // Pareto front (-1: off), per network. Both off: every valid point.
+  int64_t stage2_top_k = 0;
+  double stage2_within_pct = -1;
+  // Stage 3 (values on, bit-exact check; RTL cycle agreement with `verilator`):
+  // up to `stage3_top_k` points of the stage-2 Pareto front (0: no stage 3).
+  int64_t stage3_top_k = 0;
+  bool stage3_verilator = false;
+};
+
+struct SweepSpec {
+  std::string name;
+  std::string source;  // the file, for messages
+  std::string text;    // the file's text, stored with the results
+  std::string base;    // resolved path of the base config
+  std::string base_text;
+  std::vector<Override> set;  // fixed overrides on the base
+  std::vector<Axis> axes;     // combined as a cartesian product
+  std::vector<Constraint> constraints;
+  std::vector<NetworkSpec> networks;
+  std::vector<Objective> objectives;
+  Strategy strategy = Strategy::Grid;
+  int64_t samples = 0;      // random: points drawn; evolve: population size
+  int64_t generations = 0;  // evolve
+  uint64_t seed = 1;
+  Funnel funnel;
+  double timeout_s = 300;  // per point and stage
+};
+
+/// Loads and checks a spec file. Throws vta::Error naming file:line and key.
+SweepSpec load_spec(const std::string& path);
+/// Same from text; `source` names it and relative paths resolve against `dir`.
+SweepSpec load_spec_text(const std::string& text, const std::string& source, const std::string& dir = ".");
+
+}  // namespace vta::sweeps

@@ -1,0 +1,59 @@
+#pragma once
+// The stages of the multi-fidelity funnel, each one function from a design
+// point (a config and a prepared network) to a row of results:
+//   0  config: load the design, check the spec's constraints (runner.cpp)
+//   1  analytic: the compiler's cost model per layer, no instructions
+//   2  systemc: compile and run timing-only on the SystemC cycle model
+//   3  verify: values on, output bit-exact against the integer reference,
+//      and (optionally) the RTL on Verilator for cycle agreement
+// The runner only schedules them (runner.h).
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "vta/compiler/graph.h"
+#include "vta/isa/config.h"
+#include "vta/sweeps/metrics.h"
+#include "vta/sweeps/spec.h"
+
+namespace vta::sweeps {
+
+constexpr int kStageConfig = 0, kStageAnalytic = 1, kStageSystemC = 2, kStageVerify = 3;
+const char* stage_name(int stage);
+
+struct LayerRow {
+  std::string name, op, device;
+  int64_t macs = 0;
+  double cycles = 0, load = 0, gemm = 0, alu = 0, store = 0, stall = 0, dram_bytes = 0;
+};
+
+/// One point's result at one stage.
+struct StageResult {
+  int stage = 0;
+  std::string status = "ok";  // ok, invalid (the design or a constraint), failed, timeout
+  std::string error;          // why, when not ok
+  std::string check;          // stage 3: what was checked and its outcome; else ""
+  Metrics metrics;
+  std::vector<LayerRow> layers;
+  double wall_s = 0;
+  nlohmann::ordered_json to_json() const;
+  static StageResult from_json(const nlohmann::json& j);
+};
+
+/// A network built (zoo) or imported (ONNX) once per sweep, with the input
+/// every point runs on.
+struct PreparedNetwork {
+  NetworkSpec spec;
+  compiler::Graph graph;
+  compiler::Tensor input;
+};
+/// Throws vta::Error naming the spec file and line of the network.
+PreparedNetwork prepare_network(const NetworkSpec& n, const std::string& spec_source);
+
+StageResult stage_analytic(const Config& c, const PreparedNetwork& n);
+StageResult stage_systemc(const Config& c, const PreparedNetwork& n);
+StageResult stage_verify(const Config& c, const PreparedNetwork& n, bool verilator);
+
+}  // namespace vta::sweeps

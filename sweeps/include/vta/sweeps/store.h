@@ -1,0 +1,75 @@
+#pragma once
+// The results store: one SQLite file (WAL mode) per sweep. Each finished
+// point and stage is written in one transaction (its row in `results` and its
+// rows in `layers`), so a killed runner loses nothing it reported finished
+// and leaves no half-written point. Rows are keyed by (point_key, stage), a
+// point_key being "CONFIG_HASH/NETWORK"; writes ignore keys already present,
+// so several processes may write one store, a resumed sweep redoes nothing
+// and a merge is a plain insert. The schema is documented in sweeps/README.md.
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "vta/sweeps/spec.h"
+#include "vta/sweeps/stages.h"
+
+namespace vta::sweeps {
+
+constexpr int kSchemaVersion = 1;
+
+/// A design point of the sweep: one config and one network.
+struct PointInfo {
+  std::string key;          // CONFIG_HASH/NETWORK, or invalid-HASH/NETWORK when the design does not load
+  int64_t index = 0;        // index in the spec's design space
+  std::string network;      // NetworkSpec::key()
+  std::string config_hash;  // "" when the design does not load
+  std::string knobs;        // JSON object of the axis values (with the spec, they reproduce the config)
+};
+
+struct StoredPoint {
+  PointInfo info;
+  std::map<int, StageResult> stages;  // by stage number
+};
+
+struct SweepInfo {
+  std::string name, spec_text, spec_source, tool, created;
+  int schema_version = 0;
+};
+
+class Store {
+ public:
+  /// Opens (creating when `create`) the store at `path`. Throws vta::Error
+  /// naming the file when it cannot be opened, is not a sweep store or has
+  /// another schema version.
+  Store(const std::string& path, bool create);
+  ~Store();
+  Store(const Store&) = delete;
+  Store& operator=(const Store&) = delete;
+
+  /// Records the sweep's spec in a new store; in an existing one, checks that
+  /// it holds the same spec (resuming another spec is an error).
+  void begin(const SweepSpec& spec, const std::string& tool);
+  std::optional<SweepInfo> info() const;
+
+  /// (point_key, stage) pairs already stored.
+  std::map<std::string, std::map<int, StageResult>> results(bool with_layers) const;
+  /// Writes a point and one stage result in one transaction (both ignored
+  /// when already present). Throws vta::Error on a write failure (full disk,
+  /// read-only file), having written nothing.
+  void put(const PointInfo& p, const StageResult& r);
+  /// Several in one transaction (the analytic stage finishes thousands a second).
+  void put_many(const std::vector<std::pair<PointInfo, StageResult>>& rows);
+  /// Every point with its stage results.
+  std::vector<StoredPoint> load(bool with_layers) const;
+  const std::string& path() const { return path_; }
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+  std::string path_;
+};
+
+}  // namespace vta::sweeps

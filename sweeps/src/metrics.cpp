@@ -1,0 +1,73 @@
+#include "vta/sweeps/metrics.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace vta::sweeps {
+
+double Metrics::get(const std::string& name) const {
+  for (const auto& [k, v] : values)
+    if (k == name) return v;
+  return std::numeric_limits<double>::quiet_NaN();
+}
+
+bool Metrics::has(const std::string& name) const {
+  return std::any_of(values.begin(), values.end(), [&](const auto& kv) { return kv.first == name; });
+}
+
+void Metrics::set(const std::string& name, double v) {
+  for (auto& [k, old] : values)
+    if (k == name) {
+      old = v;
+      return;
+    }
+  values.emplace_back(name, v);
+}
+
+const std::vector<std::pair<std::string, std::string>>& metric_docs() {
+  static const std::vector<std::pair<std::string, std::string>> docs = {
+      {"cycles", "device cycles of one inference (the VTA layers; host layers excluded)"},
+      {"time_ms", "cycles at the design's clock.mhz, in milliseconds"},
+      {"inferences_per_s", "images per second: batch / time"},
+      {"gops", "effective giga-operations per second: 2 x all MACs of the network / time"},
+      {"gops_per_mac", "gops per MAC unit of the array (batch x block_in x block_out)"},
+      {"dram_bytes", "DRAM bytes read and written by the device program"},
+      {"util", "GEMM utilisation over the VTA layers: their MACs / (cycles x MACs per cycle), percent"},
+      {"macs", "multiply-accumulates of one inference (all layers)"},
+  };
+  return docs;
+}
+
+const std::vector<std::string>& metric_names() {
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> v;
+    for (const auto& [k, d] : metric_docs()) v.push_back(k);
+    return v;
+  }();
+  return names;
+}
+
+bool is_metric(const std::string& name) {
+  const auto& n = metric_names();
+  return std::find(n.begin(), n.end(), name) != n.end();
+}
+
+Metrics network_metrics(const Config& c, double cycles, double dram_bytes, int64_t macs, int64_t vta_macs,
+                        int64_t batch) {
+  const double mac_units = static_cast<double>(c.gemm.batch * c.gemm.block_in * c.gemm.block_out);
+  const double time_ms = cycles / (c.clock.mhz * 1e3);
+  const double gops = time_ms > 0 ? 2.0 * static_cast<double>(macs) / (time_ms * 1e6) : 0;
+  Metrics m;
+  m.values = {{"cycles", cycles},
+              {"time_ms", time_ms},
+              {"inferences_per_s", time_ms > 0 ? static_cast<double>(batch) / (time_ms * 1e-3) : 0},
+              {"gops", gops},
+              {"gops_per_mac", gops / mac_units},
+              {"dram_bytes", dram_bytes},
+              {"util", cycles > 0 ? 100.0 * static_cast<double>(vta_macs) / (cycles * mac_units) : 0},
+              {"macs", static_cast<double>(macs)}};
+  return m;
+}
+
+}  // namespace vta::sweeps

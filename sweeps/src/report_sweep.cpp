@@ -1,0 +1,255 @@
+// The sweep report (html.h): one self-contained page from a results store.
+#include <fmt/format.h>
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <set>
+
+#include "vta/sweeps/export.h"
+#include "vta/sweeps/html.h"
+#include "vta/sweeps/pareto.h"
+
+namespace vta::sweeps {
+
+namespace {
+
+// The objectives of the stored spec (the report needs nothing else of it).
+std::vector<Objective> stored_objectives(const std::string& spec_text) {
+  std::vector<Objective> out;
+  try {
+    const YAML::Node root = YAML::Load(spec_text);
+    if (root["objectives"])
+      for (const auto& o : root["objectives"])
+        out.push_back(o["maximize"] ? Objective{o["maximize"].as<std::string>(), true}
+                                    : Objective{o["minimize"].as<std::string>(), false});
+  } catch (const YAML::Exception&) {
+  }
+  if (out.empty()) out.push_back({"cycles", false});
+  return out;
+}
+
+double median(std::vector<double> v) {
+  if (v.empty()) return NAN;
+  std::sort(v.begin(), v.end());
+  const size_t n = v.size();
+  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+std::string pct(double v) { return std::isfinite(v) ? fmt::format("{:.1f}", v) : "-"; }
+
+}  // namespace
+
+std::string sweep_report_html(const Store& store, const SweepReportOptions& o) {
+  const auto info = store.info();
+  const std::vector<StoredPoint> points = store.load(true);
+  std::vector<Objective> objs = stored_objectives(info ? info->spec_text : "");
+  // Two axes for the scatter: the first two objectives, else the objective against DRAM bytes.
+  std::vector<Objective> axes2 = objs;
+  if (axes2.size() == 1) axes2.push_back({axes2[0].metric == "dram_bytes" ? "cycles" : "dram_bytes", false});
+  axes2.resize(2);
+
+  nlohmann::ordered_json d;
+  d["x"] = axes2[0].metric + (axes2[0].maximize ? " (higher is better)" : " (lower is better)");
+  d["y"] = axes2[1].metric + (axes2[1].maximize ? " (higher is better)" : " (lower is better)");
+
+  // The funnel.
+  int64_t visited = 0, valid = 0, s1 = 0, s2 = 0, s3 = 0;
+  for (const auto& p : points) {
+    ++visited;
+    auto ok = [&](int st) {
+      auto it = p.stages.find(st);
+      return it != p.stages.end() && it->second.status == "ok";
+    };
+    valid += ok(0), s1 += ok(1), s2 += ok(2), s3 += ok(3);
+  }
+  d["funnel"] = {{"labels", {"visited", "valid designs", "stage 1 analytic", "stage 2 SystemC", "stage 3 verified"}},
+                 {"counts", {visited, valid, s1, s2, s3}}};
+
+  // Per network: every point's best result, and its Pareto front over all objectives.
+  std::map<std::string, std::vector<const StoredPoint*>> by_net;
+  for (const auto& p : points)
+    if (best_result(p)) by_net[p.info.network].push_back(&p);
+  d["networks"] = nlohmann::ordered_json::array();
+  std::vector<const StoredPoint*> pareto_points;
+  std::string pareto_tables;
+  for (const auto& [net, ps] : by_net) {
+    std::vector<std::vector<double>> rows;
+    for (const auto* p : ps) rows.push_back(oriented(best_result(*p)->metrics, objs));
+    const auto front = pareto_front(rows);
+    const std::set<size_t> on(front.begin(), front.end());
+    nlohmann::ordered_json nj{{"name", net}, {"points", nlohmann::ordered_json::array()}};
+    for (size_t i = 0; i < ps.size(); ++i) {
+      const StageResult* b = best_result(*ps[i]);
+      nj["points"].push_back({{"x", b->metrics.get(axes2[0].metric)},
+                              {"y", b->metrics.get(axes2[1].metric)},
+                              {"pareto", on.count(i) > 0},
+                              {"stage", b->stage},
+                              {"label", ps[i]->info.knobs}});
+    }
+    d["networks"].push_back(nj);
+    pareto_tables += fmt::format("<h3>{}: {} Pareto points of {}</h3>\n<table><tr><th class=l>knobs</th><th>stage</th>",
+                                 html_escape(net), front.size(), ps.size());
+    for (const auto& ob : objs) pareto_tables += "<th>" + html_escape(ob.metric) + "</th>";
+    pareto_tables += "</tr>\n";
+    for (size_t i : front) {
+      const StageResult* b = best_result(*ps[i]);
+      pareto_tables += fmt::format("<tr><td class=l>{}</td><td>{}</td>", html_escape(ps[i]->info.knobs), b->stage);
+      for (const auto& ob : objs) pareto_tables += fmt::format("<td>{:.6g}</td>", b->metrics.get(ob.metric));
+      pareto_tables += "</tr>\n";
+      pareto_points.push_back(ps[i]);
+    }
+    pareto_tables += "</table>\n";
+  }
+
+  // Per-layer cycle bars of Pareto points measured on a cycle model.
+  d["layer_points"] = nlohmann::ordered_json::array();
+  for (const auto* p : pareto_points) {
+    if (d["layer_points"].size() >= o.layer_points) break;
+    auto it = p->stages.find(kStageVerify);
+    if (it == p->stages.end() || it->second.status != "ok") it = p->stages.find(kStageSystemC);
+    if (it == p->stages.end() || it->second.status != "ok") continue;
+    nlohmann::ordered_json lp{{"title", p->info.network + " " + p->info.knobs},
+                              {"layers", nlohmann::ordered_json::array()}};
+    for (const auto& l : it->second.layers)
+      if (l.device == "vta") lp["layers"].push_back({l.name, l.load, l.gemm, l.alu, l.store, l.stall, l.cycles});
+    d["layer_points"].push_back(lp);
+  }
+
+  // Utilization heat map over two axes: the best utilization of the points in each cell.
+  std::vector<std::string> axis_keys;
+  if (!points.empty()) {
+    const auto first = nlohmann::ordered_json::parse(points[0].info.knobs);
+    for (auto it = first.begin(); it != first.end(); ++it) axis_keys.push_back(it.key());
+  }
+  const std::string hx = !o.heat_x.empty() ? o.heat_x : axis_keys.size() > 0 ? axis_keys[0] : "";
+  const std::string hy = !o.heat_y.empty() ? o.heat_y : axis_keys.size() > 1 ? axis_keys[1] : "";
+  if (!hx.empty() && !hy.empty()) {
+    std::vector<std::string> xs, ys;
+    std::map<std::pair<std::string, std::string>, double> cell;
+    for (const auto& p : points) {
+      const StageResult* b = best_result(p);
+      if (!b) continue;
+      const auto k = nlohmann::ordered_json::parse(p.info.knobs);
+      if (!k.contains(hx) || !k.contains(hy)) continue;
+      const std::string x = k[hx], y = k[hy];
+      if (std::find(xs.begin(), xs.end(), x) == xs.end()) xs.push_back(x);
+      if (std::find(ys.begin(), ys.end(), y) == ys.end()) ys.push_back(y);
+      double& c = cell.try_emplace({x, y}, 0.0).first->second;
+      c = std::max(c, b->metrics.get("util"));
+    }
+    nlohmann::ordered_json cells = nlohmann::ordered_json::array();
+    for (const auto& [xy, v] : cell)
+      cells.push_back({std::find(xs.begin(), xs.end(), xy.first) - xs.begin(),
+                       std::find(ys.begin(), ys.end(), xy.second) - ys.begin(), v});
+    d["heat"] = {{"x", hx}, {"y", hy}, {"xs", xs}, {"ys", ys}, {"cells", cells}};
+  }
+
+  // Stage-1 error against SystemC, per point and per layer.
+  std::vector<double> point_err;
+  std::map<std::string, std::vector<double>> layer_err;  // "index name" -> |error| %
+  std::vector<std::string> layer_order;
+  for (const auto& p : points) {
+    auto a = p.stages.find(kStageAnalytic), s = p.stages.find(kStageSystemC);
+    if (a == p.stages.end() || s == p.stages.end() || a->second.status != "ok" || s->second.status != "ok") continue;
+    const double ca = a->second.metrics.get("cycles"), cs = s->second.metrics.get("cycles");
+    if (cs > 0) point_err.push_back(100.0 * (ca - cs) / cs);
+    for (size_t i = 0; i < a->second.layers.size() && i < s->second.layers.size(); ++i) {
+      const LayerRow &la = a->second.layers[i], &ls = s->second.layers[i];
+      if (la.device != "vta" || ls.cycles <= 0) continue;
+      const std::string key = fmt::format("{} ({})", la.name, la.op);
+      if (!layer_err.count(key)) layer_order.push_back(key);
+      layer_err[key].push_back(std::abs(100.0 * (la.cycles - ls.cycles) / ls.cycles));
+    }
+  }
+  std::string err_html;
+  if (point_err.empty()) {
+    err_html =
+        "<p class=\"note\">No point has both stage-1 and stage-2 results, so the analytical estimate's error "
+        "is not measured in this sweep.</p>\n";
+  } else {
+    std::vector<double> abs_err;
+    for (double e : point_err) abs_err.push_back(std::abs(e));
+    err_html = fmt::format(
+        "<p>Over {} points with both stages: network cycles off by {} % at the median, {} % at "
+        "worst (absolute); signed median {} %.</p>\n",
+        point_err.size(), pct(median(abs_err)), pct(*std::max_element(abs_err.begin(), abs_err.end())),
+        pct(median(point_err)));
+    err_html +=
+        "<table><tr><th class=l>layer</th><th>points</th><th>median |error| %</th><th>worst |error| %</th></tr>\n";
+    for (const auto& k : layer_order) {
+      const auto& v = layer_err[k];
+      err_html += fmt::format("<tr><td class=l>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n", html_escape(k),
+                              v.size(), pct(median(v)), pct(*std::max_element(v.begin(), v.end())));
+    }
+    err_html += "</table>\n";
+  }
+
+  std::string body =
+      fmt::format("<h1>Sweep {}</h1>\n<p class=\"note\">{}; spec {}; started {}. Objectives: {}.</p>\n",
+                  html_escape(info ? info->name : "?"), html_escape(info ? info->tool : ""),
+                  html_escape(info ? info->spec_source : ""), html_escape(info ? info->created : ""), [&] {
+                    std::string s;
+                    for (const auto& ob : objs)
+                      s += (s.empty() ? "" : ", ") + std::string(ob.maximize ? "maximize " : "minimize ") + ob.metric;
+                    return html_escape(s);
+                  }());
+  body +=
+      "<h2>Funnel</h2><p class=\"note\">Points each stage kept (stage 0 checks each design and the spec's "
+      "constraints; invalid designs are stored with the reason).</p><canvas id=\"funnel\" width=\"700\" "
+      "height=\"240\"></canvas>\n";
+  body +=
+      "<h2>Pareto front</h2><p class=\"note\">Each point at its best stage (the highest that finished); the "
+      "Pareto points over all objectives are drawn large. Hover a point for its knobs.</p>\n";
+  for (size_t i = 0; i < d["networks"].size(); ++i)
+    body += fmt::format("<canvas id=\"pareto{}\" width=\"900\" height=\"460\"></canvas>\n", i);
+  body += pareto_tables;
+  body +=
+      "<h2>Per-layer cycles of Pareto points</h2><p class=\"note\">Busy cycles per module on the cycle model "
+      "(they overlap in time) and compute's token stalls.</p>\n";
+  for (size_t i = 0; i < d["layer_points"].size(); ++i)
+    body += fmt::format("<canvas id=\"layers{}\" width=\"1100\" height=\"320\"></canvas>\n", i);
+  if (d["layer_points"].empty()) body += "<p class=\"note\">No Pareto point ran on a cycle model.</p>\n";
+  body += "<h2>GEMM utilization heat map</h2>\n";
+  body += d.contains("heat") ? "<canvas id=\"heat\" width=\"900\" height=\"460\"></canvas>\n"
+                             : "<p class=\"note\">Needs two axes.</p>\n";
+  body += "<h2>Stage-1 (analytical) error against stage 2 (SystemC)</h2>\n" + err_html;
+
+  const std::string script = R"js(
+chart('funnel', {type: 'bar', data: {labels: DATA.funnel.labels, datasets: [{label: 'points', data: DATA.funnel.counts, backgroundColor: PALETTE[0]}]},
+                 options: {indexAxis: 'y', plugins: {legend: {display: false}}}});
+DATA.networks.forEach(function (n, i) {
+  var mk = function (on) {
+    return n.points.filter(function (p) { return p.pareto === on; }).map(function (p) { return {x: p.x, y: p.y, label: p.label, stage: p.stage}; });
+  };
+  chart('pareto' + i, {type: 'scatter', data: {datasets: [
+      {label: n.name + ': Pareto', data: mk(true), backgroundColor: PALETTE[2], pointRadius: 6},
+      {label: n.name + ': other points', data: mk(false), backgroundColor: 'rgba(78,121,167,0.35)', pointRadius: 3}]},
+    options: {scales: {x: {title: {display: true, text: DATA.x}}, y: {title: {display: true, text: DATA.y}}},
+              plugins: {tooltip: {callbacks: {label: function (c) { return c.raw.label + ' (stage ' + c.raw.stage + ')'; }}}}}});
+});
+DATA.layer_points.forEach(function (lp, i) {
+  var names = lp.layers.map(function (l) { return l[0]; });
+  var parts = ['load', 'gemm', 'alu', 'store', 'stall'];
+  var sets = parts.map(function (p, k) { return {label: p, data: lp.layers.map(function (l) { return l[k + 1]; }), backgroundColor: PALETTE[k], stack: 's'}; });
+  chart('layers' + i, {type: 'bar', data: {labels: names, datasets: sets},
+                       options: {plugins: {title: {display: true, text: lp.title}}, scales: {x: {stacked: true}, y: {stacked: true}}}});
+});
+if (DATA.heat) {
+  var h = DATA.heat, max = 0;
+  h.cells.forEach(function (c) { max = Math.max(max, c[2]); });
+  var color = function (v) { var t = max > 0 ? v / max : 0; return 'rgba(' + Math.round(255 * (1 - t)) + ',' + Math.round(120 + 100 * t) + ',' + Math.round(80 + 60 * t) + ',0.95)'; };
+  chart('heat', {type: 'scatter', data: {datasets: [{label: 'best GEMM utilization % (' + h.x + ' x ' + h.y + ')',
+      data: h.cells.map(function (c) { return {x: c[0], y: c[1], v: c[2]}; }),
+      backgroundColor: h.cells.map(function (c) { return color(c[2]); }), pointStyle: 'rect',
+      pointRadius: Math.max(6, Math.min(40, 300 / Math.max(h.xs.length, h.ys.length)))}]},
+    options: {scales: {x: {min: -0.5, max: h.xs.length - 0.5, title: {display: true, text: h.x}, ticks: {stepSize: 1, callback: function (v) { return h.xs[v]; }}},
+                       y: {min: -0.5, max: h.ys.length - 0.5, title: {display: true, text: h.y}, ticks: {stepSize: 1, callback: function (v) { return h.ys[v]; }}}},
+              plugins: {tooltip: {callbacks: {label: function (c) { return h.x + '=' + h.xs[c.raw.x] + ', ' + h.y + '=' + h.ys[c.raw.y] + ': ' + c.raw.v.toFixed(1) + ' %'; }}}}}});
+}
+)js";
+  return html_page("Sweep " + (info ? info->name : std::string("?")), body, d, script);
+}
+
+}  // namespace vta::sweeps

@@ -1,0 +1,374 @@
+// The sweep runner (runner.h). The parent process loads each design (stage 0:
+// the config loader's checks and the spec's constraints), decides which
+// points go on, and writes results; worker processes run stages 1-3.
+#include "vta/sweeps/runner.h"
+
+#include <algorithm>
+#include <chrono>
+#include <csignal>
+#include <cstdlib>
+#include <map>
+#include <random>
+#include <set>
+#include <sstream>
+#include <thread>
+
+#include "vta/isa/error.h"
+#include "vta/sweeps/constraints.h"
+#include "vta/sweeps/pareto.h"
+#include "vta/sweeps/progress.h"
+#include "vta/sweeps/space.h"
+#include "vta/sweeps/stages.h"
+#include "vta/sweeps/workers.h"
+
+namespace vta::sweeps {
+
+namespace {
+
+double since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+// A visited design point on one network.
+struct Visit {
+  int64_t index = 0;
+  int net = 0;
+  PointInfo info;
+  bool valid = false;
+};
+
+// Test hook (documented in sweeps/README.md): VTA_SWEEP_FAULT=crash:STAGE:INDEX
+// or hang:STAGE:INDEX makes the worker crash (SIGSEGV) or hang on that point,
+// so the tests can show that such a point is recorded and the sweep goes on.
+void inject_fault(int stage, int64_t index) {
+  const char* f = std::getenv("VTA_SWEEP_FAULT");
+  if (!f) return;
+  std::string kind;
+  int s = -1;
+  long long i = -1;
+  std::istringstream in{std::string(f)};
+  std::getline(in, kind, ':');
+  char colon = 0;
+  in >> s >> colon >> i;
+  if (s != stage || i != index) return;
+  if (kind == "crash") std::raise(SIGSEGV);
+  if (kind == "hang")
+    for (;;) std::this_thread::sleep_for(std::chrono::hours(1));
+}
+
+// Buffers finished rows and writes them in one transaction per flush.
+class Writer {
+ public:
+  Writer(Store& s, size_t batch) : store_(s), batch_(batch), last_(std::chrono::steady_clock::now()) {}
+  ~Writer() noexcept(false) { flush(); }
+  void add(const PointInfo& p, const StageResult& r) {
+    pending_.emplace_back(p, r);
+    if (pending_.size() >= batch_ || since(last_) > 0.25) flush();
+  }
+  void flush() {
+    store_.put_many(pending_);
+    pending_.clear();
+    last_ = std::chrono::steady_clock::now();
+  }
+
+ private:
+  Store& store_;
+  size_t batch_;
+  std::vector<std::pair<PointInfo, StageResult>> pending_;
+  std::chrono::steady_clock::time_point last_;
+};
+
+class Runner {
+ public:
+  Runner(const SweepSpec& spec, Store& store, const RunOptions& opts)
+      : spec_(spec), store_(store), opts_(opts), space_(spec), constraints_(spec.constraints, spec.source) {}
+
+  RunSummary run() {
+    const auto t0 = std::chrono::steady_clock::now();
+    store_.begin(spec_, opts_.tool);
+    sum_.space = space_.size();
+    for (const auto& n : spec_.networks) nets_.push_back(prepare_network(n, spec_.source));
+    done_ = store_.results(false);
+    const int jobs = opts_.jobs > 0 ? opts_.jobs : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    pool_ = std::make_unique<WorkerPool>(
+        jobs, [this](const std::string& req) { return work(req); }, spec_.timeout_s);
+
+    if (spec_.strategy == Strategy::Evolve)
+      evolve();
+    else
+      visit(space_.initial_points());
+    if (opts_.max_stage >= kStageSystemC) run_stage(kStageSystemC, select_stage2());
+    if (opts_.max_stage >= kStageVerify && spec_.funnel.stage3_top_k > 0) run_stage(kStageVerify, select_stage3());
+    pool_.reset();
+    sum_.points = static_cast<int64_t>(visits_.size());
+    sum_.wall_s = since(t0);
+    return sum_;
+  }
+
+ private:
+  // Inside a worker: "STAGE INDEX NET" -> a StageResult as JSON.
+  std::string work(const std::string& req) {
+    int stage = 0, net = 0;
+    long long index = 0;
+    std::istringstream(req) >> stage >> index >> net;
+    StageResult r;
+    try {
+      inject_fault(stage, index);
+      const Config c = load_config_text(spec_.base_text, spec_.base, space_.overrides(index));
+      const PreparedNetwork& n = nets_[static_cast<size_t>(net)];
+      r = stage == kStageAnalytic  ? stage_analytic(c, n)
+          : stage == kStageSystemC ? stage_systemc(c, n)
+                                   : stage_verify(c, n, spec_.funnel.stage3_verilator);
+    } catch (const std::exception& e) {
+      r = StageResult{};
+      r.stage = stage;
+      r.status = "failed";
+      r.error = e.what();
+    }
+    r.stage = stage;
+    return r.to_json().dump();
+  }
+
+  const StageResult* stored(const std::string& key, int stage) const {
+    auto it = done_.find(key);
+    if (it == done_.end()) return nullptr;
+    auto jt = it->second.find(stage);
+    return jt == it->second.end() ? nullptr : &jt->second;
+  }
+
+  void count(int stage, const StageResult& r) {
+    StageCounts& c = sum_.stages[static_cast<size_t>(stage)];
+    if (r.status == "ok")
+      ++c.ok;
+    else if (r.status == "invalid")
+      ++c.invalid;
+    else if (r.status == "timeout")
+      ++c.timeout;
+    else
+      ++c.failed;
+  }
+
+  // Stage 0 in the parent, then stage 1 over the workers, for new indices.
+  void visit(const std::vector<int64_t>& indices) {
+    std::vector<size_t> todo;
+    {
+      Writer w(store_, 512);
+      for (int64_t idx : indices) {
+        if (!seen_.insert(idx).second) continue;
+        nlohmann::ordered_json knobs = nlohmann::ordered_json::object();
+        for (const auto& [k, v] : space_.axis_values(idx)) knobs[k] = v;
+        StageResult r0;
+        r0.stage = kStageConfig;
+        std::string hash;
+        try {
+          const Config c = load_config_text(spec_.base_text, spec_.base, space_.overrides(idx));
+          hash = c.hash();
+          r0.metrics.set("mac_units", static_cast<double>(c.gemm.batch * c.gemm.block_in * c.gemm.block_out));
+          const std::string why = constraints_.violated(c);
+          if (!why.empty()) r0.status = "invalid", r0.error = why;
+        } catch (const Error& e) {
+          r0.status = "invalid";
+          r0.error = e.what();
+          hash = fmt::format("invalid-{:016x}", std::hash<std::string>{}(knobs.dump()));
+        }
+        for (size_t n = 0; n < nets_.size(); ++n) {
+          Visit v;
+          v.index = idx;
+          v.net = static_cast<int>(n);
+          v.info = PointInfo{hash + "/" + spec_.networks[n].key(), idx, spec_.networks[n].key(),
+                             hash.starts_with("invalid-") ? "" : hash, knobs.dump()};
+          v.valid = r0.status == "ok";
+          StageCounts& c0 = sum_.stages[kStageConfig];
+          ++c0.planned;
+          if (stored(v.info.key, kStageConfig)) {
+            ++c0.resumed;
+          } else {
+            w.add(v.info, r0);
+          }
+          count(kStageConfig, r0);
+          visits_.push_back(std::move(v));
+          if (visits_.back().valid && opts_.max_stage >= kStageAnalytic) todo.push_back(visits_.size() - 1);
+        }
+      }
+    }
+    run_stage(kStageAnalytic, todo);
+  }
+
+  // Runs `stage` on visits `which` (those not stored yet), recording each.
+  void run_stage(int stage, const std::vector<size_t>& which) {
+    StageCounts& sc = sum_.stages[static_cast<size_t>(stage)];
+    std::vector<size_t> todo;
+    for (size_t v : which) {
+      ++sc.planned;
+      if (const StageResult* r = stored(visits_[v].info.key, stage)) {
+        ++sc.resumed;
+        count(stage, *r);
+      } else {
+        todo.push_back(v);
+      }
+    }
+    std::vector<std::string> reqs;
+    for (size_t v : todo) reqs.push_back(fmt::format("{} {} {}", stage, visits_[v].index, visits_[v].net));
+    Progress progress(fmt::format("stage {} {}", stage, stage_name(stage)), static_cast<int64_t>(todo.size()),
+                      opts_.progress);
+    int64_t finished = 0, failed = 0;
+    Writer w(store_, stage == kStageAnalytic ? 256 : 1);
+    pool_->run(reqs, [&](size_t i, bool ok, const std::string& text) {
+      const Visit& v = visits_[todo[i]];
+      StageResult r;
+      if (ok) {
+        r = StageResult::from_json(nlohmann::json::parse(text));
+      } else {
+        r.stage = stage;
+        r.status = text.starts_with("timeout") ? "timeout" : "failed";
+        r.error = text;
+      }
+      w.add(v.info, r);
+      count(stage, r);
+      done_[v.info.key][stage] = std::move(r);
+      ++finished;
+      if (done_[v.info.key][stage].status != "ok") ++failed;
+      progress.update(finished, failed);
+    });
+    w.flush();
+    progress.finish(finished, failed);
+  }
+
+  // Objective vectors of the visits `which` at `stage` (NaN rows when not ok).
+  std::vector<std::vector<double>> rows(const std::vector<size_t>& which, int stage) const {
+    std::vector<std::vector<double>> out;
+    for (size_t v : which) {
+      const StageResult* r = stored(visits_[v].info.key, stage);
+      out.push_back(r && r->status == "ok" ? oriented(r->metrics, spec_.objectives)
+                                           : std::vector<double>(spec_.objectives.size(), std::nan("")));
+    }
+    return out;
+  }
+
+  // Valid visits per network, in visiting order.
+  std::vector<std::vector<size_t>> by_network() const {
+    std::vector<std::vector<size_t>> out(nets_.size());
+    for (size_t v = 0; v < visits_.size(); ++v)
+      if (visits_[v].valid) out[static_cast<size_t>(visits_[v].net)].push_back(v);
+    return out;
+  }
+
+  std::vector<size_t> select_stage2() const {
+    const Funnel& f = spec_.funnel;
+    std::set<size_t> keep;
+    for (const auto& group : by_network()) {
+      const auto r = rows(group, kStageAnalytic);
+      if (f.stage2_top_k == 0 && f.stage2_within_pct < 0) {
+        for (size_t i = 0; i < group.size(); ++i)
+          if (std::isfinite(r[i][0])) keep.insert(group[i]);
+        continue;
+      }
+      if (f.stage2_top_k > 0)
+        for (size_t k = 0; k < spec_.objectives.size(); ++k) {
+          std::vector<size_t> order;
+          for (size_t i = 0; i < group.size(); ++i)
+            if (std::isfinite(r[i][k])) order.push_back(i);
+          std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return r[a][k] < r[b][k]; });
+          for (size_t j = 0; j < order.size() && j < static_cast<size_t>(f.stage2_top_k); ++j)
+            keep.insert(group[order[j]]);
+        }
+      if (f.stage2_within_pct >= 0)
+        for (size_t i : within_front(r, f.stage2_within_pct)) keep.insert(group[i]);
+    }
+    return {keep.begin(), keep.end()};
+  }
+
+  std::vector<size_t> select_stage3() const {
+    std::vector<size_t> out;
+    for (const auto& group : by_network()) {
+      const auto r = rows(group, kStageSystemC);
+      std::vector<size_t> front = pareto_front(r);
+      std::stable_sort(front.begin(), front.end(), [&](size_t a, size_t b) { return r[a][0] < r[b][0]; });
+      for (size_t j = 0; j < front.size() && j < static_cast<size_t>(spec_.funnel.stage3_top_k); ++j)
+        out.push_back(group[front[j]]);
+    }
+    std::sort(out.begin(), out.end());
+    return out;
+  }
+
+  // Stage-1 objectives of design point `idx` on the first network (NaN when not ok).
+  std::vector<double> fitness(int64_t idx) const {
+    for (const auto& v : visits_)
+      if (v.index == idx && v.net == 0) {
+        const StageResult* r = stored(v.info.key, kStageAnalytic);
+        if (r && r->status == "ok") return oriented(r->metrics, spec_.objectives);
+        break;
+      }
+    return std::vector<double>(spec_.objectives.size(), std::nan(""));
+  }
+
+  // A simple evolutionary search on the stage-1 objectives of the first
+  // network: tournament selection by Pareto rank, mutation of one or two
+  // axes, survivors by (rank, first objective). Deterministic for a seed.
+  void evolve() {
+    std::mt19937_64 rng(spec_.seed ^ 0x9e3779b97f4a7c15ull);
+    std::vector<int64_t> pop = space_.initial_points();
+    visit(pop);
+    const auto P = pop.size();
+    for (int64_t g = 0; g < spec_.generations; ++g) {
+      std::vector<std::vector<double>> fit;
+      for (int64_t i : pop) fit.push_back(fitness(i));
+      const std::vector<int> rank = pareto_ranks(fit);
+      std::vector<int64_t> kids;
+      for (size_t k = 0; k < P; ++k) {
+        const size_t a = std::uniform_int_distribution<size_t>(0, P - 1)(rng);
+        const size_t b = std::uniform_int_distribution<size_t>(0, P - 1)(rng);
+        int64_t child = space_.mutate(pop[rank[a] <= rank[b] ? a : b], rng);
+        for (int tries = 0; tries < 8 && seen_.count(child); ++tries) child = space_.mutate(child, rng);
+        if (!seen_.count(child)) kids.push_back(child);
+      }
+      visit(kids);
+      std::vector<int64_t> all = pop;
+      for (int64_t k : kids)
+        if (std::find(all.begin(), all.end(), k) == all.end()) all.push_back(k);
+      fit.clear();
+      for (int64_t i : all) fit.push_back(fitness(i));
+      const std::vector<int> r = pareto_ranks(fit);
+      std::vector<size_t> order(all.size());
+      for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+      std::stable_sort(order.begin(), order.end(), [&](size_t x, size_t y) {
+        return r[x] != r[y] ? r[x] < r[y]
+                            : (fit[x][0] < fit[y][0] || (std::isfinite(fit[x][0]) && !std::isfinite(fit[y][0])));
+      });
+      pop.clear();
+      for (size_t i = 0; i < order.size() && i < P; ++i) pop.push_back(all[order[i]]);
+    }
+  }
+
+  const SweepSpec& spec_;
+  Store& store_;
+  RunOptions opts_;
+  Space space_;
+  ConstraintSet constraints_;
+  std::vector<PreparedNetwork> nets_;
+  std::map<std::string, std::map<int, StageResult>> done_;
+  std::unique_ptr<WorkerPool> pool_;
+  std::vector<Visit> visits_;
+  std::set<int64_t> seen_;
+  RunSummary sum_;
+};
+
+}  // namespace
+
+RunSummary run_sweep(const SweepSpec& spec, Store& store, const RunOptions& opts) {
+  return Runner(spec, store, opts).run();
+}
+
+std::string summary_text(const RunSummary& s) {
+  std::string out = fmt::format("design space: {} points; visited {} (design points x networks) in {:.1f} s\n", s.space,
+                                s.points, s.wall_s);
+  for (int st = 0; st < 4; ++st) {
+    const StageCounts& c = s.stages[static_cast<size_t>(st)];
+    if (c.planned == 0) continue;
+    out += fmt::format("stage {} {:<8}: {} points ({} from the store), {} ok, {} invalid, {} failed, {} timed out\n",
+                       st, stage_name(st), c.planned, c.resumed, c.ok, c.invalid, c.failed, c.timeout);
+  }
+  return out;
+}
+
+}  // namespace vta::sweeps

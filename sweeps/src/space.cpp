@@ -1,0 +1,94 @@
+#include "vta/sweeps/space.h"
+
+#include <algorithm>
+#include <numeric>
+#include <unordered_set>
+
+namespace vta::sweeps {
+
+Space::Space(const SweepSpec& s) : spec_(s) {
+  for (const auto& a : s.axes) size_ *= static_cast<int64_t>(a.values.size());  // bounded by the loader (10^15)
+}
+
+std::vector<int64_t> Space::digits(int64_t i) const {
+  std::vector<int64_t> d(spec_.axes.size());
+  for (size_t k = spec_.axes.size(); k-- > 0;) {
+    const auto n = static_cast<int64_t>(spec_.axes[k].values.size());
+    d[k] = i % n;
+    i /= n;
+  }
+  return d;
+}
+
+int64_t Space::index(const std::vector<int64_t>& d) const {
+  int64_t i = 0;
+  for (size_t k = 0; k < spec_.axes.size(); ++k) i = i * static_cast<int64_t>(spec_.axes[k].values.size()) + d[k];
+  return i;
+}
+
+std::vector<Override> Space::axis_values(int64_t i) const {
+  std::vector<Override> out;
+  const auto d = digits(i);
+  for (size_t k = 0; k < spec_.axes.size(); ++k) {
+    const Axis& a = spec_.axes[k];
+    for (size_t j = 0; j < a.keys.size(); ++j) out.emplace_back(a.keys[j], a.values[static_cast<size_t>(d[k])][j]);
+  }
+  return out;
+}
+
+std::vector<Override> Space::overrides(int64_t i) const {
+  std::vector<Override> out = spec_.set;
+  for (auto& o : axis_values(i)) out.push_back(std::move(o));
+  return out;
+}
+
+std::vector<int64_t> Space::initial_points() const {
+  std::mt19937_64 rng(spec_.seed);
+  if (spec_.strategy == Strategy::Grid) {
+    std::vector<int64_t> all(static_cast<size_t>(size_));
+    std::iota(all.begin(), all.end(), int64_t{0});
+    return all;
+  }
+  const int64_t want = spec_.samples;
+  if (want >= size_) {
+    std::vector<int64_t> all(static_cast<size_t>(size_));
+    std::iota(all.begin(), all.end(), int64_t{0});
+    std::shuffle(all.begin(), all.end(), rng);
+    return all;
+  }
+  // Distinct uniform draws (Floyd's algorithm keeps memory at O(samples)).
+  std::vector<int64_t> out;
+  std::unordered_set<int64_t> seen;
+  for (int64_t j = size_ - want; j < size_; ++j) {
+    const int64_t t = std::uniform_int_distribution<int64_t>(0, j)(rng);
+    const int64_t pick = seen.count(t) ? j : t;
+    seen.insert(pick);
+    out.push_back(pick);
+  }
+  return out;
+}
+
+int64_t Space::mutate(int64_t i, std::mt19937_64& rng) const {
+  std::vector<int64_t> d = digits(i);
+  std::vector<size_t> movable;
+  for (size_t k = 0; k < d.size(); ++k)
+    if (spec_.axes[k].values.size() > 1) movable.push_back(k);
+  if (movable.empty()) return i;
+  const int moves = movable.size() > 1 && std::uniform_int_distribution<int>(0, 2)(rng) == 0 ? 2 : 1;
+  std::shuffle(movable.begin(), movable.end(), rng);
+  for (int m = 0; m < moves; ++m) {
+    const size_t k = movable[static_cast<size_t>(m)];
+    const auto n = static_cast<int64_t>(spec_.axes[k].values.size());
+    // A step to a nearby value most of the time (ordered axes), any value otherwise.
+    int64_t v;
+    if (std::uniform_int_distribution<int>(0, 3)(rng) != 0)
+      v = std::clamp<int64_t>(d[k] + (std::uniform_int_distribution<int>(0, 1)(rng) ? 1 : -1), 0, n - 1);
+    else
+      v = std::uniform_int_distribution<int64_t>(0, n - 1)(rng);
+    if (v == d[k]) v = (d[k] + 1) % n;
+    d[k] = v;
+  }
+  return index(d);
+}
+
+}  // namespace vta::sweeps

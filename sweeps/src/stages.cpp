@@ -1,0 +1,194 @@
+// Stages 1-3 (stages.h). Each catches nothing: the runner turns an exception
+// into a failed row, so a stage body reads like the work it does.
+#include "vta/sweeps/stages.h"
+
+#include <chrono>
+#include <fstream>
+#include <sstream>
+
+#include "vta/compiler/analytic.h"
+#include "vta/compiler/compile.h"
+#include "vta/compiler/onnx.h"
+#include "vta/compiler/reference.h"
+#include "vta/compiler/report.h"
+#include "vta/compiler/runtime.h"
+#include "vta/compiler/zoo.h"
+#include "vta/isa/error.h"
+#include "vta/model/backend.h"
+
+namespace vta::sweeps {
+
+using namespace vta::compiler;
+
+const char* stage_name(int stage) {
+  switch (stage) {
+    case kStageConfig:
+      return "config";
+    case kStageAnalytic:
+      return "analytic";
+    case kStageSystemC:
+      return "systemc";
+    case kStageVerify:
+      return "verify";
+  }
+  return "?";
+}
+
+nlohmann::ordered_json StageResult::to_json() const {
+  nlohmann::ordered_json j;
+  j["stage"] = stage;
+  j["status"] = status;
+  if (!error.empty()) j["error"] = error;
+  if (!check.empty()) j["check"] = check;
+  j["wall_s"] = wall_s;
+  nlohmann::ordered_json m = nlohmann::ordered_json::object();
+  for (const auto& [k, v] : metrics.values) m[k] = v;
+  j["metrics"] = m;
+  j["layers"] = nlohmann::ordered_json::array();
+  for (const auto& l : layers)
+    j["layers"].push_back(
+        {l.name, l.op, l.device, l.macs, l.cycles, l.load, l.gemm, l.alu, l.store, l.stall, l.dram_bytes});
+  return j;
+}
+
+StageResult StageResult::from_json(const nlohmann::json& j) {
+  StageResult r;
+  r.stage = j.at("stage").get<int>();
+  r.status = j.at("status").get<std::string>();
+  r.error = j.value("error", "");
+  r.check = j.value("check", "");
+  r.wall_s = j.value("wall_s", 0.0);
+  for (auto it = j.at("metrics").begin(); it != j.at("metrics").end(); ++it)
+    r.metrics.values.emplace_back(it.key(), it.value().get<double>());
+  for (const auto& l : j.at("layers"))
+    r.layers.push_back(LayerRow{l[0], l[1], l[2], l[3], l[4], l[5], l[6], l[7], l[8], l[9], l[10]});
+  return r;
+}
+
+PreparedNetwork prepare_network(const NetworkSpec& n, const std::string& spec_source) {
+  PreparedNetwork p;
+  p.spec = n;
+  try {
+    if (!n.zoo.empty()) {
+      ZooOptions zo;
+      zo.seed = n.seed;
+      zo.batch = n.batch;
+      zo.image = n.image;
+      p.graph = build_zoo(n.zoo, zo);
+      p.input = zoo_input(p.graph, n.seed + 1000);
+    } else {
+      std::ifstream f(n.onnx, std::ios::binary);
+      if (!f) fail("{}: cannot open", n.onnx);
+      std::stringstream ss;
+      ss << f.rdbuf();
+      const std::string bytes = ss.str();
+      if (onnx_is_float_model(bytes)) {
+        QuantizedModel q = import_onnx_float(bytes, n.onnx, {});
+        p.graph = std::move(q.graph);
+        p.input = std::move(q.input);
+      } else {
+        p.graph = import_onnx_bytes(bytes, n.onnx);
+        p.input = zoo_input(p.graph, n.seed + 1000);
+      }
+    }
+  } catch (const Error& e) {
+    fail("{}:{}: network {}: {}", spec_source, n.line, n.key(), e.what());
+  }
+  return p;
+}
+
+namespace {
+
+double seconds_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+// Rows and metrics of a run's per-layer report.
+void fill_from_report(StageResult& r, const Report& rep, const Config& c, const PreparedNetwork& n) {
+  int64_t vta_macs = 0;
+  double bytes = 0;
+  for (const auto& w : rep.rows) {
+    const double b = static_cast<double>(w.bytes_inp + w.bytes_wgt + w.bytes_acc + w.bytes_uop + w.bytes_out);
+    r.layers.push_back(LayerRow{w.layer, w.op, w.device, w.macs, static_cast<double>(w.cycles),
+                                static_cast<double>(w.load), static_cast<double>(w.gemm), static_cast<double>(w.alu),
+                                static_cast<double>(w.store), static_cast<double>(w.stall), b});
+    if (w.device == "vta") vta_macs += w.macs;
+    bytes += b;
+  }
+  r.metrics =
+      network_metrics(c, static_cast<double>(rep.total.cycles), bytes, rep.total.macs, vta_macs, n.graph.at(0).out.n);
+}
+
+}  // namespace
+
+StageResult stage_analytic(const Config& c, const PreparedNetwork& n) {
+  const auto t0 = std::chrono::steady_clock::now();
+  StageResult r;
+  r.stage = kStageAnalytic;
+  const NetworkEstimate e = estimate_network(n.graph, c);
+  for (const auto& l : e.layers)
+    r.layers.push_back(
+        LayerRow{l.name, l.op, device_name(l.device), l.macs, l.cycles, l.load, l.gemm, l.alu, l.store, 0, l.bytes()});
+  r.metrics = network_metrics(c, e.cycles, e.bytes, e.macs, e.vta_macs, n.graph.at(0).out.n);
+  r.wall_s = seconds_since(t0);
+  return r;
+}
+
+StageResult stage_systemc(const Config& c, const PreparedNetwork& n) {
+  const auto t0 = std::chrono::steady_clock::now();
+  StageResult r;
+  r.stage = kStageSystemC;
+  const CompiledNetwork net = compile(n.graph, c);
+  BackendOptions bo;
+  bo.timing_only = true;
+  auto backend = make_backend("systemc", c, bo);
+  const NetworkResult res = run_network(net, *backend, n.input);
+  fill_from_report(r, make_report(net, res, c, backend->name()), c, n);
+  r.wall_s = seconds_since(t0);
+  return r;
+}
+
+StageResult stage_verify(const Config& c, const PreparedNetwork& n, bool verilator) {
+  const auto t0 = std::chrono::steady_clock::now();
+  StageResult r;
+  r.stage = kStageVerify;
+  const CompiledNetwork net = compile(n.graph, c);
+  auto backend = make_backend("systemc", c);
+  const NetworkResult res = run_network(net, *backend, n.input);
+  const Report rep = make_report(net, res, c, backend->name());
+  fill_from_report(r, rep, c, n);
+  const Tensor& want = run_graph(n.graph, n.input)[static_cast<size_t>(n.graph.output)];
+  const bool exact = want.data == res.output.data && want.wide == res.output.wide;
+  r.check = exact ? "systemc output bit-exact with the integer reference"
+                  : "systemc OUTPUT MISMATCH with the integer reference";
+  if (!exact) r.status = "failed", r.error = r.check;
+  if (verilator) {
+    bool have = false;
+    for (const auto& [name, d] : backends()) have = have || name == "verilator";
+    if (!have) {
+      r.check += "; verilator: skipped (not built into this binary)";
+    } else {
+      std::unique_ptr<Backend> rtl;
+      try {
+        rtl = make_backend("verilator", c);
+      } catch (const Error& e) {  // no verilated model of this design
+        r.check += fmt::format("; verilator: skipped ({})", e.what());
+      }
+      if (rtl) {
+        const NetworkResult rr = run_network(net, *rtl, n.input);
+        const Report rrep = make_report(net, rr, c, rtl->name());
+        const bool same_out = rr.output.data == res.output.data && rr.output.wide == res.output.wide;
+        const bool same_cycles = rrep.total.cycles == rep.total.cycles;
+        r.metrics.set("rtl_cycles", static_cast<double>(rrep.total.cycles));
+        r.check += fmt::format("; verilator: {} cycles ({}), output {}", rrep.total.cycles,
+                               same_cycles ? "identical to systemc" : "DIFFERENT from systemc",
+                               same_out ? "identical" : "DIFFERENT");
+        if (!same_cycles || !same_out) r.status = "failed", r.error = r.check;
+      }
+    }
+  }
+  r.wall_s = seconds_since(t0);
+  return r;
+}
+
+}  // namespace vta::sweeps

@@ -1,0 +1,261 @@
+#include "vta/sweeps/store.h"
+
+#include <SQLiteCpp/SQLiteCpp.h>
+#include <sqlite3.h>
+
+#include <chrono>
+#include <cmath>
+#include <cstdlib>
+#include <ctime>
+#include <filesystem>
+
+#include "vta/isa/error.h"
+
+namespace vta::sweeps {
+
+namespace {
+
+const char* kSchema = R"sql(
+CREATE TABLE IF NOT EXISTS sweep(
+  id INTEGER PRIMARY KEY CHECK (id = 1),
+  name TEXT NOT NULL, spec TEXT NOT NULL, spec_source TEXT NOT NULL,
+  tool TEXT NOT NULL, created TEXT NOT NULL, schema_version INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS points(
+  point_key TEXT PRIMARY KEY, idx INTEGER NOT NULL, network TEXT NOT NULL,
+  config_hash TEXT, knobs TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS results(
+  point_key TEXT NOT NULL, stage INTEGER NOT NULL, stage_name TEXT NOT NULL,
+  status TEXT NOT NULL, error TEXT, "check" TEXT,
+  cycles REAL, time_ms REAL, inferences_per_s REAL, gops REAL, gops_per_mac REAL,
+  dram_bytes REAL, util REAL, macs REAL,
+  metrics TEXT NOT NULL, wall_s REAL, finished TEXT NOT NULL,
+  PRIMARY KEY(point_key, stage));
+CREATE TABLE IF NOT EXISTS layers(
+  point_key TEXT NOT NULL, stage INTEGER NOT NULL, layer INTEGER NOT NULL,
+  name TEXT, op TEXT, device TEXT, macs INTEGER,
+  cycles REAL, load REAL, gemm REAL, alu REAL, store REAL, stall REAL, dram_bytes REAL,
+  PRIMARY KEY(point_key, stage, layer));
+)sql";
+
+std::string now_utc() {
+  const std::time_t t = std::time(nullptr);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
+  return buf;
+}
+
+}  // namespace
+
+struct Store::Impl {
+  std::unique_ptr<SQLite::Database> db;
+};
+
+Store::Store(const std::string& path, bool create) : impl_(std::make_unique<Impl>()), path_(path) {
+  if (!create && !std::filesystem::exists(path)) fail("{}: no such results store", path);
+  try {
+    impl_->db =
+        std::make_unique<SQLite::Database>(path, SQLite::OPEN_READWRITE | (create ? SQLite::OPEN_CREATE : 0), 30000);
+    if (create && sqlite3_db_readonly(impl_->db->getHandle(), "main") == 1)
+      fail("{}: the results store is read-only", path);
+    impl_->db->exec("PRAGMA journal_mode=WAL");
+    impl_->db->exec("PRAGMA synchronous=NORMAL");
+    // Test hook: a store that fills up after N pages, as a full disk does.
+    if (const char* pages = std::getenv("VTA_SWEEP_DB_MAX_PAGES"))
+      impl_->db->exec(fmt::format("PRAGMA max_page_count={}", std::atoll(pages)));
+    if (create) impl_->db->exec(kSchema);
+    SQLite::Statement q(*impl_->db,
+                        "SELECT count(*) FROM sqlite_master WHERE name IN ('sweep','points','results','layers')");
+    q.executeStep();
+    if (q.getColumn(0).getInt() != 4) fail("{}: not a vta sweep results store", path);
+  } catch (const SQLite::Exception& e) {
+    fail("{}: cannot open the results store: {}", path, e.what());
+  }
+  if (auto i = info(); i && i->schema_version != kSchemaVersion)
+    fail("{}: results store of schema version {}, this vta reads version {}", path, i->schema_version, kSchemaVersion);
+}
+
+Store::~Store() = default;
+
+std::optional<SweepInfo> Store::info() const {
+  try {
+    SQLite::Statement q(*impl_->db,
+                        "SELECT name, spec, spec_source, tool, created, schema_version FROM sweep WHERE id = 1");
+    if (!q.executeStep()) return std::nullopt;
+    SweepInfo i;
+    i.name = q.getColumn(0).getString();
+    i.spec_text = q.getColumn(1).getString();
+    i.spec_source = q.getColumn(2).getString();
+    i.tool = q.getColumn(3).getString();
+    i.created = q.getColumn(4).getString();
+    i.schema_version = q.getColumn(5).getInt();
+    return i;
+  } catch (const SQLite::Exception& e) {
+    fail("{}: cannot read the results store: {}", path_, e.what());
+  }
+}
+
+void Store::begin(const SweepSpec& spec, const std::string& tool) {
+  if (auto i = info()) {
+    if (i->spec_text != spec.text)
+      fail("{}: holds sweep '{}' of another spec ({}); resume it with that spec, or use another --db", path_, i->name,
+           i->spec_source);
+    return;
+  }
+  try {
+    SQLite::Statement q(*impl_->db,
+                        "INSERT OR IGNORE INTO sweep(id, name, spec, spec_source, tool, created, schema_version) "
+                        "VALUES (1, ?, ?, ?, ?, ?, ?)");
+    q.bind(1, spec.name);
+    q.bind(2, spec.text);
+    q.bind(3, spec.source);
+    q.bind(4, tool);
+    q.bind(5, now_utc());
+    q.bind(6, kSchemaVersion);
+    q.exec();
+  } catch (const SQLite::Exception& e) {
+    fail("{}: cannot write the results store: {}", path_, e.what());
+  }
+  if (auto i = info(); i && i->spec_text != spec.text)  // another process began it first
+    fail("{}: holds sweep '{}' of another spec ({})", path_, i->name, i->spec_source);
+}
+
+void Store::put(const PointInfo& p, const StageResult& r) { put_many({{p, r}}); }
+
+void Store::put_many(const std::vector<std::pair<PointInfo, StageResult>>& rows) {
+  if (rows.empty()) return;
+  try {
+    SQLite::Transaction t(*impl_->db);
+    SQLite::Statement pq(*impl_->db,
+                         "INSERT OR IGNORE INTO points(point_key, idx, network, config_hash, knobs) "
+                         "VALUES (?, ?, ?, ?, ?)");
+    SQLite::Statement rq(
+        *impl_->db,
+        "INSERT OR IGNORE INTO results(point_key, stage, stage_name, status, error, \"check\", cycles, "
+        "time_ms, inferences_per_s, gops, gops_per_mac, dram_bytes, util, macs, metrics, wall_s, "
+        "finished) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+    SQLite::Statement lq(*impl_->db,
+                         "INSERT OR IGNORE INTO layers(point_key, stage, layer, name, op, device, macs, cycles, load, "
+                         "gemm, alu, store, stall, dram_bytes) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+    const std::string finished = now_utc();
+    for (const auto& [p, r] : rows) {
+      pq.bind(1, p.key);
+      pq.bind(2, static_cast<int64_t>(p.index));
+      pq.bind(3, p.network);
+      if (p.config_hash.empty())
+        pq.bind(4);
+      else
+        pq.bind(4, p.config_hash);
+      pq.bind(5, p.knobs);
+      pq.exec();
+      pq.reset();
+      rq.bind(1, p.key);
+      rq.bind(2, r.stage);
+      rq.bind(3, stage_name(r.stage));
+      rq.bind(4, r.status);
+      if (r.error.empty())
+        rq.bind(5);
+      else
+        rq.bind(5, r.error);
+      if (r.check.empty())
+        rq.bind(6);
+      else
+        rq.bind(6, r.check);
+      int col = 7;
+      for (const auto& m : metric_names()) {
+        const double v = r.metrics.get(m);
+        if (std::isnan(v))
+          rq.bind(col++);
+        else
+          rq.bind(col++, v);
+      }
+      nlohmann::ordered_json mj = nlohmann::ordered_json::object();
+      for (const auto& [k, v] : r.metrics.values) mj[k] = v;
+      rq.bind(col++, mj.dump());
+      rq.bind(col++, r.wall_s);
+      rq.bind(col++, finished);
+      rq.exec();
+      rq.reset();
+      for (size_t i = 0; i < r.layers.size(); ++i) {
+        const LayerRow& l = r.layers[i];
+        lq.bind(1, p.key);
+        lq.bind(2, r.stage);
+        lq.bind(3, static_cast<int64_t>(i));
+        lq.bind(4, l.name);
+        lq.bind(5, l.op);
+        lq.bind(6, l.device);
+        lq.bind(7, static_cast<int64_t>(l.macs));
+        lq.bind(8, l.cycles);
+        lq.bind(9, l.load);
+        lq.bind(10, l.gemm);
+        lq.bind(11, l.alu);
+        lq.bind(12, l.store);
+        lq.bind(13, l.stall);
+        lq.bind(14, l.dram_bytes);
+        lq.exec();
+        lq.reset();
+      }
+    }
+    t.commit();
+  } catch (const SQLite::Exception& e) {
+    fail("{}: cannot write the results store: {} (nothing of these {} results was written)", path_, e.what(),
+         rows.size());
+  }
+}
+
+std::map<std::string, std::map<int, StageResult>> Store::results(bool with_layers) const {
+  std::map<std::string, std::map<int, StageResult>> out;
+  try {
+    SQLite::Statement q(*impl_->db, "SELECT point_key, stage, status, error, \"check\", metrics, wall_s FROM results");
+    while (q.executeStep()) {
+      StageResult r;
+      r.stage = q.getColumn(1).getInt();
+      r.status = q.getColumn(2).getString();
+      r.error = q.getColumn(3).isNull() ? "" : q.getColumn(3).getString();
+      r.check = q.getColumn(4).isNull() ? "" : q.getColumn(4).getString();
+      const auto mj = nlohmann::json::parse(q.getColumn(5).getString());
+      for (auto it = mj.begin(); it != mj.end(); ++it)
+        r.metrics.values.emplace_back(it.key(), it.value().get<double>());
+      r.wall_s = q.getColumn(6).getDouble();
+      out[q.getColumn(0).getString()][r.stage] = std::move(r);
+    }
+    if (with_layers) {
+      SQLite::Statement l(*impl_->db,
+                          "SELECT point_key, stage, name, op, device, macs, cycles, load, gemm, alu, store, stall, "
+                          "dram_bytes FROM layers ORDER BY point_key, stage, layer");
+      while (l.executeStep()) {
+        auto& r = out[l.getColumn(0).getString()][l.getColumn(1).getInt()];
+        r.layers.push_back(LayerRow{l.getColumn(2).getString(), l.getColumn(3).getString(), l.getColumn(4).getString(),
+                                    l.getColumn(5).getInt64(), l.getColumn(6).getDouble(), l.getColumn(7).getDouble(),
+                                    l.getColumn(8).getDouble(), l.getColumn(9).getDouble(), l.getColumn(10).getDouble(),
+                                    l.getColumn(11).getDouble(), l.getColumn(12).getDouble()});
+      }
+    }
+  } catch (const SQLite::Exception& e) {
+    fail("{}: cannot read the results store: {}", path_, e.what());
+  }
+  return out;
+}
+
+std::vector<StoredPoint> Store::load(bool with_layers) const {
+  auto res = results(with_layers);
+  std::vector<StoredPoint> out;
+  try {
+    SQLite::Statement q(*impl_->db,
+                        "SELECT point_key, idx, network, config_hash, knobs FROM points ORDER BY idx, network");
+    while (q.executeStep()) {
+      StoredPoint p;
+      p.info.key = q.getColumn(0).getString();
+      p.info.index = q.getColumn(1).getInt64();
+      p.info.network = q.getColumn(2).getString();
+      p.info.config_hash = q.getColumn(3).isNull() ? "" : q.getColumn(3).getString();
+      p.info.knobs = q.getColumn(4).getString();
+      if (auto it = res.find(p.info.key); it != res.end()) p.stages = std::move(it->second);
+      out.push_back(std::move(p));
+    }
+  } catch (const SQLite::Exception& e) {
+    fail("{}: cannot read the results store: {}", path_, e.what());
+  }
+  return out;
+}
+
+}  // namespace vta::sweeps
