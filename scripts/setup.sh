@@ -11,6 +11,7 @@ PACKAGES=(
   ocl-icd-opencl-dev opencl-headers opencl-clhpp-headers pocl-opencl-icd clinfo
   libonnx-dev libonnx-testdata libprotobuf-dev protobuf-compiler
   yosys
+  libmuparser-dev libsqlitecpp-dev sqlite3 libjs-chart.js chromium
 )
 
 missing=()

@@ -67,37 +67,61 @@ std::string sweep_report_html(const Store& store, const SweepReportOptions& o) {
   d["funnel"] = {{"labels", {"visited", "valid designs", "stage 1 analytic", "stage 2 SystemC", "stage 3 verified"}},
                  {"counts", {visited, valid, s1, s2, s3}}};
 
-  // Per network: every point's best result, and its Pareto front over all objectives.
+  // Per network: the Pareto front among the points measured at the highest
+  // fidelity any of them reached (stage 2 when the funnel ran it: estimates
+  // and measurements are not compared with each other); the points known only
+  // from stage 1 are drawn apart.
+  auto result_at = [](const StoredPoint& p, int st) -> const StageResult* {
+    auto it = p.stages.find(st);
+    return it != p.stages.end() && it->second.status == "ok" ? &it->second : nullptr;
+  };
   std::map<std::string, std::vector<const StoredPoint*>> by_net;
   for (const auto& p : points)
     if (best_result(p)) by_net[p.info.network].push_back(&p);
   d["networks"] = nlohmann::ordered_json::array();
   std::vector<const StoredPoint*> pareto_points;
   std::string pareto_tables;
-  for (const auto& [net, ps] : by_net) {
+  for (const auto& [net, all] : by_net) {
+    const int fs = std::any_of(all.begin(), all.end(), [&](const StoredPoint* p) { return result_at(*p, kStageSystemC); })
+                       ? kStageSystemC
+                       : kStageAnalytic;
+    std::vector<const StoredPoint*> ps;
+    nlohmann::ordered_json nj{{"name", net}, {"stage", fs}, {"points", nlohmann::ordered_json::array()},
+                              {"estimates", nlohmann::ordered_json::array()}};
+    for (const auto* p : all) {
+      if (result_at(*p, fs)) {
+        ps.push_back(p);
+      } else if (const StageResult* a = result_at(*p, kStageAnalytic)) {
+        nj["estimates"].push_back({{"x", a->metrics.get(axes2[0].metric)}, {"y", a->metrics.get(axes2[1].metric)},
+                                   {"label", p->info.knobs}, {"stage", 1}});
+      }
+    }
     std::vector<std::vector<double>> rows;
-    for (const auto* p : ps) rows.push_back(oriented(best_result(*p)->metrics, objs));
+    for (const auto* p : ps) rows.push_back(oriented(result_at(*p, fs)->metrics, objs));
     const auto front = pareto_front(rows);
     const std::set<size_t> on(front.begin(), front.end());
-    nlohmann::ordered_json nj{{"name", net}, {"points", nlohmann::ordered_json::array()}};
     for (size_t i = 0; i < ps.size(); ++i) {
-      const StageResult* b = best_result(*ps[i]);
+      const StageResult* b = result_at(*ps[i], fs);
       nj["points"].push_back({{"x", b->metrics.get(axes2[0].metric)},
                               {"y", b->metrics.get(axes2[1].metric)},
                               {"pareto", on.count(i) > 0},
-                              {"stage", b->stage},
+                              {"stage", fs},
                               {"label", ps[i]->info.knobs}});
     }
     d["networks"].push_back(nj);
-    pareto_tables += fmt::format("<h3>{}: {} Pareto points of {}</h3>\n<table><tr><th class=l>knobs</th><th>stage</th>",
-                                 html_escape(net), front.size(), ps.size());
+    pareto_tables += fmt::format("<h3>{}: {} Pareto points of {} measured at stage {} ({})</h3>\n<table><tr><th class=l>knobs</th>",
+                                 html_escape(net), front.size(), ps.size(), fs, stage_name(fs));
     for (const auto& ob : objs) pareto_tables += "<th>" + html_escape(ob.metric) + "</th>";
-    pareto_tables += "</tr>\n";
+    pareto_tables += "<th class=l>stage 3 check</th></tr>\n";
     for (size_t i : front) {
-      const StageResult* b = best_result(*ps[i]);
-      pareto_tables += fmt::format("<tr><td class=l>{}</td><td>{}</td>", html_escape(ps[i]->info.knobs), b->stage);
+      const StageResult* b = result_at(*ps[i], fs);
+      pareto_tables += fmt::format("<tr><td class=l>{}</td>", html_escape(ps[i]->info.knobs));
       for (const auto& ob : objs) pareto_tables += fmt::format("<td>{:.6g}</td>", b->metrics.get(ob.metric));
-      pareto_tables += "</tr>\n";
+      auto v = ps[i]->stages.find(kStageVerify);
+      pareto_tables += fmt::format("<td class=l>{}</td></tr>\n",
+                                   v == ps[i]->stages.end() ? "not run"
+                                                            : html_escape(v->second.status + ": " +
+                                                                          (v->second.check.empty() ? v->second.error : v->second.check)));
       pareto_points.push_back(ps[i]);
     }
     pareto_tables += "</table>\n";
@@ -225,7 +249,8 @@ DATA.networks.forEach(function (n, i) {
   };
   chart('pareto' + i, {type: 'scatter', data: {datasets: [
       {label: n.name + ': Pareto', data: mk(true), backgroundColor: PALETTE[2], pointRadius: 6},
-      {label: n.name + ': other points', data: mk(false), backgroundColor: 'rgba(78,121,167,0.35)', pointRadius: 3}]},
+      {label: n.name + ': other points (stage ' + n.stage + ')', data: mk(false), backgroundColor: 'rgba(78,121,167,0.35)', pointRadius: 3},
+      {label: n.name + ': stage-1 estimates only', data: n.estimates, backgroundColor: 'rgba(160,160,160,0.25)', pointRadius: 2}]},
     options: {scales: {x: {title: {display: true, text: DATA.x}}, y: {title: {display: true, text: DATA.y}}},
               plugins: {tooltip: {callbacks: {label: function (c) { return c.raw.label + ' (stage ' + c.raw.stage + ')'; }}}}}});
 });

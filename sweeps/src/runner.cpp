@@ -60,14 +60,17 @@ void inject_fault(int stage, int64_t index) {
 class Writer {
  public:
   Writer(Store& s, size_t batch) : store_(s), batch_(batch), last_(std::chrono::steady_clock::now()) {}
-  ~Writer() noexcept(false) { flush(); }
+  ~Writer() noexcept(false) {
+    if (std::uncaught_exceptions() == 0) flush();  // unwinding: the error is on its way already
+  }
   void add(const PointInfo& p, const StageResult& r) {
     pending_.emplace_back(p, r);
     if (pending_.size() >= batch_ || since(last_) > 0.25) flush();
   }
   void flush() {
-    store_.put_many(pending_);
-    pending_.clear();
+    std::vector<std::pair<PointInfo, StageResult>> rows;
+    rows.swap(pending_);
+    store_.put_many(rows);
     last_ = std::chrono::steady_clock::now();
   }
 

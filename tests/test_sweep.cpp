@@ -1,0 +1,270 @@
+// Design-space sweeps: the space, Pareto fronts, constraints, the analytical
+// stage against SystemC, resume, SIGKILL at random moments, failing points,
+// and the HTML reports drawn in headless Chromium.
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cmath>
+#include <nlohmann/json.hpp>
+#include <random>
+#include <regex>
+#include <thread>
+
+#include "run_cli.h"
+#include "sweep_test_util.h"
+#include "vta/compiler/zoo.h"
+#include "vta/isa/config.h"
+#include "vta/isa/error.h"
+#include "vta/sweeps/constraints.h"
+#include "vta/sweeps/pareto.h"
+#include "vta/sweeps/space.h"
+#include "vta/sweeps/spec.h"
+#include "vta/sweeps/stages.h"
+
+namespace {
+
+using namespace vta::sweeps;
+using vta::test::run_vta;
+using vta::test::sweep_dir;
+using vta::test::write_spec;
+
+SweepSpec spec_of(const std::string& text) { return load_spec_text(text, "t.yaml"); }
+
+TEST(SweepSpace, ProductZipAndMixedRadix) {
+  const SweepSpec s = spec_of(
+      "base: vta-1x16x16\nnetworks: [lenet5]\naxes:\n"
+      "  - knob: clock.mhz\n    values: [250, 300, 333]\n"
+      "  - zip:\n      gemm.batch: [1, 4]\n      gemm.block_in: [32, 16]\n"
+      "  - knob: buffers.inp\n    pow2: {from: 16KiB, to: 64KiB}\n");
+  const Space sp(s);
+  ASSERT_EQ(sp.size(), 3 * 2 * 3);
+  for (int64_t i = 0; i < sp.size(); ++i) EXPECT_EQ(sp.index(sp.digits(i)), i);
+  const auto v = sp.axis_values(sp.size() - 1);
+  ASSERT_EQ(v.size(), 4u);
+  EXPECT_EQ(v[0], (vta::Override{"clock.mhz", "333"}));
+  EXPECT_EQ(v[1], (vta::Override{"gemm.batch", "4"}));
+  EXPECT_EQ(v[2], (vta::Override{"gemm.block_in", "16"}));
+  EXPECT_EQ(v[3], (vta::Override{"buffers.inp", "64KiB"}));
+}
+
+TEST(SweepSpace, RangesAndSeededSamplesAreDeterministic) {
+  const std::string text =
+      "base: vta-1x16x16\nnetworks: [lenet5]\nstrategy: {kind: random, samples: 20, seed: 7}\naxes:\n"
+      "  - knob: gemm.pipeline_depth\n    range: {from: 11, to: 20}\n"
+      "  - knob: clock.mhz\n    range: {from: 100, to: 400, step: 50}\n";
+  const SweepSpec s = spec_of(text);
+  ASSERT_EQ(s.axes[0].values.size(), 10u);
+  ASSERT_EQ(s.axes[1].values.size(), 7u);
+  const Space sp(s);
+  const auto a = sp.initial_points(), b = Space(spec_of(text)).initial_points();
+  EXPECT_EQ(a, b);
+  ASSERT_EQ(a.size(), 20u);
+  EXPECT_EQ(std::set<int64_t>(a.begin(), a.end()).size(), 20u);
+  for (int64_t i : a) EXPECT_LT(i, sp.size());
+}
+
+TEST(SweepPareto, RanksAndWithinFront) {
+  // Minimize both: (1,5) (2,2) (5,1) form the front; (3,3) is dominated by (2,2); (6,6) by all.
+  const std::vector<std::vector<double>> rows = {{1, 5}, {3, 3}, {2, 2}, {6, 6}, {5, 1}, {NAN, 1}};
+  EXPECT_EQ(pareto_front(rows), (std::vector<size_t>{0, 2, 4}));
+  EXPECT_EQ(pareto_ranks(rows), (std::vector<int>{0, 1, 0, 2, 0, 3}));
+  // 40 % better, (3,3) becomes (1.8,1.8), which (2,2) no longer dominates.
+  EXPECT_EQ(within_front(rows, 40), (std::vector<size_t>{0, 1, 2, 4}));
+}
+
+TEST(SweepConstraints, UnitsAndTheViolatedMessage) {
+  ConstraintSet cs({{"buffers.inp + buffers.wgt + buffers.acc + buffers.uop <= 400KiB", 3},
+                    {"gemm.block_in * gemm.block_out * gemm.batch <= 256", 4}},
+                   "t.yaml");
+  // The default design's buffers add up to 448 KiB.
+  EXPECT_NE(cs.violated(vta::default_config()).find("(t.yaml:3) is false with buffers.acc = 131072"), std::string::npos)
+      << cs.violated(vta::default_config());
+  const vta::Config small = vta::load_config_text("", "x", {{"buffers.wgt", "128KiB"}});
+  EXPECT_EQ(cs.violated(small), "");
+  const vta::Config big =
+      vta::load_config_text("", "x", {{"buffers.wgt", "128KiB"}, {"gemm.block_out", "32"}, {"gemm.block_in", "32"}});
+  EXPECT_NE(cs.violated(big).find("constraint 'gemm.block_in * gemm.block_out * gemm.batch <= 256' (t.yaml:4) is false"),
+            std::string::npos)
+      << cs.violated(big);
+}
+
+// The analytical stage must track the cycle model: per network within 25 %
+// on these designs (the README states the measured error of the examples).
+TEST(SweepStages, AnalyticTracksSystemC) {
+  NetworkSpec ns;
+  ns.zoo = "lenet5";
+  const PreparedNetwork n = prepare_network(ns, "t.yaml");
+  for (const char* preset : {"vta-1x16x16", "vta-1x32x32"}) {
+    const vta::Config c = vta::load_config(vta::resolve_config_path(preset));
+    const StageResult a = stage_analytic(c, n), s = stage_systemc(c, n);
+    ASSERT_EQ(a.layers.size(), s.layers.size());
+    const double ca = a.metrics.get("cycles"), cs = s.metrics.get("cycles");
+    EXPECT_GT(cs, 0);
+    EXPECT_LT(std::abs(ca - cs) / cs, 0.25) << preset << ": analytic " << ca << ", systemc " << cs;
+    EXPECT_EQ(a.metrics.get("macs"), s.metrics.get("macs"));
+  }
+}
+
+// Export of a store with the run-dependent columns (wall time) removed.
+std::string stable_export(const std::string& db) {
+  const auto r = run_vta("sweep export --json --layers " + db);
+  EXPECT_EQ(r.code, 0) << r.out;
+  auto j = nlohmann::json::parse(r.out);
+  j.erase("sweep");
+  for (auto& p : j["points"])
+    for (auto& [k, st] : p["stages"].items()) st.erase("wall_s");
+  return j.dump(1);
+}
+
+const char* kSmallSweep =
+    "name: small\nbase: vta-1x16x16\nnetworks: [lenet5]\n"
+    "axes:\n"
+    "  - knob: clock.mhz\n    values: [250, 333]\n"
+    "  - knob: buffers.inp\n    pow2: {from: 16KiB, to: 64KiB}\n"
+    "  - knob: gemm.pipeline_depth\n    range: {from: 4, to: 9}\n"
+    "constraints:\n  - \"buffers.inp + buffers.wgt + buffers.acc + buffers.uop <= 512KiB\"\n"
+    "objectives:\n  - minimize: cycles\n  - maximize: gops\n";
+
+TEST(SweepRunner, ResumeRedoesNothingAndInvalidPointsAreRecorded) {
+  const auto dir = sweep_dir("resume");
+  const std::string spec = write_spec(dir, "s.yaml", kSmallSweep);
+  const std::string db = (dir / "s.db").string();
+  const auto first = run_vta("sweep run -q " + spec + " --db " + db);
+  ASSERT_EQ(first.code, 0) << first.out;
+  // 2 x 3 x 6 = 36 designs; 64KiB INP cannot be encoded (12 designs): recorded invalid with the reason.
+  EXPECT_NE(first.out.find("stage 0 config  : 36 points (0 from the store), 24 ok, 12 invalid"), std::string::npos) << first.out;
+  EXPECT_NE(first.out.find("stage 2 systemc : 24 points (0 from the store), 24 ok"), std::string::npos) << first.out;
+  const auto again = run_vta("sweep run -q " + spec + " --db " + db);
+  ASSERT_EQ(again.code, 0) << again.out;
+  EXPECT_NE(again.out.find("stage 1 analytic: 24 points (24 from the store)"), std::string::npos) << again.out;
+  EXPECT_NE(again.out.find("stage 2 systemc : 24 points (24 from the store)"), std::string::npos) << again.out;
+  const auto csv = run_vta("sweep export --csv " + db);
+  ASSERT_EQ(csv.code, 0);
+  EXPECT_NE(csv.out.find("cannot be encoded"), std::string::npos);
+  EXPECT_EQ(std::count(csv.out.begin(), csv.out.end(), '\n'), 1 + 36 + 24 + 24);
+}
+
+TEST(SweepRunner, SigkillAtRandomMomentsLosesNothing) {
+  const auto dir = sweep_dir("kill");
+  const std::string spec = write_spec(dir, "s.yaml", kSmallSweep);
+  const std::string ref = (dir / "ref.db").string(), db = (dir / "killed.db").string();
+  const auto t0 = std::chrono::steady_clock::now();
+  ASSERT_EQ(run_vta("sweep run -q -j 2 " + spec + " --db " + ref).code, 0);
+  const double full = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  std::mt19937 rng(12345);
+  int kills = 0, landed = 0;
+  for (int k = 0; k < 24; ++k) {
+    const pid_t pid = fork();
+    ASSERT_GE(pid, 0);
+    if (pid == 0) {
+      setenv("VTA_CONFIG_DIR", VTA_SOURCE_DIR "/configs", 1);
+      freopen("/dev/null", "w", stdout);
+      execl(VTA_EXE, VTA_EXE, "sweep", "run", "-q", "-j", "2", spec.c_str(), "--db", db.c_str(), static_cast<char*>(nullptr));
+      _exit(127);
+    }
+    const double at = std::uniform_real_distribution<double>(0.0, 0.8)(rng) * full;
+    std::this_thread::sleep_for(std::chrono::duration<double>(at));
+    kill(pid, SIGKILL);
+    int status = 0;
+    waitpid(pid, &status, 0);
+    ++kills;
+    landed += WIFSIGNALED(status);
+  }
+  EXPECT_GE(kills, 20);
+  EXPECT_GE(landed, 5) << "too few kills hit a running sweep to show anything";
+  const auto last = run_vta("sweep run -q -j 2 " + spec + " --db " + db);
+  ASSERT_EQ(last.code, 0) << last.out;
+  EXPECT_EQ(stable_export(db), stable_export(ref));
+}
+
+TEST(SweepRunner, CrashingAndHangingPointsAreRecordedAndTheSweepGoesOn) {
+  const auto dir = sweep_dir("faults");
+  const std::string spec = write_spec(dir, "s.yaml", std::string(kSmallSweep) + "timeout: 2s\n");
+  const std::string db = (dir / "s.db").string();
+  // Point 0 crashes in stage 2, point 1 hangs in stage 2 (both valid designs).
+  const auto crash = run_vta("sweep run -q " + spec + " --db " + db + " --max-stage 1");
+  ASSERT_EQ(crash.code, 0) << crash.out;
+  const std::string env = "VTA_SWEEP_FAULT=crash:2:0 ";
+  auto r = vta::test::CliResult{};
+  {
+    const std::string cmd = env + "VTA_CONFIG_DIR=" VTA_SOURCE_DIR "/configs " VTA_EXE " sweep run -q " + spec + " --db " + db + " 2>&1";
+    FILE* p = popen(cmd.c_str(), "r");
+    char buf[4096];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, p)) > 0) r.out.append(buf, n);
+    r.code = WEXITSTATUS(pclose(p));
+  }
+  ASSERT_EQ(r.code, 0) << r.out;
+  EXPECT_NE(r.out.find("stage 2 systemc : 24 points (0 from the store), 23 ok, 0 invalid, 1 failed"), std::string::npos) << r.out;
+  const auto csv = run_vta("sweep export --csv " + db);
+  EXPECT_NE(csv.out.find("the worker was killed by signal 11"), std::string::npos) << csv.out;
+
+  const std::string db2 = (dir / "h.db").string();
+  const std::string cmd = "VTA_SWEEP_FAULT=hang:2:1 VTA_CONFIG_DIR=" VTA_SOURCE_DIR "/configs " VTA_EXE " sweep run -q " +
+                          spec + " --db " + db2 + " 2>&1";
+  FILE* p = popen(cmd.c_str(), "r");
+  std::string out;
+  char buf[4096];
+  size_t n;
+  while ((n = fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
+  ASSERT_EQ(WEXITSTATUS(pclose(p)), 0) << out;
+  EXPECT_NE(out.find("23 ok, 0 invalid, 0 failed, 1 timed out"), std::string::npos) << out;
+}
+
+// Draws `html` in headless Chromium and returns the <body> attributes the page sets.
+std::map<std::string, std::string> draw(const std::string& html) {
+  if (system("command -v chromium > /dev/null 2>&1") != 0) return {};
+  const std::string cmd = "chromium --headless --no-sandbox --disable-gpu --virtual-time-budget=5000 --dump-dom file://" +
+                          html + " 2>/dev/null";
+  FILE* p = popen(cmd.c_str(), "r");
+  std::string dom;
+  char buf[65536];
+  size_t n;
+  while ((n = fread(buf, 1, sizeof buf, p)) > 0) dom.append(buf, n);
+  pclose(p);
+  std::map<std::string, std::string> attrs;
+  const std::regex body("<body([^>]*)>");
+  std::smatch m;
+  if (std::regex_search(dom, m, body)) {
+    const std::string a = m[1];
+    const std::regex kv(R"re((data-[a-z]+)="([^"]*)")re");
+    for (auto it = std::sregex_iterator(a.begin(), a.end(), kv); it != std::sregex_iterator(); ++it)
+      attrs[(*it)[1]] = (*it)[2];
+  }
+  return attrs;
+}
+
+void expect_every_plot_drew(const std::string& html, int at_least) {
+  const auto a = draw(html);
+  if (a.empty() && system("command -v chromium > /dev/null 2>&1") != 0) GTEST_SKIP() << "chromium is not installed";
+  ASSERT_TRUE(a.count("data-charts")) << "the page's script did not finish: " << html;
+  EXPECT_EQ(a.at("data-errors"), "");
+  EXPECT_GE(std::stoi(a.at("data-charts")), at_least);
+  EXPECT_EQ(a.at("data-drawn"), a.at("data-canvases")) << "a canvas stayed empty";
+  EXPECT_EQ(a.at("data-charts"), a.at("data-canvases"));
+}
+
+TEST(SweepReport, SweepReportDrawsEveryPlot) {
+  const auto dir = sweep_dir("report");
+  const std::string spec = write_spec(dir, "s.yaml",
+                                      std::string(kSmallSweep) + "funnel:\n  stage2: {top_k: 3}\n  stage3: {top_k: 1}\n");
+  const std::string db = (dir / "s.db").string(), html = (dir / "report.html").string();
+  ASSERT_EQ(run_vta("sweep run -q " + spec + " --db " + db).code, 0);
+  const auto r = run_vta("sweep report " + db + " -o " + html);
+  ASSERT_EQ(r.code, 0) << r.out;
+  // funnel + one Pareto scatter + layer bars of >= 1 Pareto point + heat map
+  expect_every_plot_drew(html, 4);
+}
+
+TEST(SweepReport, RunReportDrawsEveryPlot) {
+  const auto dir = sweep_dir("run");
+  const std::string html = (dir / "run.html").string();
+  const auto r = run_vta("run --model lenet5 -b systemc --timing-only --report-html " + html);
+  ASSERT_EQ(r.code, 0) << r.out;
+  expect_every_plot_drew(html, 2);
+}
+
+}  // namespace

@@ -1,0 +1,181 @@
+// Bad sweep specs and stores: one message naming file, line and key, exit 2.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <nlohmann/json.hpp>
+
+#include "run_cli.h"
+#include "sweep_test_util.h"
+
+namespace {
+
+using vta::test::run_vta;
+using vta::test::sweep_dir;
+using vta::test::write_spec;
+
+const char* kNet = "networks: [lenet5]\n";
+
+// Runs `vta sweep run` on `spec` and expects exit 2 with `needle` in the message.
+void expect_spec_error(const std::string& spec, const std::string& needle) {
+  const auto dir = sweep_dir("spec");
+  const std::string f = write_spec(dir, "s.yaml", spec);
+  const auto r = run_vta("sweep run -q " + f + " --db " + (dir / "s.db").string());
+  EXPECT_EQ(r.code, 2) << spec << "\n" << r.out;
+  EXPECT_NE(r.out.find(needle), std::string::npos) << "wanted: " << needle << "\ngot: " << r.out;
+  EXPECT_EQ(r.out.find('\n'), r.out.size() - 1) << "one line: " << r.out;
+}
+
+TEST(SweepSpecErrors, UnknownTopLevelKey) {
+  expect_spec_error(std::string("base: vta-1x16x16\n") + kNet + "axis:\n  - knob: clock.mhz\n",
+                    "s.yaml:3: unknown key 'axis' in the sweep spec (did you mean 'axes'?)");
+}
+
+TEST(SweepSpecErrors, UnknownKnobWithSuggestion) {
+  expect_spec_error(std::string("base: vta-1x16x16\n") + kNet + "axes:\n  - knob: gemm.blockin\n    values: [16]\n",
+                    "s.yaml:4: unknown knob 'gemm.blockin' (did you mean 'gemm.block_in'?)");
+}
+
+TEST(SweepSpecErrors, AxisValueNotAPowerOfTwo) {
+  expect_spec_error(std::string("base: vta-1x16x16\n") + kNet + "axes:\n  - knob: gemm.batch\n    values: [1, 3]\n",
+                    "s.yaml:5: gemm.batch = 3 must be a power of two");
+}
+
+TEST(SweepSpecErrors, AxisValueOutOfRange) {
+  expect_spec_error(std::string("base: vta-1x16x16\n") + kNet + "axes:\n  - knob: gemm.pipeline_depth\n    range: {from: 60, to: 70}\n",
+                    "gemm.pipeline_depth = 65 is out of range [1, 64]");
+}
+
+TEST(SweepSpecErrors, RangeOnAPowerOfTwoKnob) {
+  expect_spec_error(std::string("base: vta-1x16x16\n") + kNet + "axes:\n  - knob: alu.lanes\n    range: {from: 8, to: 32}\n",
+                    "s.yaml:5: a range needs an integer or real knob; alu.lanes takes power-of-two values");
+}
+
+TEST(SweepSpecErrors, ZipListsOfUnequalLength) {
+  expect_spec_error(std::string("base: vta-1x16x16\n") + kNet +
+                        "axes:\n  - zip:\n      gemm.block_in: [16, 32]\n      gemm.block_out: [16]\n",
+                    "s.yaml:6: zip lists must have equal lengths: gemm.block_out has 1 values, the first has 2");
+}
+
+TEST(SweepSpecErrors, KnobSweptTwice) {
+  expect_spec_error(std::string("base: vta-1x16x16\n") + kNet +
+                        "set: {clock.mhz: 200}\naxes:\n  - knob: clock.mhz\n    values: [100]\n",
+                    "knob clock.mhz is already set or swept");
+}
+
+TEST(SweepSpecErrors, ConstraintSyntax) {
+  expect_spec_error(std::string("base: vta-1x16x16\n") + kNet + "constraints:\n  - \"buffers.inp + <= 4MiB\"\n",
+                    "s.yaml:4: constraint 'buffers.inp + <= 4MiB':");
+}
+
+TEST(SweepSpecErrors, ConstraintUnknownVariable) {
+  expect_spec_error(std::string("base: vta-1x16x16\n") + kNet + "constraints:\n  - \"buffers.inpt < 4MiB\"\n",
+                    "s.yaml:4: constraint 'buffers.inpt < 4MiB':");
+}
+
+TEST(SweepSpecErrors, UnknownObjectiveMetric) {
+  expect_spec_error(std::string("base: vta-1x16x16\n") + kNet + "objectives:\n  - minimize: cycels\n",
+                    "s.yaml:4: unknown metric 'cycels'");
+}
+
+TEST(SweepSpecErrors, UnknownStrategy) {
+  expect_spec_error(std::string("base: vta-1x16x16\n") + kNet + "strategy: {kind: anneal}\n",
+                    "s.yaml:3: unknown strategy 'anneal' (grid, random or evolve)");
+}
+
+TEST(SweepSpecErrors, UnknownNetworkNamesTheSpecLine) {
+  expect_spec_error("base: vta-1x16x16\nnetworks:\n  - zoo: resnet19\n", "s.yaml:3: network resnet19:");
+}
+
+TEST(SweepSpecErrors, MissingOnnxFile) {
+  expect_spec_error("base: vta-1x16x16\nnetworks:\n  - onnx: nowhere.onnx\n", "s.yaml:3: onnx file");
+}
+
+TEST(SweepSpecErrors, UnknownBase) { expect_spec_error(std::string("base: vta-9x9x9\n") + kNet, "vta-9x9x9"); }
+
+TEST(SweepSpecErrors, WrongType) {
+  expect_spec_error(std::string("base: vta-1x16x16\n") + kNet + "timeout: [1]\n", "s.yaml:3: timeout must be a single value, not a list");
+}
+
+TEST(SweepSpecErrors, TwoDocuments) {
+  expect_spec_error(std::string("base: vta-1x16x16\n") + kNet + "---\nbase: vta-1x32x32\n", "a sweep spec is one YAML document, not 2");
+}
+
+TEST(SweepStoreErrors, NotAStore) {
+  const auto dir = sweep_dir("store");
+  write_spec(dir, "junk.db", "this is not SQLite");
+  const auto r = run_vta("sweep status " + (dir / "junk.db").string());
+  EXPECT_EQ(r.code, 2) << r.out;
+  EXPECT_NE(r.out.find("junk.db: "), std::string::npos) << r.out;
+}
+
+TEST(SweepStoreErrors, MissingStore) {
+  const auto r = run_vta("sweep status /nonexistent/dir/s.db");
+  EXPECT_EQ(r.code, 2) << r.out;
+  EXPECT_NE(r.out.find("/nonexistent/dir/s.db: no such results store"), std::string::npos) << r.out;
+}
+
+TEST(SweepStoreErrors, StoreInAMissingFolder) {
+  const auto dir = sweep_dir("store");
+  const std::string f = write_spec(dir, "s.yaml", std::string("base: vta-1x16x16\n") + kNet);
+  const auto r = run_vta("sweep run -q " + f + " --db /nonexistent/dir/s.db");
+  EXPECT_EQ(r.code, 2) << r.out;
+  EXPECT_NE(r.out.find("/nonexistent/dir/s.db: cannot open the results store"), std::string::npos) << r.out;
+}
+
+TEST(SweepStoreErrors, ResumingWithAnotherSpec) {
+  const auto dir = sweep_dir("store");
+  const std::string a = write_spec(dir, "a.yaml", std::string("base: vta-1x16x16\n") + kNet);
+  const std::string b = write_spec(dir, "b.yaml", std::string("base: vta-1x32x32\n") + kNet);
+  const std::string db = (dir / "s.db").string();
+  ASSERT_EQ(run_vta("sweep run -q --max-stage 1 " + a + " --db " + db).code, 0);
+  const auto r = run_vta("sweep run -q " + b + " --db " + db);
+  EXPECT_EQ(r.code, 2) << r.out;
+  EXPECT_NE(r.out.find("holds sweep 'a' of another spec"), std::string::npos) << r.out;
+}
+
+TEST(SweepStoreErrors, FullStoreStopsWithAMessageAndLosesNothing) {
+  const auto dir = sweep_dir("full");
+  const std::string f = write_spec(dir, "s.yaml",
+                                   std::string("base: vta-1x16x16\n") + kNet +
+                                       "axes:\n  - knob: clock.mhz\n    range: {from: 100, to: 400, step: 1}\n");
+  // The same sweep fits an unlimited store; one limited to a few pages fills
+  // up part way, as a full disk does.
+  const auto full = vta::test::run_vta("sweep run -q --max-stage 1 " + f + " --db " + (dir / "t.db").string());
+  ASSERT_EQ(full.code, 0) << full.out;
+  const std::string limited = "VTA_SWEEP_DB_MAX_PAGES=60 ";
+  const std::string cmd = std::string("sh -c '") + limited + "VTA_CONFIG_DIR=" + VTA_SOURCE_DIR + "/configs " + VTA_EXE +
+                          " sweep run -q --max-stage 1 " + f + " --db " + (dir / "u.db").string() + " 2>&1'";
+  FILE* p = popen(cmd.c_str(), "r");
+  std::string out;
+  char buf[4096];
+  size_t n;
+  while ((n = fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
+  const int status = pclose(p);
+  EXPECT_EQ(WEXITSTATUS(status), 2) << out;
+  EXPECT_NE(out.find("cannot write the results store: database or disk is full"), std::string::npos) << out;
+  // What was written is whole: the store opens, and every stage-1 row has its layers.
+  const auto st = run_vta("sweep export --json --layers " + (dir / "u.db").string());
+  ASSERT_EQ(st.code, 0) << st.out;
+  const auto j = nlohmann::json::parse(st.out);
+  size_t analytic = 0, configs = 0;
+  for (const auto& pt : j["points"])
+    if (configs += pt["stages"].contains("config"); pt["stages"].contains("analytic")) {
+      ++analytic;
+      EXPECT_FALSE(pt["stages"]["analytic"]["layers"].empty()) << "a result without its layers: " << pt["key"];
+    }
+  EXPECT_GT(configs, 0u) << "the store filled up before any result";
+  EXPECT_LT(analytic, 301u) << "the store did not fill up";
+}
+
+TEST(SweepCliErrors, ExportNeedsAFormat) {
+  const auto dir = sweep_dir("cli");
+  const std::string f = write_spec(dir, "s.yaml", std::string("base: vta-1x16x16\n") + kNet);
+  const std::string db = (dir / "s.db").string();
+  ASSERT_EQ(run_vta("sweep run -q --max-stage 1 " + f + " --db " + db).code, 0);
+  const auto r = run_vta("sweep export " + db);
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.out.find("sweep export: give --csv or --json"), std::string::npos) << r.out;
+}
+
+}  // namespace
