@@ -89,6 +89,21 @@ INSTANTIATE_TEST_SUITE_P(Zoo, EndToEnd,
                                             ::testing::ValuesIn(backend_names())),
                          e2e_name);
 
+// An INP buffer shallower than ACC: a conv's reset GEMM once named its bias
+// row (an ACC address) as its INP index and overran INP (found by a sweep's
+// stage 3; timing-only runs skip that bounds check).
+TEST(Codegen, ResetGemmNamesNoInputElement) {
+  const Built& b = built("lenet5");
+  const vta::Config cfg = vta::load_config_text("", "shallow-inp", {{"buffers.inp", "8KiB"}});
+  ASSERT_LT(cfg.derived.inp_depth, cfg.derived.acc_depth);
+  const CompiledNetwork net = compile(b.graph, cfg);
+  for (const auto& be : backend_names()) {
+    auto backend = vta::make_backend(be, cfg);
+    const NetworkResult res = run_network(net, *backend, b.input);
+    EXPECT_EQ(res.output.data, b.expected.data) << be;
+  }
+}
+
 // Balanced tokens: every generated program pushes exactly as many tokens as it pops, per queue.
 TEST(Codegen, EveryProgramBalancesItsTokens) {
   const vta::Config cfg = preset("vta-1x16x16");

@@ -57,7 +57,7 @@ void estimate_conv(LayerEstimate& e, const Node& n, const Shape& in, const Confi
   e.bytes_inp = steps * in_blocks * ih * iw * static_cast<double>(d.inp_elem_bytes);
   e.bytes_wgt = steps * toc * tic * kk * static_cast<double>(d.wgt_elem_bytes);
   e.bytes_acc = tiles * toc * static_cast<double>(d.acc_elem_bytes);
-  e.bytes_uop = (4 * toc * tic * kk + 2 * toc) * static_cast<double>(d.uop_elem_bytes);
+  e.bytes_uop = static_cast<double>(conv_uops(t, g.k) * d.uop_elem_bytes);
   // Output positions beyond the layer (edge tiles) are not stored.
   e.bytes_out = static_cast<double>(g.nb * g.cob * g.ho * g.wo * d.out_elem_bytes);
   e.load = steps * (in_blocks * r.load(ih, iw * static_cast<double>(d.inp_elem_bytes)) +

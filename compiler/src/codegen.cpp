@@ -139,7 +139,9 @@ void emit_conv(Emitter& e, const Node& n, const ConvGeom& g, const Tile& t, cons
                   wgtb(sp) + ((o * t.tic + ci) * g.k + kh) * g.k + kw);
   for (int64_t ap = 0; ap < 2; ++ap)
     for (int64_t o = 0; o < t.toc; ++o) put(accb(ap) + o * t.th * t.tw, biasb(ap) + o, 0);
-  const int64_t conv_bank = 0, epi_bank = 4 * conv_n;
+  for (int64_t ap = 0; ap < 2; ++ap)
+    for (int64_t o = 0; o < t.toc; ++o) put(accb(ap) + o * t.th * t.tw, 0, 0);
+  const int64_t conv_bank = 0, epi_bank = 4 * conv_n, reset_bank = 4 * conv_n + 2 * t.toc;
 
   // All uops of the layer in one load (compute module), before any GEMM.
   e.emit(
@@ -186,8 +188,8 @@ void emit_conv(Emitter& e, const Node& n, const ConvGeom& g, const Tile& t, cons
               Insn b = mem(Opcode::LOAD, MemId::ACC, biasb(ap), a.bias + ob0, 1, toc, toc);
               if (tile >= 2) b[Member::pop_next] = 1, --e.s2c;
               e.emit(b);
-              Insn r = epi;
-              r[Member::opcode] = static_cast<uint32_t>(Opcode::GEMM);
+              // The reset's uops name only ACC rows (the epilogue's bias row is no INP index).
+              Insn r = loop(Opcode::GEMM, reset_bank + ap * t.toc, toc, th, t.tw, t.tw, 1, 0, 0);
               r[Member::reset] = 1;
               e.emit(r);
             }
@@ -446,7 +448,7 @@ CompiledNetwork compile(const Graph& input, const Config& c, const std::string& 
         const int wb = plan.add(Buffer{n.name + ".weight", MemId::WGT, w.size(), 0, std::move(w), -1});
         const int bb = plan.add(Buffer{n.name + ".bias", MemId::ACC, bias.size(), 0, std::move(bias), -1});
         const Tile& t = info.tile;
-        const uint64_t nuops = static_cast<uint64_t>(4 * t.toc * t.tic * geo.k * geo.k + 2 * t.toc);
+        const uint64_t nuops = static_cast<uint64_t>(conv_uops(t, geo.k));
         const int ub = plan.add(Buffer{n.name + ".uop", MemId::UOP, nuops * 4, 0, {}, -1});
         a.wgt = plan.elem(wb, c);
         a.bias = plan.elem(bb, c);

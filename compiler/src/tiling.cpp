@@ -43,7 +43,7 @@ bool tile_fits(const ConvGeom& g, const Tile& t, const Config& c) {
   if (in_blocks * ih * iw > d.inp_depth / 2) return false;
   if (t.toc * t.tic * kk > d.wgt_depth / 2) return false;
   if (t.toc * t.th * t.tw + t.toc > d.acc_depth / 2) return false;
-  if (4 * t.toc * t.tic * kk + 2 * t.toc > d.uop_depth) return false;
+  if (conv_uops(t, g.k) > d.uop_depth) return false;
   if (g.s * iw >= (int64_t{1} << d.log_inp_depth) || t.tw >= (int64_t{1} << d.log_acc_depth)) return false;
   if (t.th > 16383 || t.tw > 16383 || t.th * t.tw > 16383) return false;
   return true;

@@ -157,7 +157,8 @@ StageResult stage_verify(const Config& c, const PreparedNetwork& n, bool verilat
   const NetworkResult res = run_network(net, *backend, n.input);
   const Report rep = make_report(net, res, c, backend->name());
   fill_from_report(r, rep, c, n);
-  const Tensor& want = run_graph(n.graph, n.input)[static_cast<size_t>(n.graph.output)];
+  const std::vector<Tensor> ref = run_graph(n.graph, n.input);
+  const Tensor& want = ref[static_cast<size_t>(n.graph.output)];
   const bool exact = want.data == res.output.data && want.wide == res.output.wide;
   r.check = exact ? "systemc output bit-exact with the integer reference"
                   : "systemc OUTPUT MISMATCH with the integer reference";

@@ -13,6 +13,11 @@ struct ConvGeom {
 /// Dense is a 1x1 convolution over a 1x1 image of all flattened inputs.
 ConvGeom conv_geom(const Node& n, const Shape& in, const Config& c);
 bool tile_fits(const ConvGeom& g, const Tile& t, const Config& c);
+/// Uops of a conv/dense layer with tile `t` (emit_conv): four GEMM banks of
+/// toc x tic x k x k (step and ACC parity), and per ACC half toc epilogue uops
+/// (dst, bias row) and toc reset uops (dst only: a reset GEMM must not name
+/// an INP or WGT element, and the bias row is an ACC address).
+inline int64_t conv_uops(const Tile& t, int64_t k) { return 4 * t.toc * t.tic * k * k + 4 * t.toc; }
 /// The cost model's cycles of the whole layer with tile `t`; `requant_ops` ALU
 /// immediates per output tile in the epilogue (requant_imm_ops()).
 double tile_cost(const ConvGeom& g, const Tile& t, const Config& c, int requant_ops);
