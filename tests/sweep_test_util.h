@@ -10,7 +10,8 @@ namespace vta::test {
 
 inline std::filesystem::path sweep_dir(const std::string& name) {
   const auto* t = ::testing::UnitTest::GetInstance()->current_test_info();
-  auto dir = std::filesystem::path(VTA_BINARY_DIR) / "test-tmp" / "sweep" / (std::string(t->test_suite_name()) + "." + t->name()) / name;
+  auto dir = std::filesystem::path(VTA_BINARY_DIR) / "test-tmp" / "sweep" /
+             (std::string(t->test_suite_name()) + "." + t->name()) / name;
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
   return dir;

@@ -86,8 +86,9 @@ TEST(SweepConstraints, UnitsAndTheViolatedMessage) {
   EXPECT_EQ(cs.violated(small), "");
   const vta::Config big =
       vta::load_config_text("", "x", {{"buffers.wgt", "128KiB"}, {"gemm.block_out", "32"}, {"gemm.block_in", "32"}});
-  EXPECT_NE(cs.violated(big).find("constraint 'gemm.block_in * gemm.block_out * gemm.batch <= 256' (t.yaml:4) is false"),
-            std::string::npos)
+  EXPECT_NE(
+      cs.violated(big).find("constraint 'gemm.block_in * gemm.block_out * gemm.batch <= 256' (t.yaml:4) is false"),
+      std::string::npos)
       << cs.violated(big);
 }
 
@@ -135,7 +136,8 @@ TEST(SweepRunner, ResumeRedoesNothingAndInvalidPointsAreRecorded) {
   const auto first = run_vta("sweep run -q " + spec + " --db " + db);
   ASSERT_EQ(first.code, 0) << first.out;
   // 2 x 3 x 6 = 36 designs; 64KiB INP cannot be encoded (12 designs): recorded invalid with the reason.
-  EXPECT_NE(first.out.find("stage 0 config  : 36 points (0 from the store), 24 ok, 12 invalid"), std::string::npos) << first.out;
+  EXPECT_NE(first.out.find("stage 0 config  : 36 points (0 from the store), 24 ok, 12 invalid"), std::string::npos)
+      << first.out;
   EXPECT_NE(first.out.find("stage 2 systemc : 24 points (0 from the store), 24 ok"), std::string::npos) << first.out;
   const auto again = run_vta("sweep run -q " + spec + " --db " + db);
   ASSERT_EQ(again.code, 0) << again.out;
@@ -162,7 +164,8 @@ TEST(SweepRunner, SigkillAtRandomMomentsLosesNothing) {
     if (pid == 0) {
       setenv("VTA_CONFIG_DIR", VTA_SOURCE_DIR "/configs", 1);
       freopen("/dev/null", "w", stdout);
-      execl(VTA_EXE, VTA_EXE, "sweep", "run", "-q", "-j", "2", spec.c_str(), "--db", db.c_str(), static_cast<char*>(nullptr));
+      execl(VTA_EXE, VTA_EXE, "sweep", "run", "-q", "-j", "2", spec.c_str(), "--db", db.c_str(),
+            static_cast<char*>(nullptr));
       _exit(127);
     }
     const double at = std::uniform_real_distribution<double>(0.0, 0.8)(rng) * full;
@@ -190,7 +193,8 @@ TEST(SweepRunner, CrashingAndHangingPointsAreRecordedAndTheSweepGoesOn) {
   const std::string env = "VTA_SWEEP_FAULT=crash:2:0 ";
   auto r = vta::test::CliResult{};
   {
-    const std::string cmd = env + "VTA_CONFIG_DIR=" VTA_SOURCE_DIR "/configs " VTA_EXE " sweep run -q " + spec + " --db " + db + " 2>&1";
+    const std::string cmd =
+        env + "VTA_CONFIG_DIR=" VTA_SOURCE_DIR "/configs " VTA_EXE " sweep run -q " + spec + " --db " + db + " 2>&1";
     FILE* p = popen(cmd.c_str(), "r");
     char buf[4096];
     size_t n;
@@ -198,12 +202,14 @@ TEST(SweepRunner, CrashingAndHangingPointsAreRecordedAndTheSweepGoesOn) {
     r.code = WEXITSTATUS(pclose(p));
   }
   ASSERT_EQ(r.code, 0) << r.out;
-  EXPECT_NE(r.out.find("stage 2 systemc : 24 points (0 from the store), 23 ok, 0 invalid, 1 failed"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("stage 2 systemc : 24 points (0 from the store), 23 ok, 0 invalid, 1 failed"), std::string::npos)
+      << r.out;
   const auto csv = run_vta("sweep export --csv " + db);
   EXPECT_NE(csv.out.find("the worker was killed by signal 11"), std::string::npos) << csv.out;
 
   const std::string db2 = (dir / "h.db").string();
-  const std::string cmd = "VTA_SWEEP_FAULT=hang:2:1 VTA_CONFIG_DIR=" VTA_SOURCE_DIR "/configs " VTA_EXE " sweep run -q " +
+  const std::string cmd = "VTA_SWEEP_FAULT=hang:2:1 VTA_CONFIG_DIR=" VTA_SOURCE_DIR "/configs " VTA_EXE
+                          " sweep run -q " +
                           spec + " --db " + db2 + " 2>&1";
   FILE* p = popen(cmd.c_str(), "r");
   std::string out;
@@ -217,8 +223,9 @@ TEST(SweepRunner, CrashingAndHangingPointsAreRecordedAndTheSweepGoesOn) {
 // Draws `html` in headless Chromium and returns the <body> attributes the page sets.
 std::map<std::string, std::string> draw(const std::string& html) {
   if (system("command -v chromium > /dev/null 2>&1") != 0) return {};
-  const std::string cmd = "chromium --headless --no-sandbox --disable-gpu --virtual-time-budget=5000 --dump-dom file://" +
-                          html + " 2>/dev/null";
+  const std::string cmd =
+      "chromium --headless --no-sandbox --disable-gpu --virtual-time-budget=5000 --dump-dom file://" + html +
+      " 2>/dev/null";
   FILE* p = popen(cmd.c_str(), "r");
   std::string dom;
   char buf[65536];
@@ -249,8 +256,8 @@ void expect_every_plot_drew(const std::string& html, int at_least) {
 
 TEST(SweepReport, SweepReportDrawsEveryPlot) {
   const auto dir = sweep_dir("report");
-  const std::string spec = write_spec(dir, "s.yaml",
-                                      std::string(kSmallSweep) + "funnel:\n  stage2: {top_k: 3}\n  stage3: {top_k: 1}\n");
+  const std::string spec =
+      write_spec(dir, "s.yaml", std::string(kSmallSweep) + "funnel:\n  stage2: {top_k: 3}\n  stage3: {top_k: 1}\n");
   const std::string db = (dir / "s.db").string(), html = (dir / "report.html").string();
   ASSERT_EQ(run_vta("sweep run -q " + spec + " --db " + db).code, 0);
   const auto r = run_vta("sweep report " + db + " -o " + html);

@@ -42,13 +42,15 @@ TEST(SweepSpecErrors, AxisValueNotAPowerOfTwo) {
 }
 
 TEST(SweepSpecErrors, AxisValueOutOfRange) {
-  expect_spec_error(std::string("base: vta-1x16x16\n") + kNet + "axes:\n  - knob: gemm.pipeline_depth\n    range: {from: 60, to: 70}\n",
+  expect_spec_error(std::string("base: vta-1x16x16\n") + kNet +
+                        "axes:\n  - knob: gemm.pipeline_depth\n    range: {from: 60, to: 70}\n",
                     "gemm.pipeline_depth = 65 is out of range [1, 64]");
 }
 
 TEST(SweepSpecErrors, RangeOnAPowerOfTwoKnob) {
-  expect_spec_error(std::string("base: vta-1x16x16\n") + kNet + "axes:\n  - knob: alu.lanes\n    range: {from: 8, to: 32}\n",
-                    "s.yaml:5: a range needs an integer or real knob; alu.lanes takes power-of-two values");
+  expect_spec_error(
+      std::string("base: vta-1x16x16\n") + kNet + "axes:\n  - knob: alu.lanes\n    range: {from: 8, to: 32}\n",
+      "s.yaml:5: a range needs an integer or real knob; alu.lanes takes power-of-two values");
 }
 
 TEST(SweepSpecErrors, ZipListsOfUnequalLength) {
@@ -94,11 +96,13 @@ TEST(SweepSpecErrors, MissingOnnxFile) {
 TEST(SweepSpecErrors, UnknownBase) { expect_spec_error(std::string("base: vta-9x9x9\n") + kNet, "vta-9x9x9"); }
 
 TEST(SweepSpecErrors, WrongType) {
-  expect_spec_error(std::string("base: vta-1x16x16\n") + kNet + "timeout: [1]\n", "s.yaml:3: timeout must be a single value, not a list");
+  expect_spec_error(std::string("base: vta-1x16x16\n") + kNet + "timeout: [1]\n",
+                    "s.yaml:3: timeout must be a single value, not a list");
 }
 
 TEST(SweepSpecErrors, TwoDocuments) {
-  expect_spec_error(std::string("base: vta-1x16x16\n") + kNet + "---\nbase: vta-1x32x32\n", "a sweep spec is one YAML document, not 2");
+  expect_spec_error(std::string("base: vta-1x16x16\n") + kNet + "---\nbase: vta-1x32x32\n",
+                    "a sweep spec is one YAML document, not 2");
 }
 
 TEST(SweepStoreErrors, NotAStore) {
@@ -144,8 +148,8 @@ TEST(SweepStoreErrors, FullStoreStopsWithAMessageAndLosesNothing) {
   const auto full = vta::test::run_vta("sweep run -q --max-stage 1 " + f + " --db " + (dir / "t.db").string());
   ASSERT_EQ(full.code, 0) << full.out;
   const std::string limited = "VTA_SWEEP_DB_MAX_PAGES=60 ";
-  const std::string cmd = std::string("sh -c '") + limited + "VTA_CONFIG_DIR=" + VTA_SOURCE_DIR + "/configs " + VTA_EXE +
-                          " sweep run -q --max-stage 1 " + f + " --db " + (dir / "u.db").string() + " 2>&1'";
+  const std::string cmd = std::string("sh -c '") + limited + "VTA_CONFIG_DIR=" + VTA_SOURCE_DIR + "/configs " +
+                          VTA_EXE + " sweep run -q --max-stage 1 " + f + " --db " + (dir / "u.db").string() + " 2>&1'";
   FILE* p = popen(cmd.c_str(), "r");
   std::string out;
   char buf[4096];

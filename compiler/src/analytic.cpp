@@ -128,7 +128,7 @@ void estimate_pool(LayerEstimate& e, const Node& n, const Shape& in, const Confi
 NetworkEstimate estimate_network(const Graph& input, const Config& c) {
   if (c.gemm.block_in != c.gemm.block_out)
     fail("config {}: the compiler needs gemm.block_in == gemm.block_out (activations are blocked once)", c.name);
-  const Graph g = partition(input, c);
+  const Graph& g = input;  // placement() per node: no copy of the weights
   NetworkEstimate net;
   for (size_t i = 0; i < g.nodes.size(); ++i) {
     const Node& n = g.nodes[i];
@@ -137,10 +137,10 @@ NetworkEstimate estimate_network(const Graph& input, const Config& c) {
     e.node = static_cast<int>(i);
     e.name = n.name;
     e.op = op_name(n.op);
-    e.device = n.device;
+    e.device = placement(g, n, c);
     const Shape in = g.at(n.inputs[0]).out;
     e.macs = n.macs(in);
-    if (n.device == Device::Vta) {
+    if (e.device == Device::Vta) {
       if (n.op == Op::Conv2d || n.op == Op::Dense)
         estimate_conv(e, n, in, c);
       else if (n.op == Op::Add)

@@ -17,40 +17,34 @@
 
 namespace vta::compiler {
 
+Device placement(const Graph& g, const Node& n, const Config& c) {
+  // Zero points, multipliers, int32 outputs: the host's 64-bit requantization;
+  // the VTA multiplier form needs ALU MUL when it multiplies.
+  if (n.asymmetric() || (n.vta_rq.m > 1 && !c.isa.alu_mul)) return Device::Host;
+  switch (n.op) {
+    case Op::Conv2d: {
+      const int64_t in_c = g.at(n.inputs[0]).out.c;
+      const bool dense_or_depthwise = n.groups == 1 || (n.groups == in_c && n.out.c == in_c);
+      return dense_or_depthwise && n.pad <= 15 ? Device::Vta : Device::Host;
+    }
+    case Op::Dense:
+      return Device::Vta;
+    case Op::Add:
+    case Op::AvgPool:
+      return c.isa.acc_8bit ? Device::Vta : Device::Host;
+    case Op::MaxPool: {
+      const Node& src = g.at(n.inputs[0]);
+      const bool nonneg = src.relu && (src.op == Op::Conv2d || src.op == Op::Dense || src.op == Op::Add);
+      return c.isa.acc_8bit && n.pool_pad <= 15 && (n.pool_pad == 0 || nonneg) ? Device::Vta : Device::Host;
+    }
+    default:
+      return Device::Host;
+  }
+}
+
 Graph partition(const Graph& g, const Config& c) {
   Graph out = g;
-  for (auto& n : out.nodes) {
-    // Zero points, multipliers, int32 outputs: the host's 64-bit requantization;
-    // the VTA multiplier form needs ALU MUL when it multiplies.
-    if (n.asymmetric() || (n.vta_rq.m > 1 && !c.isa.alu_mul)) {
-      n.device = Device::Host;
-      continue;
-    }
-    switch (n.op) {
-      case Op::Conv2d: {
-        const int64_t in_c = out.nodes[static_cast<size_t>(n.inputs[0])].out.c;
-        const bool dense_or_depthwise = n.groups == 1 || (n.groups == in_c && n.out.c == in_c);
-        n.device = dense_or_depthwise && n.pad <= 15 ? Device::Vta : Device::Host;
-        break;
-      }
-      case Op::Dense:
-        n.device = Device::Vta;
-        break;
-      case Op::Add:
-      case Op::AvgPool:
-        n.device = c.isa.acc_8bit ? Device::Vta : Device::Host;
-        break;
-      case Op::MaxPool: {
-        const Node& src = out.nodes[static_cast<size_t>(n.inputs[0])];
-        const bool nonneg = src.relu && (src.op == Op::Conv2d || src.op == Op::Dense || src.op == Op::Add);
-        n.device = c.isa.acc_8bit && n.pool_pad <= 15 && (n.pool_pad == 0 || nonneg) ? Device::Vta : Device::Host;
-        break;
-      }
-      default:
-        n.device = Device::Host;
-        break;
-    }
-  }
+  for (auto& n : out.nodes) n.device = placement(g, n, c);
   return out;
 }
 

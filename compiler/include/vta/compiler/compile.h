@@ -19,6 +19,8 @@ namespace vta::compiler {
 /// on the host). Channel counts below the block size are padded, not sent to
 /// the host. See partition.cpp for the rules.
 Graph partition(const Graph& g, const Config& c);
+/// The device partition() gives node `n` of `g` (without copying the graph).
+Device placement(const Graph& g, const Node& n, const Config& c);
 
 /// Blocked DRAM layout of an activation: [N/batch][C/block][H][W] elements,
 /// each batch x block int8 (an INP, OUT or ACC_8BIT element).
