@@ -3,14 +3,19 @@
 
 #include <unistd.h>
 
+#include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <tuple>
 
 #include "run_and_exit.h"
 #include "vta/isa/error.h"
 #include "vta/sweeps/export.h"
 #include "vta/sweeps/html.h"
 #include "vta/sweeps/runner.h"
+#include "vta/sweeps/slurm.h"
 #include "vta/sweeps/spec.h"
 #include "vta/sweeps/store.h"
 
@@ -37,6 +42,16 @@ void emit(const std::string& text, const std::string& path) {
   if (!f) fail("{}: cannot write (disk full?)", path);
 }
 
+// A store, or a folder of shard stores merged in memory.
+std::unique_ptr<sweeps::Store> open_results(const std::string& path) {
+  if (!std::filesystem::is_directory(path)) return std::make_unique<sweeps::Store>(path, false);
+  auto merged = std::make_unique<sweeps::Store>(":memory:", true);
+  const auto shards = sweeps::shard_stores(path);
+  if (shards.empty()) fail("{}: no shard-*.sqlite stores in this folder", path);
+  for (const auto& s : shards) merged->merge_from(s);
+  return merged;
+}
+
 }  // namespace
 
 void add_sweep_command(CLI::App& app) {
@@ -44,7 +59,7 @@ void add_sweep_command(CLI::App& app) {
   sweep->require_subcommand(1);
 
   struct RunArgs {
-    std::string spec, db;
+    std::string spec, db, shard, peers;
     int jobs = 0, max_stage = 3;
     bool quiet = false;
   };
@@ -57,6 +72,9 @@ void add_sweep_command(CLI::App& app) {
       ->check(CLI::Range(0, 3))
       ->capture_default_str();
   run->add_flag("-q,--quiet", run_args->quiet, "no progress output");
+  run->add_option("--shard", run_args->shard, "run shard I of N (I/N): a deterministic slice of the points");
+  run->add_option("--peers", run_args->peers,
+                  "--shard: folder of the other shards' stores (shard-*.sqlite), whose stage 1 stage 2 selects over");
   run->callback([run_args] {
     run_and_exit([&] {
       const sweeps::SweepSpec spec = sweeps::load_spec(run_args->spec);
@@ -66,6 +84,12 @@ void add_sweep_command(CLI::App& app) {
       o.max_stage = run_args->max_stage;
       o.progress = !run_args->quiet;
       o.tool = std::string("vta-lab ") + VTA_VERSION;
+      if (!run_args->shard.empty()) std::tie(o.shard, o.shards) = sweeps::parse_shard(run_args->shard, "--shard");
+      if (!run_args->peers.empty()) {
+        if (run_args->shard.empty()) fail("sweep run: --peers needs --shard");
+        for (const auto& p : sweeps::shard_stores(run_args->peers))
+          if (!std::filesystem::equivalent(p, run_args->db)) o.peers.push_back(p);
+      }
       const sweeps::RunSummary s = sweeps::run_sweep(spec, store, o);
       emit(sweeps::summary_text(s) + fmt::format("results in {}\n", run_args->db), "");
       return kExitOk;
@@ -74,11 +98,18 @@ void add_sweep_command(CLI::App& app) {
 
   auto status_db = std::make_shared<std::string>();
   auto* status = sweep->add_subcommand("status", "points done, invalid, failed per stage");
-  status->add_option("db", *status_db, "results store")->required();
+  status->add_option("db", *status_db, "results store, or a sharded sweep's folder")->required();
   status->callback([status_db] {
     run_and_exit([&] {
-      sweeps::Store store(*status_db, false);
-      emit(sweeps::status_text(store), "");
+      if (std::filesystem::is_directory(*status_db) && std::filesystem::exists(*status_db + "/slurm-jobs.json")) {
+        std::ifstream in(*status_db + "/slurm-jobs.json");
+        const auto jobs = nlohmann::json::parse(in, nullptr, false);
+        if (jobs.is_discarded() || !jobs.contains("spec"))
+          fail("{}/slurm-jobs.json: not written by vta sweep submit", *status_db);
+        emit(sweeps::slurm_status(sweeps::load_spec(jobs["spec"].get<std::string>()), *status_db), "");
+      }
+      const auto store = open_results(*status_db);
+      emit(sweeps::status_text(*store), "");
       return kExitOk;
     });
   });
@@ -89,7 +120,7 @@ void add_sweep_command(CLI::App& app) {
   };
   auto ex = std::make_shared<ExportArgs>();
   auto* exp = sweep->add_subcommand("export", "write every point and stage as CSV or JSON");
-  exp->add_option("db", ex->db, "results store")->required();
+  exp->add_option("db", ex->db, "results store, or a folder of shard stores")->required();
   auto* csv = exp->add_flag("--csv", ex->csv, "CSV: one row per point and stage");
   auto* json = exp->add_flag("--json", ex->json, "JSON: points with their stages");
   csv->excludes(json);
@@ -107,20 +138,80 @@ void add_sweep_command(CLI::App& app) {
     });
   });
 
+  struct MergeArgs {
+    std::vector<std::string> inputs;
+    std::string out;
+  };
+  auto mg = std::make_shared<MergeArgs>();
+  auto* merge = sweep->add_subcommand("merge", "combine shard stores into one (idempotent)");
+  merge->add_option("inputs", mg->inputs, "stores, or folders of shard-*.sqlite")->required();
+  merge->add_option("-o,--output", mg->out, "merged store (created or extended)")->required();
+  merge->callback([mg] {
+    run_and_exit([&] {
+      std::vector<std::string> files;
+      for (const auto& in : mg->inputs) {
+        if (std::filesystem::is_directory(in)) {
+          const auto s = sweeps::shard_stores(in);
+          if (s.empty()) fail("{}: no shard-*.sqlite stores in this folder", in);
+          files.insert(files.end(), s.begin(), s.end());
+        } else {
+          files.push_back(in);
+        }
+      }
+      // Created with the first input's spec, then filled by plain inserts.
+      sweeps::Store out(mg->out, true);
+      int64_t added = 0;
+      for (const auto& f : files) {
+        if (std::filesystem::exists(mg->out) && std::filesystem::equivalent(f, mg->out)) continue;
+        added += out.merge_from(f);
+      }
+      emit(fmt::format("merged {} stores into {}: {} rows added\n", files.size(), mg->out, added), "");
+      return kExitOk;
+    });
+  });
+
+  struct SubmitArgs {
+    std::string spec;
+    bool slurm = false;
+    sweeps::SlurmOptions o;
+  };
+  auto sb = std::make_shared<SubmitArgs>();
+  auto* submit = sweep->add_subcommand("submit", "run a sweep as Slurm job arrays, one shard per array task");
+  submit->add_option("spec", sb->spec, "sweep spec (YAML)")->required();
+  submit->add_flag("--slurm", sb->slurm, "submit to Slurm with sbatch (the only scheduler so far)")->required();
+  submit->add_option("--dir", sb->o.dir, "folder of the shards, scripts and logs")->required();
+  submit->add_option("--tasks", sb->o.tasks, "array tasks (shards)")->capture_default_str();
+  submit->add_option("--partition", sb->o.partition, "Slurm partition");
+  submit->add_option("--account", sb->o.account, "Slurm account");
+  submit->add_option("--time", sb->o.time, "time limit per task")->capture_default_str();
+  submit->add_option("--mem", sb->o.mem, "memory per task")->capture_default_str();
+  submit->add_option("--cpus-per-task", sb->o.cpus_per_task, "CPUs per task (default: 1 for stage 1, 2 for stage 2)");
+  submit->add_option("--setup", sb->o.setup, "a shell line each job runs first (e.g. 'module load gcc'; repeatable)");
+  submit->add_flag("--resume", sb->o.resume, "resubmit only the shards that are unfinished");
+  submit->add_flag("--dry-run", sb->o.dry_run, "print the job scripts, submit nothing");
+  submit->callback([sb] {
+    run_and_exit([&] {
+      const sweeps::SweepSpec spec = sweeps::load_spec(sb->spec);
+      sb->o.vta = std::filesystem::canonical("/proc/self/exe").string();
+      emit(sweeps::submit_slurm(spec, sb->spec, sb->o), "");
+      return kExitOk;
+    });
+  });
+
   struct ReportArgs {
     std::string db, out;
     sweeps::SweepReportOptions o;
   };
   auto rep = std::make_shared<ReportArgs>();
   auto* report = sweep->add_subcommand("report", "write a self-contained HTML report with plots");
-  report->add_option("db", rep->db, "results store")->required();
+  report->add_option("db", rep->db, "results store, or a folder of shard stores")->required();
   report->add_option("-o,--output", rep->out, "HTML file")->required();
   report->add_option("--heat-x", rep->o.heat_x, "knob on the heat map's x axis (default: the first axis)");
   report->add_option("--heat-y", rep->o.heat_y, "knob on the heat map's y axis (default: the second axis)");
   report->callback([rep] {
     run_and_exit([&] {
-      sweeps::Store store(rep->db, false);
-      emit(sweeps::sweep_report_html(store, rep->o), rep->out);
+      const auto store = open_results(rep->db);
+      emit(sweeps::sweep_report_html(*store, rep->o), rep->out);
       std::cout << fmt::format("wrote {}\n", rep->out);
       return kExitOk;
     });

@@ -82,18 +82,23 @@ std::string sweep_report_html(const Store& store, const SweepReportOptions& o) {
   std::vector<const StoredPoint*> pareto_points;
   std::string pareto_tables;
   for (const auto& [net, all] : by_net) {
-    const int fs = std::any_of(all.begin(), all.end(), [&](const StoredPoint* p) { return result_at(*p, kStageSystemC); })
-                       ? kStageSystemC
-                       : kStageAnalytic;
+    const int fs =
+        std::any_of(all.begin(), all.end(), [&](const StoredPoint* p) { return result_at(*p, kStageSystemC); })
+            ? kStageSystemC
+            : kStageAnalytic;
     std::vector<const StoredPoint*> ps;
-    nlohmann::ordered_json nj{{"name", net}, {"stage", fs}, {"points", nlohmann::ordered_json::array()},
+    nlohmann::ordered_json nj{{"name", net},
+                              {"stage", fs},
+                              {"points", nlohmann::ordered_json::array()},
                               {"estimates", nlohmann::ordered_json::array()}};
     for (const auto* p : all) {
       if (result_at(*p, fs)) {
         ps.push_back(p);
       } else if (const StageResult* a = result_at(*p, kStageAnalytic)) {
-        nj["estimates"].push_back({{"x", a->metrics.get(axes2[0].metric)}, {"y", a->metrics.get(axes2[1].metric)},
-                                   {"label", p->info.knobs}, {"stage", 1}});
+        nj["estimates"].push_back({{"x", a->metrics.get(axes2[0].metric)},
+                                   {"y", a->metrics.get(axes2[1].metric)},
+                                   {"label", p->info.knobs},
+                                   {"stage", 1}});
       }
     }
     std::vector<std::vector<double>> rows;
@@ -109,8 +114,9 @@ std::string sweep_report_html(const Store& store, const SweepReportOptions& o) {
                               {"label", ps[i]->info.knobs}});
     }
     d["networks"].push_back(nj);
-    pareto_tables += fmt::format("<h3>{}: {} Pareto points of {} measured at stage {} ({})</h3>\n<table><tr><th class=l>knobs</th>",
-                                 html_escape(net), front.size(), ps.size(), fs, stage_name(fs));
+    pareto_tables +=
+        fmt::format("<h3>{}: {} Pareto points of {} measured at stage {} ({})</h3>\n<table><tr><th class=l>knobs</th>",
+                    html_escape(net), front.size(), ps.size(), fs, stage_name(fs));
     for (const auto& ob : objs) pareto_tables += "<th>" + html_escape(ob.metric) + "</th>";
     pareto_tables += "<th class=l>stage 3 check</th></tr>\n";
     for (size_t i : front) {
@@ -118,10 +124,11 @@ std::string sweep_report_html(const Store& store, const SweepReportOptions& o) {
       pareto_tables += fmt::format("<tr><td class=l>{}</td>", html_escape(ps[i]->info.knobs));
       for (const auto& ob : objs) pareto_tables += fmt::format("<td>{:.6g}</td>", b->metrics.get(ob.metric));
       auto v = ps[i]->stages.find(kStageVerify);
-      pareto_tables += fmt::format("<td class=l>{}</td></tr>\n",
-                                   v == ps[i]->stages.end() ? "not run"
-                                                            : html_escape(v->second.status + ": " +
-                                                                          (v->second.check.empty() ? v->second.error : v->second.check)));
+      pareto_tables += fmt::format(
+          "<td class=l>{}</td></tr>\n",
+          v == ps[i]->stages.end()
+              ? "not run"
+              : html_escape(v->second.status + ": " + (v->second.check.empty() ? v->second.error : v->second.check)));
       pareto_points.push_back(ps[i]);
     }
     pareto_tables += "</table>\n";

@@ -17,6 +17,7 @@
 #include "vta/sweeps/constraints.h"
 #include "vta/sweeps/pareto.h"
 #include "vta/sweeps/progress.h"
+#include "vta/sweeps/slurm.h"
 #include "vta/sweeps/space.h"
 #include "vta/sweeps/stages.h"
 #include "vta/sweeps/workers.h"
@@ -35,6 +36,7 @@ struct Visit {
   int net = 0;
   PointInfo info;
   bool valid = false;
+  bool own = true;  // in this shard (false: known only to select over every shard)
 };
 
 // Test hook (documented in sweeps/README.md): VTA_SWEEP_FAULT=crash:STAGE:INDEX
@@ -81,6 +83,35 @@ class Writer {
   std::chrono::steady_clock::time_point last_;
 };
 
+// Stage 0 of a design: loads it and checks the constraints (parent process).
+// An invalid design's key is an FNV-1a hash of its knobs: stable across
+// machines, as the keys of shards must be.
+struct Design {
+  std::string hash, knobs;
+  StageResult r0;
+};
+Design load_design(const SweepSpec& spec, const Space& space, ConstraintSet& constraints, int64_t idx) {
+  Design d;
+  nlohmann::ordered_json knobs = nlohmann::ordered_json::object();
+  for (const auto& [k, v] : space.axis_values(idx)) knobs[k] = v;
+  d.knobs = knobs.dump();
+  d.r0.stage = kStageConfig;
+  try {
+    const Config c = load_config_text(spec.base_text, spec.base, space.overrides(idx));
+    d.hash = c.hash();
+    d.r0.metrics.set("mac_units", static_cast<double>(c.gemm.batch * c.gemm.block_in * c.gemm.block_out));
+    const std::string why = constraints.violated(c);
+    if (!why.empty()) d.r0.status = "invalid", d.r0.error = why;
+  } catch (const Error& e) {
+    d.r0.status = "invalid";
+    d.r0.error = e.what();
+    uint64_t h = 1469598103934665603ull;
+    for (unsigned char ch : d.knobs) h = (h ^ ch) * 1099511628211ull;
+    d.hash = fmt::format("invalid-{:016x}", h);
+  }
+  return d;
+}
+
 class Runner {
  public:
   Runner(const SweepSpec& spec, Store& store, const RunOptions& opts)
@@ -96,14 +127,23 @@ class Runner {
     pool_ = std::make_unique<WorkerPool>(
         jobs, [this](const std::string& req) { return work(req); }, spec_.timeout_s);
 
-    if (spec_.strategy == Strategy::Evolve)
+    if (spec_.strategy == Strategy::Evolve) {
+      if (opts_.shards > 1)
+        fail("{}: the evolve strategy adapts to its own results and cannot be sharded", spec_.source);
       evolve();
-    else
-      visit(space_.initial_points());
+    } else {
+      std::vector<int64_t> all = space_.initial_points(), mine;
+      for (size_t i = 0; i < all.size(); ++i)
+        if (static_cast<int>(i % static_cast<size_t>(opts_.shards)) == opts_.shard) mine.push_back(all[i]);
+      visit(mine);
+      if (opts_.shards > 1 && opts_.max_stage >= kStageSystemC) know_other_shards(all);
+    }
     if (opts_.max_stage >= kStageSystemC) run_stage(kStageSystemC, select_stage2());
-    if (opts_.max_stage >= kStageVerify && spec_.funnel.stage3_top_k > 0) run_stage(kStageVerify, select_stage3());
+    // Stage 3 selects over every shard's stage 2: after a merge (sweeps/README.md, "Slurm").
+    if (opts_.max_stage >= kStageVerify && spec_.funnel.stage3_top_k > 0 && opts_.shards == 1)
+      run_stage(kStageVerify, select_stage3());
     pool_.reset();
-    sum_.points = static_cast<int64_t>(visits_.size());
+    sum_.points = std::count_if(visits_.begin(), visits_.end(), [](const Visit& v) { return v.own; });
     sum_.wall_s = since(t0);
     return sum_;
   }
@@ -151,6 +191,46 @@ class Runner {
       ++c.failed;
   }
 
+  // The points of other shards, with their keys, and the other shards'
+  // results: stage 2 selects over every shard's stage 1.
+  void know_other_shards(const std::vector<int64_t>& all) {
+    for (size_t i = 0; i < all.size(); ++i) {
+      if (static_cast<int>(i % static_cast<size_t>(opts_.shards)) == opts_.shard) continue;
+      const Design d = design(all[i]);
+      for (size_t n = 0; n < nets_.size(); ++n) {
+        Visit v;
+        v.index = all[i];
+        v.net = static_cast<int>(n);
+        v.info = point_info(d, n);
+        v.valid = d.r0.status == "ok";
+        v.own = false;
+        visits_.push_back(std::move(v));
+      }
+    }
+    for (const auto& peer : opts_.peers) {
+      const Store other(peer, false);
+      if (auto i = other.info(); i && i->spec_text != spec_.text)
+        fail("{}: a shard of another spec ({})", peer, i->spec_source);
+      for (auto& [key, stages] : other.results(false))
+        for (auto& [st, r] : stages) done_[key].try_emplace(st, std::move(r));
+    }
+    int64_t missing = 0;
+    std::string first;
+    for (const auto& v : visits_)
+      if (v.valid && !stored(v.info.key, kStageAnalytic) && missing++ == 0) first = v.info.key;
+    if (missing)
+      fail(
+          "stage 2 selects over every shard, but {} points have no stage-1 result in this shard or its peers "
+          "(first: {}); run stage 1 of every shard first (--max-stage 1), then stage 2 with --peers",
+          missing, first);
+  }
+
+  Design design(int64_t idx) { return load_design(spec_, space_, constraints_, idx); }
+  PointInfo point_info(const Design& d, size_t net) const {
+    return PointInfo{d.hash + "/" + spec_.networks[net].key(), 0, spec_.networks[net].key(),
+                     d.hash.starts_with("invalid-") ? "" : d.hash, d.knobs};
+  }
+
   // Stage 0 in the parent, then stage 1 over the workers, for new indices.
   void visit(const std::vector<int64_t>& indices) {
     std::vector<size_t> todo;
@@ -158,28 +238,14 @@ class Runner {
       Writer w(store_, 512);
       for (int64_t idx : indices) {
         if (!seen_.insert(idx).second) continue;
-        nlohmann::ordered_json knobs = nlohmann::ordered_json::object();
-        for (const auto& [k, v] : space_.axis_values(idx)) knobs[k] = v;
-        StageResult r0;
-        r0.stage = kStageConfig;
-        std::string hash;
-        try {
-          const Config c = load_config_text(spec_.base_text, spec_.base, space_.overrides(idx));
-          hash = c.hash();
-          r0.metrics.set("mac_units", static_cast<double>(c.gemm.batch * c.gemm.block_in * c.gemm.block_out));
-          const std::string why = constraints_.violated(c);
-          if (!why.empty()) r0.status = "invalid", r0.error = why;
-        } catch (const Error& e) {
-          r0.status = "invalid";
-          r0.error = e.what();
-          hash = fmt::format("invalid-{:016x}", std::hash<std::string>{}(knobs.dump()));
-        }
+        const Design d = design(idx);
+        const StageResult& r0 = d.r0;
         for (size_t n = 0; n < nets_.size(); ++n) {
           Visit v;
           v.index = idx;
           v.net = static_cast<int>(n);
-          v.info = PointInfo{hash + "/" + spec_.networks[n].key(), idx, spec_.networks[n].key(),
-                             hash.starts_with("invalid-") ? "" : hash, knobs.dump()};
+          v.info = point_info(d, n);
+          v.info.index = idx;
           v.valid = r0.status == "ok";
           StageCounts& c0 = sum_.stages[kStageConfig];
           ++c0.planned;
@@ -202,6 +268,7 @@ class Runner {
     StageCounts& sc = sum_.stages[static_cast<size_t>(stage)];
     std::vector<size_t> todo;
     for (size_t v : which) {
+      if (!visits_[v].own) continue;  // another shard runs it
       ++sc.planned;
       if (const StageResult* r = stored(visits_[v].info.key, stage)) {
         ++sc.resumed;
@@ -253,7 +320,7 @@ class Runner {
     std::vector<std::vector<size_t>> out(nets_.size());
     for (size_t v = 0; v < visits_.size(); ++v)
       if (visits_[v].valid) out[static_cast<size_t>(visits_[v].net)].push_back(v);
-    return out;
+    return out;  // every shard's points: selection is global, running is per shard (run_stage)
   }
 
   std::vector<size_t> select_stage2() const {
@@ -360,6 +427,32 @@ class Runner {
 
 RunSummary run_sweep(const SweepSpec& spec, Store& store, const RunOptions& opts) {
   return Runner(spec, store, opts).run();
+}
+
+int64_t shard_unfinished(const SweepSpec& spec, const std::string& store_path, int shard, int shards, int stage) {
+  const Space space(spec);
+  ConstraintSet constraints(spec.constraints, spec.source);
+  const auto done = Store(store_path, false).results(false);
+  const std::vector<int64_t> all = space.initial_points();
+  int64_t missing = 0;
+  for (size_t i = static_cast<size_t>(shard); i < all.size(); i += static_cast<size_t>(shards)) {
+    const Design d = load_design(spec, space, constraints, all[i]);
+    if (stage != kStageConfig && d.r0.status != "ok") continue;
+    for (const auto& n : spec.networks) {
+      auto it = done.find(d.hash + "/" + n.key());
+      missing += it == done.end() || !it->second.count(stage);
+    }
+  }
+  return missing;
+}
+
+std::pair<int, int> parse_shard(const std::string& text, const std::string& what) {
+  int i = -1, n = -1;
+  char slash = 0, extra = 0;
+  std::istringstream in(text);
+  if (!(in >> i >> slash >> n) || slash != '/' || (in >> extra) || n < 1 || i < 0 || i >= n || n > 100000)
+    fail("{} '{}': expected I/N with 0 <= I < N (e.g. 0/4)", what, text);
+  return {i, n};
 }
 
 std::string summary_text(const RunSummary& s) {

@@ -202,6 +202,35 @@ void Store::put_many(const std::vector<std::pair<PointInfo, StageResult>>& rows)
   }
 }
 
+int64_t Store::merge_from(const std::string& other) {
+  const Store src(other, false);
+  const auto theirs = src.info();
+  if (!theirs) return 0;
+  if (const auto mine = info(); mine && mine->spec_text != theirs->spec_text)
+    fail("{}: holds sweep '{}' of another spec ({}) than {} ({})", other, theirs->name, theirs->spec_source, path_,
+         mine->spec_source);
+  try {
+    SQLite::Statement attach(*impl_->db, "ATTACH DATABASE ? AS src");
+    attach.bind(1, other);
+    attach.exec();
+    int64_t added = 0;
+    {
+      SQLite::Transaction t(*impl_->db);
+      for (const char* table : {"sweep", "points", "results", "layers"})
+        added += impl_->db->exec(fmt::format("INSERT OR IGNORE INTO main.{0} SELECT * FROM src.{0}", table));
+      t.commit();
+    }
+    impl_->db->exec("DETACH DATABASE src");
+    return added;
+  } catch (const SQLite::Exception& e) {
+    try {
+      impl_->db->exec("DETACH DATABASE src");
+    } catch (const SQLite::Exception&) {
+    }
+    fail("{}: cannot merge {}: {}", path_, other, e.what());
+  }
+}
+
 std::map<std::string, std::map<int, StageResult>> Store::results(bool with_layers) const {
   std::map<std::string, std::map<int, StageResult>> out;
   try {

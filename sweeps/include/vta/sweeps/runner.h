@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <iosfwd>
 #include <string>
+#include <vector>
 
 #include "vta/sweeps/spec.h"
 #include "vta/sweeps/store.h"
@@ -19,6 +20,14 @@ struct RunOptions {
   int max_stage = 3;     // run no stage beyond this
   bool progress = true;  // progress on stderr: a bar on a terminal, else a line every few seconds
   std::string tool = "vta-lab";
+  // Shard `shard` of `shards` (a Slurm array task): stages 0 and 1 run on the
+  // design points at positions shard, shard + shards, ... of the spec's
+  // visiting order (a deterministic slice, so a re-run task redoes only its
+  // own unfinished points). Stages 2 and 3 run on this shard's part of the
+  // points the funnel selects over every shard: `peers` are the other shards'
+  // stores, whose stage 1 must be complete (the runner says which is not).
+  int shard = 0, shards = 1;
+  std::vector<std::string> peers;
 };
 
 struct StageCounts {
@@ -38,6 +47,9 @@ struct RunSummary {
 /// sweep (an unknown network, an unwritable store); a failing point is a
 /// recorded row, never an exception.
 RunSummary run_sweep(const SweepSpec& spec, Store& store, const RunOptions& opts);
+
+/// Parses "I/N" (0 <= I < N); throws vta::Error naming `what`.
+std::pair<int, int> parse_shard(const std::string& text, const std::string& what);
 
 /// "stage N: a ok, b invalid, ..." lines of a summary.
 std::string summary_text(const RunSummary& s);

@@ -62,6 +62,10 @@ class Store {
   void put(const PointInfo& p, const StageResult& r);
   /// Several in one transaction (the analytic stage finishes thousands a second).
   void put_many(const std::vector<std::pair<PointInfo, StageResult>>& rows);
+  /// Inserts every row of the store at `other` that this one lacks, in one
+  /// transaction (a merge of shards; running it twice changes nothing).
+  /// Throws vta::Error when `other` holds another spec. Returns rows added.
+  int64_t merge_from(const std::string& other);
   /// Every point with its stage results.
   std::vector<StoredPoint> load(bool with_layers) const;
   const std::string& path() const { return path_; }

@@ -1,0 +1,45 @@
+#pragma once
+// Sweeps as Slurm job arrays (sweeps/README.md, "Slurm"). A sharded sweep
+// lives in one folder: shard-I.sqlite per array task, the submitted scripts
+// and slurm-jobs.json (the job ids), and after the last job merged.sqlite and
+// report.html. Three jobs, each waiting for the one before:
+//   A  array: stages 0-1 of shard I            (vta sweep run --shard I/N --max-stage 1)
+//   B  array: stage 2 of shard I's part of the points the funnel selects over
+//      every shard                             (--max-stage 2 --peers DIR)
+//   C  one task: merge the shards, run stage 3 on the merged store, write the report
+#include <string>
+#include <vector>
+
+#include "vta/sweeps/spec.h"
+
+namespace vta::sweeps {
+
+struct SlurmOptions {
+  int tasks = 4;
+  std::string dir;  // the sweep's folder (created)
+  std::string partition, account, time = "01:00:00", mem = "4G";
+  int cpus_per_task = 0;           // 0: from the stage mix (1 for stage 1 only, else 2)
+  std::vector<std::string> setup;  // shell lines run before vta in each job (module load ...)
+  std::string vta;                 // the vta program the jobs run (absolute path)
+  bool resume = false;             // resubmit only what is unfinished
+  bool dry_run = false;            // print the scripts, submit nothing
+};
+
+/// The store of shard `i` in `dir`.
+std::string shard_store(const std::string& dir, int i);
+/// Every shard-*.sqlite in `dir`, sorted.
+std::vector<std::string> shard_stores(const std::string& dir);
+
+/// Writes the job scripts and submits them with sbatch (unless dry_run);
+/// returns what to print: the scripts (dry run) or the job ids.
+std::string submit_slurm(const SweepSpec& spec, const std::string& spec_path, const SlurmOptions& o);
+
+/// Per shard: points done / failed / pending, and each job's Slurm state
+/// (squeue) while it is queued or running.
+std::string slurm_status(const SweepSpec& spec, const std::string& dir);
+
+/// How many of shard i's points (of n) lack a result at `stage` (0 or 1):
+/// stage 1 is due only for valid designs.
+int64_t shard_unfinished(const SweepSpec& spec, const std::string& store, int i, int n, int stage);
+
+}  // namespace vta::sweeps
