@@ -12,6 +12,7 @@ PACKAGES=(
   libonnx-dev libonnx-testdata libprotobuf-dev protobuf-compiler
   yosys
   libmuparser-dev libsqlitecpp-dev sqlite3 libjs-chart.js chromium
+  slurm-wlm munge python3
 )
 
 missing=()

@@ -42,13 +42,16 @@ void emit(const std::string& text, const std::string& path) {
   if (!f) fail("{}: cannot write (disk full?)", path);
 }
 
-// A store, or a folder of shard stores merged in memory.
+// A store, or a sharded sweep's folder: its shard stores (and merged.sqlite,
+// when the last job wrote it) merged in memory.
 std::unique_ptr<sweeps::Store> open_results(const std::string& path) {
   if (!std::filesystem::is_directory(path)) return std::make_unique<sweeps::Store>(path, false);
   auto merged = std::make_unique<sweeps::Store>(":memory:", true);
   const auto shards = sweeps::shard_stores(path);
   if (shards.empty()) fail("{}: no shard-*.sqlite stores in this folder", path);
   for (const auto& s : shards) merged->merge_from(s);
+  // The last job's merged store holds stage 3, which runs after the merge.
+  if (const auto m = std::filesystem::path(path) / "merged.sqlite"; std::filesystem::exists(m)) merged->merge_from(m.string());
   return merged;
 }
 
@@ -130,9 +133,9 @@ void add_sweep_command(CLI::App& app) {
     run_and_exit([&] {
       if (!ex->csv && !ex->json) fail("sweep export: give --csv or --json");
       if (ex->layers && !ex->json) fail("sweep export: --layers needs --json");
-      sweeps::Store store(ex->db, false);
-      const auto points = store.load(ex->layers);
-      emit(ex->csv ? sweeps::export_csv(points) : sweeps::export_json(store, points, ex->layers).dump(1) + "\n",
+      const auto store = open_results(ex->db);
+      const auto points = store->load(ex->layers);
+      emit(ex->csv ? sweeps::export_csv(points) : sweeps::export_json(*store, points, ex->layers).dump(1) + "\n",
            ex->out);
       return kExitOk;
     });

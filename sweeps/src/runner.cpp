@@ -83,6 +83,16 @@ class Writer {
   std::chrono::steady_clock::time_point last_;
 };
 
+// Shards of design point `idx`: a seeded hash of its index, not a slice of
+// the visiting order, so every axis spreads over every shard (a slice of a
+// grid would give one shard all of an axis value, say every design that is
+// invalid) and each shard gets a like share of cheap and expensive designs.
+int shard_of(const SweepSpec& spec, int64_t idx, int shards) {
+  uint64_t h = static_cast<uint64_t>(idx) ^ (spec.seed * 0x9e3779b97f4a7c15ull);
+  h ^= h >> 33, h *= 0xff51afd7ed558ccdull, h ^= h >> 33, h *= 0xc4ceb9fe1a85ec53ull, h ^= h >> 33;
+  return static_cast<int>(h % static_cast<uint64_t>(shards));
+}
+
 // Stage 0 of a design: loads it and checks the constraints (parent process).
 // An invalid design's key is an FNV-1a hash of its knobs: stable across
 // machines, as the keys of shards must be.
@@ -132,9 +142,10 @@ class Runner {
         fail("{}: the evolve strategy adapts to its own results and cannot be sharded", spec_.source);
       evolve();
     } else {
-      std::vector<int64_t> all = space_.initial_points(), mine;
-      for (size_t i = 0; i < all.size(); ++i)
-        if (static_cast<int>(i % static_cast<size_t>(opts_.shards)) == opts_.shard) mine.push_back(all[i]);
+      const std::vector<int64_t> all = space_.initial_points();
+      std::vector<int64_t> mine;
+      for (int64_t idx : all)
+        if (shard_of(spec_, idx, opts_.shards) == opts_.shard) mine.push_back(idx);
       visit(mine);
       if (opts_.shards > 1 && opts_.max_stage >= kStageSystemC) know_other_shards(all);
     }
@@ -194,12 +205,12 @@ class Runner {
   // The points of other shards, with their keys, and the other shards'
   // results: stage 2 selects over every shard's stage 1.
   void know_other_shards(const std::vector<int64_t>& all) {
-    for (size_t i = 0; i < all.size(); ++i) {
-      if (static_cast<int>(i % static_cast<size_t>(opts_.shards)) == opts_.shard) continue;
-      const Design d = design(all[i]);
+    for (int64_t idx : all) {
+      if (shard_of(spec_, idx, opts_.shards) == opts_.shard) continue;
+      const Design d = design(idx);
       for (size_t n = 0; n < nets_.size(); ++n) {
         Visit v;
-        v.index = all[i];
+        v.index = idx;
         v.net = static_cast<int>(n);
         v.info = point_info(d, n);
         v.valid = d.r0.status == "ok";
@@ -435,8 +446,9 @@ int64_t shard_unfinished(const SweepSpec& spec, const std::string& store_path, i
   const auto done = Store(store_path, false).results(false);
   const std::vector<int64_t> all = space.initial_points();
   int64_t missing = 0;
-  for (size_t i = static_cast<size_t>(shard); i < all.size(); i += static_cast<size_t>(shards)) {
-    const Design d = load_design(spec, space, constraints, all[i]);
+  for (int64_t idx : all) {
+    if (shard_of(spec, idx, shards) != shard) continue;
+    const Design d = load_design(spec, space, constraints, idx);
     if (stage != kStageConfig && d.r0.status != "ok") continue;
     for (const auto& n : spec.networks) {
       auto it = done.find(d.hash + "/" + n.key());

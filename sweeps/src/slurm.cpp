@@ -115,7 +115,8 @@ std::string submit_slurm(const SweepSpec& spec, const std::string& spec_path, co
   std::vector<int> tasks_a, tasks_b;
   for (int i = 0; i < n; ++i) {
     const std::string st = shard_store(dir, i);
-    const bool a_done = o.resume && fs::exists(st) && shard_unfinished(spec, st, i, n, 1) == 0;
+    const bool a_done = o.resume && fs::exists(st) && shard_unfinished(spec, st, i, n, 0) == 0 &&
+                        shard_unfinished(spec, st, i, n, 1) == 0;
     if (!a_done) tasks_a.push_back(i);
     tasks_b.push_back(i);  // stage 2 skips what is stored: a finished task ends at once
   }
@@ -216,7 +217,7 @@ std::string slurm_status(const SweepSpec& spec, const std::string& dir) {
           ++c[std::clamp(k, 0, 3)];
           failed += r.status == "failed" || r.status == "timeout";
         }
-      pending = shard_unfinished(spec, st, i, n, 1);
+      pending = shard_unfinished(spec, st, i, n, 0) + shard_unfinished(spec, st, i, n, 1);
     } else {
       pending = -1;
     }

@@ -21,9 +21,9 @@ struct RunOptions {
   bool progress = true;  // progress on stderr: a bar on a terminal, else a line every few seconds
   std::string tool = "vta-lab";
   // Shard `shard` of `shards` (a Slurm array task): stages 0 and 1 run on the
-  // design points at positions shard, shard + shards, ... of the spec's
-  // visiting order (a deterministic slice, so a re-run task redoes only its
-  // own unfinished points). Stages 2 and 3 run on this shard's part of the
+  // design points a seeded hash of their index assigns to it (deterministic,
+  // so a re-run task redoes only its own unfinished points; every axis is
+  // spread over every shard). Stages 2 and 3 run on this shard's part of the
   // points the funnel selects over every shard: `peers` are the other shards'
   // stores, whose stage 1 must be complete (the runner says which is not).
   int shard = 0, shards = 1;
