@@ -183,41 +183,50 @@ TEST(SweepRunner, SigkillAtRandomMomentsLosesNothing) {
   EXPECT_EQ(stable_export(db), stable_export(ref));
 }
 
+// Starts `vta sweep run -q -j 1 SPEC --db DB` in the background.
+pid_t start_sweep(const std::string& spec, const std::string& db) {
+  const pid_t pid = fork();
+  if (pid == 0) {
+    setenv("VTA_CONFIG_DIR", VTA_SOURCE_DIR "/configs", 1);
+    if (!freopen("/dev/null", "w", stdout)) _exit(126);
+    execl(VTA_EXE, VTA_EXE, "sweep", "run", "-q", "-j", "1", spec.c_str(), "--db", db.c_str(),
+          static_cast<char*>(nullptr));
+    _exit(127);
+  }
+  return pid;
+}
+
+TEST(SweepRunner, TwoProcessesShareOneStore) {
+  const auto dir = sweep_dir("shared");
+  const std::string spec = write_spec(dir, "s.yaml", kSmallSweep);
+  const std::string ref = (dir / "ref.db").string(), db = (dir / "shared.db").string();
+  ASSERT_EQ(run_vta("sweep run -q " + spec + " --db " + ref).code, 0);
+  const pid_t a = start_sweep(spec, db), b = start_sweep(spec, db);
+  int sa = 0, sb = 0;
+  waitpid(a, &sa, 0);
+  waitpid(b, &sb, 0);
+  EXPECT_TRUE(WIFEXITED(sa) && WEXITSTATUS(sa) == 0);
+  EXPECT_TRUE(WIFEXITED(sb) && WEXITSTATUS(sb) == 0);
+  EXPECT_EQ(stable_export(db), stable_export(ref));
+}
+
 TEST(SweepRunner, CrashingAndHangingPointsAreRecordedAndTheSweepGoesOn) {
   const auto dir = sweep_dir("faults");
   const std::string spec = write_spec(dir, "s.yaml", std::string(kSmallSweep) + "timeout: 2s\n");
   const std::string db = (dir / "s.db").string();
   // Point 0 crashes in stage 2, point 1 hangs in stage 2 (both valid designs).
-  const auto crash = run_vta("sweep run -q " + spec + " --db " + db + " --max-stage 1");
-  ASSERT_EQ(crash.code, 0) << crash.out;
-  const std::string env = "VTA_SWEEP_FAULT=crash:2:0 ";
-  auto r = vta::test::CliResult{};
-  {
-    const std::string cmd =
-        env + "VTA_CONFIG_DIR=" VTA_SOURCE_DIR "/configs " VTA_EXE " sweep run -q " + spec + " --db " + db + " 2>&1";
-    FILE* p = popen(cmd.c_str(), "r");
-    char buf[4096];
-    size_t n;
-    while ((n = fread(buf, 1, sizeof buf, p)) > 0) r.out.append(buf, n);
-    r.code = WEXITSTATUS(pclose(p));
-  }
+  const auto first = run_vta("sweep run -q " + spec + " --db " + db + " --max-stage 1");
+  ASSERT_EQ(first.code, 0) << first.out;
+  const auto r = run_vta("sweep run -q " + spec + " --db " + db, "VTA_SWEEP_FAULT=crash:2:0");
   ASSERT_EQ(r.code, 0) << r.out;
   EXPECT_NE(r.out.find("stage 2 systemc : 24 points (0 from the store), 23 ok, 0 invalid, 1 failed"), std::string::npos)
       << r.out;
   const auto csv = run_vta("sweep export --csv " + db);
   EXPECT_NE(csv.out.find("the worker was killed by signal 11"), std::string::npos) << csv.out;
 
-  const std::string db2 = (dir / "h.db").string();
-  const std::string cmd = "VTA_SWEEP_FAULT=hang:2:1 VTA_CONFIG_DIR=" VTA_SOURCE_DIR "/configs " VTA_EXE
-                          " sweep run -q " +
-                          spec + " --db " + db2 + " 2>&1";
-  FILE* p = popen(cmd.c_str(), "r");
-  std::string out;
-  char buf[4096];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
-  ASSERT_EQ(WEXITSTATUS(pclose(p)), 0) << out;
-  EXPECT_NE(out.find("23 ok, 0 invalid, 0 failed, 1 timed out"), std::string::npos) << out;
+  const auto h = run_vta("sweep run -q " + spec + " --db " + (dir / "h.db").string(), "VTA_SWEEP_FAULT=hang:2:1");
+  ASSERT_EQ(h.code, 0) << h.out;
+  EXPECT_NE(h.out.find("23 ok, 0 invalid, 0 failed, 1 timed out"), std::string::npos) << h.out;
 }
 
 // Draws `html` in headless Chromium and returns the <body> attributes the page sets.

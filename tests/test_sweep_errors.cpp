@@ -147,17 +147,10 @@ TEST(SweepStoreErrors, FullStoreStopsWithAMessageAndLosesNothing) {
   // up part way, as a full disk does.
   const auto full = vta::test::run_vta("sweep run -q --max-stage 1 " + f + " --db " + (dir / "t.db").string());
   ASSERT_EQ(full.code, 0) << full.out;
-  const std::string limited = "VTA_SWEEP_DB_MAX_PAGES=60 ";
-  const std::string cmd = std::string("sh -c '") + limited + "VTA_CONFIG_DIR=" + VTA_SOURCE_DIR + "/configs " +
-                          VTA_EXE + " sweep run -q --max-stage 1 " + f + " --db " + (dir / "u.db").string() + " 2>&1'";
-  FILE* p = popen(cmd.c_str(), "r");
-  std::string out;
-  char buf[4096];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
-  const int status = pclose(p);
-  EXPECT_EQ(WEXITSTATUS(status), 2) << out;
-  EXPECT_NE(out.find("cannot write the results store: database or disk is full"), std::string::npos) << out;
+  const auto r =
+      run_vta("sweep run -q --max-stage 1 " + f + " --db " + (dir / "u.db").string(), "VTA_SWEEP_DB_MAX_PAGES=60");
+  EXPECT_EQ(r.code, 2) << r.out;
+  EXPECT_NE(r.out.find("cannot write the results store: database or disk is full"), std::string::npos) << r.out;
   // What was written is whole: the store opens, and every stage-1 row has its layers.
   const auto st = run_vta("sweep export --json --layers " + (dir / "u.db").string());
   ASSERT_EQ(st.code, 0) << st.out;

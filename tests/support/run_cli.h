@@ -13,8 +13,9 @@ struct CliResult {
   std::string out;  // stdout and stderr together
 };
 
-inline CliResult run_vta(const std::string& args) {
-  std::string cmd = std::string("VTA_CONFIG_DIR=") + VTA_SOURCE_DIR + "/configs " + VTA_EXE + " " + args + " 2>&1";
+/// `env`: "NAME=value ..." set for this run only.
+inline CliResult run_vta(const std::string& args, const std::string& env = "") {
+  std::string cmd = env + " VTA_CONFIG_DIR=" + VTA_SOURCE_DIR + "/configs " + VTA_EXE + " " + args + " 2>&1";
   CliResult r;
   FILE* p = popen(cmd.c_str(), "r");
   if (!p) return r;
