@@ -29,7 +29,7 @@ int main(void) {
     return 1;
   }
   /* A program of one all-zero instruction (a no-op LOAD) has no FINISH. */
-  void* bad = VTAMemAlloc(16, 1);
+  void* bad = VTAMemAlloc(16, VTA_CACHED);
   memset(bad, 0, 16);
   if (VTADeviceRun(dev, VTAMemGetPhyAddr(bad), 1, 1000) == 0 || strstr(VTARuntimeLastError(), "no FINISH") == NULL) {
     fprintf(stderr, "a program without FINISH was not reported: '%s'\n", VTARuntimeLastError());
@@ -53,7 +53,7 @@ int main(void) {
       fprintf(stderr, "cannot read %s\n", names[i]);
       return 1;
     }
-    dev_buf[i] = VTAMemAlloc(sizes[i], 1);
+    dev_buf[i] = VTAMemAlloc(sizes[i], VTA_CACHED);
     VTAMemCopyFromHost(dev_buf[i], host, sizes[i]);
     VTAFlushCache(dev_buf[i], VTAMemGetPhyAddr(dev_buf[i]), (int)sizes[i]);
     free(host);

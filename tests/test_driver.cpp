@@ -11,8 +11,8 @@ namespace {
 TEST(Driver, AllocationsArePagesFrom0x1000AndAddressable) {
   VTADeviceHandle dev = VTADeviceAlloc();
   ASSERT_NE(dev, nullptr) << VTARuntimeLastError();
-  void* a = VTAMemAlloc(100, 0);
-  void* b = VTAMemAlloc(5000, 1);
+  void* a = VTAMemAlloc(100, VTA_NOT_CACHED);
+  void* b = VTAMemAlloc(5000, VTA_CACHED);
   ASSERT_NE(a, nullptr);
   ASSERT_NE(b, nullptr);
   vta_phy_addr_t pa = VTAMemGetPhyAddr(a), pb = VTAMemGetPhyAddr(b);

@@ -21,6 +21,10 @@
 extern "C" {
 #endif
 
+/*! VTAMemAlloc's `cached` argument, with upstream's values. */
+#define VTA_CACHED 1
+#define VTA_NOT_CACHED 0
+
 /*! Physical address in the device's address space (upstream: 32 bits). */
 typedef uint32_t vta_phy_addr_t;
 typedef void* VTADeviceHandle;
