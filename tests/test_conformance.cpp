@@ -1,7 +1,9 @@
-// The independent conformance vectors (../shared/conformance) must pass
+// The independent conformance vectors (tests/data/conformance) must pass
 // bit-exactly. The folder comes from VTA_CONFORMANCE_DIR (set by .ci/run and
 // scripts/test.sh); without it every test here reports itself skipped.
 #include <gtest/gtest.h>
+
+#include <cstdlib>
 
 #include <filesystem>
 
@@ -16,7 +18,10 @@ class Conformance : public ::testing::TestWithParam<std::tuple<std::string, cons
 
 TEST_P(Conformance, BitExact) {
   const std::string root = vta::test::conformance_dir();
-  if (root.empty()) GTEST_SKIP() << "VTA_CONFORMANCE_DIR is not set";
+  if (root.empty()) {
+    if (std::getenv("CI")) FAIL() << "no conformance vectors (tests/data/conformance/vectors or VTA_CONFORMANCE_DIR)";
+    GTEST_SKIP() << "no conformance vectors (tests/data/conformance/vectors or VTA_CONFORMANCE_DIR)";
+  }
   const auto& [backend_name, vector] = GetParam();
   const std::string dir = root + "/" + vector;
   ASSERT_TRUE(std::filesystem::is_directory(dir)) << dir << " is missing";
@@ -45,7 +50,10 @@ TEST_P(Conformance, BitExact) {
 // disassembly of the program reassembles to the same bytes.
 TEST(ConformanceText, DisassemblyReassembles) {
   const std::string root = vta::test::conformance_dir();
-  if (root.empty()) GTEST_SKIP() << "VTA_CONFORMANCE_DIR is not set";
+  if (root.empty()) {
+    if (std::getenv("CI")) FAIL() << "no conformance vectors (tests/data/conformance/vectors or VTA_CONFORMANCE_DIR)";
+    GTEST_SKIP() << "no conformance vectors (tests/data/conformance/vectors or VTA_CONFORMANCE_DIR)";
+  }
   vta::Config cfg = vta::test::preset("vta-1x16x16");
   vta::isa::Layout layout(cfg);
   for (const char* v : kVectors) {

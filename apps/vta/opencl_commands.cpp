@@ -87,7 +87,7 @@ void add_opencl_commands(CLI::App& app) {
   bringup->add_option("--random", *random, "seeded random programs to run")->capture_default_str();
   bringup->add_option("--seed", *seed, "first random seed (also the corner programs' data)")->capture_default_str();
   bringup->add_option("--vectors", *vectors,
-                      "conformance-vector folder (default: VTA_CONFORMANCE_DIR, then ../shared/conformance/vectors)");
+                      "conformance-vector folder (default: VTA_CONFORMANCE_DIR, then tests/data/conformance/vectors)");
   bringup->add_flag("--no-corners", *no_corners, "skip the per-instruction corner programs");
   bringup->add_flag("--no-conformance", *no_conformance, "skip the conformance vectors");
   bringup->add_option("--networks", *networks, "zoo networks to compile and compare (comma-separated; none: skip)")

@@ -170,11 +170,11 @@ std::string conformance_folder(const std::string& given) {
   namespace fs = std::filesystem;
   if (!given.empty()) return given;
   if (const char* e = std::getenv("VTA_CONFORMANCE_DIR"); e && *e) return e;
-  for (std::string p : {std::string("../shared/conformance/vectors"),
+  for (std::string p : {
 #ifdef VTA_SOURCE_DIR
-                        std::string(VTA_SOURCE_DIR) + "/../shared/conformance/vectors"
+           std::string(VTA_SOURCE_DIR) + "/tests/data/conformance/vectors",
 #endif
-       })
+           std::string("tests/data/conformance/vectors"), std::string("../shared/conformance/vectors")})
     if (fs::is_directory(p)) return p;
   return "";
 }

@@ -62,7 +62,7 @@ ProgramImage read_conformance_dir(const std::string& dir) {
   if (!fs::is_directory(dir)) fail("{}: not a conformance-vector folder", dir);
   auto need = [&](const char* f) {
     fs::path p = fs::path(dir) / f;
-    if (!fs::exists(p)) fail("{}: missing {} (see ../shared/conformance/README.md)", dir, f);
+    if (!fs::exists(p)) fail("{}: missing {} (see tests/data/conformance/README.md)", dir, f);
     return read_file(p);
   };
   // Layout order fixed by the conformance README.

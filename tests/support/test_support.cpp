@@ -1,5 +1,7 @@
 #include "test_support.h"
 
+#include <filesystem>
+
 #include <cstdlib>
 #include <cstring>
 #include <random>
@@ -64,8 +66,9 @@ std::string test_backend() {
 }
 
 std::string conformance_dir() {
-  const char* d = std::getenv("VTA_CONFORMANCE_DIR");
-  return d ? d : "";
+  if (const char* d = std::getenv("VTA_CONFORMANCE_DIR"); d && *d) return d;
+  const std::string shipped = std::string(VTA_SOURCE_DIR) + "/tests/data/conformance/vectors";
+  return std::filesystem::is_directory(shipped) ? shipped : "";
 }
 
 }  // namespace vta::test

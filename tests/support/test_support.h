@@ -76,7 +76,8 @@ std::string run_error(Backend& b, F&& build) {
 /// CMake registers those suites once per backend built (see tests/CMakeLists.txt).
 std::string test_backend();
 
-/// The conformance folder from VTA_CONFORMANCE_DIR, or "" when unset.
+/// The conformance folder: VTA_CONFORMANCE_DIR, else the vectors shipped in
+/// tests/data/conformance; "" when neither exists.
 std::string conformance_dir();
 
 }  // namespace vta::test

@@ -21,9 +21,10 @@ struct Options {
   Config config;
   bool corners = true;
   bool conformance = true;
-  /// Conformance-vector folder; "" looks at VTA_CONFORMANCE_DIR, then
-  /// ../shared/conformance/vectors (from the working directory, then from
-  /// the source tree).
+  /// Conformance-vector folder; "" looks at VTA_CONFORMANCE_DIR, then the
+  /// vectors shipped in the source tree (tests/data/conformance/vectors),
+  /// then tests/data/... and ../shared/conformance/vectors from the working
+  /// directory.
   std::string vectors;
   uint32_t random = 20;  // random programs
   uint32_t seed = 1;     // first random seed

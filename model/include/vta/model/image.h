@@ -1,7 +1,7 @@
 #pragma once
 // A runnable program image: named DRAM buffers with initial contents, the
 // instructions, optional regions, and expected results. Read from a
-// conformance-vector folder (../shared/conformance/README.md) or from the
+// conformance-vector folder (tests/data/conformance/README.md) or from the
 // text assembler format (.vasm, docs/asm.md), and installed into any Backend.
 #include <cstdint>
 #include <string>
