@@ -1,7 +1,8 @@
 /* The upstream driver ABI used from C, as an upstream runtime would: copy a
  * conformance vector into VTAMemAlloc'd buffers, run it with VTADeviceRun and
- * compare the output bit-exactly. Exit 0 pass, 1 fail (no
- * VTA_CONFORMANCE_DIR). Also checks that a broken program is reported. */
+ * compare the output bit-exactly (the shipped vectors, or those of
+ * VTA_CONFORMANCE_DIR). Exit 0 pass, 1 fail. Also checks that a broken
+ * program is reported. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
