@@ -418,8 +418,11 @@ CompiledNetwork compile(const Graph& input, const Config& c, const std::string& 
       const int id = seg.nodes[k];
       const Node& n = g.at(id);
       const Shape in = g.at(n.inputs[0]).out;
-      const auto begin = static_cast<uint32_t>(e.insns.size());
+      // The load module's pops of the previous layer's compute->load tokens
+      // wait through that layer's tail: they belong to no layer, so that
+      // regions do not overlap and their cycles add up to the run's.
       e.begin_layer();
+      const auto begin = static_cast<uint32_t>(e.insns.size());
       LayerAddrs a;
       a.in = plan.elem(net.activation[n.inputs[0]], c);
       a.out = plan.elem(net.activation[id], c);
