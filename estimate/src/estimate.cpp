@@ -34,7 +34,7 @@ std::pair<Family, std::optional<Device>> resolve_target(const EstimateOptions& o
 }
 
 struct Builder {
-  Builder(Family family, MapPolicy p) : f(family), dsp(dsp_costs(family)), policy(p) {}
+  Builder(Family family, int64_t bus_bits, MapPolicy p) : f(family), dsp(dsp_costs(family, bus_bits)), policy(p) {}
   Family f;
   const LogicCosts& lc = logic_costs();
   DspCosts dsp;
@@ -81,7 +81,7 @@ struct Builder {
 Estimate estimate(const Config& c, const EstimateOptions& o) {
   auto [family, device] = resolve_target(o);
   const bool xcup_uram = family == Family::xcup && (!device || device->budget.uram > 0);
-  Builder b(family, {o.use_uram && xcup_uram, o.uram_min_bytes});
+  Builder b(family, c.memory.bus_bits, {o.use_uram && xcup_uram, o.uram_min_bytes});
 
   const int64_t batch = c.gemm.batch, bi = c.gemm.block_in, bo = c.gemm.block_out;
   const int64_t n = batch * bo;  // accumulator lanes

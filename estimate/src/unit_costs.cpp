@@ -29,17 +29,21 @@ const LogicCosts& logic_costs() {
   return costs;
 }
 
-DspCosts dsp_costs(Family f) {
+DspCosts dsp_costs(Family f, int64_t bus_bits) {
+  // A load DMA engine's address multiplies (row counts x padded row length)
+  // map to 4 DSP48E1 with a 64-bit or wider bus and 6 with a 32-bit one
+  // (yosys, per vta_dma_load module in the calibration logs and rtl-tiny).
+  const double dma = bus_bits <= 32 ? 6.0 : 4.0;
   switch (f) {
     case Family::xc7:
-      return {1.0, 1.0, 3.0, 5.6};
+      return {1.0, 1.0, 3.0, dma};
     case Family::xcup:
-      return {1.0, 0.5, 3.0, 5.6};
+      return {1.0, 0.5, 3.0, dma};
     case Family::arria10:
     case Family::stratix10:
-      return {0.5, 0.5, 2.0, 3.0};
+      return {0.5, 0.5, 2.0, dma / 2};
   }
-  return {1.0, 1.0, 3.0, 5.6};
+  return {1.0, 1.0, 3.0, dma};
 }
 
 IntelLogic intel_logic() { return {1.6, 4.0}; }

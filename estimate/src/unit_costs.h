@@ -2,6 +2,8 @@
 // Per-unit costs of the resource model (internal). Which are fitted to
 // synthesis, which are structural (read off the RTL) and which are assumed
 // is stated next to each value in unit_costs.cpp and in estimate/README.md.
+#include <cstdint>
+
 #include "vta/estimate/devices.h"
 
 namespace vta::estimate {
@@ -33,7 +35,9 @@ struct DspCosts {
   double per_alu_mul;     // one 32 x 32 -> 32 ALU multiply
   double per_dma_engine;  // the address multiplies of one load DMA engine
 };
-DspCosts dsp_costs(Family f);
+/// `bus_bits`: the memory port width (a load engine's multiplies narrow with
+/// a wider beat).
+DspCosts dsp_costs(Family f, int64_t bus_bits);
 
 /// Intel logic from the Xilinx-fitted figures: ALMs = max(LUT6 / lut_per_alm,
 /// FF / ff_per_alm) (an ALM holds one 6-input or two smaller functions and 4 registers).
