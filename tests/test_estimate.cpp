@@ -141,14 +141,25 @@ TEST(Estimate, Int8PackingHalvesMacDspsOnUltraScalePlusOnly) {
   EXPECT_EQ(row(estimate(cfg(), xc7), "mac_array").res.dsp, 256);
 }
 
-TEST(Estimate, UramOnlyWhereTheDeviceHasIt) {
-  // buffers.wgt = 256 KiB: URAM on the ZCU104's xczu7ev, BRAM on the Ultra96's xczu3eg.
-  Estimate zcu = estimate(cfg(), target("xczu7ev"));
-  EXPECT_GT(row(zcu, "buf_wgt").res.uram, 0);
-  EXPECT_EQ(row(zcu, "buf_wgt").res.bram36, 0);
-  Estimate u96 = estimate(cfg(), target("xczu3eg"));
+TEST(Estimate, UramOnlyWhereTheDeviceHasItAndItIsDense) {
+  // INP of 128 KiB is 8192 x 128 bit: 4 URAM288 on the ZCU104's xczu7ev;
+  // BRAM on the Ultra96's xczu3eg, which has none.
+  Estimate zcu = estimate(small({{"buffers.inp", "128KiB"}}), target("xczu7ev"));
+  EXPECT_EQ(row(zcu, "buf_inp").res.uram, 4);
+  EXPECT_EQ(row(zcu, "buf_inp").res.bram36, 0);
+  Estimate u96 = estimate(small({{"buffers.inp", "128KiB"}}), target("xczu3eg"));
   EXPECT_EQ(u96.total.uram, 0);
-  EXPECT_GT(row(u96, "buf_wgt").res.bram36, 0);
+  EXPECT_GT(row(u96, "buf_inp").res.bram36, 0);
+  // WGT of 256 KiB is 1024 x 2048 bit: URAM would waste three quarters of
+  // its depth, so it stays in block RAM; ACC (128 KiB, 2048 x 512, two read
+  // ports) is below uram_min_bytes until that is lowered.
+  Estimate shallow = estimate(cfg(), target("xczu7ev"));
+  EXPECT_EQ(row(shallow, "buf_wgt").res.uram, 0);
+  EXPECT_GT(row(shallow, "buf_wgt").res.bram36, 0);
+  EXPECT_EQ(row(shallow, "buf_acc").res.uram, 0);
+  EstimateOptions low = target("xczu7ev");
+  low.uram_min_bytes = 128 * 1024;
+  EXPECT_EQ(row(estimate(cfg(), low), "buf_acc").res.uram, 2 * 8);
 }
 
 TEST(Estimate, IntelFamiliesCountAlmsAndM20k) {

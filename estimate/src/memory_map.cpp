@@ -58,13 +58,17 @@ MemoryMap map_buffer(const BufferShape& b, Family f, const MapPolicy& p) {
       m.detail = fmt::format("{}: {} x {} (distributed RAM)", shape, cells, b.depth <= 32 ? "RAM32M" : "RAM64M");
       return m;
     }
-    if (f == Family::xcup && p.use_uram && b.bytes >= p.uram_min_bytes) {
-      const int64_t n = ceil_div(b.width, 72) * ceil_div(b.depth, 4096) * copies;
-      m.res.uram = static_cast<double>(n);
-      m.detail = fmt::format("{}: {} x URAM288 4Kx72", shape, n);
-      return m;
-    }
     auto [cost, a] = cheapest(kXilinx, b.width, b.depth);
+    if (f == Family::xcup && p.use_uram && b.bytes >= p.uram_min_bytes) {
+      // URAM288 is 4K x 72 only: taken for buffers at least 2048 words deep
+      // (half a URAM or more), which free block RAM at little waste.
+      const int64_t n = ceil_div(b.width, 72) * ceil_div(b.depth, 4096) * copies;
+      if (b.depth >= 2048) {
+        m.res.uram = static_cast<double>(n);
+        m.detail = fmt::format("{}: {} x URAM288 4Kx72", shape, n);
+        return m;
+      }
+    }
     m.res.bram36 = cost * static_cast<double>(copies);
     m.detail = fmt::format("{}: {:g} x BRAM36 as {}", shape, m.res.bram36, a->name);
     return m;

@@ -33,7 +33,9 @@ struct MapPolicy {
 ///   64 words, one write and up to three read ports, 4 LUTs); otherwise block
 ///   RAM in the cheapest aspect ratio of RAMB36 (32Kx1 .. 512x72) or RAMB18
 ///   (half a BRAM36), one copy per read port (1W2R is two copies);
-/// - UltraScale+ with the URAM policy: URAM288 (4K x 72, one copy per read port);
+/// - UltraScale+ with the URAM policy: URAM288 (4K x 72, one copy per read
+///   port) for a buffer of at least uram_min_bytes and 2048 words (half a
+///   URAM's depth: shallower buffers would waste most of it);
 /// - Intel: M20K in the cheapest of 512x40 .. 16Kx1, one copy per read port;
 ///   at most 32 words: MLAB (32 x 20 per 10 ALMs).
 MemoryMap map_buffer(const BufferShape& b, Family f, const MapPolicy& p);

@@ -31,8 +31,9 @@ struct EstimateOptions {
   /// UltraScale+ only: two int8 multiplies that share an operand packed into
   /// one DSP48E2 (Xilinx WP486), as the vendor flow does for int8 arrays.
   bool pack_int8 = true;
-  /// UltraScale+ only: buffers of at least uram_min_bytes are built from
-  /// URAM288 blocks when the family has them (BRAM36 otherwise).
+  /// UltraScale+ only: a buffer of at least uram_min_bytes is built from
+  /// URAM288 blocks when the device has them and the buffer is at least
+  /// 2048 words deep (a URAM is 4K x 72: shallower buffers stay in BRAM).
   bool use_uram = true;
   int64_t uram_min_bytes = 256 * 1024;
   /// A design fits when every resource is at most this fraction of the budget.
