@@ -142,12 +142,12 @@ TEST(Estimate, Int8PackingHalvesMacDspsOnUltraScalePlusOnly) {
 }
 
 TEST(Estimate, UramOnlyWhereTheDeviceHasItAndItIsDense) {
-  // INP of 128 KiB is 8192 x 128 bit: 4 URAM288 on the ZCU104's xczu7ev;
+  // INP of 256 KiB is 16384 x 128 bit: 8 URAM288 on the ZCU104's xczu7ev;
   // BRAM on the Ultra96's xczu3eg, which has none.
-  Estimate zcu = estimate(small({{"buffers.inp", "128KiB"}}), target("xczu7ev"));
-  EXPECT_EQ(row(zcu, "buf_inp").res.uram, 4);
+  Estimate zcu = estimate(small({{"buffers.inp", "256KiB"}}), target("xczu7ev"));
+  EXPECT_EQ(row(zcu, "buf_inp").res.uram, 8);
   EXPECT_EQ(row(zcu, "buf_inp").res.bram36, 0);
-  Estimate u96 = estimate(small({{"buffers.inp", "128KiB"}}), target("xczu3eg"));
+  Estimate u96 = estimate(small({{"buffers.inp", "256KiB"}}), target("xczu3eg"));
   EXPECT_EQ(u96.total.uram, 0);
   EXPECT_GT(row(u96, "buf_inp").res.bram36, 0);
   // WGT of 256 KiB is 1024 x 2048 bit: URAM would waste three quarters of
