@@ -97,10 +97,14 @@ TEST(Estimate, ShallowBuffersAreDistributedRam) {
 
 TEST(Estimate, FitAgainstDeviceBudgets) {
   Estimate pynq = estimate(cfg(), target("xc7z020"));
-  EXPECT_FALSE(pynq.fits);  // 256 MACs + 48 ALU DSPs > 220 DSP48E1
-  ASSERT_FALSE(pynq.problems.empty());
-  EXPECT_NE(pynq.problems.front().find("DSP"), std::string::npos) << pynq.problems.front();
+  // 324 DSP48E1 > 220 and 146.5 BRAM36 > 140 (as synthesized by yosys): one
+  // problem line per resource over budget, naming it.
+  EXPECT_FALSE(pynq.fits);
+  ASSERT_EQ(pynq.problems.size(), 2u);
+  EXPECT_EQ(pynq.problems[0], "needs 146.5 BRAM36, xc7z020 has 140 (105 %, limit 100 %)");
+  EXPECT_EQ(pynq.problems[1], "needs 324 DSP, xc7z020 has 220 (147 %, limit 100 %)");
   EXPECT_GT(pynq.utilization.dsp, 100);
+  EXPECT_LT(pynq.utilization.lut, 100);
 
   Estimate u250 = estimate(cfg(), target("XCU250"));  // case-insensitive
   EXPECT_TRUE(u250.fits);

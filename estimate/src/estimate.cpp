@@ -16,6 +16,9 @@ namespace vta::estimate {
 
 namespace {
 
+// A count as text: whole numbers without decimals, halves (RAMB18) with one.
+std::string count_text(double v) { return v == std::floor(v) ? fmt::format("{:.0f}", v) : fmt::format("{:.1f}", v); }
+
 int clog2(int64_t v) {
   int n = 0;
   while ((int64_t{1} << n) < v) ++n;
@@ -122,8 +125,9 @@ Estimate estimate(const Config& c, const EstimateOptions& o) {
     b.buffer("buf_uop", {32, d.uop_depth / uop_banks, static_cast<int>(uop_banks), 1, c.buffers.uop});
     b.buffer("buf_inp", {d.inp_elem_bytes * 8, d.inp_depth, 1, 1, c.buffers.inp});
     b.buffer("buf_wgt", {d.wgt_elem_bytes * 8, d.wgt_depth, 1, 1, c.buffers.wgt});
-    b.buffer("buf_acc", {d.acc_elem_bytes * 8, d.acc_depth, 1, 2, c.buffers.acc});
-    b.buffer("buf_out", {d.out_elem_bytes * 8, d.out_depth, 1, 1, c.buffers.acc / 4});
+    // ACC is written under a mask of 32-bit lanes (ALU groups), OUT of bytes.
+    b.buffer("buf_acc", {d.acc_elem_bytes * 8, d.acc_depth, 1, 2, c.buffers.acc, n > 1});
+    b.buffer("buf_out", {d.out_elem_bytes * 8, d.out_depth, 1, 1, c.buffers.acc / 4, n > 1});
     const int64_t fetch_depth = std::max<int64_t>(1, c.memory.max_burst * beat / 16);
     b.buffer("fetch_buffer", {128, fetch_depth, 1, 1, fetch_depth * 16});
     b.buffer("cmd_queues", {160, c.queues.command_depth, 3, 1, c.queues.command_depth * 20});
@@ -161,15 +165,15 @@ Estimate estimate(const Config& c, const EstimateOptions& o) {
       if (have <= 0) {
         if (need > 0) {
           e.fits = false;
-          e.problems.push_back(fmt::format("needs {:.0f} {}, {} has none", need, what, device->name));
+          e.problems.push_back(fmt::format("needs {} {}, {} has none", count_text(need), what, device->name));
         }
         return;
       }
       util = 100.0 * need / have;
       if (need > have * o.max_utilization) {
         e.fits = false;
-        e.problems.push_back(fmt::format("needs {:.0f} {}, {} has {:.0f} ({:.0f} %, limit {:.0f} %)", need, what,
-                                         device->name, have, util, o.max_utilization * 100));
+        e.problems.push_back(fmt::format("needs {} {}, {} has {} ({:.0f} %, limit {:.0f} %)", count_text(need), what,
+                                         device->name, count_text(have), util, o.max_utilization * 100));
       }
     };
     if (is_xilinx(family)) {

@@ -30,12 +30,18 @@ constexpr Aspect kXilinx[] = {
 constexpr Aspect kIntel[] = {{16384, 1, 1, "M20K 16Kx1"}, {8192, 2, 1, "M20K 8Kx2"},   {4096, 5, 1, "M20K 4Kx5"},
                              {2048, 10, 1, "M20K 2Kx10"}, {1024, 20, 1, "M20K 1Kx20"}, {512, 40, 1, "M20K 512x40"}};
 
+// Data bits of a port of `width` bits: without the parity bits (every 9th)
+// when the RAM is written under a mask (yosys keeps each granule on the
+// byte-enable lanes: a 2048 x 512 ACC with 32-bit granules takes 32 RAMB36
+// as 2Kx16, not 29 as 2Kx18; calibration c03 and the 1x16x16 preset).
+int64_t data_bits(int64_t width, bool masked) { return masked && width >= 9 ? width / 9 * 8 : width; }
+
 template <size_t N>
-std::pair<double, const Aspect*> cheapest(const Aspect (&table)[N], int64_t width, int64_t depth) {
+std::pair<double, const Aspect*> cheapest(const Aspect (&table)[N], int64_t width, int64_t depth, bool masked = false) {
   double best = std::numeric_limits<double>::max();
   const Aspect* pick = &table[0];
   for (const Aspect& a : table) {
-    double c = static_cast<double>(ceil_div(width, a.width) * ceil_div(depth, a.depth)) * a.cost;
+    double c = static_cast<double>(ceil_div(width, data_bits(a.width, masked)) * ceil_div(depth, a.depth)) * a.cost;
     if (c < best) best = c, pick = &a;
   }
   return {best, pick};
@@ -58,7 +64,7 @@ MemoryMap map_buffer(const BufferShape& b, Family f, const MapPolicy& p) {
       m.detail = fmt::format("{}: {} x {} (distributed RAM)", shape, cells, b.depth <= 32 ? "RAM32M" : "RAM64M");
       return m;
     }
-    auto [cost, a] = cheapest(kXilinx, b.width, b.depth);
+    auto [cost, a] = cheapest(kXilinx, b.width, b.depth, b.masked);
     if (f == Family::xcup && p.use_uram && b.bytes >= p.uram_min_bytes) {
       // URAM288 is 4K x 72 only: taken for buffers at least 2048 words deep
       // (half a URAM or more), which free block RAM at little waste.
