@@ -62,12 +62,26 @@ def lstsq(xs, ys):
     return [a[i][n] / a[i][i] if a[i][i] != 0 else 0.0 for i in range(n)]
 
 
+def nnls(xs, ys):
+    """Least squares with every coefficient >= 0: a negative one (a unit that
+    would save logic, which none does) is fixed at 0 and the rest refitted."""
+    active = list(range(len(xs[0])))
+    while True:
+        coef = lstsq([[x[i] for i in active] for x in xs], ys)
+        if min(coef) >= 0:
+            out = [0.0] * len(xs[0])
+            for i, c in zip(active, coef):
+                out[i] = c
+            return out
+        active.pop(min(range(len(coef)), key=lambda k: coef[k]))
+
+
 def fit(vta):
     data = [(r, units(estimate(vta, r["overrides"]))) for r in rows() if r["role"] == "fit"]
     out = {}
     for res in ("lut", "ff"):
-        dma = lstsq([[n, bits] for _, (_, _, _, n, bits) in data], [float(r["dma_" + res]) for r, _ in data])
-        comp = lstsq([[1.0, m, l, p] for _, (m, l, p, _, _) in data], [float(r["compute_" + res]) for r, _ in data])
+        dma = nnls([[n, bits] for _, (_, _, _, n, bits) in data], [float(r["dma_" + res]) for r, _ in data])
+        comp = nnls([[1.0, m, l, p] for _, (m, l, p, _, _) in data], [float(r["compute_" + res]) for r, _ in data])
         rest = [float(r[res]) - float(r["dma_" + res]) - float(r["compute_" + res]) for r, _ in data]
         out[res] = {
             "mac_array": (0.0, comp[1]),
