@@ -65,6 +65,16 @@ TEST(Estimate, OneDspPerMacOn7Series) {
   EXPECT_EQ(row(e, "mac_array").res.dsp, 4 * 16 * 16);
 }
 
+TEST(Estimate, PresetMatchesItsSynthesis) {
+  // yosys synth_xilinx of vta-1x16x16 (sim/rtl/README.md): 324 DSP48E1 and
+  // 146.5 BRAM36, 81 RAM32M. DSPs and RAM blocks are structural in the
+  // model, so they match exactly; a change to either side shows here.
+  Estimate e = estimate(cfg(), target("", "xc7"));
+  EXPECT_EQ(e.total.dsp, 324);
+  EXPECT_EQ(e.total.bram36, 146.5);
+  EXPECT_EQ(e.lutram, 81 * 4);
+}
+
 TEST(Estimate, BiggerBuffersMoreBlockRam) {
   // Never fewer blocks for a bigger buffer, and more over a 32x range (a
   // block of 512 words holds a shallow buffer and its double alike).
