@@ -3,6 +3,10 @@
 // technology table; the CLI maps them to exit code 2.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+
 #include "run_cli.h"
 #include "vta/estimate/estimate.h"
 #include "vta/isa/error.h"
@@ -10,6 +14,7 @@
 namespace {
 
 using namespace vta::estimate;
+namespace fs = std::filesystem;
 
 EstimateOptions target(const std::string& device, const std::string& family = "") {
   EstimateOptions o;
@@ -61,6 +66,15 @@ TEST(EstimateErrors, CliExitsTwoWithOneLine) {
     EXPECT_EQ(r.out.rfind("vta: error: ", 0), 0u) << r.out;
     EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 1) << r.out;
   }
+}
+
+TEST(EstimateErrors, CliActivityWithUnknownCount) {
+  fs::path dir = fs::path(VTA_BINARY_DIR) / "test-tmp" / "estimate-errors";
+  fs::create_directories(dir);
+  std::ofstream(dir / "activity.json") << R"({"macs": 1000, "flops": 5})";
+  auto r = vta::test::run_vta("estimate --activity " + (dir / "activity.json").string());
+  EXPECT_EQ(r.code, 2) << r.out;
+  EXPECT_NE(r.out.find("unknown activity count 'flops'"), std::string::npos) << r.out;
 }
 
 }  // namespace
