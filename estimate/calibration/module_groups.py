@@ -3,11 +3,9 @@
 
 Reads the last statistics report (a block per module, then the design
 hierarchy with instance counts) and prints
-    dma_lut,dma_ff,compute_lut,compute_ff,compute_depth
+    dma_lut,dma_ff,compute_lut,compute_ff
 where dma is every vta_dma_load and vta_store instance and compute is
 vta_compute's own cells (its DMA engines and RAMs are modules of their own).
-compute_depth is the longest path through vta_compute's cells in
-cells (yosys `ltp -noff`, flip-flops excluded; empty when the log has none).
 The fit (fit.py) prices the DMA engines and the compute datapath on these,
 and the rest of the design on the totals minus them.
     module_groups.py LOG
@@ -60,11 +58,7 @@ def groups(path):
         elif "vta_compute" in name:
             comp_lut += n * luts(cells)
             comp_ff += n * ffs(cells)
-    depth = ""
-    for m in re.finditer(r"Longest topological path in (\S+) \(length=(\d+)\)", open(path).read()):
-        if "vta_compute" in m.group(1):
-            depth = m.group(2)
-    return dma_lut, dma_ff, comp_lut, comp_ff, depth
+    return dma_lut, dma_ff, comp_lut, comp_ff
 
 
 if __name__ == "__main__":

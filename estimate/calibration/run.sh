@@ -18,9 +18,9 @@ if [ ! -f "$csv" ]; then
   {
     echo "# yosys synth_xilinx of the RTL core (sim/rtl/src) per design of estimate/calibration/designs.txt"
     echo "# yosys: $(yosys -V)"
-    echo "# command: read_verilog -sv -DSYNTHESIS <vta gen sv package> sim/rtl/src/*.sv; synth_xilinx -family xc7 -top vta_core; stat; ltp -noff"
+    echo "# command: read_verilog -sv -DSYNTHESIS <vta gen sv package> sim/rtl/src/*.sv; synth_xilinx -family xc7 -top vta_core; stat"
     echo "# started: $(date -u +%Y-%m-%dT%H:%M:%SZ) on $(nproc) cores (shared; seconds are wall time under load)"
-    echo "name,role,overrides,lut,ff,dsp,bram36,lutram_cells,carry4,seconds,date,dma_lut,dma_ff,compute_lut,compute_ff,compute_depth"
+    echo "name,role,overrides,lut,ff,dsp,bram36,lutram_cells,carry4,seconds,date,dma_lut,dma_ff,compute_lut,compute_ff"
   } > "$csv"
 fi
 want=("$@")

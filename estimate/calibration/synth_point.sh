@@ -23,7 +23,7 @@ mapfile -t srcs < <(ls "$root"/sim/rtl/src/*.sv)
 log="$work/${name}.log"
 t0=$(date +%s)
 if ! yosys -q -l "$log" -e "has no driver|implicitly declared" \
-     -p "read_verilog -sv -DSYNTHESIS $pkg ${srcs[*]}; synth_xilinx -family $family -top vta_core; stat; ltp -noff" \
+     -p "read_verilog -sv -DSYNTHESIS $pkg ${srcs[*]}; synth_xilinx -family $family -top vta_core; stat" \
      >/dev/null 2>&1; then
   echo "synth_point: yosys failed for $name; see $log" >&2
   exit 1
