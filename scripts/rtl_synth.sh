@@ -24,7 +24,8 @@ t1=$(date +%s)
 # holds two statistics reports (synth_xilinx ends with its own `stat`, then
 # ours), each a block per module and then the totals: summing from the first
 # header to the end counted the totals twice and every module once more.
-stat=$(awk '/=== design hierarchy ===/{buf = ""} {buf = buf $0 "\n"} END {printf "%s", buf}' "$log")
+last=$(grep -n '=== design hierarchy ===' "$log" | tail -1 | cut -d: -f1)
+stat=$(tail -n +"${last:-1}" "$log")
 count() { echo "$stat" | awk -v re="$1" '$1 ~ re {s += $2} END {print s + 0}'; }
 lut=$(count '^LUT[1-6]$')
 ff=$(count '^FD[RSCP]E$')
