@@ -287,6 +287,9 @@ TEST(EstimateCli, TableAndJson) {
   auto doc = nlohmann::json::parse(j.out);
   EXPECT_EQ(doc["fits"], true);
   EXPECT_EQ(doc["components"][0]["resources"]["dsp"].get<double>(), 16 * 32 / 2.0);  // packed on xcup
+  auto list = vta::test::run_vta("estimate --list-devices");
+  EXPECT_EQ(list.code, 0);
+  EXPECT_NE(list.out.find("xczu3eg   xcup      Ultra96"), std::string::npos) << list.out;
 }
 
 }  // namespace
