@@ -24,6 +24,13 @@ if [ ! -f "$csv" ]; then
   } > "$csv"
 fi
 want=("$@")
+# Every design must be a valid config before an hour of synthesis starts.
+grep -v '^#' "$here/designs.txt" | while read -r name role sets; do
+  [ -n "$name" ] || continue
+  args=()
+  for kv in $sets; do args+=(--set "$kv"); done
+  "$vta" config show --config "$here/base.yaml" "${args[@]}" >/dev/null || { echo "run.sh: design $name is not a valid config" >&2; exit 2; }
+done
 grep -v '^#' "$here/designs.txt" | while read -r name role sets; do
   [ -n "$name" ] || continue
   if [ ${#want[@]} -gt 0 ] && [[ ! " ${want[*]} " =~ " $name " ]]; then continue; fi
