@@ -20,8 +20,12 @@ if ! yosys -q -l "$log" -e "has no driver|implicitly declared" \
   exit 1
 fi
 t1=$(date +%s)
-# The top-level stat block is the last one in the log.
-stat=$(awk '/=== design hierarchy ===/{f=1} f' "$log")
+# The whole-design counts follow the last "design hierarchy" header. The log
+# holds two statistics reports (synth_xilinx ends with its own `stat`, then
+# ours), each a block per module and then the totals: summing from the first
+# header to the end counted the totals twice and every module once more.
+last=$(grep -n '=== design hierarchy ===' "$log" | tail -1 | cut -d: -f1)
+stat=$(tail -n +"${last:-1}" "$log")
 count() { echo "$stat" | awk -v re="$1" '$1 ~ re {s += $2} END {print s + 0}'; }
 lut=$(count '^LUT[1-6]$')
 ff=$(count '^FD[RSCP]E$')

@@ -16,6 +16,7 @@
 #include "vta/model/backend.h"
 #include "vta/model/image.h"
 #include "compare.h"
+#include "estimate_command.h"
 #include "opencl_commands.h"
 #include "run_network.h"
 #include "sweep_command.h"
@@ -314,6 +315,7 @@ int main(int argc, char** argv) {
   zoo_export->add_option("--batch", export_opts.batch, "batch size")->capture_default_str();
   vta::app::add_compare_command(app);
   vta::app::add_sweep_command(app);
+  vta::app::add_estimate_command(app);
   vta::app::add_opencl_commands(app);  // devices, bringup, cl-source, cl-build (when built with OpenCL)
 
   try {

@@ -1,0 +1,216 @@
+// The resource model: one row per component of the RTL core (sim/rtl/src),
+// each priced from its shape with the costs of unit_costs.cpp.
+#include "vta/estimate/estimate.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "fmax.h"
+#include "memory_map.h"
+#include "unit_costs.h"
+#include "vta/isa/error.h"
+
+namespace vta::estimate {
+
+namespace {
+
+// A count as text: whole numbers without decimals, halves (RAMB18) with one.
+std::string count_text(double v) { return v == std::floor(v) ? fmt::format("{:.0f}", v) : fmt::format("{:.1f}", v); }
+
+int clog2(int64_t v) {
+  int n = 0;
+  while ((int64_t{1} << n) < v) ++n;
+  return n;
+}
+
+// The family and device the options name (see EstimateOptions).
+std::pair<Family, std::optional<Device>> resolve_target(const EstimateOptions& o) {
+  std::optional<Device> dev;
+  if (!o.device.empty()) dev = find_device(o.device);
+  if (o.family.empty()) return {dev ? dev->family : Family::xc7, dev};
+  Family f = parse_family(o.family);
+  if (dev && dev->family != f)
+    fail("device '{}' is of family {}, not {}", dev->name, family_name(dev->family), family_name(f));
+  return {f, dev};
+}
+
+struct Builder {
+  Builder(Family family, int64_t bus_bits, MapPolicy p) : f(family), dsp(dsp_costs(family, bus_bits)), policy(p) {}
+  Family f;
+  const LogicCosts& lc = logic_costs();
+  DspCosts dsp;
+  MapPolicy policy;
+  std::vector<Component> rows;
+
+  // LUT/FF of `k` for `instances` copies and `units` units, in the family's terms.
+  Resources logic(const LogicCost& k, double instances, double units) const {
+    Resources r;
+    const double lut = k.lut.fixed * instances + k.lut.per_unit * units;
+    const double ff = k.ff.fixed * instances + k.ff.per_unit * units;
+    r.ff = ff;
+    if (is_xilinx(f)) {
+      r.lut = lut;
+    } else {
+      const IntelLogic il = intel_logic();
+      r.alm = std::max(lut / il.lut_per_alm, ff / il.ff_per_alm);
+    }
+    return r;
+  }
+
+  void add(std::string name, std::string detail, double units, std::string unit, Resources res, double lutram = 0) {
+    rows.push_back({std::move(name), std::move(detail), units, std::move(unit), res, lutram});
+  }
+
+  void buffer(const std::string& name, const BufferShape& b) {
+    MemoryMap m = map_buffer(b, f, policy);
+    add(name, m.detail, static_cast<double>(b.width * b.depth * b.banks), "bits", m.res, m.lutram);
+  }
+
+  // A DMA engine whose SRAM-side data path is `bits` wide; load engines
+  // also hold the address multiplies.
+  void dma(const std::string& name, const std::string& what, int64_t elem_bytes, int64_t beat_bytes, bool load) {
+    const int64_t bits = std::max(elem_bytes, beat_bytes) * 8;
+    Resources r = logic(lc.dma, 1, static_cast<double>(bits));
+    if (load) r.dsp = dsp.per_dma_engine;
+    add(name, fmt::format("{}: {}-byte elements over a {}-byte beat", what, elem_bytes, beat_bytes),
+        static_cast<double>(bits), "data-path bits", r);
+  }
+};
+
+}  // namespace
+
+Estimate estimate(const Config& c, const EstimateOptions& o) {
+  auto [family, device] = resolve_target(o);
+  const bool xcup_uram = family == Family::xcup && (!device || device->budget.uram > 0);
+  Builder b(family, c.memory.bus_bits, {o.use_uram && xcup_uram, o.uram_min_bytes});
+
+  const int64_t batch = c.gemm.batch, bi = c.gemm.block_in, bo = c.gemm.block_out;
+  const int64_t n = batch * bo;  // accumulator lanes
+  const int64_t macs = batch * bi * bo;
+  const int64_t beat = c.memory.bus_bits / 8;
+  const auto& d = c.derived;
+
+  // GEMM: int8 MACs; the block_in products of one output chain through the
+  // DSP cascade, so DSPs scale with MACs and fabric only with outputs.
+  {
+    const bool packed = o.pack_int8 && family == Family::xcup;
+    Resources r = b.logic(b.lc.mac_array, 0, static_cast<double>(macs));
+    r.dsp = static_cast<double>(macs) * (packed ? b.dsp.per_mac_packed : b.dsp.per_mac);
+    b.add("mac_array", fmt::format("{} x {} x {} int8 MACs", batch, bi, bo), static_cast<double>(macs), "MACs", r);
+  }
+  // Per accumulator lane: accumulate, ALU, forwarding, write-back select.
+  {
+    Resources r = b.logic(b.lc.acc_lanes, 0, static_cast<double>(n));
+    if (c.isa.alu_mul) r.dsp = static_cast<double>(n) * b.dsp.per_alu_mul;
+    b.add("acc_lanes",
+          fmt::format("{} lanes x 32 bit: accumulate, ALU{} (every lane; alu.lanes = {} selects), forwarding", n,
+                      c.isa.alu_mul ? " with MUL" : "", c.alu.lanes),
+          static_cast<double>(n), "lanes", r);
+  }
+  // Pipeline registers: stages 2..D-1 of the address/valid shift registers.
+  {
+    const int64_t depth = std::max(c.gemm.pipeline_depth, c.alu.latency);
+    const int64_t lanes = std::min(c.alu.lanes, n);
+    const int64_t groups = (n + lanes - 1) / lanes;
+    const int64_t stage_bits = 1 + d.log_acc_depth + 32 + d.log_wgt_depth + (groups > 1 ? clog2(groups) : 1);
+    const int64_t bits = std::max<int64_t>(0, depth - 2) * stage_bits;
+    b.add("pipeline", fmt::format("{} stages x {} bits", std::max<int64_t>(0, depth - 2), stage_bits),
+          static_cast<double>(bits), "register bits", b.logic(b.lc.pipeline, 0, static_cast<double>(bits)));
+  }
+  // Buffers, as the RTL builds them.
+  {
+    const int64_t uop_banks = beat > 4 ? beat / 4 : 1;
+    b.buffer("buf_uop", {32, d.uop_depth / uop_banks, static_cast<int>(uop_banks), 1, c.buffers.uop});
+    b.buffer("buf_inp", {d.inp_elem_bytes * 8, d.inp_depth, 1, 1, c.buffers.inp});
+    b.buffer("buf_wgt", {d.wgt_elem_bytes * 8, d.wgt_depth, 1, 1, c.buffers.wgt});
+    // ACC is written under a mask of 32-bit lanes (ALU groups), OUT of bytes.
+    b.buffer("buf_acc", {d.acc_elem_bytes * 8, d.acc_depth, 1, 2, c.buffers.acc, n > 1});
+    b.buffer("buf_out", {d.out_elem_bytes * 8, d.out_depth, 1, 1, c.buffers.acc / 4, n > 1});
+    const int64_t fetch_depth = std::max<int64_t>(1, c.memory.max_burst * beat / 16);
+    b.buffer("fetch_buffer", {128, fetch_depth, 1, 1, fetch_depth * 16});
+    b.buffer("cmd_queues", {160, c.queues.command_depth, 3, 1, c.queues.command_depth * 20});
+  }
+  // DMA engines: five loads (two in load, three in compute) and the store.
+  b.dma("dma_inp", "LOAD INP", d.inp_elem_bytes, beat, true);
+  b.dma("dma_wgt", "LOAD WGT", d.wgt_elem_bytes, beat, true);
+  b.dma("dma_uop", "LOAD UOP", d.uop_elem_bytes, beat, true);
+  b.dma("dma_acc", "LOAD ACC", d.acc_elem_bytes, beat, true);
+  b.dma("dma_acc8", "LOAD ACC_8BIT", d.out_elem_bytes, beat, true);
+  b.dma("dma_store", "STORE OUT", d.out_elem_bytes, beat, false);
+  b.add("control", "fetch, queue and token control, run control, read arbiter, sequencer", 1, "instance",
+        b.logic(b.lc.control, 1, 0));
+
+  Estimate e;
+  e.config_name = c.name;
+  e.config_hash = c.hash();
+  e.family = family;
+  e.device = device;
+  e.components = std::move(b.rows);
+  for (const Component& k : e.components) {
+    e.total += k.res;
+    e.lutram += k.lutram;
+  }
+  e.fmax = estimate_fmax(c, family);
+  e.clock_mhz = c.clock.mhz;
+  e.clock_ok = c.clock.mhz <= e.fmax.mhz;
+  if (!e.clock_ok)
+    e.problems.push_back(fmt::format("clock.mhz {:g} is above the Fmax estimate {:.0f} MHz ({:.0f}-{:.0f})",
+                                     c.clock.mhz, e.fmax.mhz, e.fmax.low_mhz, e.fmax.high_mhz));
+
+  if (device) {
+    const Resources& cap = device->budget;
+    auto check = [&](const char* what, double need, double have, double& util) {
+      if (have <= 0) {
+        if (need > 0) {
+          e.fits = false;
+          e.problems.push_back(fmt::format("needs {} {}, {} has none", count_text(need), what, device->name));
+        }
+        return;
+      }
+      util = 100.0 * need / have;
+      if (need > have * o.max_utilization) {
+        e.fits = false;
+        e.problems.push_back(fmt::format("needs {} {}, {} has {} ({:.0f} %, limit {:.0f} %)", count_text(need), what,
+                                         device->name, count_text(have), util, o.max_utilization * 100));
+      }
+    };
+    if (is_xilinx(family)) {
+      check("LUT", e.total.lut, cap.lut, e.utilization.lut);
+      check("BRAM36", e.total.bram36, cap.bram36, e.utilization.bram36);
+      check("URAM", e.total.uram, cap.uram, e.utilization.uram);
+    } else {
+      check("ALM", e.total.alm, cap.alm, e.utilization.alm);
+      check("M20K", e.total.m20k, cap.m20k, e.utilization.m20k);
+    }
+    check("FF", e.total.ff, cap.ff, e.utilization.ff);
+    check("DSP", e.total.dsp, cap.dsp, e.utilization.dsp);
+  }
+
+  if (family == Family::xcup)
+    e.assumptions.push_back(o.pack_int8 ? "two int8 multiplies sharing an operand packed per DSP48E2 (Xilinx WP486)"
+                                        : "one int8 multiply per DSP48E2 (packing off)");
+  e.assumptions.push_back(
+      "int8 MAC products summed in the DSP cascade (one DSP per MAC unpacked, as yosys maps the RTL)");
+  e.assumptions.push_back(
+      fmt::format("the RTL computes the ALU for all {} accumulator lanes (alu.lanes selects which are written)", n));
+  e.assumptions.push_back(
+      "LUT and FF per unit fitted to yosys synth_xilinx (xc7) of the RTL "
+      "(estimate/calibration); Vivado or Quartus usually map tighter");
+  if (!is_xilinx(family))
+    e.assumptions.push_back("ALMs converted from the Xilinx fit as max(LUT / 1.6, FF / 4): not calibrated");
+  if (b.policy.use_uram)
+    e.assumptions.push_back(fmt::format("buffers of {} or more in URAM288", format_size(o.uram_min_bytes)));
+  e.assumptions.push_back("Fmax: " + e.fmax.basis);
+
+  if (o.activity) {
+    const double static_w = o.tech.static_w >= 0 ? o.tech.static_w : device ? device->static_w : 0.0;
+    const int64_t sizes[5] = {c.buffers.uop, c.buffers.inp, c.buffers.wgt, c.buffers.acc, c.buffers.acc / 4};
+    e.energy = energy(*o.activity, o.tech, sizes, c.clock.mhz, static_w);
+    e.assumptions.push_back(fmt::format("energy: {}; static {:g} W", o.tech.source, static_w));
+  }
+  return e;
+}
+
+}  // namespace vta::estimate

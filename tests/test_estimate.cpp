@@ -1,0 +1,295 @@
+// The FPGA estimate (vta_estimate): monotonicity of the resource model,
+// buffer mapping, device fit, Fmax calibration points, columns/JSON, energy
+// and the `vta estimate` command.
+#include <gtest/gtest.h>
+
+#include <map>
+#include <set>
+
+#include "run_cli.h"
+#include "vta/estimate/estimate.h"
+#include "vta/isa/config.h"
+
+namespace {
+
+using namespace vta::estimate;
+
+EstimateOptions target(const std::string& device, const std::string& family = "") {
+  EstimateOptions o;
+  o.device = device;
+  o.family = family;
+  return o;
+}
+
+vta::Config cfg(const std::vector<vta::Override>& ov = {}) {
+  return vta::load_config(vta::resolve_config_path("vta-1x16x16"), ov);
+}
+
+// 1x16x16 with small buffers, so that any one buffer can grow and the
+// instruction fields still fit 128 bits.
+vta::Config small(std::vector<vta::Override> ov = {}) {
+  std::vector<vta::Override> all = {
+      {"buffers.inp", "4KiB"}, {"buffers.wgt", "32KiB"}, {"buffers.acc", "16KiB"}, {"buffers.uop", "4KiB"}};
+  all.insert(all.end(), ov.begin(), ov.end());
+  return cfg(all);
+}
+
+const Component& row(const Estimate& e, const std::string& name) {
+  for (const auto& c : e.components)
+    if (c.name == name) return c;
+  throw std::runtime_error("no component " + name);
+}
+
+TEST(Estimate, MoreMacsMoreDsps) {
+  double last = 0;
+  for (const char* bo : {"4", "8", "16", "32", "64"}) {
+    Estimate e = estimate(small({{"gemm.block_out", bo}, {"alu.lanes", "4"}}));
+    EXPECT_GT(e.total.dsp, last) << "block_out " << bo;
+    last = e.total.dsp;
+  }
+  last = 0;
+  for (const char* b : {"1", "2", "4"}) {
+    Estimate e = estimate(small({{"gemm.batch", b}}));
+    EXPECT_GT(e.total.dsp, last) << "batch " << b;
+    last = e.total.dsp;
+  }
+  Estimate narrow = estimate(small({{"gemm.block_in", "8"}}));
+  Estimate wide = estimate(small({{"gemm.block_in", "32"}}));
+  EXPECT_GT(wide.total.dsp, narrow.total.dsp);
+  EXPECT_GT(wide.total.lut, narrow.total.lut);
+}
+
+TEST(Estimate, OneDspPerMacOn7Series) {
+  // The fixed synthesis count (issue 13): an int8 MAC is one DSP48E1.
+  Estimate e = estimate(cfg({{"gemm.batch", "4"}}));
+  EXPECT_EQ(row(e, "mac_array").res.dsp, 4 * 16 * 16);
+}
+
+TEST(Estimate, PresetMatchesItsSynthesis) {
+  // yosys synth_xilinx of vta-1x16x16 (sim/rtl/README.md): 324 DSP48E1 and
+  // 146.5 BRAM36, 81 RAM32M. DSPs and RAM blocks are structural in the
+  // model, so they match exactly; a change to either side shows here.
+  Estimate e = estimate(cfg(), target("", "xc7"));
+  EXPECT_EQ(e.total.dsp, 324);
+  EXPECT_EQ(e.total.bram36, 146.5);
+  EXPECT_EQ(e.lutram, 81 * 4);
+}
+
+TEST(Estimate, BiggerBuffersMoreBlockRam) {
+  // Never fewer blocks for a bigger buffer, and more over a 32x range (a
+  // block of 512 words holds a shallow buffer and its double alike).
+  for (const char* key : {"buffers.inp", "buffers.wgt", "buffers.acc", "buffers.uop"}) {
+    double first = -1, last = -1;
+    for (const char* size : {"1KiB", "2KiB", "4KiB", "8KiB", "16KiB", "32KiB"}) {
+      if (std::string(key) == "buffers.acc" && std::string(size) == "1KiB") continue;  // 16 words: distributed RAM
+      Estimate e = estimate(small({{key, size}}));
+      EXPECT_GE(e.total.bram36, last) << key << " = " << size;
+      if (first < 0) first = e.total.bram36;
+      last = e.total.bram36;
+    }
+    EXPECT_GT(last, first) << key;
+  }
+}
+
+TEST(Estimate, AccBufferIsBuiltOncePerReadPort) {
+  Estimate e = estimate(cfg());
+  // 2048 x 512 bit: 29 RAMB36 as 2Kx18 (or the same in RAMB18) per copy; two read ports.
+  EXPECT_NEAR(row(e, "buf_acc").res.bram36, 2 * row(e, "buf_out").res.bram36 * 512 / 128, 3);
+  EXPECT_NE(row(e, "buf_acc").detail.find("1W2R"), std::string::npos);
+}
+
+TEST(Estimate, ShallowBuffersAreDistributedRam) {
+  Estimate e = estimate(cfg({{"buffers.acc", "2KiB"}}));  // 32 deep
+  EXPECT_EQ(row(e, "buf_acc").res.bram36, 0);
+  EXPECT_GT(row(e, "buf_acc").lutram, 0);
+  EXPECT_GE(e.total.lut, e.lutram);
+}
+
+TEST(Estimate, FitAgainstDeviceBudgets) {
+  Estimate pynq = estimate(cfg(), target("xc7z020"));
+  // 324 DSP48E1 > 220 and 146.5 BRAM36 > 140 (as synthesized by yosys): one
+  // problem line per resource over budget, naming it.
+  EXPECT_FALSE(pynq.fits);
+  ASSERT_EQ(pynq.problems.size(), 2u);
+  EXPECT_EQ(pynq.problems[0], "needs 146.5 BRAM36, xc7z020 has 140 (105 %, limit 100 %)");
+  EXPECT_EQ(pynq.problems[1], "needs 324 DSP, xc7z020 has 220 (147 %, limit 100 %)");
+  EXPECT_GT(pynq.utilization.dsp, 100);
+  EXPECT_LT(pynq.utilization.lut, 100);
+
+  Estimate u250 = estimate(cfg(), target("XCU250"));  // case-insensitive
+  EXPECT_TRUE(u250.fits);
+  EXPECT_EQ(u250.family, Family::xcup);
+  EXPECT_LT(u250.utilization.dsp, 100);
+
+  // The same design with a 1 % utilization limit does not fit.
+  EstimateOptions tight = target("xcu250");
+  tight.max_utilization = 0.01;
+  EXPECT_FALSE(estimate(cfg(), tight).fits);
+
+  // A small design fits the Pynq.
+  Estimate tiny =
+      estimate(small({{"gemm.block_in", "8"}, {"gemm.block_out", "8"}, {"alu.lanes", "8"}}), target("xc7z020"));
+  EXPECT_TRUE(tiny.fits) << (tiny.problems.empty() ? "" : tiny.problems.front());
+  EXPECT_LE(tiny.utilization.dsp, 100);
+}
+
+TEST(Estimate, NoDeviceMeansNoBudget) {
+  Estimate e = estimate(cfg());
+  EXPECT_FALSE(e.device);
+  EXPECT_TRUE(e.fits);
+  EXPECT_EQ(e.utilization.lut, 0);
+  EXPECT_EQ(e.family, Family::xc7);
+}
+
+TEST(Estimate, Int8PackingHalvesMacDspsOnUltraScalePlusOnly) {
+  Estimate packed = estimate(cfg(), target("xczu7ev"));
+  EstimateOptions off = target("xczu7ev");
+  off.pack_int8 = false;
+  Estimate unpacked = estimate(cfg(), off);
+  EXPECT_EQ(row(packed, "mac_array").res.dsp * 2, row(unpacked, "mac_array").res.dsp);
+  bool stated = false;
+  for (const auto& a : packed.assumptions) stated |= a.find("WP486") != std::string::npos;
+  EXPECT_TRUE(stated);
+  EstimateOptions xc7 = target("", "xc7");
+  xc7.pack_int8 = true;
+  EXPECT_EQ(row(estimate(cfg(), xc7), "mac_array").res.dsp, 256);
+}
+
+TEST(Estimate, UramOnlyWhereTheDeviceHasItAndItIsDense) {
+  // INP of 256 KiB is 16384 x 128 bit: 8 URAM288 on the ZCU104's xczu7ev;
+  // BRAM on the Ultra96's xczu3eg, which has none.
+  Estimate zcu = estimate(small({{"buffers.inp", "256KiB"}}), target("xczu7ev"));
+  EXPECT_EQ(row(zcu, "buf_inp").res.uram, 8);
+  EXPECT_EQ(row(zcu, "buf_inp").res.bram36, 0);
+  Estimate u96 = estimate(small({{"buffers.inp", "256KiB"}}), target("xczu3eg"));
+  EXPECT_EQ(u96.total.uram, 0);
+  EXPECT_GT(row(u96, "buf_inp").res.bram36, 0);
+  // WGT of 256 KiB is 1024 x 2048 bit: URAM would waste three quarters of
+  // its depth, so it stays in block RAM; ACC (128 KiB, 2048 x 512, two read
+  // ports) is below uram_min_bytes until that is lowered.
+  Estimate shallow = estimate(cfg(), target("xczu7ev"));
+  EXPECT_EQ(row(shallow, "buf_wgt").res.uram, 0);
+  EXPECT_GT(row(shallow, "buf_wgt").res.bram36, 0);
+  EXPECT_EQ(row(shallow, "buf_acc").res.uram, 0);
+  EstimateOptions low = target("xczu7ev");
+  low.uram_min_bytes = 128 * 1024;
+  EXPECT_EQ(row(estimate(cfg(), low), "buf_acc").res.uram, 2 * 8);
+}
+
+TEST(Estimate, IntelFamiliesCountAlmsAndM20k) {
+  Estimate e = estimate(cfg(), target("10ax115"));
+  EXPECT_EQ(e.family, Family::arria10);
+  EXPECT_GT(e.total.alm, 0);
+  EXPECT_GT(e.total.m20k, 0);
+  EXPECT_EQ(e.total.lut, 0);
+  EXPECT_EQ(e.total.bram36, 0);
+  EXPECT_EQ(row(e, "mac_array").res.dsp, 128);  // two 18x19 multipliers per block
+  EXPECT_FALSE(e.fmax.calibrated);
+}
+
+TEST(Estimate, FmaxMatchesThePublishedClocks) {
+  EXPECT_NEAR(estimate(cfg(), target("", "xc7")).fmax.mhz, 100.0, 0.01);
+  EXPECT_NEAR(estimate(cfg(), target("", "xcup")).fmax.mhz, 333.0, 0.01);
+  Estimate deep = estimate(cfg({{"gemm.pipeline_depth", "8"}}));
+  EXPECT_GT(deep.fmax.mhz, 100.0);
+  Estimate wide = estimate(cfg({{"gemm.block_in", "64"}}));
+  EXPECT_LT(wide.fmax.mhz, 100.0);
+  EXPECT_LT(wide.fmax.low_mhz, wide.fmax.mhz);
+  EXPECT_GT(wide.fmax.high_mhz, wide.fmax.mhz);
+}
+
+TEST(Estimate, ClockAboveFmaxIsFlagged) {
+  Estimate ok = estimate(cfg());
+  EXPECT_TRUE(ok.clock_ok);
+  Estimate fast = estimate(cfg({{"clock.mhz", "250"}}), target("xc7z020"));
+  EXPECT_FALSE(fast.clock_ok);
+  bool named = false;
+  for (const auto& p : fast.problems) named |= p.find("clock.mhz 250") != std::string::npos;
+  EXPECT_TRUE(named);
+}
+
+TEST(Estimate, ColumnsAreNamedUniqueAndMatchTheEstimate) {
+  Estimate e = estimate(cfg(), target("xczu7ev"));
+  auto cols = columns(e);
+  std::map<std::string, double> m;
+  for (const auto& [k, v] : cols) EXPECT_TRUE(m.emplace(k, v).second) << "duplicate column " << k;
+  for (const char* k : {"lut", "ff", "dsp", "bram36", "uram", "fmax_mhz", "fits", "clock_ok", "util_dsp", "max_util"})
+    EXPECT_TRUE(m.count(k)) << k;
+  EXPECT_EQ(m["dsp"], e.total.dsp);
+  EXPECT_EQ(m["fits"], e.fits ? 1.0 : 0.0);
+  EXPECT_EQ(m.count("energy_nj"), 0u);
+  auto j = to_json(e);
+  EXPECT_EQ(j["columns"].size(), cols.size());
+  EXPECT_EQ(j["components"].size(), e.components.size());
+  EXPECT_EQ(j["total"]["dsp"].get<double>(), e.total.dsp);
+  EXPECT_EQ(j["device"]["name"], "xczu7ev");
+}
+
+TEST(Estimate, EnergyFromActivity) {
+  Activity a;
+  a.cycles = 1000000;
+  a.macs = 256000000;
+  a.wgt_read_bytes = 1 << 20;
+  a.dram_read_bytes = 1 << 20;
+  EstimateOptions o = target("xc7z020");
+  o.activity = a;
+  Estimate e = estimate(cfg(), o);
+  ASSERT_TRUE(e.energy);
+  EXPECT_NEAR(e.energy->mac_nj, 256e6 * 0.3e-3, 1e-6);
+  // 0.15 W for 1e6 cycles at 100 MHz = 10 ms: 1.5 mJ.
+  EXPECT_NEAR(e.energy->static_nj, 1.5e6, 1e-3);
+  EXPECT_NEAR(e.energy->total_nj,
+              e.energy->mac_nj + e.energy->alu_nj + e.energy->sram_nj + e.energy->dram_nj + e.energy->static_nj, 1e-6);
+  a.macs *= 2;
+  o.activity = a;
+  EXPECT_GT(estimate(cfg(), o).energy->total_nj, e.energy->total_nj);
+  // A larger weight buffer costs more per byte.
+  EXPECT_GT(estimate(cfg(), o).energy->sram_nj, estimate(cfg({{"buffers.wgt", "64KiB"}}), o).energy->sram_nj);
+  std::set<std::string> names;
+  for (const auto& [k, v] : columns(e)) names.insert(k);
+  EXPECT_TRUE(names.count("energy_nj"));
+}
+
+TEST(Estimate, TechTableIsReplaceable) {
+  TechTable t = tech_from_json(nlohmann::json{{"pj_per_mac", 1.0}, {"static_w", 0.0}, {"source", "mine"}});
+  EXPECT_EQ(t.pj_per_mac, 1.0);
+  EXPECT_EQ(t.static_w, 0.0);
+  EXPECT_EQ(t.pj_per_dram_byte, default_tech().pj_per_dram_byte);
+  Activity a;
+  a.macs = 1000;
+  a.cycles = 1000;
+  EstimateOptions o = target("xc7z020");
+  o.activity = a;
+  o.tech = t;
+  Estimate e = estimate(cfg(), o);
+  EXPECT_NEAR(e.energy->total_nj, 1.0, 1e-9);
+}
+
+TEST(Estimate, DeviceTableIsComplete) {
+  for (const char* name : {"xc7z020", "xczu3eg", "xczu7ev", "xcvu9p", "xcu250", "10ax115", "1sg280"}) {
+    const Device& d = find_device(name);
+    EXPECT_GT(d.budget.ff, 0) << name;
+    EXPECT_GT(d.budget.dsp, 0) << name;
+    if (is_xilinx(d.family))
+      EXPECT_GT(d.budget.lut * d.budget.bram36, 0) << name;
+    else
+      EXPECT_GT(d.budget.alm * d.budget.m20k, 0) << name;
+  }
+}
+
+TEST(EstimateCli, TableAndJson) {
+  auto r = vta::test::run_vta("estimate --config vta-1x16x16 --device xc7z020");
+  EXPECT_EQ(r.code, 0) << r.out;
+  EXPECT_NE(r.out.find("mac_array"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("does NOT fit"), std::string::npos) << r.out;
+  auto j = vta::test::run_vta("estimate --config vta-1x16x16 --set gemm.block_out=32 --device xcu250 --json");
+  ASSERT_EQ(j.code, 0) << j.out;
+  auto doc = nlohmann::json::parse(j.out);
+  EXPECT_EQ(doc["fits"], true);
+  EXPECT_EQ(doc["components"][0]["resources"]["dsp"].get<double>(), 16 * 32 / 2.0);  // packed on xcup
+  auto list = vta::test::run_vta("estimate --list-devices");
+  EXPECT_EQ(list.code, 0);
+  EXPECT_NE(list.out.find("xczu3eg   xcup      Ultra96"), std::string::npos) << list.out;
+}
+
+}  // namespace
