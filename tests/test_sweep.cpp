@@ -109,6 +109,37 @@ TEST(SweepStages, AnalyticTracksSystemC) {
   }
 }
 
+// Stage 0's FPGA estimate: resource columns on every row, constraints on
+// them, and designs that do not fit the named part stored invalid.
+TEST(SweepRunner, ResourceColumnsConstraintsAndDeviceFit) {
+  const auto dir = sweep_dir("estimate");
+  const std::string spec =
+      write_spec(dir, "s.yaml",
+                 "base: vta-1x16x16\ndevice: xc7z020\nnetworks: [lenet5]\n"
+                 "set: {buffers.inp: 8KiB, buffers.wgt: 64KiB, buffers.acc: 32KiB, buffers.uop: 8KiB}\n"
+                 "axes:\n  - zip:\n      gemm.block_in: [8, 16, 16]\n      gemm.block_out: [8, 16, 16]\n"
+                 "      alu.lanes: [8, 16, 16]\n      clock.mhz: [100, 100, 400]\n"
+                 "constraints:\n  - \"bram36 <= 200\"\n"
+                 "objectives:\n  - minimize: cycles\n  - maximize: gops_per_dsp\n");
+  const std::string db = (dir / "s.db").string();
+  const auto r = run_vta("sweep run -q " + spec + " --db " + db);
+  ASSERT_EQ(r.code, 0) << r.out;
+  const auto j = nlohmann::json::parse(run_vta("sweep export --json " + db).out);
+  ASSERT_EQ(j["points"].size(), 3u);
+  // 8x8 fits the Zynq-7020; 16x16 needs more DSPs and BRAM than it has; at
+  // 400 MHz it is also above the Fmax estimate.
+  const auto& small = j["points"][0]["stages"];
+  EXPECT_EQ(small["config"]["status"], "ok") << small.dump();
+  EXPECT_GT(small["config"]["metrics"]["dsp"].get<double>(), 0);
+  EXPECT_EQ(small["config"]["metrics"]["fits"].get<double>(), 1);
+  EXPECT_GT(small["analytic"]["metrics"]["gops_per_dsp"].get<double>(), 0);
+  EXPECT_TRUE(small["systemc"]["metrics"].contains("lut"));
+  const auto& big = j["points"][1]["stages"]["config"];
+  EXPECT_EQ(big["status"], "invalid");
+  EXPECT_NE(big["error"].get<std::string>().find("xc7z020: needs"), std::string::npos) << big.dump();
+  EXPECT_NE(j["points"][2]["stages"]["config"]["error"].get<std::string>().find("xc7z020"), std::string::npos);
+}
+
 // Export of a store with the run-dependent columns (wall time) removed.
 std::string stable_export(const std::string& db) {
   const auto r = run_vta("sweep export --json --layers " + db);

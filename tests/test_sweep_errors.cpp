@@ -105,6 +105,16 @@ TEST(SweepSpecErrors, TwoDocuments) {
                     "a sweep spec is one YAML document, not 2");
 }
 
+TEST(SweepSpecErrors, UnknownDevice) {
+  expect_spec_error(std::string("base: vta-1x16x16\n") + kNet + "device: xc7z999\n", "s.yaml:3: ");
+}
+
+TEST(SweepSpecErrors, ConstraintOnAResourceColumnIsKnownButATypoIsNot) {
+  expect_spec_error(
+      std::string("base: vta-1x16x16\n") + kNet + "constraints:\n  - \"dsp <= 220\"\n  - \"dps <= 220\"\n",
+      "s.yaml:5: constraint 'dps <= 220':");
+}
+
 TEST(SweepStoreErrors, NotAStore) {
   const auto dir = sweep_dir("store");
   write_spec(dir, "junk.db", "this is not SQLite");

@@ -2,15 +2,23 @@
 
 #include <muParser.h>
 
+#include <algorithm>
 #include <cmath>
 #include <deque>
 #include <map>
 
 #include "vta/isa/error.h"
+#include "vta/sweeps/metrics.h"
 
 namespace vta::sweeps {
 
 namespace {
+
+// Network metrics exist only after stage 1: constraints see the design and its estimate.
+bool is_metric_of_network(const std::string& k) {
+  const auto& n = metric_names();
+  return std::find(n.begin(), n.end(), k) != n.end() || k == "gops_per_dsp";
+}
 
 double kib(double v) { return v * 1024.0; }
 double mib(double v) { return v * 1024.0 * 1024.0; }
@@ -52,6 +60,9 @@ struct ConstraintSet::Impl {
     p.DefinePostfixOprt("MiB", mib);
     p.DefinePostfixOprt("GiB", gib);
     for (const auto& [k, v] : config_vars(default_config())) p.DefineVar(k, &storage[k]);
+    // The estimate's resource columns (stage 0), e.g. "dsp <= 220".
+    for (const auto& k : known_metrics())
+      if (!is_metric_of_network(k)) p.DefineVar(k, &storage[k]);
     for (const auto& [k, v] : extra) p.DefineVar(k, &storage[k]);
   }
 };

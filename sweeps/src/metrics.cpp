@@ -1,5 +1,7 @@
 #include "vta/sweeps/metrics.h"
 
+#include "vta/sweeps/spec.h"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -48,9 +50,46 @@ const std::vector<std::string>& metric_names() {
   return names;
 }
 
+namespace {
+// Every metric an objective may name: the network metrics, then the
+// estimate's columns (with every option that adds columns).
+const std::vector<std::string>& all_metric_names() {
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> v = metric_names();
+    v.push_back("gops_per_dsp");
+    estimate::EstimateOptions o;
+    o.device = estimate::devices().front().name;
+    for (const auto& [k, val] : estimate::columns(estimate::estimate(default_config(), o)))
+      if (std::find(v.begin(), v.end(), k) == v.end()) v.push_back(k);
+    return v;
+  }();
+  return names;
+}
+}  // namespace
+
 bool is_metric(const std::string& name) {
-  const auto& n = metric_names();
+  const auto& n = all_metric_names();
   return std::find(n.begin(), n.end(), name) != n.end();
+}
+
+const std::vector<std::string>& known_metrics() { return all_metric_names(); }
+
+estimate::EstimateOptions estimate_options(const SweepSpec& s) {
+  estimate::EstimateOptions o;
+  o.device = s.device;
+  o.family = s.family;
+  o.pack_int8 = s.pack_int8;
+  return o;
+}
+
+std::vector<std::pair<std::string, double>> resource_columns(const Config& c, const estimate::EstimateOptions& o) {
+  return estimate::columns(estimate::estimate(c, o));
+}
+
+void add_resources(Metrics& m, const std::vector<std::pair<std::string, double>>& columns) {
+  for (const auto& [k, v] : columns) m.set(k, v);
+  const double dsp = m.get("dsp"), gops = m.get("gops");
+  if (std::isfinite(gops) && dsp > 0) m.set("gops_per_dsp", gops / dsp);
 }
 
 Metrics network_metrics(const Config& c, double cycles, double dram_bytes, int64_t macs, int64_t vta_macs,

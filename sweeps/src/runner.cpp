@@ -13,6 +13,7 @@
 #include <sstream>
 #include <thread>
 
+#include "vta/estimate/estimate.h"
 #include "vta/isa/error.h"
 #include "vta/sweeps/constraints.h"
 #include "vta/sweeps/pareto.h"
@@ -110,7 +111,15 @@ Design load_design(const SweepSpec& spec, const Space& space, ConstraintSet& con
     const Config c = load_config_text(spec.base_text, spec.base, space.overrides(idx));
     d.hash = c.hash();
     d.r0.metrics.set("mac_units", static_cast<double>(c.gemm.batch * c.gemm.block_in * c.gemm.block_out));
-    const std::string why = constraints.violated(c);
+    // The FPGA estimate: resource columns, fit to the spec's device, clock against Fmax.
+    const estimate::Estimate est = estimate::estimate(c, estimate_options(spec));
+    const auto cols = estimate::columns(est);
+    add_resources(d.r0.metrics, cols);
+    std::string why = constraints.violated(c, cols);
+    // Fit and clock are judged against a part the spec names (device or family).
+    const bool judged = !spec.device.empty() || !spec.family.empty();
+    if (why.empty() && judged && !est.problems.empty() && (!est.fits || !est.clock_ok))
+      why = fmt::format("{}{}", spec.device.empty() ? "" : spec.device + ": ", fmt::join(est.problems, "; "));
     if (!why.empty()) d.r0.status = "invalid", d.r0.error = why;
   } catch (const Error& e) {
     d.r0.status = "invalid";
@@ -173,6 +182,7 @@ class Runner {
       r = stage == kStageAnalytic  ? stage_analytic(c, n)
           : stage == kStageSystemC ? stage_systemc(c, n)
                                    : stage_verify(c, n, spec_.funnel.stage3_verilator);
+      add_resources(r.metrics, resource_columns(c, estimate_options(spec_)));  // objectives such as gops_per_dsp
     } catch (const std::exception& e) {
       r = StageResult{};
       r.stage = stage;

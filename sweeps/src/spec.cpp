@@ -13,6 +13,7 @@
 #include <set>
 #include <sstream>
 
+#include "vta/estimate/estimate.h"
 #include "vta/isa/error.h"
 #include "vta/sweeps/constraints.h"
 #include "vta/sweeps/metrics.h"
@@ -251,8 +252,8 @@ Objective parse_objective(const Ctx& x, const YAML::Node& n) {
   const YAML::Node& m = o.maximize ? n["maximize"] : n["minimize"];
   o.metric = scalar(x, m, "objective");
   if (!is_metric(o.metric))
-    fail("{}: unknown metric '{}' (known: {}){}", x.at(m), o.metric, fmt::join(metric_names(), ", "),
-         did_you_mean(o.metric, metric_names()));
+    fail("{}: unknown metric '{}' (known: {}){}", x.at(m), o.metric, fmt::join(known_metrics(), ", "),
+         did_you_mean(o.metric, known_metrics()));
   return o;
 }
 
@@ -354,7 +355,8 @@ SweepSpec load_spec_text(const std::string& text, const std::string& source, con
   const YAML::Node& root = docs[0];
   if (!root.IsMap()) fail("{}: a sweep spec must be a YAML mapping", source);
   check_keys(x, root, "the sweep spec",
-             {"name", "base", "set", "axes", "constraints", "networks", "objectives", "strategy", "funnel", "timeout"});
+             {"name", "base", "set", "axes", "constraints", "networks", "objectives", "strategy", "funnel", "timeout",
+              "device", "family", "pack_int8"});
   if (root["name"]) s.name = scalar(x, root["name"], "name");
 
   // The base config: a preset or a YAML file next to the spec.
@@ -421,6 +423,21 @@ SweepSpec load_spec_text(const std::string& text, const std::string& source, con
   if (const YAML::Node& st = root["strategy"]) parse_strategy(x, st, s);
   if (const YAML::Node& f = root["funnel"]) parse_funnel(x, f, s.funnel);
   if (const YAML::Node& t = root["timeout"]) s.timeout_s = duration(x, t, "timeout");
+  if (const YAML::Node& d = root["device"]) s.device = scalar(x, d, "device");
+  if (const YAML::Node& f = root["family"]) s.family = scalar(x, f, "family");
+  if (const YAML::Node& pk = root["pack_int8"]) {
+    const std::string v = scalar(x, pk, "pack_int8");
+    if (v != "true" && v != "false") fail("{}: pack_int8 = '{}' is not a boolean (true or false)", x.at(pk), v);
+    s.pack_int8 = v == "true";
+  }
+  if (!s.device.empty() || !s.family.empty()) {
+    try {
+      estimate_options(s);
+      estimate::estimate(load_config_text(s.base_text, s.base), estimate_options(s));
+    } catch (const Error& e) {
+      fail("{}: {}", x.at(root[s.device.empty() ? "family" : "device"]), e.what());
+    }
+  }
   if (s.strategy == Strategy::Evolve && s.axes.empty())
     fail("{}: strategy evolve needs at least one axis to mutate", source);
   return s;

@@ -3,7 +3,8 @@
 // ("buffers.inp + buffers.wgt + buffers.acc + buffers.uop <= 4MiB") and
 // evaluated by muParser. Variables: every numeric knob by its key (booleans
 // 0/1), the derived depths as derived.inp_depth ..., mac_units (batch x
-// block_in x block_out), and any extra columns a stage adds (resources).
+// block_in x block_out), and the FPGA estimate's columns of stage 0 (lut,
+// ff, dsp, bram36, uram, fmax_mhz, fits, util_* ...).
 // Units KiB, MiB and GiB are postfix operators.
 #include <memory>
 #include <string>

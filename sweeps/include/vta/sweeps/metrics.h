@@ -6,6 +6,7 @@
 #include <utility>
 #include <vector>
 
+#include "vta/estimate/estimate.h"
 #include "vta/isa/config.h"
 
 namespace vta::sweeps {
@@ -20,11 +21,23 @@ struct Metrics {
   void set(const std::string& name, double v);
 };
 
-/// cycles, time_ms, inferences_per_s, gops, gops_per_mac, dram_bytes, util, macs.
+/// cycles, time_ms, inferences_per_s, gops, gops_per_mac, dram_bytes, util,
+/// macs, gops_per_dsp, then the estimate's columns (estimate::columns():
+/// lut, ff, dsp, bram36, uram, fmax_mhz, fits, util_* ...).
 const std::vector<std::string>& metric_names();
 /// One-line meaning of each metric (for the README and `vta sweep metrics`).
 const std::vector<std::pair<std::string, std::string>>& metric_docs();
 bool is_metric(const std::string& name);
+/// Every name is_metric() accepts (network metrics, gops_per_dsp, resource columns).
+const std::vector<std::string>& known_metrics();
+
+struct SweepSpec;
+/// The estimate options of a spec (device, family, packing).
+estimate::EstimateOptions estimate_options(const SweepSpec& s);
+/// The estimate's columns for `c` under `o`.
+std::vector<std::pair<std::string, double>> resource_columns(const Config& c, const estimate::EstimateOptions& o);
+/// Adds the columns to `m`, and gops_per_dsp when `m` has gops.
+void add_resources(Metrics& m, const std::vector<std::pair<std::string, double>>& columns);
 
 /// The network metrics of one inference of `batch` images taking `cycles`
 /// device cycles on `c`, with `macs` MACs in all and `vta_macs` on VTA.

@@ -77,6 +77,10 @@ struct SweepSpec {
   uint64_t seed = 1;
   Funnel funnel;
   double timeout_s = 300;  // per point and stage
+  // Stage 0's FPGA estimate (estimate/): a named device budget ("" none),
+  // a family ("" the device's, or xc7) and DSP packing of int8 pairs.
+  std::string device, family;
+  bool pack_int8 = true;
 };
 
 /// Loads and checks a spec file. Throws vta::Error naming file:line and key.
