@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "vta/compiler/reference.h"
+#include "vta/compiler/shape_check.h"
 #include "vta/isa/error.h"
 
 namespace vta::compiler {
@@ -181,6 +182,7 @@ int Calibrator::finish(Node n, int w_exp) {
 }
 
 int Calibrator::push(Node n) {
+  check_output_shape(g_.name, n);  // before run_node allocates the output
   std::vector<const Tensor*> ins;
   for (int k : n.inputs) ins.push_back(&values_[static_cast<size_t>(k)]);
   Tensor out = run_node(n, ins);
