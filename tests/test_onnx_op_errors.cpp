@@ -8,6 +8,7 @@
 #include <limits>
 
 #include "onnx_builder.h"
+#include "onnx_guard.h"
 #include "vta/compiler/onnx.h"
 #include "vta/isa/error.h"
 
@@ -360,6 +361,19 @@ TEST(OnnxShapeLimits, FloatPoolLargerThanItsInput) {
   OnnxBuilder::attr(p, "strides", std::vector<int64_t>{8, 8});
   b.output("y", onnx::TensorProto::FLOAT, {1, 16, 0, 0});
   EXPECT_HAS(float_error(b), "(AveragePool): attribute kernel_shape is 8, larger than the padded input (4x4)");
+}
+
+}  // namespace
+
+namespace {
+
+// Whatever slips past the checks: protobuf's own CHECK (an out-of-range
+// repeated field here) ends as one vta::Error naming the file.
+TEST(OnnxShapeLimits, ProtobufCheckBecomesAnErrorNamingTheFile) {
+  const std::string msg = error_of([] {
+    vta::compiler::guarded_import("m.onnx", [] { return onnx::NodeProto().input(3); });
+  });
+  EXPECT_EQ(msg.rfind("m.onnx: not a valid ONNX model (protobuf: CHECK failed", 0), 0u) << msg;
 }
 
 }  // namespace

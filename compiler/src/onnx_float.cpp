@@ -13,6 +13,7 @@
 #include <random>
 #include <set>
 
+#include "onnx_guard.h"
 #include "vta/compiler/calibrate.h"
 #include "vta/compiler/onnx.h"
 #include "vta/compiler/shape_check.h"
@@ -456,7 +457,7 @@ bool onnx_is_float_model(const std::string& bytes) {
 QuantizedModel import_onnx_float(const std::string& bytes, const std::string& source, const std::vector<float>& calibration) {
   onnx::ModelProto m;
   if (bytes.empty() || !m.ParseFromString(bytes)) fail("{}: not a valid ONNX model (empty, truncated or corrupt protobuf)", source);
-  return FloatImporter(m, source).run(calibration);
+  return guarded_import(source, [&] { return FloatImporter(m, source).run(calibration); });
 }
 
 }  // namespace vta::compiler

@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "onnx_guard.h"
 #include "onnx_integer.h"
 #include "onnx_read.h"
 #include "vta/compiler/onnx.h"
@@ -396,7 +397,7 @@ Graph import_onnx_bytes(const std::string& bytes, const std::string& source) {
   onnx::ModelProto m;
   if (bytes.empty() || !m.ParseFromString(bytes)) fail("{}: not a valid ONNX model (empty, truncated or corrupt protobuf)", source);
   if (!m.has_graph()) fail("{}: the model has no graph", source);
-  return Importer(m, source).run();
+  return guarded_import(source, [&] { return Importer(m, source).run(); });
 }
 
 Graph import_onnx(const std::string& path) {
