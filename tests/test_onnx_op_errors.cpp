@@ -269,6 +269,29 @@ TEST(OnnxShapeLimits, AveragePoolOfMinusTwo) {
   EXPECT_HAS(import_error(b), "(AveragePool): attribute kernel_shape is -2");
 }
 
+TEST(OnnxShapeLimits, HugeGroupIsRefusedBeforeItIsMultiplied) {
+  QdqNet n = good_net();
+  OnnxBuilder::attr(n.conv, "group", int64_t{1} << 62);
+  EXPECT_HAS(import_error(n.b), "(Conv): attribute group must be 1 or the channel count");
+  Conv c;
+  OnnxBuilder::attr(c.n, "group", int64_t{1} << 62);
+  EXPECT_HAS(import_error(c.b), "(QLinearConv): attribute group must be 1 or depthwise");
+}
+
+// Every path that builds a graph (importers, calibration, the zoo) meets
+// the same limits when it adds a node.
+TEST(OnnxShapeLimits, GraphRefusesEmptyAndHugeOutputs) {
+  Graph g;
+  g.name = "g";
+  Node n;
+  n.name = "pool";
+  n.op = Op::MaxPool;
+  n.out = Shape{1, 16, 0, 0};
+  EXPECT_HAS(error_of([&] { g.add(n); }), "graph g: node 'pool' (max_pool): output 1x16x0x0 dimension 2 is 0");
+  n.out = Shape{1, 1 << 20, 1 << 20, 1};
+  EXPECT_HAS(error_of([&] { g.add(n); }), "has more than 268435456 elements");
+}
+
 TEST(OnnxShapeLimits, IntegerConvStrideZero) {
   Conv c;
   OnnxBuilder::attr(c.n, "strides", std::vector<int64_t>{0, 0});

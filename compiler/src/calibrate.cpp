@@ -173,6 +173,7 @@ int Calibrator::calibrated_shift(std::vector<int64_t>& mag) {
 }
 
 int Calibrator::finish(Node n, int w_exp) {
+  check_output_shape(g_.name, n);  // before accumulators() allocates the output
   std::vector<int32_t> acc = accumulators(n, value(n.inputs[0]));
   std::vector<int64_t> mag(acc.size());
   for (size_t i = 0; i < acc.size(); ++i) mag[i] = std::abs(static_cast<int64_t>(acc[i]));

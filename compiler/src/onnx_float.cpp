@@ -334,6 +334,7 @@ class FloatImporter {
         const auto [k, s, pad] = window(n, is);
         (void)s, (void)pad;
         const int64_t g = attr_i(n, "group", 1);
+        if (g != 1 && g != is.c) bad(n, "attribute group must be 1 or depthwise");  // before dims[1] * g
         if (p.w.dims.size() != 4 || p.w.dims[2] != k || p.w.dims[3] != k || p.w.dims[1] * g != is.c)
           bad(n, "weight dims must be [O, C/group, K, K] matching the input");
         if (g != 1 && !(g == is.c && p.w.dims[0] == is.c)) bad(n, "attribute group must be 1 or depthwise");

@@ -241,10 +241,11 @@ class Importer : public OnnxReader {
         only_attrs(n, {"kernel_shape", "strides", "pads", "group", "dilations", "auto_pad"});
         const auto [k, s, pad] = window(n, is);
         out.kernel = k, out.stride = s, out.pad = pad, out.groups = attr_i(n, "group", 1);
+        // first, so that dims[1] * group below cannot overflow
+        if (out.groups != 1 && out.groups != is.c) bad(n, "attribute group must be 1 or the channel count (depthwise)");
         if (w->second.dims.size() != 4 || w->second.dims[2] != k || w->second.dims[3] != k ||
             w->second.dims[1] * out.groups != is.c)
           bad(n, "weight dims must be [O, C/group, K, K] matching the input");
-        if (out.groups != 1 && out.groups != is.c) bad(n, "attribute group must be 1 or the channel count (depthwise)");
         out.out = Shape{is.n, w->second.dims[0], (is.h + 2 * pad - k) / s + 1, (is.w + 2 * pad - k) / s + 1};
         out.weight = w->second.data;
       } else {
