@@ -389,7 +389,7 @@ static int run_cli(int argc, char** argv) {
     } else if (*run) {
       if (run_opts.programs.empty()) vta::fail("run: give program files, conformance folders or --model NAME");
       // Options of network runs would be ignored here: name them instead.
-      for (const char* opt : {"--seed", "--batch", "--image", "--report-csv", "--report-json", "--dump-after"})
+      for (const char* opt : {"--seed", "--batch", "--image", "--report-csv", "--report-json", "--report-html", "--dump-after"})
         if (run->count(opt)) vta::fail("run: {} applies to --model or --onnx, not to program runs", opt);
       vta::Config c = run_cfg.load();
       nlohmann::ordered_json records = nlohmann::ordered_json::array();
