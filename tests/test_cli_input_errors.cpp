@@ -183,8 +183,8 @@ TEST(CliInputErrors, ConfigShowQuotesTheName) {
 }
 
 TEST(CliInputErrors, OptionsOfTheOtherMode) {
-  for (const char* opt :
-       {"--report-csv r.csv", "--report-json r.json", "--batch 2", "--image 8", "--dump-after partition"})
+  for (const char* opt : {"--report-csv r.csv", "--report-json r.json", "--report-html r.html", "--batch 2",
+                          "--image 8", "--dump-after partition"})
     expect_one_line_error("run " + kProgram + " " + opt, "applies to --model or --onnx, not to program runs");
   for (const char* opt : {"--stats none", "--stats-out s.json", "--dump OUT:0:1", "--compare golden"})
     expect_one_line_error(std::string("run --model dense:16,16 ") + opt, "applies to program runs, not to --model");
