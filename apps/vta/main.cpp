@@ -334,8 +334,10 @@ static int run_cli(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    int code = app.exit(e);
-    return code == 0 ? kOk : kBadInput;
+    if (e.get_exit_code() == 0) return app.exit(e);  // --help, --version
+    // A usage error is an error like any other: one line, exit 2.
+    vta::app::print_error(std::string(e.what()) + " (run with --help for more information)");
+    return kBadInput;
   }
 
   try {
