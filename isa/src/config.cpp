@@ -418,7 +418,7 @@ Config load_config_text(const std::string& yaml, const std::string& source, cons
       if (std::find(seen.begin(), seen.end(), sec) != seen.end())
         fail("{}: '{}' is given twice", where(source, line), sec);
       seen.push_back(sec);
-      const YAML::Node& body = it->second;
+      const YAML::Node body = it->second;  // a handle: it->second lives only as long as the iterator's proxy
       if (sec == "name") {
         if (!body.IsScalar()) fail("{}: name must be a string", where(source, line));
         c.name = body.as<std::string>();
