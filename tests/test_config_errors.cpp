@@ -63,9 +63,9 @@ TEST(ConfigErrors, UnknownSectionSuggestsTheClosest) {
 TEST(ConfigErrors, DuplicateKey) {
   expect_parts(load_error("gemm:\n  batch: 1\n  block_in: 16\n  batch: 2\n"),
                {"bad.yaml:4", "gemm.batch", "given twice"});
-  // Also when the section is repeated.
-  expect_parts(load_error("buffers:\n  inp: 32KiB\nalu:\n  lanes: 16\nbuffers:\n  inp: 16KiB\n"),
-               {"bad.yaml:6", "buffers.inp", "given twice"});
+  // A repeated section is itself an error (not merged with the first).
+  expect_parts(load_error("buffers:\n  inp: 32KiB\nalu:\n  lanes: 16\nbuffers:\n  wgt: 16KiB\n"),
+               {"bad.yaml:5", "'buffers' is given twice"});
 }
 
 // ---------------------------------------------------------------- values

@@ -3,9 +3,12 @@
 // the node, the op and the input or attribute at fault.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <functional>
+#include <limits>
 
 #include "onnx_builder.h"
+#include "onnx_guard.h"
 #include "vta/compiler/onnx.h"
 #include "vta/isa/error.h"
 
@@ -175,6 +178,225 @@ TEST(OnnxFloatOpErrors, MatMulOverAFourDimensionalInput) {
   const std::string msg = float_error(b);
   EXPECT_HAS(msg, "(MatMul)");
   EXPECT_HAS(msg, "input A must be 2-D");
+}
+
+// A QDQ model: x int8 [1, 4, 4, 4] -> Conv 3x3 pad 1 -> QuantizeLinear ->
+// MaxPool 2x2 stride 2 -> y [1, 4, 2, 2], whose attributes a test spoils.
+struct QdqNet {
+  OnnxBuilder b;
+  onnx::NodeProto *conv, *pool;
+  QdqNet() {
+    b.input("x", I8, {1, 4, 4, 4});
+    b.scalar("xs", 0.5f), b.scalar("ws", 0.25f), b.scalar("ys", 1.0f);
+    b.ints("w", I8, {4, 4, 3, 3}, std::vector<int64_t>(144, 1));
+    b.node("DequantizeLinear", {"x", "xs"}, {"xf"});
+    b.node("DequantizeLinear", {"w", "ws"}, {"wf"});
+    conv = b.node("Conv", {"xf", "wf"}, {"c"});
+    b.node("QuantizeLinear", {"c", "ys"}, {"q"});
+    pool = b.node("MaxPool", {"q"}, {"y"});
+    b.output("y", I8, {1, 4, 2, 2});
+  }
+  // Sets the windows last, so that a test may leave any of them out.
+  QdqNet& conv_window(std::vector<int64_t> k, std::vector<int64_t> s, std::vector<int64_t> p) {
+    OnnxBuilder::attr(conv, "kernel_shape", k), OnnxBuilder::attr(conv, "strides", s),
+        OnnxBuilder::attr(conv, "pads", p);
+    return *this;
+  }
+  QdqNet& pool_window(std::vector<int64_t> k, std::vector<int64_t> s, std::vector<int64_t> p) {
+    OnnxBuilder::attr(pool, "kernel_shape", k), OnnxBuilder::attr(pool, "strides", s),
+        OnnxBuilder::attr(pool, "pads", p);
+    return *this;
+  }
+};
+QdqNet good_net() {
+  QdqNet n;
+  n.conv_window({3, 3}, {1, 1}, {1, 1, 1, 1}).pool_window({2, 2}, {2, 2}, {0, 0, 0, 0});
+  return n;
+}
+
+TEST(OnnxShapeLimits, TheValidBaseModelImports) { EXPECT_EQ(import_error(good_net().b), "(no error)"); }
+
+TEST(OnnxShapeLimits, ConvKernelOfZeroOrBelow) {
+  for (int64_t k : {0, -1}) {
+    QdqNet n;
+    n.conv_window({k, k}, {1, 1}, {0, 0, 0, 0}).pool_window({2, 2}, {2, 2}, {0, 0, 0, 0});
+    const std::string msg = import_error(n.b);
+    EXPECT_HAS(msg, "(Conv)");
+    EXPECT_HAS(msg, fmt::format("attribute kernel_shape is {} (it must be at least 1)", k));
+  }
+}
+
+TEST(OnnxShapeLimits, NegativePadsOnConvAndMaxPool) {
+  QdqNet c;
+  c.conv_window({3, 3}, {1, 1}, {-1, -1, -1, -1}).pool_window({2, 2}, {2, 2}, {0, 0, 0, 0});
+  EXPECT_HAS(import_error(c.b), "node 'Conv_3' (Conv): attribute pads is -1 (it must be 0 or more)");
+  QdqNet p;
+  p.conv_window({3, 3}, {1, 1}, {1, 1, 1, 1}).pool_window({2, 2}, {2, 2}, {-1, -1, -1, -1});
+  EXPECT_HAS(import_error(p.b), "node 'MaxPool_5' (MaxPool): attribute pads is -1");
+}
+
+TEST(OnnxShapeLimits, MaxPoolStrideZeroAndNegativeKernel) {
+  QdqNet s;
+  s.conv_window({3, 3}, {1, 1}, {1, 1, 1, 1}).pool_window({2, 2}, {0, 0}, {0, 0, 0, 0});
+  EXPECT_HAS(import_error(s.b), "(MaxPool): attribute strides is 0");
+  QdqNet k;
+  k.conv_window({3, 3}, {1, 1}, {1, 1, 1, 1}).pool_window({-3, -3}, {1, 1}, {0, 0, 0, 0});
+  EXPECT_HAS(import_error(k.b), "(MaxPool): attribute kernel_shape is -3");
+}
+
+TEST(OnnxShapeLimits, PadsNotSmallerThanTheKernel) {
+  QdqNet n;
+  n.conv_window({3, 3}, {1, 1}, {1, 1, 1, 1}).pool_window({2, 2}, {2, 2}, {2, 2, 2, 2});
+  EXPECT_HAS(import_error(n.b), "(MaxPool): attribute pads is 2; it must be smaller than the kernel (2)");
+}
+
+TEST(OnnxShapeLimits, PoolLargerThanItsInput) {
+  QdqNet n;
+  n.conv_window({3, 3}, {1, 1}, {1, 1, 1, 1}).pool_window({8, 8}, {8, 8}, {0, 0, 0, 0});
+  EXPECT_HAS(import_error(n.b), "(MaxPool): attribute kernel_shape is 8, larger than the padded input (4x4)");
+}
+
+TEST(OnnxShapeLimits, AveragePoolOfMinusTwo) {
+  OnnxBuilder b;
+  b.input("x", I8, {1, 16, 4, 4});
+  b.scalar("s", 0.5f);
+  b.node("DequantizeLinear", {"x", "s"}, {"xf"});
+  auto* p = b.node("AveragePool", {"xf"}, {"a"});
+  OnnxBuilder::attr(p, "kernel_shape", std::vector<int64_t>{-2, -2});
+  OnnxBuilder::attr(p, "strides", std::vector<int64_t>{-2, -2});
+  b.node("QuantizeLinear", {"a", "s"}, {"y"});
+  b.output("y", I8, {1, 16, 1, 1});
+  EXPECT_HAS(import_error(b), "(AveragePool): attribute kernel_shape is -2");
+}
+
+TEST(OnnxShapeLimits, HugeGroupIsRefusedBeforeItIsMultiplied) {
+  QdqNet n = good_net();
+  OnnxBuilder::attr(n.conv, "group", int64_t{1} << 62);
+  EXPECT_HAS(import_error(n.b), "(Conv): attribute group must be 1 or the channel count");
+  Conv c;
+  OnnxBuilder::attr(c.n, "group", int64_t{1} << 62);
+  EXPECT_HAS(import_error(c.b), "(QLinearConv): attribute group must be 1 or depthwise");
+}
+
+// Every path that builds a graph (importers, calibration, the zoo) meets
+// the same limits when it adds a node.
+TEST(OnnxShapeLimits, GraphRefusesEmptyAndHugeOutputs) {
+  Graph g;
+  g.name = "g";
+  Node n;
+  n.name = "pool";
+  n.op = Op::MaxPool;
+  n.out = Shape{1, 16, 0, 0};
+  EXPECT_HAS(error_of([&] { g.add(n); }), "graph g: node 'pool' (max_pool): output 1x16x0x0 dimension 2 is 0");
+  n.out = Shape{1, 1 << 20, 1 << 20, 1};
+  EXPECT_HAS(error_of([&] { g.add(n); }), "has more than 268435456 elements");
+}
+
+TEST(OnnxShapeLimits, IntegerConvStrideZero) {
+  Conv c;
+  OnnxBuilder::attr(c.n, "strides", std::vector<int64_t>{0, 0});
+  EXPECT_HAS(import_error(c.b), "(QLinearConv): attribute strides is 0");
+}
+
+TEST(OnnxShapeLimits, InfiniteScale) {
+  Conv c;
+  for (auto& t : *c.b.model().mutable_graph()->mutable_initializer())
+    if (t.name() == "ys") t.set_float_data(0, std::numeric_limits<float>::infinity());
+  EXPECT_HAS(import_error(c.b), "scale 'ys' is inf (it must be finite)");
+}
+
+TEST(OnnxShapeLimits, InputAndInitializerDimensionsBeyondTheLimit) {
+  OnnxBuilder b;
+  b.input("x", I8, {int64_t{1} << 31, 4, 4, 4});
+  b.output("x", I8, {1});
+  EXPECT_HAS(import_error(b), "input 'x' has more than 268435456 elements (dimension 0 is 2147483648)");
+  // 2^20 x 2^20 x 2^20 x 2^20 overflows int64 if multiplied
+  QdqNet n = good_net();
+  for (auto& t : *n.b.model().mutable_graph()->mutable_initializer())
+    if (t.name() == "w")
+      for (int i = 0; i < 4; ++i) t.set_dims(i, int64_t{1} << 20);
+  EXPECT_HAS(import_error(n.b), "initializer 'w' has more than 268435456 elements (dimension 1 is 1048576)");
+}
+
+TEST(OnnxShapeLimits, DuplicatedNodeListNamesTheOutput) {
+  QdqNet n = good_net();
+  auto* g = n.b.model().mutable_graph();
+  const int count = g->node_size();
+  for (int i = 0; i < count; ++i) *g->add_node() = g->node(i);
+  EXPECT_HAS(import_error(n.b),
+             "node 'DequantizeLinear_1' (DequantizeLinear): output 'xf' is also the output of node "
+             "'DequantizeLinear_1' (output names must be unique)");
+}
+
+// The float path: x [1, 4, 4, 4] -> Conv 3x3 -> BatchNormalization -> Relu.
+OnnxBuilder float_conv_bn(float w = 0.1f, std::vector<float> var = std::vector<float>(4, 1.0f)) {
+  OnnxBuilder b;
+  b.input("x", onnx::TensorProto::FLOAT, {1, 4, 4, 4});
+  b.floats("W", {4, 4, 3, 3}, std::vector<float>(144, w));
+  auto* c = b.node("Conv", {"x", "W"}, {"c"});
+  OnnxBuilder::attr(c, "kernel_shape", std::vector<int64_t>{3, 3});
+  OnnxBuilder::attr(c, "pads", std::vector<int64_t>{1, 1, 1, 1});
+  const auto n = static_cast<int64_t>(var.size());
+  b.floats("g", {n}, std::vector<float>(var.size(), 1.0f)), b.floats("be", {n}, std::vector<float>(var.size(), 0.0f));
+  b.floats("m", {n}, std::vector<float>(var.size(), 0.0f)), b.floats("v", {n}, var);
+  b.node("BatchNormalization", {"c", "g", "be", "m", "v"}, {"bn"});
+  b.node("Relu", {"bn"}, {"y"});
+  b.output("y", onnx::TensorProto::FLOAT, {1, 4, 4, 4});
+  return b;
+}
+
+TEST(OnnxShapeLimits, FloatConvBatchNormImports) { EXPECT_EQ(float_error(float_conv_bn()), "(no error)"); }
+
+TEST(OnnxShapeLimits, NonFiniteWeights) {
+  EXPECT_HAS(float_error(float_conv_bn(std::nanf(""))),
+             "(Conv): initializer 'W' holds nan at index 0 (values must be finite)");
+  EXPECT_HAS(float_error(float_conv_bn(std::numeric_limits<float>::infinity())), "initializer 'W' holds inf");
+}
+
+TEST(OnnxShapeLimits, NegativeVariance) {
+  EXPECT_HAS(float_error(float_conv_bn(0.1f, {1, 1, -1, 1})),
+             "(BatchNormalization): var of channel 2 is -1 (a variance plus epsilon must be positive)");
+}
+
+TEST(OnnxShapeLimits, BatchNormParametersOfTheWrongLength) {
+  EXPECT_HAS(float_error(float_conv_bn(0.1f, {1})),
+             "(BatchNormalization): input scale ('g') has 1 values for the Conv's 4 output channels");
+}
+
+TEST(OnnxShapeLimits, FloatAddWithOneInput) {
+  OnnxBuilder b = float_model();
+  b.model().mutable_graph()->mutable_node(1)->set_op_type("Add");
+  const std::string msg = float_error(b);
+  EXPECT_HAS(msg, "(Add): needs 2 input(s), it has 1");
+}
+
+TEST(OnnxShapeLimits, FloatOutputNameUsedTwice) {
+  OnnxBuilder b = float_conv_bn();
+  b.model().mutable_graph()->mutable_node(1)->set_output(0, "c");
+  EXPECT_HAS(float_error(b), "(BatchNormalization): output 'c' is also the output of node 'Conv_1'");
+}
+
+TEST(OnnxShapeLimits, FloatPoolLargerThanItsInput) {
+  OnnxBuilder b;
+  b.input("x", onnx::TensorProto::FLOAT, {1, 16, 4, 4});
+  auto* p = b.node("AveragePool", {"x"}, {"y"});
+  OnnxBuilder::attr(p, "kernel_shape", std::vector<int64_t>{8, 8});
+  OnnxBuilder::attr(p, "strides", std::vector<int64_t>{8, 8});
+  b.output("y", onnx::TensorProto::FLOAT, {1, 16, 0, 0});
+  EXPECT_HAS(float_error(b), "(AveragePool): attribute kernel_shape is 8, larger than the padded input (4x4)");
+}
+
+}  // namespace
+
+namespace {
+
+// Whatever slips past the checks: protobuf's own CHECK (an out-of-range
+// repeated field here) ends as one vta::Error naming the file.
+TEST(OnnxShapeLimits, ProtobufCheckBecomesAnErrorNamingTheFile) {
+  const std::string msg = error_of([] {
+    vta::compiler::guarded_import("m.onnx", [] { return onnx::NodeProto().input(3); });
+  });
+  EXPECT_EQ(msg.rfind("m.onnx: not a valid ONNX model (protobuf: CHECK failed", 0), 0u) << msg;
 }
 
 }  // namespace

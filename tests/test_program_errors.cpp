@@ -98,6 +98,28 @@ TEST(Bounds, LoadOutsideAllocatedDram) {
   EXPECT_HAS(msg, "outside any allocation");
 }
 
+// Bounds are the buffer's own size, not the 4 KiB page it sits in: one
+// element past a 4-element buffer is outside, on every backend.
+TEST(Bounds, LoadOnePastTheBufferInsideItsPage) {
+  auto msg = error_of([](ProgramBuilder& p) {
+    uint32_t inp = p.buffer(MemId::INP, 4);
+    p.add(make_load(MemId::INP, 0, inp, 1, 5, 5));
+    p.add(make_finish());
+  });
+  EXPECT_HAS(msg, "instruction 0 (LOAD INP");
+  EXPECT_HAS(msg, "outside any allocation");
+}
+
+TEST(Bounds, StorePastTheBufferInsideItsPage) {
+  auto msg = error_of([](ProgramBuilder& p) {
+    uint32_t out = p.buffer(MemId::OUT, 1);
+    p.add(make_store(0, out, 1, 2, 2));
+    p.add(make_finish());
+  });
+  EXPECT_HAS(msg, "instruction 0 (STORE OUT");
+  EXPECT_HAS(msg, "outside any allocation");
+}
+
 TEST(Bounds, StoreOutsideAllocatedDram) {
   auto msg = error_of([](ProgramBuilder& p) {
     p.add(make_store(0, 0x7fffff, 1, 1, 1));

@@ -2,6 +2,7 @@
 // Exit codes: 0 success, 1 result mismatch, 2 bad input or program error.
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <charconv>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -13,11 +14,13 @@
 
 #include "vta/isa/config.h"
 #include "vta/isa/error.h"
+#include "vta/isa/write_file.h"
 #include "vta/model/backend.h"
 #include "vta/model/image.h"
 #include "compare.h"
 #include "estimate_command.h"
 #include "opencl_commands.h"
+#include "run_and_exit.h"
 #include "run_network.h"
 #include "sweep_command.h"
 #include "vta/compiler/onnx.h"
@@ -44,9 +47,7 @@ void write_or_print(const std::string& text, const std::string& out) {
     std::cout << text;
     return;
   }
-  std::ofstream f(out, std::ios::binary);
-  if (!f) vta::fail("{}: cannot write", out);
-  f << text;
+  vta::write_file(out, text);
 }
 
 // Options shared by every command that needs a design.
@@ -70,17 +71,20 @@ struct Dump {
 };
 
 Dump parse_dump(const std::string& s) {
-  // MEM:INDEX:COUNT
+  // MEM:INDEX:COUNT, INDEX and COUNT decimal and whole (no trailing junk)
   auto a = s.find(':'), b = s.rfind(':');
   if (a == std::string::npos || a == b) vta::fail("--dump {}: expected MEM:INDEX:COUNT (e.g. OUT:0:4)", s);
   auto mem = vta::isa::mem_from_name(s.substr(0, a));
   if (!mem) vta::fail("--dump {}: '{}' is not a memory type", s, s.substr(0, a));
-  try {
-    return Dump{*mem, static_cast<uint32_t>(std::stoul(s.substr(a + 1, b - a - 1))),
-                static_cast<uint32_t>(std::stoul(s.substr(b + 1)))};
-  } catch (...) {
-    vta::fail("--dump {}: INDEX and COUNT must be integers", s);
-  }
+  auto number = [&](std::string_view t) {
+    uint32_t v = 0;
+    auto [p, ec] = std::from_chars(t.data(), t.data() + t.size(), v);
+    if (t.empty() || ec != std::errc() || p != t.data() + t.size())
+      vta::fail("--dump {}: INDEX and COUNT must be decimal integers below 2^32, not '{}'", s, t);
+    return v;
+  };
+  const std::string_view sv(s);
+  return Dump{*mem, number(sv.substr(a + 1, b - a - 1)), number(sv.substr(b + 1))};
 }
 
 std::string hex_rows(const std::vector<uint8_t>& bytes, size_t row) {
@@ -106,6 +110,7 @@ struct RunOpts {
 
 // Runs one program; returns its exit code and appends its JSON record.
 int run_one(const std::string& path, const vta::Config& cfg, const RunOpts& o, nlohmann::ordered_json& records) {
+  for (const auto& d : o.dumps) parse_dump(d);  // a bad --dump is named before anything runs
   vta::ProgramImage image = vta::read_program(path, cfg);
   vta::BackendOptions bo = o.backend_options;
   if (!bo.trace_path.empty() && o.programs.size() > 1) {
@@ -188,6 +193,12 @@ int run_one(const std::string& path, const vta::Config& cfg, const RunOpts& o, n
       std::cout << fmt::format("  check: FAIL {}: {} bytes differ; first at byte {}: expected {}, got {}\n", m.what,
                                m.total_diffs, m.offset, m.expected, m.actual);
     if (!compare_result.empty()) std::cout << "  compare: " << compare_result << "\n";
+  } else if (code != kOk) {
+    // No text report (--stats json or none): a failure still says what
+    // failed, on stderr so that JSON on stdout stays JSON.
+    for (const auto& m : mismatches)
+      std::cerr << fmt::format("{}: check FAIL {}: {} bytes differ\n", path, m.what, m.total_diffs);
+    if (code == kMismatch && mismatches.empty()) std::cerr << fmt::format("{}: compare: {}\n", path, compare_result);
   }
   for (const auto& d : o.dumps) {
     Dump dump = parse_dump(d);
@@ -207,7 +218,7 @@ int run_one(const std::string& path, const vta::Config& cfg, const RunOpts& o, n
 
 }  // namespace
 
-int main(int argc, char** argv) {
+static int run_cli(int argc, char** argv) {
   CLI::App app{"vta-lab: a cycle-accurate simulator and co-design lab for the VTA tensor accelerator"};
   app.set_version_flag("--version", VTA_VERSION);
   app.require_subcommand(1);
@@ -293,10 +304,12 @@ int main(int argc, char** argv) {
              if (colon == std::string::npos) throw std::invalid_argument(w);
              bo.wave_from = std::stoull(w.substr(0, colon), &a);
              bo.wave_cycles = std::stoull(w.substr(colon + 1), &b);
-             if (a != colon || b != w.size() - colon - 1 || w[0] == '-' || w[colon + 1] == '-')
+             if (a != colon || b != w.size() - colon - 1 || w[0] == '-' || w[colon + 1] == '-' ||
+                 bo.wave_cycles == 0)  // an empty window would write no file at all
                throw std::invalid_argument(w);
            } catch (const std::exception&) {
-             throw CLI::ValidationError("--wave-window", "expected FROM:CYCLES (e.g. 0:100000), got '" + w + "'");
+             throw CLI::ValidationError("--wave-window",
+                                        "expected FROM:CYCLES with CYCLES at least 1 (e.g. 0:100000), got '" + w + "'");
            }
          },
          "--wave: the cycles to record, FROM:CYCLES (default 0:100000)");
@@ -321,8 +334,10 @@ int main(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    int code = app.exit(e);
-    return code == 0 ? kOk : kBadInput;
+    if (e.get_exit_code() == 0) return app.exit(e);  // --help, --version
+    // A usage error is an error like any other: one line, exit 2.
+    vta::app::print_error(std::string(e.what()) + " (run with --help for more information)");
+    return kBadInput;
   }
 
   try {
@@ -365,6 +380,9 @@ int main(int argc, char** argv) {
       std::cout << vta::disassemble_image(img, c);
     } else if (*run && (!net_opts.model.empty() || !net_opts.onnx.empty())) {
       if (!net_opts.model.empty() && !net_opts.onnx.empty()) vta::fail("run: give --model or --onnx, not both");
+      // Options of program runs would be ignored here: name them instead.
+      for (const char* opt : {"--compare", "--stats", "--stats-out", "--dump", "--dump-buffer"})
+        if (run->count(opt)) vta::fail("run: {} applies to program runs, not to --model or --onnx", opt);
       if (!run_opts.programs.empty()) vta::fail("run: give either programs or --model, not both");
       net_opts.backend = run_opts.backend;
       net_opts.backend_options = run_opts.backend_options;
@@ -372,10 +390,25 @@ int main(int argc, char** argv) {
       return vta::app::run_network_command(net_opts, run_cfg.load());
     } else if (*run) {
       if (run_opts.programs.empty()) vta::fail("run: give program files, conformance folders or --model NAME");
+      // Options of network runs would be ignored here: name them instead.
+      for (const char* opt : {"--seed", "--batch", "--image", "--report-csv", "--report-json", "--report-html", "--dump-after"})
+        if (run->count(opt)) vta::fail("run: {} applies to --model or --onnx, not to program runs", opt);
       vta::Config c = run_cfg.load();
       nlohmann::ordered_json records = nlohmann::ordered_json::array();
       int worst = kOk;
-      for (const auto& p : run_opts.programs) worst = std::max(worst, run_one(p, c, run_opts, records));
+      for (const auto& p : run_opts.programs) {
+        // A bad program is reported, named, and recorded; the others still run.
+        try {
+          worst = std::max(worst, run_one(p, c, run_opts, records));
+        } catch (const vta::Error& e) {
+          const std::string what = std::string_view(e.what()).find(p) == std::string_view::npos
+                                       ? fmt::format("{}: {}", p, e.what())
+                                       : std::string(e.what());
+          vta::app::print_error(what);
+          records.push_back({{"program", p}, {"backend", run_opts.backend}, {"check", "error"}, {"error", what}});
+          worst = kBadInput;
+        }
+      }
       nlohmann::ordered_json doc;
       doc["tool"] = std::string("vta-lab ") + VTA_VERSION;
       doc["config_name"] = c.name;
@@ -400,12 +433,11 @@ int main(int argc, char** argv) {
       for (const auto& [n, d] : vta::backends()) width = std::max(width, n.size());
       for (const auto& [n, d] : vta::backends()) std::cout << fmt::format("{:<{}}  {}\n", n, width, d);
     }
-  } catch (const vta::Error& e) {
-    std::cerr << "vta: error: " << e.what() << "\n";
-    return kBadInput;
-  } catch (const std::exception& e) {
-    std::cerr << "vta: error: " << e.what() << "\n";
+  } catch (const std::exception& e) {  // vta::Error and anything else: one line, exit 2
+    vta::app::print_error(e.what());
     return kBadInput;
   }
   return kOk;
 }
+
+int main(int argc, char** argv) { return vta::app::checked_stdout(run_cli(argc, argv)); }

@@ -9,6 +9,7 @@
 
 #include "vta/isa/config.h"
 #include "vta/isa/error.h"
+#include "vta/isa/write_file.h"
 #include "vta/kernels/bringup.h"
 #include "vta/kernels/opencl.h"
 #include "run_and_exit.h"
@@ -46,13 +47,6 @@ struct Target {
     return c;
   }
 };
-
-void write_file(const std::string& path, const std::string& bytes) {
-  std::ofstream f(path, std::ios::binary);
-  if (!f) fail("{}: cannot write", path);
-  f << bytes;
-  if (!f) fail("{}: write failed", path);
-}
 
 }  // namespace
 

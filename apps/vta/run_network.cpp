@@ -10,21 +10,12 @@
 #include "vta/compiler/runtime.h"
 #include "vta/compiler/zoo.h"
 #include "vta/isa/error.h"
+#include "vta/isa/write_file.h"
 #include "vta/sweeps/html.h"
 
 namespace vta::app {
 
 using namespace vta::compiler;
-
-namespace {
-void write_file(const std::string& path, const std::string& text) {
-  std::ofstream f(path);
-  if (!f) fail("{}: cannot write", path);
-  f << text;
-  f.flush();
-  if (!f) fail("{}: cannot write (disk full?)", path);
-}
-}  // namespace
 
 int run_network_command(const NetworkRunOptions& o, const Config& c) {
   ZooOptions zo;
@@ -65,9 +56,9 @@ int run_network_command(const NetworkRunOptions& o, const Config& c) {
   r.check_text = timing_only ? "skipped (timing-only mode computes no tensors)" : passed ? "pass" : "FAIL";
   std::cout << report_table(r);
   if (timing_only) std::cout << "check: skipped (timing-only mode computes no tensors)\n";
-  if (!o.report_csv.empty()) write_file(o.report_csv, report_csv(r));
-  if (!o.report_json.empty()) write_file(o.report_json, report_json(r).dump(2) + "\n");
-  if (!o.report_html.empty()) write_file(o.report_html, sweeps::run_report_html(r));
+  if (!o.report_csv.empty()) write_file(o.report_csv, report_csv(r), "--report-csv");
+  if (!o.report_json.empty()) write_file(o.report_json, report_json(r).dump(2) + "\n", "--report-json");
+  if (!o.report_html.empty()) write_file(o.report_html, sweeps::run_report_html(r), "--report-html");
   return passed ? 0 : 1;
 }
 

@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "vta/compiler/reference.h"
+#include "vta/compiler/shape_check.h"
 #include "vta/isa/error.h"
 
 namespace vta::compiler {
@@ -172,6 +173,7 @@ int Calibrator::calibrated_shift(std::vector<int64_t>& mag) {
 }
 
 int Calibrator::finish(Node n, int w_exp) {
+  check_output_shape(g_.name, n);  // before accumulators() allocates the output
   std::vector<int32_t> acc = accumulators(n, value(n.inputs[0]));
   std::vector<int64_t> mag(acc.size());
   for (size_t i = 0; i < acc.size(); ++i) mag[i] = std::abs(static_cast<int64_t>(acc[i]));
@@ -181,6 +183,7 @@ int Calibrator::finish(Node n, int w_exp) {
 }
 
 int Calibrator::push(Node n) {
+  check_output_shape(g_.name, n);  // before run_node allocates the output
   std::vector<const Tensor*> ins;
   for (int k : n.inputs) ins.push_back(&values_[static_cast<size_t>(k)]);
   Tensor out = run_node(n, ins);

@@ -387,6 +387,8 @@ class Planner {
 
 CompiledNetwork compile(const Graph& input, const Config& c, const std::string& dump_after) {
   const auto t0 = std::chrono::steady_clock::now();
+  if (!dump_after.empty() && dump_after != "partition")
+    fail("--dump-after {}: no such pass (passes whose IR can be printed: partition)", dump_after);
   if (c.gemm.block_in != c.gemm.block_out)
     fail("config {}: the compiler needs gemm.block_in == gemm.block_out (activations are blocked once)", c.name);
   CompiledNetwork net;

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "vta/compiler/shape_check.h"
 #include "vta/isa/error.h"
 
 namespace vta::compiler {
@@ -44,6 +45,7 @@ int Graph::add(Node n) {
   for (int i : n.inputs)
     if (i < 0 || i >= static_cast<int>(nodes.size()))
       fail("graph {}: node '{}' uses input {} that does not exist yet", name, n.name, i);
+  check_output_shape(name, n);
   nodes.push_back(std::move(n));
   return static_cast<int>(nodes.size()) - 1;
 }

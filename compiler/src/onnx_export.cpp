@@ -7,6 +7,7 @@
 
 #include "vta/compiler/onnx.h"
 #include "vta/isa/error.h"
+#include "vta/isa/write_file.h"
 
 namespace vta::compiler {
 
@@ -183,11 +184,6 @@ std::string export_onnx_bytes(const Graph& g) {
   return bytes;
 }
 
-void export_onnx(const Graph& g, const std::string& path) {
-  const std::string bytes = export_onnx_bytes(g);
-  std::ofstream f(path, std::ios::binary);
-  if (!f) fail("{}: cannot write", path);
-  f << bytes;
-}
+void export_onnx(const Graph& g, const std::string& path) { write_file(path, export_onnx_bytes(g)); }
 
 }  // namespace vta::compiler

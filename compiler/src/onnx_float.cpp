@@ -13,8 +13,10 @@
 #include <random>
 #include <set>
 
+#include "onnx_guard.h"
 #include "vta/compiler/calibrate.h"
 #include "vta/compiler/onnx.h"
+#include "vta/compiler/shape_check.h"
 #include "vta/isa/error.h"
 
 namespace vta::compiler {
@@ -59,6 +61,8 @@ class FloatImporter {
     for (const auto& dim : in->type().tensor_type().shape().dim()) d.push_back(dim.dim_value());
     if ((d.size() != 4 && d.size() != 2) || std::any_of(d.begin(), d.end(), [](int64_t x) { return x <= 0; }))
       fail("{}: input '{}' must be NCHW or NC with a static shape", src_, in->name());
+    if (const std::string e = dims_problem(d); !e.empty()) fail("{}: input '{}' {}", src_, in->name(), e);
+    unique_outputs(in->name());
     const Shape s = d.size() == 4 ? Shape{d[0], d[1], d[2], d[3]} : Shape{d[0], d[1], 1, 1};
     std::vector<float> seeded;
     if (calibration.empty()) {  // no calibration data given: a seeded input in [-1, 1]
@@ -95,6 +99,21 @@ class FloatImporter {
     fail("{}: node '{}' ({}): {}", src_, n.name().empty() ? (n.output_size() ? n.output(0) : "?") : n.name(), n.op_type(), what);
   }
 
+  // Every node output is a new name: not a graph input, an initializer or
+  // another node's output (a duplicated node list would otherwise fold a
+  // BatchNormalization or a bias twice).
+  void unique_outputs(const std::string& input) const {
+    std::map<std::string, const onnx::NodeProto*> producer;
+    for (const auto& n : m_.graph().node())
+      for (const auto& o : n.output()) {
+        if (o.empty()) continue;
+        if (o == input || init_.count(o)) bad(n, fmt::format("output '{}' is also a graph input or initializer", o));
+        if (auto [it, fresh] = producer.emplace(o, &n); !fresh)
+          bad(n, fmt::format("output '{}' is also the output of node '{}' (output names must be unique)", o,
+                             it->second->name()));
+      }
+  }
+
   FloatTensor floats(const onnx::NodeProto& n, int k) const {
     if (n.input_size() <= k || n.input(k).empty()) bad(n, fmt::format("input {} is missing", k));
     auto it = init_.find(n.input(k));
@@ -103,6 +122,8 @@ class FloatImporter {
     if (t.data_type() != onnx::TensorProto::FLOAT) bad(n, fmt::format("initializer '{}' must be FLOAT", t.name()));
     FloatTensor f;
     f.dims.assign(t.dims().begin(), t.dims().end());
+    if (const std::string e = dims_problem(f.dims); !e.empty()) bad(n, fmt::format("initializer '{}' {}", t.name(), e));
+    if (t.raw_data().size() % 4) bad(n, fmt::format("initializer '{}' has a truncated raw_data", t.name()));
     if (!t.raw_data().empty()) {
       f.data.resize(t.raw_data().size() / 4);
       std::memcpy(f.data.data(), t.raw_data().data(), f.data.size() * 4);
@@ -110,8 +131,11 @@ class FloatImporter {
       f.data.assign(t.float_data().begin(), t.float_data().end());
     }
     int64_t count = 1;
-    for (auto x : f.dims) count *= x;
+    for (auto x : f.dims) count *= x;  // dims_problem above: no overflow
     if (static_cast<int64_t>(f.data.size()) != count) bad(n, fmt::format("initializer '{}' is truncated", t.name()));
+    for (size_t i = 0; i < f.data.size(); ++i)
+      if (!std::isfinite(f.data[i]))
+        bad(n, fmt::format("initializer '{}' holds {} at index {} (values must be finite)", t.name(), f.data[i], i));
     return f;
   }
 
@@ -130,7 +154,8 @@ class FloatImporter {
       if (a.name() == name) return {a.ints().begin(), a.ints().end()};
     return {};
   }
-  std::array<int64_t, 3> window(const onnx::NodeProto& n) const {
+  // kernel_shape, strides and pads, checked against the input `in` (shape_check.h).
+  std::array<int64_t, 3> window(const onnx::NodeProto& n, const Shape& in) const {
     auto k = attr_ints(n, "kernel_shape"), s = attr_ints(n, "strides"), p = attr_ints(n, "pads");
     for (const auto& a : n.attribute())
       if ((a.name() == "auto_pad" && a.s() != "NOTSET") || (a.name() == "ceil_mode" && a.i() != 0) ||
@@ -142,7 +167,9 @@ class FloatImporter {
     if (!s.empty() && (s.size() != 2 || s[0] != s[1])) bad(n, "attribute strides must be two equal values");
     if (!p.empty() && (p.size() != 4 || p[0] != p[1] || p[0] != p[2] || p[0] != p[3]))
       bad(n, "attribute pads must be four equal values (symmetric padding)");
-    return {k[0], s.empty() ? 1 : s[0], p.empty() ? 0 : p[0]};
+    const std::array<int64_t, 3> w{k[0], s.empty() ? 1 : s[0], p.empty() ? 0 : p[0]};
+    if (const std::string e = window_problem(w[0], w[1], w[2], in.h, in.w); !e.empty()) bad(n, e);
+    return w;
   }
 
   void only_attrs(const onnx::NodeProto& n, std::initializer_list<const char*> known) const {
@@ -169,6 +196,7 @@ class FloatImporter {
     int64_t known = 1, infer = -1;
     for (size_t i = 0; i < d.size(); ++i) {
       if (d[i] == 0) d[i] = from[i];
+      if (d[i] > kMaxTensorElements) bad(n, fmt::format("shape dimension {} is {}, more than the input has", i, d[i]));
       if (d[i] == -1) {
         if (infer >= 0) bad(n, "shape has more than one -1");
         infer = static_cast<int64_t>(i);
@@ -208,7 +236,7 @@ class FloatImporter {
       for (size_t i = 0; i < pd.b.size(); ++i)
         bias[i] = static_cast<int32_t>(std::clamp<long>(std::lround(std::ldexp(pd.b[i], -bexp)), INT32_MIN / 2, INT32_MAX / 2));
       if (pd.op == "Conv") {
-        const auto [k, s, pad] = window(*pd.node);
+        const auto [k, s, pad] = window(*pd.node, cal_.node(x).out);
         id = cal_.conv(x, quantize8(pd.w.data, wexp), std::move(bias), wexp, pd.w.dims[0], k, s, pad, pd.relu,
                        attr_i(*pd.node, "group", 1), pd.node->name());
       } else {
@@ -220,9 +248,30 @@ class FloatImporter {
     return id;
   }
 
+  // The inputs each supported operator needs (the optional ones left out).
+  static int min_inputs(const std::string& op) {
+    static const std::map<std::string, int> need = {{"MatMul", 2},
+                                                    {"Reshape", 2},
+                                                    {"Add", 2},
+                                                    {"Conv", 2},
+                                                    {"Gemm", 2},
+                                                    {"BatchNormalization", 5},
+                                                    {"Relu", 1},
+                                                    {"Clip", 1},
+                                                    {"MaxPool", 1},
+                                                    {"AveragePool", 1},
+                                                    {"GlobalAveragePool", 1},
+                                                    {"Flatten", 1},
+                                                    {"Softmax", 1}};
+    auto it = need.find(op);
+    return it == need.end() ? 0 : it->second;
+  }
+
   void handle(const onnx::NodeProto& n) {
     const std::string& op = n.op_type();
     if (n.output_size() < 1) bad(n, "has no output");
+    if (n.input_size() < min_inputs(op))
+      bad(n, fmt::format("needs {} input(s), it has {}", min_inputs(op), n.input_size()));
     auto in = [&](int k) {
       if (n.input_size() <= k) bad(n, fmt::format("input {} is missing", k));
       return materialize(n.input(k), &n);
@@ -282,9 +331,10 @@ class FloatImporter {
       if (n.input_size() > 2 && !n.input(2).empty()) p.b = floats(n, 2).data;
       const Shape is = cal_.node(p.inputs[0]).out;
       if (op == "Conv") {
-        const auto [k, s, pad] = window(n);
+        const auto [k, s, pad] = window(n, is);
         (void)s, (void)pad;
         const int64_t g = attr_i(n, "group", 1);
+        if (g != 1 && g != is.c) bad(n, "attribute group must be 1 or depthwise");  // before dims[1] * g
         if (p.w.dims.size() != 4 || p.w.dims[2] != k || p.w.dims[3] != k || p.w.dims[1] * g != is.c)
           bad(n, "weight dims must be [O, C/group, K, K] matching the input");
         if (g != 1 && !(g == is.c && p.w.dims[0] == is.c)) bad(n, "attribute group must be 1 or depthwise");
@@ -313,7 +363,18 @@ class FloatImporter {
       const auto gamma = floats(n, 1).data, beta = floats(n, 2).data, mean = floats(n, 3).data, var = floats(n, 4).data;
       const float eps = attr_f(n, "epsilon", 1e-5f);
       const int64_t oc = p.w.dims[0], per = static_cast<int64_t>(p.w.data.size()) / oc;
-      if (static_cast<int64_t>(gamma.size()) != oc) bad(n, "parameters differ from the Conv's output channels");
+      const char* names[] = {"scale", "B", "mean", "var"};
+      for (int k = 0; k < 4; ++k) {
+        const size_t size = std::array{gamma.size(), beta.size(), mean.size(), var.size()}[static_cast<size_t>(k)];
+        if (static_cast<int64_t>(size) != oc)
+          bad(n, fmt::format("input {} ('{}') has {} values for the Conv's {} output channels", names[k],
+                             n.input(k + 1), size, oc));
+      }
+      if (!(eps >= 0) || !std::isfinite(eps))
+        bad(n, fmt::format("attribute epsilon is {} (it must be 0 or more)", eps));
+      for (size_t o = 0; o < var.size(); ++o)
+        if (!(var[o] + eps > 0))
+          bad(n, fmt::format("var of channel {} is {} (a variance plus epsilon must be positive)", o, var[o]));
       if (p.b.empty()) p.b.assign(static_cast<size_t>(oc), 0.0f);
       for (int64_t o = 0; o < oc; ++o) {
         const float f = gamma[static_cast<size_t>(o)] / std::sqrt(var[static_cast<size_t>(o)] + eps);
@@ -346,14 +407,15 @@ class FloatImporter {
       return;
     }
     if (op == "MaxPool" || op == "AveragePool") {
-      const auto [k, s, pad] = window(n);
+      const int x = in(0);
+      const auto [k, s, pad] = window(n, cal_.node(x).out);
       if (op == "MaxPool") {
-        tensors_[n.output(0)] = cal_.max_pool(in(0), k, s, pad, n.name());
+        tensors_[n.output(0)] = cal_.max_pool(x, k, s, pad, n.name());
         return;
       }
       if (s != k || pad != 0) bad(n, "only non-overlapping, unpadded windows are supported");
       if ((k & (k - 1)) != 0) bad(n, "the window area must be a power of two");
-      tensors_[n.output(0)] = cal_.avg_pool(in(0), k, n.name());
+      tensors_[n.output(0)] = cal_.avg_pool(x, k, n.name());
       return;
     }
     if (op == "GlobalAveragePool") {
@@ -396,7 +458,7 @@ bool onnx_is_float_model(const std::string& bytes) {
 QuantizedModel import_onnx_float(const std::string& bytes, const std::string& source, const std::vector<float>& calibration) {
   onnx::ModelProto m;
   if (bytes.empty() || !m.ParseFromString(bytes)) fail("{}: not a valid ONNX model (empty, truncated or corrupt protobuf)", source);
-  return FloatImporter(m, source).run(calibration);
+  return guarded_import(source, [&] { return FloatImporter(m, source).run(calibration); });
 }
 
 }  // namespace vta::compiler

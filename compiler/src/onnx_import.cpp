@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "onnx_guard.h"
 #include "onnx_integer.h"
 #include "onnx_read.h"
 #include "vta/compiler/onnx.h"
@@ -69,7 +70,14 @@ class Importer : public OnnxReader {
     const auto& gp = m_.graph();
     std::map<std::string, int> producer;
     for (int i = 0; i < gp.node_size(); ++i)
-      for (const auto& o : gp.node(i).output()) producer[o] = i;
+      for (const auto& o : gp.node(i).output()) {
+        if (o.empty()) continue;  // an optional output left out
+        if (init_.count(o) || inputs_.count(o))
+          bad(gp.node(i), fmt::format("output '{}' is also a graph input or initializer", o));
+        if (auto [it, fresh] = producer.emplace(o, i); !fresh)
+          bad(gp.node(i), fmt::format("output '{}' is also the output of node '{}' (output names must be unique)", o,
+                                      gp.node(it->second).name()));
+      }
     std::vector<int> indeg(static_cast<size_t>(gp.node_size()), 0);
     std::vector<std::vector<int>> users(static_cast<size_t>(gp.node_size()));
     for (int i = 0; i < gp.node_size(); ++i) {
@@ -113,6 +121,7 @@ class Importer : public OnnxReader {
         fail("{}: input '{}' needs a static positive shape", src_, v.name());
       d.push_back(dim.dim_value());
     }
+    if (const std::string e = dims_problem(d); !e.empty()) fail("{}: input '{}' {}", src_, v.name(), e);
     if (d.size() < 2 || d.size() > 4)
       fail("{}: input '{}' must be NCHW, N x rows x K or NC, it has {} dimensions", src_, v.name(), d.size());
     Node n;
@@ -168,16 +177,24 @@ class Importer : public OnnxReader {
       only_attrs(n, {"axis"});
       const int exp = scale_exp(n, 1);
       zero_point_is_zero(n, 2);
-      if (n.input(0) == float_input_) {  // a float graph input, quantized once
-        Node in = float_input_node_;
-        in.exp = exp;
-        q_[n.output(0)] = g_.add(in);
+      if (n.input(0) == float_input_) {  // a float graph input: one Input node, however many quantize it
+        if (float_input_id_ < 0) {
+          Node in = float_input_node_;
+          in.exp = exp;
+          float_input_id_ = g_.add(in);
+        } else if (g_.at(float_input_id_).exp != exp) {
+          bad(n, fmt::format("input '{}' is quantized again with another scale", n.input(0)));
+        }
+        q_[n.output(0)] = float_input_id_;
         return;
       }
       auto it = pending_.find(n.input(0));
       if (it == pending_.end()) bad(n, fmt::format("input '{}' is not the result of Conv, Gemm, Add or a pool", n.input(0)));
-      finish(it->second, exp, n);
-      q_[n.output(0)] = g_.add(std::move(it->second.node));
+      // A copy: one float result may feed several QuantizeLinear nodes (legal
+      // fan-out), each of which gets its own requantized node.
+      Pending p = it->second;
+      finish(p, exp, n);
+      q_[n.output(0)] = g_.add(std::move(p.node));
       g_.nodes.back().name = n.output(0);
       return;
     }
@@ -222,12 +239,13 @@ class Importer : public OnnxReader {
       const Shape is = g_.at(x.node).out;
       if (conv) {
         only_attrs(n, {"kernel_shape", "strides", "pads", "group", "dilations", "auto_pad"});
-        const auto [k, s, pad] = window(n);
+        const auto [k, s, pad] = window(n, is);
         out.kernel = k, out.stride = s, out.pad = pad, out.groups = attr_i(n, "group", 1);
+        // first, so that dims[1] * group below cannot overflow
+        if (out.groups != 1 && out.groups != is.c) bad(n, "attribute group must be 1 or the channel count (depthwise)");
         if (w->second.dims.size() != 4 || w->second.dims[2] != k || w->second.dims[3] != k ||
             w->second.dims[1] * out.groups != is.c)
           bad(n, "weight dims must be [O, C/group, K, K] matching the input");
-        if (out.groups != 1 && out.groups != is.c) bad(n, "attribute group must be 1 or the channel count (depthwise)");
         out.out = Shape{is.n, w->second.dims[0], (is.h + 2 * pad - k) / s + 1, (is.w + 2 * pad - k) / s + 1};
         out.weight = w->second.data;
       } else {
@@ -292,7 +310,7 @@ class Importer : public OnnxReader {
       p.in_exps = {x.exp};
       if (op == "AveragePool") {
         only_attrs(n, {"kernel_shape", "strides", "pads", "auto_pad", "count_include_pad", "ceil_mode"});
-        const auto [k, s, pad] = window(n);
+        const auto [k, s, pad] = window(n, is);
         if (s != k || pad != 0 || !std::has_single_bit(static_cast<uint64_t>(k * k)))
           bad(n, "only non-overlapping, unpadded windows whose size is a power of two are supported");
         p.node.op = Op::AvgPool;
@@ -316,7 +334,7 @@ class Importer : public OnnxReader {
       out.exp = in.exp;
       if (op == "MaxPool") {
         only_attrs(n, {"kernel_shape", "strides", "pads", "auto_pad", "dilations", "ceil_mode", "storage_order"});
-        const auto [k, s, pad] = window(n);
+        const auto [k, s, pad] = window(n, in.out);
         out.op = Op::MaxPool;
         out.pool = k, out.pool_stride = s, out.pool_pad = pad;
         out.out = Shape{in.out.n, in.out.c, (in.out.h + 2 * pad - k) / s + 1, (in.out.w + 2 * pad - k) / s + 1};
@@ -371,6 +389,7 @@ class Importer : public OnnxReader {
   std::map<std::string, Pending> pending_;
   std::string float_input_;
   Node float_input_node_;
+  int float_input_id_ = -1;  // its Input node, once a QuantizeLinear made it
 };
 
 }  // namespace
@@ -379,7 +398,7 @@ Graph import_onnx_bytes(const std::string& bytes, const std::string& source) {
   onnx::ModelProto m;
   if (bytes.empty() || !m.ParseFromString(bytes)) fail("{}: not a valid ONNX model (empty, truncated or corrupt protobuf)", source);
   if (!m.has_graph()) fail("{}: the model has no graph", source);
-  return Importer(m, source).run();
+  return guarded_import(source, [&] { return Importer(m, source).run(); });
 }
 
 Graph import_onnx(const std::string& path) {

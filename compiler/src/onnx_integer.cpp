@@ -112,11 +112,11 @@ class IntegerOp {
     out.op = Op::Conv2d;
     out.kernel = wd[2], out.stride = s.empty() ? 1 : s[0], out.pad = p.empty() ? 0 : p[0];
     out.groups = r_.attr_i(n_, "group", 1);
-    if (out.groups < 1 || wd[1] * out.groups != is.c)
-      r_.bad(n_, "weight dims must be [O, C/group, K, K] matching the input");
+    if (out.groups != 1 && out.groups != is.c)
+      r_.bad(n_, "attribute group must be 1 or depthwise");  // before the product
+    if (wd[1] * out.groups != is.c) r_.bad(n_, "weight dims must be [O, C/group, K, K] matching the input");
     if (out.groups != 1 && !(out.groups == is.c && wd[0] == is.c)) r_.bad(n_, "attribute group must be 1 or depthwise");
-    if (is.h + 2 * out.pad < out.kernel || is.w + 2 * out.pad < out.kernel)
-      r_.bad(n_, "the kernel is larger than the padded input");
+    r_.check_window(n_, out.kernel, out.stride, out.pad, is);
     out.out = Shape{is.n, wd[0], (is.h + 2 * out.pad - out.kernel) / out.stride + 1,
                     (is.w + 2 * out.pad - out.kernel) / out.stride + 1};
     out.weight = std::move(wv);

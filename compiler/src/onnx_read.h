@@ -6,12 +6,15 @@
 #include <onnx/onnx_pb.h>
 
 #include <array>
+#include <cmath>
 #include <cstring>
 #include <initializer_list>
 #include <map>
 #include <string>
 #include <vector>
 
+#include "vta/compiler/graph.h"
+#include "vta/compiler/shape_check.h"
 #include "vta/isa/error.h"
 
 namespace vta::compiler {
@@ -42,10 +45,13 @@ class OnnxReader {
       std::memcpy(&v, t.raw_data().data(), 4);
     else
       bad(n, fmt::format("scale '{}' must be one value (per-tensor quantization)", t.name()));
+    if (!std::isfinite(v)) bad(n, fmt::format("scale '{}' is {} (it must be finite)", t.name(), v));
     return v;
   }
 
   std::vector<int64_t> int_values(const onnx::TensorProto& t, const onnx::NodeProto& n) const {
+    const std::vector<int64_t> dims(t.dims().begin(), t.dims().end());
+    if (const std::string e = dims_problem(dims); !e.empty()) bad(n, fmt::format("initializer '{}' {}", t.name(), e));
     std::vector<int64_t> out;
     const std::string& raw = t.raw_data();
     switch (t.data_type()) {
@@ -76,7 +82,7 @@ class OnnxReader {
       default: bad(n, fmt::format("initializer '{}' has element type {}; expected INT8 or INT32 (or UINT8)", t.name(), t.data_type()));
     }
     int64_t count = 1;
-    for (auto d : t.dims()) count *= d;
+    for (auto d : dims) count *= d;  // dims_problem above: no overflow
     if (static_cast<int64_t>(out.size()) != count)
       bad(n, fmt::format("initializer '{}' holds {} values for dims of {} elements", t.name(), out.size(), count));
     return out;
@@ -99,8 +105,9 @@ class OnnxReader {
       if (!ok) bad(n, fmt::format("attribute '{}' is not supported", a.name()));
     }
   }
-  // kernel_shape (square), strides (equal), pads (all equal): returns k, s, p.
-  std::array<int64_t, 3> window(const onnx::NodeProto& n) const {
+  // kernel_shape (square), strides (equal), pads (all equal), checked
+  // against the input `in` (shape_check.h): returns k, s, p.
+  std::array<int64_t, 3> window(const onnx::NodeProto& n, const Shape& in) const {
     auto k = attr_ints(n, "kernel_shape"), s = attr_ints(n, "strides"), p = attr_ints(n, "pads");
     if (k.size() != 2 || k[0] != k[1]) bad(n, "attribute kernel_shape must be two equal values");
     if (!s.empty() && (s.size() != 2 || s[0] != s[1])) bad(n, "attribute strides must be two equal values");
@@ -110,7 +117,12 @@ class OnnxReader {
       if (d != 1) bad(n, "attribute dilations must be 1");
     for (const auto& a : n.attribute())
       if (a.name() == "auto_pad" && a.s() != "NOTSET") bad(n, "attribute auto_pad is not supported (use explicit pads)");
-    return {k[0], s.empty() ? 1 : s[0], p.empty() ? 0 : p[0]};
+    const std::array<int64_t, 3> w{k[0], s.empty() ? 1 : s[0], p.empty() ? 0 : p[0]};
+    check_window(n, w[0], w[1], w[2], in);
+    return w;
+  }
+  void check_window(const onnx::NodeProto& n, int64_t k, int64_t s, int64_t p, const Shape& in) const {
+    if (const std::string e = window_problem(k, s, p, in.h, in.w); !e.empty()) bad(n, e);
   }
 
  protected:

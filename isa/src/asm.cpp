@@ -10,6 +10,7 @@
 // fields are key=value (flags are bare words). Flags and pads at zero are
 // omitted; FINISH shows only non-zero fields. Unlisted fields are zero, so
 // text -> binary -> text -> binary is exact.
+#include <algorithm>
 #include <cctype>
 #include <charconv>
 
@@ -85,6 +86,7 @@ std::string disasm_fields(const std::vector<FieldPos>& fields, const Insn& insn,
 // Parses the key=value / flag tokens of `toks` (from `first`) into `insn`.
 void assemble_fields(const std::vector<FieldPos>& fields, const std::vector<std::string_view>& toks, size_t first,
                      Insn& insn, std::string_view where, std::string_view mnemonic) {
+  std::vector<const FieldPos*> seen;  // a field given twice is a typo, not "the last one wins"
   for (size_t i = first; i < toks.size(); ++i) {
     std::string_view t = toks[i];
     auto eq = t.find('=');
@@ -98,6 +100,8 @@ void assemble_fields(const std::vector<FieldPos>& fields, const std::vector<std:
         if (p.render != Render::OPCODE) known += fmt::format("{}{}", known.empty() ? "" : " ", member_name(p.member));
       fail("{}: {} has no field '{}' (fields: {})", where, mnemonic, key, known);
     }
+    if (std::find(seen.begin(), seen.end(), pos) != seen.end()) fail("{}: field '{}' is given twice", where, key);
+    seen.push_back(pos);
     int64_t v = 1;
     if (eq == std::string_view::npos) {
       if (pos->render != Render::FLAG) fail("{}: field '{}' needs a value ({}=N)", where, key, key);

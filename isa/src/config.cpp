@@ -392,7 +392,11 @@ Config load_config_text(const std::string& yaml, const std::string& source, cons
   c.name = std::filesystem::path(source).stem().string();
   YAML::Node root;
   try {
-    root = YAML::Load(yaml);
+    // One document: a second one (after `---`) would otherwise be ignored.
+    std::vector<YAML::Node> docs = YAML::LoadAll(yaml);
+    if (docs.size() > 1)
+      fail("{}:{}: a second YAML document ('---'); a config is one document", source, docs[1].Mark().line + 1);
+    if (!docs.empty()) root = docs[0];
   } catch (const YAML::Exception& e) {
     fail("{}:{}: YAML syntax error: {}", source, e.mark.line + 1, e.msg);
   }
@@ -406,10 +410,15 @@ Config load_config_text(const std::string& yaml, const std::string& source, cons
   };
   if (root && !root.IsNull()) {
     if (!root.IsMap()) fail("{}:{}: a config must be a YAML mapping of sections", source, root.Mark().line + 1);
+    std::vector<std::string> seen;  // a section (or name) given twice is an error, not merged
     for (auto it = root.begin(); it != root.end(); ++it) {
-      std::string sec = it->first.as<std::string>();
       int line = it->first.Mark().line + 1;
-      const YAML::Node& body = it->second;
+      if (!it->first.IsScalar()) fail("{}: a section name must be a plain word", where(source, line));
+      std::string sec = it->first.as<std::string>();
+      if (std::find(seen.begin(), seen.end(), sec) != seen.end())
+        fail("{}: '{}' is given twice", where(source, line), sec);
+      seen.push_back(sec);
+      const YAML::Node body = it->second;  // a handle: it->second lives only as long as the iterator's proxy
       if (sec == "name") {
         if (!body.IsScalar()) fail("{}: name must be a string", where(source, line));
         c.name = body.as<std::string>();
@@ -420,8 +429,9 @@ Config load_config_text(const std::string& yaml, const std::string& source, cons
         fail("{}: unknown section '{}'{}", where(source, line), sec, suggest(sec, section_names()));
       if (!body.IsMap()) fail("{}: section '{}' must be a mapping of knobs", where(source, line), sec);
       for (auto kt = body.begin(); kt != body.end(); ++kt) {
-        std::string name = kt->first.as<std::string>();
         int kline = kt->first.Mark().line + 1;
+        if (!kt->first.IsScalar()) fail("{}: a key in section '{}' must be a plain word", where(source, kline), sec);
+        std::string name = kt->first.as<std::string>();
         std::string key = sec + "." + name;
         const KnobInfo* k = find_knob(key);
         if (!k) fail("{}: unknown key '{}'{}", where(source, kline), key, suggest(name, names));
@@ -479,19 +489,35 @@ std::string resolve_config_path(const std::string& name_or_path) {
        list.empty() ? "none" : list);
 }
 
+namespace {
+// A YAML double-quoted scalar: escapes what would end or change it, so that
+// any name or string knob reads back as itself.
+std::string yaml_quoted(std::string_view v) {
+  std::string q = "\"";
+  for (char ch : v) {
+    const auto u = static_cast<unsigned char>(ch);
+    if (ch == '"' || ch == '\\')
+      q += {'\\', ch};
+    else if (ch == '\n')
+      q += "\\n";
+    else if (u < 0x20 || u == 0x7f)
+      q += fmt::format("\\x{:02x}", u);
+    else
+      q += ch;
+  }
+  return q + "\"";
+}
+}  // namespace
+
 std::string to_yaml(const Config& c) {
-  std::string out = fmt::format("# Resolved VTA config (source: {}, hash {})\nname: {}\n", c.source, c.hash(), c.name);
+  std::string out =
+      fmt::format("# Resolved VTA config (source: {}, hash {})\nname: {}\n", c.source, c.hash(), yaml_quoted(c.name));
   for (const auto& s : sections()) {
     out += fmt::format("{}:\n", s.name);
     for (const auto& k : knobs()) {
       if (std::string_view(k.section) != s.name) continue;
       std::string v = knob_value_text(c, k);
-      if (k.kind == KnobKind::STR) {
-        // A YAML double-quoted scalar: escape what would end or change it.
-        std::string q = "\"";
-        for (char ch : v) q += ch == '"' ? "\\\"" : ch == '\\' ? "\\\\" : ch == '\n' ? "\\n" : std::string(1, ch);
-        v = q + "\"";
-      }
+      if (k.kind == KnobKind::STR) v = yaml_quoted(v);
       out += fmt::format("  {}: {}\n", k.name, v);
     }
   }

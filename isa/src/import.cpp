@@ -1,6 +1,9 @@
 // Import of an upstream VTA vta_config.json (hardware version 0.0.2) as YAML.
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
+#include <vector>
+
 #include "vta/isa/config.h"
 #include "vta/isa/error.h"
 
@@ -8,11 +11,26 @@ namespace vta {
 
 std::string import_upstream_json(const std::string& json_text, const std::string& source) {
   nlohmann::json j;
+  std::string duplicate;                       // the first key given twice in one object (JSON keeps the last silently)
+  std::vector<std::vector<std::string>> keys;  // the keys of each open object
+  auto watch = [&](int, nlohmann::json::parse_event_t ev, nlohmann::json& parsed) {
+    using E = nlohmann::json::parse_event_t;
+    if (ev == E::object_start) keys.emplace_back();
+    if (ev == E::object_end && !keys.empty()) keys.pop_back();
+    if (ev == E::key && !keys.empty()) {
+      const std::string k = parsed.get<std::string>();
+      auto& open = keys.back();
+      if (duplicate.empty() && std::find(open.begin(), open.end(), k) != open.end()) duplicate = k;
+      open.push_back(k);
+    }
+    return true;
+  };
   try {
-    j = nlohmann::json::parse(json_text);
+    j = nlohmann::json::parse(json_text, watch);
   } catch (const nlohmann::json::parse_error& e) {
     fail("{}: not valid JSON: {}", source, e.what());
   }
+  if (!duplicate.empty()) fail("{}: key '{}' is given twice", source, duplicate);
   if (!j.is_object()) fail("{}: expected a JSON object of upstream VTA parameters", source);
   static const char* kKnown[] = {"TARGET", "HW_VER", "LOG_INP_WIDTH", "LOG_WGT_WIDTH", "LOG_ACC_WIDTH",
                                  "LOG_BATCH", "LOG_BLOCK", "LOG_BLOCK_IN", "LOG_BLOCK_OUT", "LOG_UOP_BUFF_SIZE",
@@ -26,9 +44,11 @@ std::string import_upstream_json(const std::string& json_text, const std::string
   auto get_log = [&](const char* key, int def, int lo, int hi) -> int64_t {
     if (!j.contains(key)) return int64_t{1} << def;
     if (!j[key].is_number_integer()) fail("{}: {} must be an integer", source, key);
-    int v = j[key].get<int>();
-    if (v < lo || v > hi) fail("{}: {} = {} is out of range [{}, {}]", source, key, v, lo, hi);
-    return int64_t{1} << v;
+    // Compared as written: 4294967296 must not wrap to 0 on the way to an int.
+    if (j[key].is_number_unsigned() ? j[key].get<uint64_t>() > static_cast<uint64_t>(hi)
+                                    : j[key].get<int64_t>() < lo || j[key].get<int64_t>() > hi)
+      fail("{}: {} = {} is out of range [{}, {}]", source, key, j[key].dump(), lo, hi);
+    return int64_t{1} << j[key].get<int64_t>();
   };
   if (j.contains("HW_VER") && j["HW_VER"] != "0.0.2")
     fail("{}: HW_VER = {} is not supported; vta-lab is bit-compatible with upstream hardware version 0.0.2", source,
@@ -39,7 +59,13 @@ std::string import_upstream_json(const std::string& json_text, const std::string
   int64_t block = get_log("LOG_BLOCK", 4, 0, 8);
   int64_t block_in = j.contains("LOG_BLOCK_IN") ? get_log("LOG_BLOCK_IN", 4, 0, 8) : block;
   int64_t block_out = j.contains("LOG_BLOCK_OUT") ? get_log("LOG_BLOCK_OUT", 4, 0, 8) : block;
-  std::string target = j.value("TARGET", std::string("sim"));
+  // TARGET becomes part of the design name in the YAML written below: a
+  // plain word, so that nothing in it can end the line or add a key.
+  if (j.contains("TARGET") && !j["TARGET"].is_string()) fail("{}: TARGET must be a string", source);
+  const std::string target = j.value("TARGET", std::string("sim"));
+  if (target.empty() || target.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-") !=
+                            std::string::npos)
+    fail("{}: TARGET {} must be a word of letters, digits, '_', '.' or '-'", source, j["TARGET"].dump());
   std::string yaml = fmt::format(
       "# Imported from upstream VTA {} by `vta config import`.\n"
       "name: upstream-{}-{}x{}x{}\n"

@@ -39,7 +39,11 @@ void Dram::reset() {
 }
 
 const Dram::Allocation* Dram::lookup(uint64_t addr, uint64_t bytes) const {
-  auto inside = [&](const Allocation* a) { return addr >= a->addr && addr + bytes <= a->addr + a->data.size(); };
+  // Bounds are the requested size, not the whole pages behind it: a buffer of
+  // 16 bytes is 16 bytes to every backend.
+  auto inside = [&](const Allocation* a) {
+    return addr >= a->addr && bytes <= a->bytes && addr - a->addr <= a->bytes - bytes;
+  };
   if (last_ && inside(last_)) return last_;
   auto it = allocs_.upper_bound(addr);
   if (it == allocs_.begin()) return nullptr;

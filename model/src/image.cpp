@@ -2,11 +2,14 @@
 #include "vta/model/image.h"
 
 #include <algorithm>
+#include <charconv>
+#include <climits>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <random>
 #include <sstream>
+#include <string_view>
 
 #include "vta/isa/error.h"
 
@@ -38,14 +41,19 @@ std::vector<std::string> words(const std::string& line) {
   return w;
 }
 
-bool to_int(const std::string& s, int64_t& v) {
-  try {
-    size_t pos = 0;
-    v = std::stoll(s, &pos, 0);
-    return pos == s.size();
-  } catch (...) {
-    return false;
-  }
+// Decimal or 0x hex with an optional sign, as in instruction fields
+// (docs/asm.md): 010 is ten, not octal eight. False on overflow.
+bool to_int(std::string_view s, int64_t& v) {
+  bool neg = false;
+  if (!s.empty() && (s[0] == '-' || s[0] == '+')) neg = s[0] == '-', s.remove_prefix(1);
+  int base = 10;
+  if (s.size() > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) base = 16, s.remove_prefix(2);
+  if (s.empty()) return false;
+  uint64_t u = 0;
+  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), u, base);
+  if (ec != std::errc() || p != s.data() + s.size() || u > static_cast<uint64_t>(INT64_MAX)) return false;
+  v = neg ? -static_cast<int64_t>(u) : static_cast<int64_t>(u);
+  return true;
 }
 
 }  // namespace
@@ -69,16 +77,31 @@ ProgramImage read_conformance_dir(const std::string& dir) {
   const std::pair<const char*, MemId> order[] = {{"input", MemId::INP},  {"weight", MemId::WGT},
                                                  {"out", MemId::OUT},    {"uop", MemId::UOP},
                                                  {"accumulator", MemId::ACC}};
-  for (const auto& [name, mem] : order) img.buffers.push_back(ImageBuffer{name, mem, need((std::string(name) + ".bin").c_str()), 0});
+  for (const auto& [name, mem] : order) {
+    ImageBuffer b{name, mem, need((std::string(name) + ".bin").c_str()), 0};
+    if (mem == MemId::UOP && b.init.size() % 4 != 0)
+      fail("{}: uop.bin has {} bytes, not a whole number of 4-byte uops", dir, b.init.size());
+    // The README places each file "rounded up to whole pages", and vectors
+    // read past their files' ends into that zero fill (smm loads 256 input
+    // bytes from a 16-byte input.bin): the pages are the buffer. out.bin is
+    // the exception, "its size is the area's size", so a STORE past it is
+    // an error. DRAM bounds are per buffer (Dram::contains).
+    if (mem != MemId::OUT)
+      b.size = (std::max<uint64_t>(b.init.size(), 1) + Dram::kPageBytes - 1) / Dram::kPageBytes * Dram::kPageBytes;
+    img.buffers.push_back(std::move(b));
+  }
   img.insns = to_insns(need("instructions.bin"), dir + "/instructions.bin");
   Expectation e;
   e.bytes = need("expected_out.bin");
+  if (e.bytes.empty()) fail("{}: expected_out.bin is empty (nothing would be checked)", dir);
   // A program with no STORE is checked on the OUT buffer (the `relu` vector).
   bool has_store = false;
   for (const auto& r : img.insns) has_store |= (r.w[0] & 7) == 1;
   if (has_store) {
     e.where = Expectation::Where::DRAM;
     e.buffer = "out";
+    if (const size_t out = img.buffer("out")->init.size(); e.bytes.size() > out)
+      fail("{}: expected_out.bin has {} bytes, more than out.bin's {}", dir, e.bytes.size(), out);
   } else {
     e.where = Expectation::Where::SRAM;
     e.mem = MemId::OUT;
@@ -162,7 +185,11 @@ ProgramImage assemble_program(const std::string& text, const std::string& source
       int64_t count = 0;
       if (!to_int(w[3], count) || count <= 0) fail("{}: element count '{}' must be a positive integer", where, w[3]);
       if (img.buffer(w[1]) || w[1] == "uop") fail("{}: buffer '{}' is defined twice (or uses the reserved name 'uop')", where, w[1]);
-      auto bytes = static_cast<uint64_t>(count) * static_cast<uint64_t>(c.elem_bytes(static_cast<int>(*mem)));
+      const auto elem = static_cast<uint64_t>(c.elem_bytes(static_cast<int>(*mem)));
+      if (static_cast<uint64_t>(count) > static_cast<uint64_t>(c.memory.dram_size) / elem)
+        fail("{}: {} elements of {} bytes do not fit memory.dram_size ({} bytes)", where, count, elem,
+             c.memory.dram_size);
+      auto bytes = static_cast<uint64_t>(count) * elem;
       img.buffers.push_back(ImageBuffer{w[1], *mem, fill(w, 4, *mem, bytes, where), 0});
     } else if (w[0] == ".uop") {
       isa::Insn u = layout.assemble_uop("UOP " + body.substr(body.find(".uop") + 4), where);
@@ -182,10 +209,13 @@ ProgramImage assemble_program(const std::string& text, const std::string& source
         if (w.size() < 5) fail("{}: expected '.expect sram MEM INDEX values ...'", where);
         auto mem = isa::mem_from_name(w[2]);
         int64_t idx = 0;
-        if (!mem || !to_int(w[3], idx) || idx < 0) fail("{}: bad '.expect sram' memory or index", where);
+        if (!mem || !to_int(w[3], idx) || idx < 0 || idx > UINT32_MAX)
+          fail("{}: bad '.expect sram' memory or index '{}' (0..{})", where, w[3], UINT32_MAX);
         e.where = Expectation::Where::SRAM;
         e.mem = *mem;
         e.index = static_cast<uint32_t>(idx);
+        if (w[4] == "values" && w.size() == 5)
+          fail("{}: .expect sram {} {} values: no values given", where, w[2], w[3]);
         int64_t count = w[4] == "values" ? static_cast<int64_t>(w.size() - 5) : 1;
         int scalar = *mem == MemId::ACC ? 4 : 1;
         e.bytes = fill(w, 4, *mem, static_cast<uint64_t>(count * scalar), where);
@@ -194,6 +224,7 @@ ProgramImage assemble_program(const std::string& text, const std::string& source
         const ImageBuffer* b = img.buffer(w[1]);
         if (!b) fail("{}: .expect names unknown buffer '{}'", where, w[1]);
         e.buffer = w[1];
+        if (w[2] == "values" && w.size() == 3) fail("{}: .expect {} values: no values given", where, w[1]);
         uint64_t n = w[2] == "values" ? (w.size() - 3) * (b->mem == MemId::ACC ? 4 : 1) : b->init.size();
         e.bytes = fill(w, 2, b->mem, n, where);
         if (w[2] == "file") {
@@ -265,7 +296,7 @@ ProgramImage read_program(const std::string& path, const Config& c) {
 Launch install(ProgramImage& image, Backend& backend) {
   Dram& dram = backend.dram();
   for (auto& b : image.buffers) {
-    b.addr = dram.alloc(b.init.size());
+    b.addr = dram.alloc(std::max<uint64_t>(b.size, b.init.size()));
     dram.write(b.addr, b.init);
   }
   const uint64_t bytes = image.insns.size() * isa::kInsnBytes;

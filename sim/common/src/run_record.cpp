@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "vta/isa/error.h"
+#include "vta/isa/write_file.h"
 #include "vta/model/golden.h"
 
 namespace vta::sim {
@@ -108,8 +109,6 @@ void publish_run(const Config& c, const Timing& t, const model::Program& prog, c
 
 void write_trace(const std::string& path, const Config& c, const isa::Layout& layout, const model::Program& prog,
                  const RunRecord& r, uint64_t limit) {
-  std::ofstream f(path);
-  if (!f) fail("--trace {}: cannot write", path);
   using nlohmann::ordered_json;
   ordered_json events = ordered_json::array();
   uint64_t dropped = 0;
@@ -177,7 +176,7 @@ void write_trace(const std::string& path, const Config& c, const isa::Layout& la
                       {"truncated", dropped > 0},
                       {"dropped_events", dropped},
                       {"event_limit", limit}};
-  f << doc.dump() << "\n";
+  write_file(path, doc.dump() + "\n", "--trace");
 }
 
 }  // namespace vta::sim

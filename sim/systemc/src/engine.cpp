@@ -202,6 +202,8 @@ void Engine::execute(uint32_t i, InsnRecord& rec) {
         case Opcode::ALU: dp->alu(insn, i); break;
         case Opcode::FINISH: break;
       }
+    } else if (rs_->checker) {
+      rs_->checker->check(insn, i, *rs_->dram);
     }
   } catch (const Error& e) {
     abort_all(e.what());

@@ -30,6 +30,9 @@ struct RunSetup {
   const model::Program* program = nullptr;
   const Timing* timing = nullptr;
   model::Datapath* datapath = nullptr;  // nullptr: timing-only
+  // Timing-only: raises the errors the datapath would (Datapath::check), so
+  // that skipping the tensors never skips a bounds check.
+  model::Datapath* checker = nullptr;
   Dram* dram = nullptr;
   bool record_bursts = false;
 };

@@ -23,6 +23,7 @@ class SystemCBackend : public Backend {
     setup.program = &prog;
     setup.timing = &timing_;
     setup.datapath = options_.timing_only ? nullptr : &datapath_;
+    setup.checker = options_.timing_only ? &datapath_ : nullptr;
     setup.dram = &dram();
     setup.record_bursts = !options_.trace_path.empty();
     RunRecord record = Engine::instance().run(setup);

@@ -19,7 +19,12 @@ namespace vta::compiler {
 
 /// Reads an ONNX model. Throws vta::Error naming the file and, where there is
 /// one, the node, op and attribute: malformed or truncated protobuf, missing
-/// initializers, wrong element types, cycles, unsupported operators.
+/// initializers, wrong element types, cycles, unsupported operators, output
+/// names used twice, and shapes and windows outside the limits of
+/// shape_check.h (every dimension at least 1, at most 2^28 elements per
+/// tensor, stride and kernel at least 1, 0 <= pad < kernel, a kernel no
+/// larger than its padded input). Nothing is allocated or divided by before
+/// it is checked, so no input ends in a signal.
 Graph import_onnx(const std::string& path);
 Graph import_onnx_bytes(const std::string& bytes, const std::string& source);
 

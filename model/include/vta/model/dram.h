@@ -26,7 +26,8 @@ class Dram {
   /// Frees everything.
   void reset();
 
-  /// True when [addr, addr+bytes) lies inside one allocation.
+  /// True when [addr, addr+bytes) lies inside one allocation (its requested
+  /// size: the rest of its last page is outside).
   bool contains(uint64_t addr, uint64_t bytes) const;
   /// Pointer to [addr, addr+bytes) or nullptr when it is not inside one
   /// allocation. Valid until the allocation is freed.

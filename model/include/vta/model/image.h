@@ -16,8 +16,10 @@ namespace vta {
 struct ImageBuffer {
   std::string name;
   isa::MemId mem = isa::MemId::INP;  // element type (for dram_base symbols and dumps)
-  std::vector<uint8_t> init;         // initial contents; its size is the buffer's size
+  std::vector<uint8_t> init;         // initial contents; its size is the buffer's size unless `size` is larger
   uint64_t addr = 0;                 // physical address once installed
+  uint64_t size = 0;                 // the buffer's size when larger than init, zero-filled (conformance files
+                                     // are whole pages); DRAM accesses past it are errors
 };
 
 /// An expected result: the first bytes of a DRAM buffer, or on-chip buffer

@@ -1,0 +1,35 @@
+#pragma once
+// The last line of defence around an ONNX import: whatever the checks in
+// onnx_read.h, shape_check.h and the importers missed must still end as one
+// vta::Error naming the file, never as protobuf's "CHECK failed" (its
+// FatalException, after a "[libprotobuf FATAL ...]" line on stderr) or a bare
+// std::bad_alloc. Tests: tests/test_onnx_crashes.cpp.
+#include <google/protobuf/stubs/common.h>
+#include <google/protobuf/stubs/logging.h>
+
+#include <new>
+#include <string>
+
+#include "vta/isa/error.h"
+
+namespace vta::compiler {
+
+template <class F>
+auto guarded_import(const std::string& source, F&& f) {
+  // protobuf logs a failed CHECK to stderr before throwing; the message
+  // below says it once, on one line.
+  google::protobuf::LogHandler* old = google::protobuf::SetLogHandler(nullptr);
+  struct Restore {
+    google::protobuf::LogHandler* h;
+    ~Restore() { google::protobuf::SetLogHandler(h); }
+  } restore{old};
+  try {
+    return f();
+  } catch (const google::protobuf::FatalException& e) {
+    fail("{}: not a valid ONNX model (protobuf: {})", source, e.message());
+  } catch (const std::bad_alloc&) {
+    fail("{}: the model needs more memory than is available", source);
+  }
+}
+
+}  // namespace vta::compiler

@@ -1,0 +1,41 @@
+#include "vta/compiler/shape_check.h"
+
+#include <fmt/format.h>
+
+#include "vta/isa/error.h"
+
+namespace vta::compiler {
+
+std::string dims_problem(const std::vector<int64_t>& dims) {
+  int64_t count = 1;
+  for (size_t i = 0; i < dims.size(); ++i) {
+    if (dims[i] < 1) return fmt::format("dimension {} is {} (each must be at least 1)", i, dims[i]);
+    // count * dims[i] > limit, asked without overflowing
+    if (dims[i] > kMaxTensorElements / count)
+      return fmt::format("has more than {} elements (dimension {} is {}), the limit of one tensor", kMaxTensorElements,
+                         i, dims[i]);
+    count *= dims[i];
+  }
+  return "";
+}
+
+std::string window_problem(int64_t k, int64_t s, int64_t p, int64_t h, int64_t w) {
+  if (k < 1) return fmt::format("attribute kernel_shape is {} (it must be at least 1)", k);
+  if (s < 1) return fmt::format("attribute strides is {} (it must be at least 1)", s);
+  if (p < 0) return fmt::format("attribute pads is {} (it must be 0 or more)", p);
+  if (k > kMaxTensorElements)
+    return fmt::format("attribute kernel_shape is {} (the limit is {})", k, kMaxTensorElements);
+  if (p >= k) return fmt::format("attribute pads is {}; it must be smaller than the kernel ({})", p, k);
+  if (k > h + 2 * p || k > w + 2 * p)
+    return fmt::format("attribute kernel_shape is {}, larger than the padded input ({}x{})", k, h + 2 * p, w + 2 * p);
+  return "";
+}
+
+void check_output_shape(const std::string& graph, const Node& n) {
+  const std::string e = dims_problem({n.out.n, n.out.c, n.out.h, n.out.w});
+  if (!e.empty())
+    fail("graph {}: node '{}' ({}): output {}x{}x{}x{} {}", graph, n.name, op_name(n.op), n.out.n, n.out.c, n.out.h,
+         n.out.w, e);
+}
+
+}  // namespace vta::compiler

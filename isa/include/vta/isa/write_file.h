@@ -1,0 +1,17 @@
+#pragma once
+// Writing an output file (a report, a trace, a generated header, an ONNX
+// model) so that a failure is an error, not a silently short file: a full
+// disk (/dev/full), a directory or a closed stream throws vta::Error naming
+// the file and the reason. Tests: CliErrors.WriteFailures* in
+// tests/test_cli_errors.cpp.
+#include <string>
+#include <string_view>
+
+namespace vta {
+
+/// Writes `bytes` to `path` (replacing it), flushes and closes it; throws
+/// vta::Error "WHAT PATH: cannot write (REASON)" when any step fails. `what`
+/// names the option it came from ("--trace"); empty: the path alone.
+void write_file(const std::string& path, std::string_view bytes, std::string_view what = {});
+
+}  // namespace vta

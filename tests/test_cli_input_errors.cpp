@@ -1,0 +1,215 @@
+// Bad input that `vta` once accepted silently or handled badly (issue 16,
+// FINDINGS section 2): each is one line naming what is wrong and exit code 2.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "run_cli.h"
+
+namespace {
+
+using vta::test::run_vta;
+namespace fs = std::filesystem;
+
+const std::string kProgram = std::string(VTA_SOURCE_DIR) + "/examples/identity_requant.vasm";
+
+fs::path temp_dir() {
+  fs::path dir = fs::path(VTA_BINARY_DIR) / "test-tmp" / "cli-input-errors";
+  fs::create_directories(dir);
+  return dir;
+}
+fs::path write_temp(const std::string& name, const std::string& text) {
+  std::ofstream(temp_dir() / name, std::ios::binary) << text;
+  return temp_dir() / name;
+}
+std::string slurp(const fs::path& p) {
+  std::ifstream f(p);
+  std::stringstream ss;
+  ss << f.rdbuf();
+  return ss.str();
+}
+
+TEST(CliInputErrors, OneBadProgramAmongSeveralIsNamedAndTheOthersStillRun) {
+  const fs::path bad = write_temp("bad_among_several.vasm", "LOAD NOPE\nFINISH\n");
+  const fs::path stats = temp_dir() / "several.json";
+  fs::remove(stats);
+  const auto r = run_vta("run " + kProgram + " " + bad.string() + " " + kProgram + " --stats-out " + stats.string());
+  EXPECT_EQ(r.code, 2) << r.out;
+  EXPECT_NE(r.out.find("vta: error: " + bad.string() + ":"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("2 of 3 programs passed"), std::string::npos) << r.out;
+  const auto doc = nlohmann::json::parse(slurp(stats));
+  ASSERT_EQ(doc["runs"].size(), 3u);
+  EXPECT_EQ(doc["runs"][0]["check"], "pass");
+  EXPECT_EQ(doc["runs"][1]["check"], "error");
+  EXPECT_EQ(doc["runs"][1]["program"], bad.string());
+  EXPECT_EQ(doc["runs"][2]["check"], "pass");
+}
+
+// One line: the error line is the whole output.
+void expect_one_line_error(const std::string& args, const std::string& needle) {
+  const auto r = run_vta(args);
+  EXPECT_EQ(r.code, 2) << args << "\n" << r.out;
+  EXPECT_EQ(r.out.rfind("vta: error: ", 0), 0u) << args << "\n" << r.out;
+  EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 1) << r.out;
+  EXPECT_NE(r.out.find(needle), std::string::npos) << args << "\n" << r.out;
+}
+
+bool have_backend(const std::string& name) { return run_vta("backends").out.find(name + " ") != std::string::npos; }
+
+// Timing-only mode skips the tensors, not the checks.
+TEST(CliInputErrors, TimingOnlyStillChecksBounds) {
+  if (!have_backend("systemc")) GTEST_SKIP() << "built without SystemC";
+  const fs::path f = write_temp("ld_dram_hi.vasm",
+                                ".buffer i INP 4 random 1\n"
+                                "LOAD INP sram_base=0 dram_base=0xffffffff y_size=1 x_size=1 x_stride=1\nFINISH\n");
+  const auto golden = run_vta("run " + f.string());
+  ASSERT_EQ(golden.code, 2) << golden.out;
+  const auto timing = run_vta("run -b systemc --timing-only " + f.string());
+  EXPECT_EQ(timing.code, 2) << timing.out;
+  EXPECT_EQ(timing.out, golden.out);
+  const fs::path g =
+      write_temp("uop_end_hi.vasm",
+                 ".uop dst=0 src=0 wgt=0\nLOAD UOP sram_base=0 dram_base=@uop y_size=1 x_size=1 x_stride=1\n"
+                 "GEMM reset uop_bgn=0 uop_end=9000 iter_out=1 iter_in=1\nFINISH\n");
+  expect_one_line_error("run -b systemc --timing-only " + g.string(), "instruction 1 (GEMM");
+}
+
+// DRAM bounds are a buffer's own size, not the 4 KiB page behind it.
+TEST(CliInputErrors, DramBoundsArePerBuffer) {
+  const fs::path f = write_temp("wgt_from_inp.vasm",
+                                ".buffer x INP 1 zero\n"
+                                "LOAD WGT sram_base=0 dram_base=@x y_size=1 x_size=1 x_stride=1\nFINISH\n");
+  expect_one_line_error("run " + f.string(), "outside any allocation");
+}
+
+// A conformance folder whose files are cut or empty: named before it runs,
+// or met as an access past out.bin's end.
+struct Vector {
+  fs::path dir;
+  explicit Vector(const std::string& name) : dir(temp_dir() / name) {
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    // STORE 16 OUT elements (256 bytes) into out.bin at 0x3000 (input, weight, out: one page each)
+    const fs::path src =
+        write_temp(name + ".vasm", "STORE OUT sram_base=0 dram_base=0x300 y_size=1 x_size=16 x_stride=16\nFINISH\n");
+    const auto r = run_vta("asm " + src.string() + " -o " + (dir / "instructions.bin").string());
+    EXPECT_EQ(r.code, 0) << r.out;
+    file("input.bin", 16), file("weight.bin", 256), file("out.bin", 256), file("uop.bin", 4),
+        file("accumulator.bin", 0);
+    file("expected_out.bin", 256);
+  }
+  void file(const std::string& name, size_t bytes) const {
+    std::ofstream(dir / name, std::ios::binary) << std::string(bytes, '\0');
+  }
+};
+
+TEST(CliInputErrors, ConformanceVectorFiles) {
+  Vector ok("vec-ok");
+  EXPECT_EQ(run_vta("run " + ok.dir.string()).code, 0);
+  Vector cut("vec-cut-out");
+  cut.file("out.bin", 16), cut.file("expected_out.bin", 16);
+  expect_one_line_error("run " + cut.dir.string(), "writes DRAM [0x3000, 0x3100) outside any allocation");
+  Vector uop("vec-uop7");
+  uop.file("uop.bin", 7);
+  expect_one_line_error("run " + uop.dir.string(), "uop.bin has 7 bytes, not a whole number of 4-byte uops");
+  Vector empty("vec-empty-expect");
+  empty.file("expected_out.bin", 0);
+  expect_one_line_error("run " + empty.dir.string(), "expected_out.bin is empty");
+  Vector longer("vec-long-expect");
+  longer.file("expected_out.bin", 512);
+  expect_one_line_error("run " + longer.dir.string(), "expected_out.bin has 512 bytes, more than out.bin's 256");
+}
+
+TEST(CliInputErrors, VasmNumbers) {
+  expect_one_line_error("run " + write_temp("huge.vasm", ".buffer x INP 1152921504606846976\nFINISH\n").string(),
+                        "huge.vasm:1: 1152921504606846976 elements of 16 bytes do not fit memory.dram_size");
+  expect_one_line_error(
+      "run " + write_temp("idx.vasm", ".buffer o OUT 1 zero\nFINISH\n.expect sram OUT 4294967296 values 1\n").string(),
+      "idx.vasm:3: bad '.expect sram' memory or index '4294967296'");
+  // 08 is eight (decimal, as in instruction fields), not a bad octal number
+  const auto r = run_vta("run " + write_temp("dec.vasm", ".buffer x INP 08 zero\nFINISH\n").string());
+  EXPECT_EQ(r.code, 0) << r.out;
+}
+
+TEST(CliInputErrors, VasmFieldGivenTwice) {
+  expect_one_line_error("run " + write_temp("twice.vasm", "GEMM uop_end=1 uop_end=2\nFINISH\n").string(),
+                        "twice.vasm:1: field 'uop_end' is given twice");
+}
+
+TEST(CliInputErrors, VasmExpectWithoutValues) {
+  expect_one_line_error("run " + write_temp("novals.vasm", ".buffer x OUT 1 zero\nFINISH\n.expect x values\n").string(),
+                        "novals.vasm:3: .expect x values: no values given");
+}
+
+TEST(CliInputErrors, ConfigDuplicatesAndSecondDocument) {
+  expect_one_line_error("config validate " + write_temp("name2.yaml", "name: a\nname: b\n").string(),
+                        "name2.yaml:2: 'name' is given twice");
+  expect_one_line_error(
+      "config validate " + write_temp("gemm2.yaml", "gemm:\n  batch: 1\ngemm:\n  block_in: 16\n").string(),
+      "gemm2.yaml:3: 'gemm' is given twice");
+  expect_one_line_error("config validate " + write_temp("docs2.yaml", "name: a\n---\nname: b\n").string(),
+                        "docs2.yaml:3: a second YAML document");
+}
+
+TEST(CliInputErrors, ControlCharactersInAMessageStayOnOneLine) {
+  expect_one_line_error("config validate " + write_temp("nl.yaml", "gemm:\n  batch: \"16\\n\"\n").string(), "16\\n");
+}
+
+TEST(CliInputErrors, ConfigImport) {
+  expect_one_line_error("config import " + write_temp("big.json", R"({"LOG_BATCH":4294967296})").string(),
+                        "LOG_BATCH = 4294967296 is out of range [0, 6]");
+  expect_one_line_error("config import " + write_temp("dup.json", R"({"LOG_BATCH":1,"LOG_BATCH":2})").string(),
+                        "key 'LOG_BATCH' is given twice");
+  expect_one_line_error("config import " + write_temp("target.json", R"({"TARGET":"x\nclock:\n  mhz: 7\n#"})").string(),
+                        "TARGET \"x\\nclock:\\n  mhz: 7\\n#\" must be a word");
+  expect_one_line_error("config import " + write_temp("num.json", R"({"TARGET":5})").string(),
+                        "TARGET must be a string");
+}
+
+TEST(CliInputErrors, ConfigShowQuotesTheName) {
+  const fs::path f = write_temp("colon.yaml", "name: \"a: b\"\n");
+  const auto shown = run_vta("config show --config " + f.string());
+  ASSERT_EQ(shown.code, 0) << shown.out;
+  EXPECT_NE(shown.out.find("name: \"a: b\"\n"), std::string::npos) << shown.out;
+  // what config show prints (YAML, the rest comments) reads back as the same design
+  const fs::path back = write_temp("colon-back.yaml", shown.out);
+  const auto again = run_vta("config validate " + back.string());
+  EXPECT_EQ(again.code, 0) << again.out;
+  EXPECT_NE(again.out.find("(a: b, hash"), std::string::npos) << again.out;
+}
+
+TEST(CliInputErrors, OptionsOfTheOtherMode) {
+  for (const char* opt : {"--report-csv r.csv", "--report-json r.json", "--report-html r.html", "--batch 2",
+                          "--image 8", "--dump-after partition"})
+    expect_one_line_error("run " + kProgram + " " + opt, "applies to --model or --onnx, not to program runs");
+  for (const char* opt : {"--stats none", "--stats-out s.json", "--dump OUT:0:1", "--compare golden"})
+    expect_one_line_error(std::string("run --model dense:16,16 ") + opt, "applies to program runs, not to --model");
+  expect_one_line_error("run --model dense:16,16 --dump-after bogus", "--dump-after bogus: no such pass");
+}
+
+TEST(CliInputErrors, DumpAndWaveWindowSyntax) {
+  expect_one_line_error("run " + kProgram + " --dump OUT:1:2junk",
+                        "--dump OUT:1:2junk: INDEX and COUNT must be decimal");
+  expect_one_line_error("run " + kProgram + " --wave-window 0:0", "CYCLES at least 1");
+}
+
+// CLI11's usage errors read like every other error: one line, exit 2.
+TEST(CliInputErrors, UsageErrorsAreOneLine) {
+  expect_one_line_error("run --no-such-flag x", "vta: error: The following argument was not expected: --no-such-flag");
+  expect_one_line_error("run --stats bogus x", "--stats: bogus not in {text,json,none}");
+  const auto help = run_vta("run --help");
+  EXPECT_EQ(help.code, 0) << help.out;
+}
+
+TEST(CliInputErrors, FailedCheckSaysSoWithoutATextReport) {
+  const fs::path f = write_temp("wrong.vasm", ".buffer o OUT 1 zero\nFINISH\n.expect o values 1\n");
+  const auto r = run_vta("run " + f.string() + " --stats none");
+  EXPECT_EQ(r.code, 1) << r.out;
+  EXPECT_NE(r.out.find("wrong.vasm: check FAIL buffer o: 1 bytes differ"), std::string::npos) << r.out;
+}
+
+}  // namespace
