@@ -201,7 +201,7 @@ Axis parse_zip(const Ctx& x, const YAML::Node& a) {
     const KnobInfo& k = knob(x, it->first);
     if (std::find(axis.keys.begin(), axis.keys.end(), k.key()) != axis.keys.end())
       fail("{}: knob {} is given twice in zip", x.at(it->first), k.key());
-    const YAML::Node& vs = it->second;
+    const YAML::Node vs = it->second;  // a handle: a reference into it->second would dangle (the proxy is a temporary)
     if (!vs.IsSequence() || vs.size() == 0) fail("{}: zip values of {} must be a non-empty list", x.at(vs), k.key());
     if (n != 0 && vs.size() != n)
       fail("{}: zip lists must have equal lengths: {} has {} values, the first has {}", x.at(vs), k.key(), vs.size(),
