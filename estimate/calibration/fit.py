@@ -123,7 +123,8 @@ def report(vta):
         for k in ("lut", "ff", "dsp", "bram36", "lutram"):
             err = (model[k] - syn[k]) / syn[k] * 100 if syn[k] else 0.0
             errs.setdefault((r["role"], k), []).append(abs(err))
-            cells.append(f"{syn[k]:g} / {model[k]:.0f} ({err:+.0f} %)")
+            shown = f"{model[k]:.1f}" if k == "bram36" else f"{model[k]:.0f}"
+            cells.append(f"{syn[k]:g} / {shown} ({err:+.0f} %)")
         print(f"| {r['name']} | {r['role']} | " + " | ".join(cells) + " |")
     print()
     print("| mean absolute error | LUT | FF | DSP | BRAM36 | LUT-RAM |")

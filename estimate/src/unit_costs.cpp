@@ -31,9 +31,11 @@ const LogicCosts& logic_costs() {
 
 DspCosts dsp_costs(Family f, int64_t bus_bits) {
   // A load DMA engine's address multiplies (row counts x padded row length)
-  // map to 4 DSP48E1 with a 64-bit or wider bus and 6 with a 32-bit one
-  // (yosys, per vta_dma_load module in the calibration logs and rtl-tiny).
-  const double dma = bus_bits <= 32 ? 6.0 : 4.0;
+  // as yosys maps them, per vta_dma_load module in the calibration logs: 4
+  // DSP48E1 each with a 64-bit bus (c01-c10), 28 for the five engines with
+  // a 128-bit bus (c11), 6 each with a 32-bit bus (rtl-tiny); other widths
+  // take the larger figure.
+  const double dma = bus_bits == 64 ? 4.0 : bus_bits == 128 ? 5.6 : 6.0;
   switch (f) {
     case Family::xc7:
       return {1.0, 1.0, 3.0, dma};
