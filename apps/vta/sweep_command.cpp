@@ -12,6 +12,7 @@
 
 #include "run_and_exit.h"
 #include "vta/isa/error.h"
+#include "vta/isa/write_file.h"
 #include "vta/sweeps/export.h"
 #include "vta/sweeps/html.h"
 #include "vta/sweeps/runner.h"
@@ -35,11 +36,7 @@ void emit(const std::string& text, const std::string& path) {
     if (!std::cout) fail("cannot write to standard output");
     return;
   }
-  std::ofstream f(path, std::ios::binary);
-  if (!f) fail("{}: cannot write", path);
-  f << text;
-  f.flush();
-  if (!f) fail("{}: cannot write (disk full?)", path);
+  write_file(path, text);
 }
 
 // A store, or a sharded sweep's folder: its shard stores (and merged.sqlite,

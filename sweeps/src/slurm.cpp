@@ -13,6 +13,7 @@
 #include <sstream>
 
 #include "vta/isa/error.h"
+#include "vta/isa/write_file.h"
 #include "vta/sweeps/store.h"
 
 namespace vta::sweeps {
@@ -140,12 +141,8 @@ std::string submit_slurm(const SweepSpec& spec, const std::string& spec_path, co
                             "exec {0} sweep report {2}/merged.sqlite -o {2}/report.html\n",
                             vta, q(dir), dir, q(spec_abs), max_stage(spec));
   const std::string pa = dir + "/job-A.sh", pb = dir + "/job-B.sh", pc = dir + "/job-C.sh";
-  for (const auto& [path, text] : {std::pair{pa, a}, std::pair{pb, b}, std::pair{pc, c}}) {
-    std::ofstream f(path);
-    f << text;
-    f.flush();
-    if (!f) fail("{}: cannot write", path);
-  }
+  for (const auto& [path, text] : {std::pair{pa, a}, std::pair{pb, b}, std::pair{pc, c}})
+    write_file(path, text, "sbatch script");
   if (o.dry_run)
     return fmt::format("# {} (array tasks {})\n{}\n# {} (after A)\n{}\n# {} (after B)\n{}", pa,
                        tasks_a.empty() ? "none" : array_list(tasks_a), a, pb, b, pc, c);
@@ -171,8 +168,7 @@ std::string submit_slurm(const SweepSpec& spec, const std::string& spec_path, co
   const std::string jc = submit(pc, jb);
   jobs["C"] = jc;
   out += fmt::format("stage 2 array job {}\nmerge, stage 3 and report job {}\n", jb, jc);
-  std::ofstream f(jobs_file);
-  f << jobs.dump(1) << "\n";
+  write_file(jobs_file.string(), jobs.dump(1) + "\n", "job list");
   out += fmt::format("shards in {}; watch with: vta sweep status {}\n", dir, dir);
   return out;
 }

@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <ctime>
 #include <filesystem>
+#include <thread>
 
 #include "vta/isa/error.h"
 
@@ -57,12 +58,25 @@ Store::Store(const std::string& path, bool create) : impl_(std::make_unique<Impl
         std::make_unique<SQLite::Database>(path, SQLite::OPEN_READWRITE | (create ? SQLite::OPEN_CREATE : 0), 30000);
     if (create && sqlite3_db_readonly(impl_->db->getHandle(), "main") == 1)
       fail("{}: the results store is read-only", path);
-    impl_->db->exec("PRAGMA journal_mode=WAL");
-    impl_->db->exec("PRAGMA synchronous=NORMAL");
     // Test hook: a store that fills up after N pages, as a full disk does.
     if (const char* pages = std::getenv("VTA_SWEEP_DB_MAX_PAGES"))
       impl_->db->exec(fmt::format("PRAGMA max_page_count={}", std::atoll(pages)));
-    if (create) impl_->db->exec(kSchema);
+    // Two processes opening a new store at once: switching it to WAL and
+    // creating the schema take the write lock, and SQLite answers BUSY at once
+    // (without its busy handler) where waiting could deadlock, so retry.
+    for (int attempt = 0;; ++attempt) {
+      try {
+        impl_->db->exec("PRAGMA journal_mode=WAL");
+        if (create) impl_->db->exec(std::string("BEGIN IMMEDIATE;") + kSchema + "COMMIT;");
+        break;
+      } catch (const SQLite::Exception& e) {
+        const int code = e.getErrorCode() & 0xff;
+        if ((code != SQLITE_BUSY && code != SQLITE_LOCKED) || attempt >= 3000) throw;
+        if (sqlite3_get_autocommit(impl_->db->getHandle()) == 0) impl_->db->exec("ROLLBACK");
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+      }
+    }
+    impl_->db->exec("PRAGMA synchronous=NORMAL");
     SQLite::Statement q(*impl_->db,
                         "SELECT count(*) FROM sqlite_master WHERE name IN ('sweep','points','results','layers')");
     q.executeStep();
