@@ -869,6 +869,20 @@ TEST_P(PerPreset, StatsCountWhatTheProgramDoes) {
   EXPECT_EQ(s.get("dram.read_bytes.INP"), 10u * e_inp);
   EXPECT_EQ(s.get("dram.read_bytes.WGT"), 8u * e_wgt);
   EXPECT_EQ(s.get("dram.write_bytes.OUT"), 10u * v.lanes());
+  // SRAM traffic per buffer and ALU lane operations (the energy estimate's
+  // activity): 15 GEMM uop iterations (13 with MACs), 6 ALU ones (immediate).
+  const uint64_t lanes = static_cast<uint64_t>(v.lanes()), acc_e = lanes * 4, uop_e = 4;
+  EXPECT_EQ(s.get("sram.write_bytes.INP"), 16u * e_inp);  // padding written too
+  EXPECT_EQ(s.get("sram.write_bytes.WGT"), 8u * e_wgt);
+  EXPECT_EQ(s.get("sram.write_bytes.UOP"), 3u * uop_e);
+  EXPECT_EQ(s.get("sram.read_bytes.UOP"), (15u + 6u) * uop_e);
+  EXPECT_EQ(s.get("sram.read_bytes.INP"), 13u * e_inp);
+  EXPECT_EQ(s.get("sram.read_bytes.WGT"), 13u * e_wgt);
+  EXPECT_EQ(s.get("sram.read_bytes.ACC"), (13u + 6u) * acc_e);
+  EXPECT_EQ(s.get("sram.write_bytes.ACC"), (4u + 15u + 6u) * acc_e);
+  EXPECT_EQ(s.get("sram.write_bytes.OUT"), (15u + 6u) * lanes);
+  EXPECT_EQ(s.get("sram.read_bytes.OUT"), 10u * lanes);
+  EXPECT_EQ(s.get("alu.lane_ops"), 6u * lanes);
   // The reference's counters agree with the hand counts.
   EXPECT_EQ(v.ref.counts.macs, 13u * macs_per_uop);
   EXPECT_EQ(v.ref.counts.gemm_uops, 15u);

@@ -8,6 +8,8 @@
 
 #include <chrono>
 #include <cmath>
+#include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <random>
 #include <regex>
@@ -19,6 +21,7 @@
 #include "vta/isa/config.h"
 #include "vta/isa/error.h"
 #include "vta/sweeps/constraints.h"
+#include "vta/sweeps/layer_energy.h"
 #include "vta/sweeps/pareto.h"
 #include "vta/sweeps/space.h"
 #include "vta/sweeps/spec.h"
@@ -111,6 +114,55 @@ TEST(SweepStages, AnalyticTracksSystemC) {
 
 // Stage 0's FPGA estimate: resource columns on every row, constraints on
 // them, and designs that do not fit the named part stored invalid.
+// Energy per layer: the activity counters map onto the estimate's Activity,
+// every backend counts the same activity (dynamic energy is identical on
+// golden and systemc), and the layers add up to the total.
+TEST(LayerEnergy, ActivityCountersMapOntoTheEstimate) {
+  vta::Stats s;
+  s.set("gemm.macs", 7), s.set("alu.lane_ops", 11), s.set("cycles.total", 13);
+  s.set("sram.read_bytes.WGT", 17), s.set("sram.write_bytes.INP", 19), s.set("sram.read_bytes.ACC", 23);
+  s.set("dram.read_bytes", 29), s.set("dram.write_bytes.OUT", 31);
+  const auto a = activity_of(s);
+  EXPECT_EQ(a.macs, 7u);
+  EXPECT_EQ(a.alu_ops, 11u);
+  EXPECT_EQ(a.cycles, 13u);
+  EXPECT_EQ(a.wgt_read_bytes, 17u);
+  EXPECT_EQ(a.inp_write_bytes, 19u);
+  EXPECT_EQ(a.acc_read_bytes, 23u);
+  EXPECT_EQ(a.inp_read_bytes, 0u);
+  EXPECT_EQ(a.dram_read_bytes, 29u);
+  EXPECT_EQ(a.dram_write_bytes, 31u);
+}
+
+TEST(LayerEnergy, EveryBackendCountsTheSameActivityAndLayersAddUp) {
+  const auto dir = sweep_dir("energy");
+  std::map<std::string, nlohmann::json> reports;
+  for (const std::string b : {"golden", "systemc"}) {
+    const std::string json = (dir / (b + ".json")).string();
+    const auto r = run_vta("run --model lenet5 -b " + b + " --report-json " + json);
+    ASSERT_EQ(r.code, 0) << r.out;
+    EXPECT_NE(r.out.find("energy uJ"), std::string::npos) << r.out;
+    std::ifstream f(json);
+    reports[b] = nlohmann::json::parse(f);
+  }
+  const auto& g = reports["golden"]["layers"];
+  const auto& sc = reports["systemc"]["layers"];
+  ASSERT_EQ(g.size(), sc.size());
+  double sum = 0;
+  int vta_layers = 0;
+  for (size_t i = 0; i < g.size(); ++i) {
+    ASSERT_EQ(g[i].contains("energy_uj"), g[i]["device"] == "vta") << g[i].dump();
+    if (!g[i].contains("energy_uj")) continue;
+    ++vta_layers;
+    EXPECT_GT(g[i]["energy_uj"].get<double>(), 0) << g[i]["layer"];
+    EXPECT_DOUBLE_EQ(g[i]["energy_uj"].get<double>(), sc[i]["energy_uj"].get<double>()) << g[i]["layer"];
+    sum += g[i]["energy_uj"].get<double>();
+  }
+  EXPECT_GE(vta_layers, 5);
+  EXPECT_NEAR(reports["systemc"]["total"]["energy_uj"].get<double>(), sum, 1e-9 * sum);
+  EXPECT_NE(reports["systemc"]["energy_basis"].get<std::string>().find("dynamic only"), std::string::npos);
+}
+
 TEST(SweepRunner, ResourceColumnsConstraintsAndDeviceFit) {
   const auto dir = sweep_dir("estimate");
   const std::string spec =

@@ -12,6 +12,7 @@
 #include "vta/isa/error.h"
 #include "vta/isa/write_file.h"
 #include "vta/sweeps/html.h"
+#include "vta/sweeps/layer_energy.h"
 
 namespace vta::app {
 
@@ -54,6 +55,7 @@ int run_network_command(const NetworkRunOptions& o, const Config& c) {
   r.tool = o.tool;
   r.check_passed = passed;
   r.check_text = timing_only ? "skipped (timing-only mode computes no tensors)" : passed ? "pass" : "FAIL";
+  sweeps::add_energy(r, res, c, estimate::default_tech(), 0.0);
   std::cout << report_table(r);
   if (timing_only) std::cout << "check: skipped (timing-only mode computes no tensors)\n";
   if (!o.report_csv.empty()) write_file(o.report_csv, report_csv(r), "--report-csv");

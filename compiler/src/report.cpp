@@ -86,17 +86,22 @@ std::string report_table(const Report& r) {
   out += fmt::format("{:<16} {:<15} {:<4} {:<16} {:>11} {:>10} {:>9} {:>9} {:>8} {:>9} {:>8} {:>9} {:>9} {:>10} {:>6} {:>9} {:>7}\n",
                      "layer", "op", "dev", "out", "MACs", "cycles", "load", "GEMM", "ALU", "store", "stall", "DRAM KiB",
                      "host ms", "roofline", "util%", "time us", "GOPS");
+  const bool energy = r.total.energy_uj >= 0;
+  if (energy) out.insert(out.size() - 1, fmt::format(" {:>10}", "energy uJ"));
   auto line = [&](const ReportRow& w) {
     const double kib = static_cast<double>(w.bytes_inp + w.bytes_wgt + w.bytes_acc + w.bytes_uop + w.bytes_out) / 1024.0;
     auto cyc = [&](uint64_t v) { return w.timed ? fmt::format("{}", v) : std::string("-"); };
     out += fmt::format("{:<16} {:<15} {:<4} {:<16} {:>11} {:>10} {:>9} {:>9} {:>8} {:>9} {:>8} {:>9.1f} {:>9.2f} {:>10} {:>6.1f} {:>9.1f} {:>7.1f}\n",
                        w.layer.substr(0, 16), w.op, w.device, w.out_shape, w.macs, cyc(w.cycles), cyc(w.load), cyc(w.gemm),
                        cyc(w.alu), cyc(w.store), cyc(w.stall), kib, w.host_ms, w.roofline, w.util, w.time_us, w.gops);
+    if (energy)
+      out.insert(out.size() - 1, w.energy_uj >= 0 ? fmt::format(" {:>10.2f}", w.energy_uj) : fmt::format(" {:>10}", "-"));
   };
   for (const auto& w : r.rows) line(w);
   line(r.total);
   out += fmt::format("compile {:.2f} s, run {:.2f} s (wall); GEMM-core utilisation over the VTA layers {:.1f} %\n",
                      r.compile_seconds, r.run_seconds, r.total.util);
+  if (energy) out += fmt::format("energy estimated from the layers' activity counters: {}\n", r.energy_basis);
   return out;
 }
 
@@ -104,12 +109,13 @@ std::string report_csv(const Report& r) {
   std::string out = fmt::format("# {} on {} (config hash {}), backend {}, {}\n", r.network, r.config_name, r.config_hash,
                                 r.backend, r.tool);
   out += "layer,op,device,in,out,tile,macs,cycles,load,gemm,alu,store,stall,bytes_inp,bytes_wgt,bytes_acc,bytes_uop,"
-         "bytes_out,copy_bytes,roofline,util_pct,time_us,gops,host_ms\n";
+         "bytes_out,copy_bytes,roofline,util_pct,time_us,gops,host_ms,energy_uj\n";
   auto line = [&](const ReportRow& w) {
     out += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{:.2f},{:.3f},{:.3f},{:.3f}\n", w.layer,
                        w.op, w.device, w.in_shape, w.out_shape, w.tile, w.macs, w.cycles, w.load, w.gemm, w.alu, w.store,
                        w.stall, w.bytes_inp, w.bytes_wgt, w.bytes_acc, w.bytes_uop, w.bytes_out, w.copy_bytes, w.roofline,
                        w.util, w.time_us, w.gops, w.host_ms);
+    out.insert(out.size() - 1, w.energy_uj >= 0 ? fmt::format(",{:.4f}", w.energy_uj) : std::string(","));
   };
   for (const auto& w : r.rows) line(w);
   line(r.total);
@@ -118,13 +124,15 @@ std::string report_csv(const Report& r) {
 
 nlohmann::ordered_json report_json(const Report& r) {
   auto row = [](const ReportRow& w) {
-    return nlohmann::ordered_json{{"layer", w.layer},   {"op", w.op},         {"device", w.device},   {"in", w.in_shape},
+    nlohmann::ordered_json j{{"layer", w.layer},   {"op", w.op},         {"device", w.device},   {"in", w.in_shape},
                                   {"out", w.out_shape}, {"tile", w.tile},     {"macs", w.macs},       {"timed", w.timed},
                                   {"cycles", w.cycles}, {"load", w.load},     {"gemm", w.gemm},       {"alu", w.alu},
                                   {"store", w.store},   {"stall", w.stall},   {"bytes_inp", w.bytes_inp},
                                   {"bytes_wgt", w.bytes_wgt}, {"bytes_acc", w.bytes_acc}, {"bytes_uop", w.bytes_uop},
                                   {"bytes_out", w.bytes_out}, {"copy_bytes", w.copy_bytes}, {"roofline", w.roofline},
                                   {"util_pct", w.util}, {"time_us", w.time_us}, {"gops", w.gops}, {"host_ms", w.host_ms}};
+    if (w.energy_uj >= 0) j["energy_uj"] = w.energy_uj;
+    return j;
   };
   nlohmann::ordered_json j;
   j["tool"] = r.tool;
@@ -135,6 +143,7 @@ nlohmann::ordered_json report_json(const Report& r) {
   j["check"] = !r.check_text.empty() ? r.check_text : r.check_passed ? "pass" : "FAIL";
   j["compile_seconds"] = r.compile_seconds;
   j["run_seconds"] = r.run_seconds;
+  if (r.total.energy_uj >= 0) j["energy_basis"] = r.energy_basis;
   j["layers"] = nlohmann::ordered_json::array();
   for (const auto& w : r.rows) j["layers"].push_back(row(w));
   j["total"] = row(r.total);

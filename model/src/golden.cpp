@@ -14,17 +14,46 @@ void Counters::add(const Config& c, const Insn& insn) {
   const auto op = static_cast<size_t>(insn.opcode());
   ++insns[op];
   const InsnWork w = work_of(c, insn);
+  const auto& d = c.derived;
+  const auto uop = static_cast<size_t>(isa::MemId::UOP), wgt = static_cast<size_t>(isa::MemId::WGT),
+             inp = static_cast<size_t>(isa::MemId::INP), acc = static_cast<size_t>(isa::MemId::ACC),
+             out = static_cast<size_t>(isa::MemId::OUT);
+  const auto per_iter = [&](int64_t elem_bytes) { return w.uop_iters * static_cast<uint64_t>(elem_bytes); };
   switch (insn.opcode()) {
-    case Opcode::LOAD:
-      ++loads_by_mem[static_cast<size_t>(insn.mem())];
-      dram_read_bytes[static_cast<size_t>(insn.mem())] += w.dram_bytes;
+    case Opcode::LOAD: {
+      const auto m = static_cast<size_t>(insn.mem());
+      ++loads_by_mem[m];
+      dram_read_bytes[m] += w.dram_bytes;
+      // ACC_8BIT widens into ACC elements; padding is written too.
+      const size_t dst = insn.mem() == isa::MemId::ACC_8BIT ? acc : m;
+      if (dst < 5) sram_write_bytes[dst] += w.sram_elems * static_cast<uint64_t>(c.elem_bytes(static_cast<int>(dst)));
       break;
-    case Opcode::STORE: dram_write_bytes += w.dram_bytes; break;
+    }
+    case Opcode::STORE:
+      dram_write_bytes += w.dram_bytes;
+      sram_read_bytes[out] += w.dram_bytes;
+      break;
     case Opcode::GEMM:
       gemm_uops += w.uop_iters;
-      if (!insn[Member::reset]) macs += w.uop_iters * static_cast<uint64_t>(c.gemm.batch * c.gemm.block_in * c.gemm.block_out);
+      sram_read_bytes[uop] += per_iter(d.uop_elem_bytes);
+      sram_write_bytes[acc] += per_iter(d.acc_elem_bytes);
+      sram_write_bytes[out] += per_iter(d.out_elem_bytes);
+      if (!insn[Member::reset]) {
+        macs += w.uop_iters * static_cast<uint64_t>(c.gemm.batch * c.gemm.block_in * c.gemm.block_out);
+        sram_read_bytes[inp] += per_iter(d.inp_elem_bytes);
+        sram_read_bytes[wgt] += per_iter(d.wgt_elem_bytes);
+        sram_read_bytes[acc] += per_iter(d.acc_elem_bytes);
+      }
       break;
-    case Opcode::ALU: alu_uops += w.uop_iters; break;
+    case Opcode::ALU:
+      alu_uops += w.uop_iters;
+      alu_lane_ops += w.uop_iters * static_cast<uint64_t>(c.gemm.batch * c.gemm.block_out);
+      sram_read_bytes[uop] += per_iter(d.uop_elem_bytes);
+      // The destination, and the source unless the operand is the immediate.
+      sram_read_bytes[acc] += per_iter(d.acc_elem_bytes) * (insn[Member::use_imm] ? 1 : 2);
+      sram_write_bytes[acc] += per_iter(d.acc_elem_bytes);
+      sram_write_bytes[out] += per_iter(d.out_elem_bytes);
+      break;
     case Opcode::FINISH: break;
   }
 }
@@ -50,6 +79,12 @@ void Counters::publish(Stats& s) const {
   s.set("dram.write_bytes.OUT", dram_write_bytes);
   for (int q = 0; q < 4; ++q)
     s.set(fmt::format("tokens.{}", queue_name(static_cast<TokenQueue>(q))), tokens_pushed[q]);
+  for (int m = 0; m < 5; ++m) {
+    const char* name = isa::mem_name(static_cast<isa::MemId>(m));
+    s.set(fmt::format("sram.read_bytes.{}", name), sram_read_bytes[m]);
+    s.set(fmt::format("sram.write_bytes.{}", name), sram_write_bytes[m]);
+  }
+  s.set("alu.lane_ops", alu_lane_ops);
 }
 
 GoldenBackend::GoldenBackend(const Config& c, const BackendOptions& options) : Backend(c), datapath_(c) {

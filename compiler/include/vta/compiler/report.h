@@ -19,6 +19,7 @@ struct ReportRow {
   uint64_t roofline = 0;  // max(compute-bound, memory-bound) cycles
   double util = 0;        // MACs / (cycles x MACs per cycle), percent
   double time_us = 0, gops = 0, host_ms = 0;
+  double energy_uj = -1;  // < 0: not estimated (a consumer fills it: sweeps/layer_energy.h)
 };
 
 struct Report {
@@ -28,6 +29,7 @@ struct Report {
   // What was checked, as reports print it: "pass", "FAIL", or why it was
   // skipped (timing-only runs compute no tensors). Empty: from check_passed.
   std::string check_text;
+  std::string energy_basis;  // the technology table behind energy_uj, when filled
   std::vector<ReportRow> rows;
   ReportRow total;           // sums; util is over the VTA layers
 };

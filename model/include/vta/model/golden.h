@@ -41,6 +41,11 @@ struct Counters {
   uint64_t gemm_uops = 0, alu_uops = 0;
   uint64_t macs = 0;
   uint64_t tokens_pushed[4] = {};
+  // SRAM traffic by buffer (UOP, WGT, INP, ACC, OUT; indexed by MemId), in
+  // bytes through the buffer's ports, and ALU lane operations: the activity
+  // an energy estimate needs (estimate::activity_of reads them back).
+  uint64_t sram_read_bytes[5] = {}, sram_write_bytes[5] = {};
+  uint64_t alu_lane_ops = 0;
   void add(const Config& c, const isa::Insn& insn);
   void publish(Stats& s) const;
 };
