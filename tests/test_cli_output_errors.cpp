@@ -17,20 +17,10 @@ using vta::test::CliResult;
 
 const std::string kProgram = std::string(VTA_SOURCE_DIR) + "/examples/identity_requant.vasm";
 
-// Runs `vta ARGS` with stdout sent where `stdout_to` says (a shell
-// redirection such as ">/dev/full" or ">&-") and captures stderr alone.
+// `vta ARGS` with stdout sent where `stdout_to` says (a shell redirection
+// such as ">/dev/full" or ">&-"), capturing stderr alone.
 CliResult run_with_stdout(const std::string& args, const std::string& stdout_to) {
-  const std::string cmd =
-      std::string("VTA_CONFIG_DIR=") + VTA_SOURCE_DIR + "/configs " + VTA_EXE + " " + args + " 2>&1 " + stdout_to;
-  CliResult r;
-  FILE* p = popen(cmd.c_str(), "r");
-  if (!p) return r;
-  std::array<char, 4096> buf{};
-  size_t n = 0;
-  while ((n = fread(buf.data(), 1, buf.size(), p)) > 0) r.out.append(buf.data(), n);
-  const int status = pclose(p);
-  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return r;
+  return vta::test::run_vta(args, "", stdout_to);
 }
 
 // Exit 2 and one line holding `needle`. Standard output is discarded, so

@@ -13,9 +13,8 @@ struct CliResult {
   std::string out;  // stdout and stderr together
 };
 
-/// `env`: "NAME=value ..." set for this run only.
-inline CliResult run_vta(const std::string& args, const std::string& env = "") {
-  std::string cmd = env + " VTA_CONFIG_DIR=" + VTA_SOURCE_DIR + "/configs " + VTA_EXE + " " + args + " 2>&1";
+/// Runs the shell command `cmd` and captures what it writes to the pipe.
+inline CliResult run_shell(const std::string& cmd) {
   CliResult r;
   FILE* p = popen(cmd.c_str(), "r");
   if (!p) return r;
@@ -25,6 +24,14 @@ inline CliResult run_vta(const std::string& args, const std::string& env = "") {
   int status = pclose(p);
   r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   return r;
+}
+
+/// `vta ARGS` with the configs folder set up. `env`: "NAME=value ..." set for
+/// this run only. `stdout_to`: a shell redirection of stdout after stderr
+/// was sent to the pipe (">/dev/full", ">&-"); empty: both to the pipe.
+inline CliResult run_vta(const std::string& args, const std::string& env = "", const std::string& stdout_to = "") {
+  return run_shell(env + " VTA_CONFIG_DIR=" + VTA_SOURCE_DIR + "/configs " + VTA_EXE + " " + args + " 2>&1 " +
+                   stdout_to);
 }
 
 }  // namespace vta::test
