@@ -27,7 +27,7 @@
 #include "vta/compiler/zoo.h"
 #include "vta/isa/config.h"
 #include "vta/kernels/opencl.h"
-#include "vta/kernels/programs.h"
+#include "vta/bringup/programs.h"
 #include "vta/model/image.h"
 
 namespace {
