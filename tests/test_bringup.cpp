@@ -151,9 +151,8 @@ TEST(Diagnose, CleanRunsWriteNoWave) {
 
 TEST(Diagnose, PlantedFaultThroughTheCommand) {
   const std::string dir = temp_dir("cli");
-  const auto r = vta::test::run_vta("bringup -b verilator --no-conformance --random 0 --networks none --wave-dir " +
-                                        dir,
-                                    "VTA_RTL_FAULT=alu-imm");
+  const auto r = vta::test::run_vta(
+      "bringup -b verilator --no-conformance --random 0 --networks none --wave-dir " + dir, "VTA_RTL_FAULT=alu-imm");
   EXPECT_EQ(r.code, 1) << r.out;
   EXPECT_HAS(r.out, "FAIL corners/alu_shr_negative_imm");
   EXPECT_HAS(r.out, "waveform of cycles [");

@@ -17,14 +17,14 @@
 #include <optional>
 
 #include "test_support.h"
-#include "vta/isa/error.h"
 #include "vta/bringup/battery.h"
 #include "vta/bringup/diagnose.h"
 #include "vta/bringup/junit.h"
 #include "vta/bringup/programs.h"
+#include "vta/isa/error.h"
 #include "vta/kernels/opencl.h"
-#include "vta/model/random_program.h"
 #include "vta/model/image.h"
+#include "vta/model/random_program.h"
 
 namespace {
 

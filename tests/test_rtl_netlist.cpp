@@ -21,8 +21,8 @@
 #include "verilator_backend.h"
 #include "verilator_select.h"
 #include "vta/bringup/programs.h"
-#include "vta/model/random_program.h"
 #include "vta/model/image.h"
+#include "vta/model/random_program.h"
 
 namespace {
 

@@ -95,14 +95,11 @@ Report run(const Options& o, std::ostream* progress) {
     // and never as a mismatch of the device; then set r.race_checked. Until
     // it exists no program is race-checked and the summary says
     // "race check: not run".
-    const std::string wave =
-        o.wave_dir.empty() ? "" : fmt::format("{}/{}-{}.vcd", o.wave_dir, cr.suite, cr.name);
+    const std::string wave = o.wave_dir.empty() ? "" : fmt::format("{}/{}-{}.vcd", o.wave_dir, cr.suite, cr.name);
     cr.message = compare_with_golden(o.backend, c, img, wave);
     cr.status = cr.message.empty() ? Status::PASS : Status::FAIL;
   };
-  auto compare = [&](const ProgramImage& img) {
-    return [&check, &img](CaseResult& cr) { check(cr, img); };
-  };
+  auto compare = [&](const ProgramImage& img) { return [&check, &img](CaseResult& cr) { check(cr, img); }; };
 
   if (o.corners) {
     for (const auto& p : programs::corner_programs(c, o.seed)) one("corners", p.name, compare(p.image));

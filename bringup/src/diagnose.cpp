@@ -238,8 +238,7 @@ std::string write_wave_window(const std::string& backend, const Config& c, const
 
 std::string compare_with_golden(const std::string& backend, const Config& c, const ProgramImage& image,
                                 const std::string& wave_file) {
-  const std::string d =
-      first_difference(backend, c, image, run_on("golden", c, image), run_on(backend, c, image));
+  const std::string d = first_difference(backend, c, image, run_on("golden", c, image), run_on(backend, c, image));
   if (d.empty()) return "";
   const Localised l = localise(backend, c, image);
   return d + l.text + (l.found ? write_wave_window(backend, c, image, l.index, wave_file) : "");
