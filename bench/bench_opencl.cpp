@@ -22,12 +22,12 @@
 #include <memory>
 #include <string>
 
+#include "vta/bringup/programs.h"
 #include "vta/compiler/compile.h"
 #include "vta/compiler/runtime.h"
 #include "vta/compiler/zoo.h"
 #include "vta/isa/config.h"
 #include "vta/kernels/opencl.h"
-#include "vta/kernels/programs.h"
 #include "vta/model/image.h"
 
 namespace {

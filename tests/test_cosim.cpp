@@ -97,10 +97,11 @@ TEST(CoSim, ManyRunsInOneProcessThroughErrorsAndDeadlocks) {
   const vta::Config cfg = preset("vta-1x16x16");
   auto co = vta::make_backend(kCoSim, cfg);
   auto rtl = vta::make_backend("verilator", cfg);
-  auto bounds = [](ProgramBuilder& p) {  // GEMM past the end of ACC: the checker's message
-    p.add(make_gemm(false, 0, 1, 2, 1, 2047, 0, 0, 0, 0, 0));
-    p.add(make_finish());
-  };
+  auto bounds =
+      [](ProgramBuilder& p) {  // GEMM past the end of ACC (dst + 4094, whatever uop 0 holds): the checker's message
+        p.add(make_gemm(false, 0, 1, 3, 1, 2047, 0, 0, 0, 0, 0));
+        p.add(make_finish());
+      };
   auto deadlock = [](ProgramBuilder& p) {  // compute pops a token that load never pushes
     p.add(with_deps(make_gemm(true, 0, 1, 1, 1), true, false, false, false));
     p.add(make_finish());

@@ -1,11 +1,11 @@
-// Seeded random programs on the golden backend, checked bit-exactly against
-// an independent plain-loop reference of DESIGN.md's ISA contract (RefVta,
-// tests/support/ref_vta.h, shared with test_golden_semantics.cpp). Every program is valid and correctly synchronised:
-// tiles of load -> compute -> store phases chained by dependency tokens, so
-// that every legal schedule equals program order, which the reference runs.
-// Shapes, padding, strides, uop loops, GEMM/ALU mixes and stores are random
-// within the buffers; indices are drawn from small windows (at the bottom,
-// the middle or the top of each buffer) so that instructions interact.
+// Seeded random programs of the one generator (vta/model/random_program.h)
+// on the backend under test, checked bit-exactly against an independent
+// plain-loop reference of DESIGN.md's ISA contract (RefVta,
+// tests/support/ref_vta.h, shared with test_golden_semantics.cpp). Every
+// program is valid and race-free: tiles of load -> compute -> store phases
+// chained by dependency tokens, so that every legal schedule equals program
+// order, which the reference runs. The out-of-range and racy programs of the
+// same generator are tested here too.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -26,221 +26,16 @@
 #include "test_support.h"
 #include "vta/isa/error.h"
 #include "vta/model/backend.h"
+#include "vta/model/image.h"
+#include "vta/model/image_builder.h"
+#include "vta/model/random_program.h"
 
 namespace {
 
-using vta::Config;
-using vta::isa::AluOp;
 using vta::isa::Insn;
 using vta::isa::Member;
 using vta::isa::MemId;
 using vta::isa::Opcode;
-using vta::test::make_alu;
-using vta::test::make_finish;
-using vta::test::make_gemm;
-using vta::test::make_load;
-using vta::test::make_store;
-using vta::test::make_uop;
-using vta::test::ProgramBuilder;
-using vta::test::random_bytes;
-using vta::test::with_deps;
-
-
-// ---------------------------------------------------------------------------
-// Random program generator.
-// ---------------------------------------------------------------------------
-
-/// A range [lo, lo + size) of one SRAM that a program's indices stay in.
-struct Window {
-  uint32_t lo = 0, size = 0;
-};
-
-class Generator {
- public:
-  Generator(Vta& v, uint32_t seed) : v_(v), rng_(seed), layout_(v.cfg) {
-    for (MemId m : {MemId::INP, MemId::WGT, MemId::ACC}) win_[static_cast<size_t>(m)] = pick_window(m);
-  }
-
-  /// Appends one whole program (tiles, then FINISH) to v's builder.
-  void program() {
-    const int tiles = rand(1, 3);
-    const bool final_load = coin(0.3);
-    for (int t = 0; t < tiles; ++t) {
-      const bool first = t == 0, last = t == tiles - 1;
-      // Load phase: INP/WGT loads; waits for the previous compute phase.
-      std::vector<Insn> load;
-      if (first)  // usually fill the whole windows first, so that GEMMs see data everywhere
-        for (MemId m : {MemId::INP, MemId::WGT})
-          if (coin(0.8)) load.push_back(window_fill(m));
-      for (int k = rand(0, 3); k > 0; --k) load.push_back(random_load(coin(0.5) ? MemId::INP : MemId::WGT));
-      if (load.empty()) load.push_back(token_only(MemId::INP));
-      load.front()[Member::pop_next] = !first;
-      load.back()[Member::push_next] = 1;
-      // Compute phase: UOP load, ACC loads, GEMMs and ALUs.
-      std::vector<Insn> compute = compute_phase();
-      if (first && coin(0.5)) compute.insert(compute.begin(), window_fill(MemId::ACC));
-      compute.front()[Member::pop_prev] = 1;
-      compute.front()[Member::pop_next] = !first;
-      compute.back()[Member::push_prev] = !last || final_load;
-      compute.back()[Member::push_next] = 1;
-      // Store phase.
-      std::vector<Insn> store;
-      for (int k = rand(1, 2); k > 0; --k) store.push_back(random_store());
-      store.front()[Member::pop_prev] = 1;
-      store.back()[Member::push_prev] = 1;
-      for (const auto* phase : {&load, &compute, &store})
-        for (const Insn& i : *phase) v_.add(i);
-    }
-    if (final_load) v_.add(with_deps(token_only(MemId::WGT), false, true, false, true));
-    v_.add(with_deps(make_finish(), final_load, true, false, false));
-  }
-
- private:
-  int rand(int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng_); }
-  bool coin(double p) { return std::bernoulli_distribution(p)(rng_); }
-  uint32_t urand(uint32_t lo, uint32_t hi) { return std::uniform_int_distribution<uint32_t>(lo, hi)(rng_); }
-
-  Window pick_window(MemId m) {
-    const auto depth = static_cast<uint32_t>(v_.g.depth(m));
-    const uint32_t sizes[] = {8, 24, 96};
-    Window w;
-    w.size = std::min(depth, sizes[rand(0, 2)]);
-    const int where = rand(0, 3);
-    w.lo = where == 0 ? 0 : where == 1 ? depth - w.size : urand(0, depth - w.size);
-    return w;
-  }
-  const Window& window(MemId m) const { return win_[static_cast<size_t>(m == MemId::ACC_8BIT ? MemId::ACC : m)]; }
-
-  uint32_t pad() {
-    const int r = rand(0, 9);
-    return r < 6 ? 0 : r < 9 ? urand(1, 2) : urand(3, 15);
-  }
-
-  Insn token_only(MemId m) {
-    // Rows, pads and a DRAM address that names no buffer: all ignored.
-    return make_load(m, urand(0, 100), urand(0, 0xffffff), urand(0, 4), 0, urand(0, 9), pad(), pad(), pad(), pad());
-  }
-
-  /// A LOAD of memory `m` (INP, WGT, ACC, ACC_8BIT) into its window, with
-  /// random rows, stride and pads, from a fresh random DRAM buffer.
-  Insn random_load(MemId m) {
-    if (coin(0.08)) return token_only(m);
-    const Window& w = window(m);
-    uint32_t x, y, yp0, yp1, xp0, xp1, total;
-    do {
-      x = urand(1, 6);
-      y = urand(1, 3);
-      yp0 = pad(), yp1 = pad(), xp0 = pad(), xp1 = pad();
-      total = (yp0 + y + yp1) * (xp0 + x + xp1);
-    } while (total > w.size);
-    const uint32_t stride = x + (coin(0.5) ? 0 : urand(1, 3)), off = urand(0, 3);
-    const uint32_t count = off + (y - 1) * stride + x;
-    const uint32_t buf =
-        v_.buffer(m, count, random_bytes(count * static_cast<size_t>(v_.g.dram_bytes(m)), next_seed()));
-    return make_load(m, w.lo + urand(0, w.size - total), buf + off, y, x, stride, yp0, yp1, xp0, xp1);
-  }
-
-  /// A LOAD of random data over the whole window of `m`.
-  Insn window_fill(MemId m) {
-    const Window& w = window(m);
-    const uint32_t buf =
-        v_.buffer(m, w.size, random_bytes(w.size * static_cast<size_t>(v_.g.dram_bytes(m)), next_seed()));
-    return make_load(m, w.lo, buf, 1, w.size, w.size);
-  }
-
-  Insn random_store() {
-    const Window& w = window(MemId::ACC);
-    if (coin(0.08)) return make_store(urand(0, 100), urand(0, 0xffffff), urand(0, 3), 0, urand(0, 9));
-    uint32_t x, y;
-    do {
-      x = urand(1, 6);
-      y = urand(1, 3);
-    } while (x * y > w.size);
-    const uint32_t stride = x + (coin(0.5) ? 0 : urand(1, 3)), off = urand(0, 3);
-    const uint32_t count = off + (y - 1) * stride + x;
-    // Pre-filled, so that a byte written where it should not be is visible.
-    const uint32_t buf =
-        v_.buffer(MemId::OUT, count, random_bytes(count * static_cast<size_t>(v_.g.lanes()), next_seed()));
-    return make_store(w.lo + urand(0, w.size - x * y), buf + off, y, x, stride);
-  }
-
-  /// Loop trip counts and factors whose largest index step stays below each limit.
-  struct Loop {
-    uint32_t io, ii, f[6];  // dst out/in, src out/in, wgt out/in
-    uint32_t max(int k) const { return (io - 1) * f[k] + (ii - 1) * f[k + 1]; }
-  };
-  Loop random_loop(uint32_t dst_lim, uint32_t src_lim, uint32_t wgt_lim) {
-    for (int tries = 0; tries < 50; ++tries) {
-      Loop l{urand(1, 3), urand(1, 3), {}};
-      for (auto& f : l.f) f = coin(0.3) ? 0 : urand(1, 4);
-      if (l.max(0) < dst_lim && l.max(2) < src_lim && l.max(4) < wgt_lim) return l;
-    }
-    return Loop{1, 1, {}};
-  }
-
-  std::vector<Insn> compute_phase() {
-    std::vector<Insn> ops, uops;
-    const uint32_t uop_base = urand(0, static_cast<uint32_t>(v_.g.uop_depth) - 64);
-    const Window &wa = window(MemId::ACC), &wi = window(MemId::INP), &ww = window(MemId::WGT);
-    for (int k = rand(1, 4); k > 0; --k) {
-      const int kind = rand(0, 9);
-      if (kind < 2) {
-        ops.push_back(random_load(coin(0.5) ? MemId::ACC : MemId::ACC_8BIT));
-        continue;
-      }
-      const bool gemm = kind < 6;
-      const Loop l = random_loop(wa.size, gemm ? wi.size : wa.size, gemm ? ww.size : 1);
-      const auto bgn = static_cast<uint32_t>(uops.size()) + uop_base;
-      for (int n = rand(1, 3); n > 0; --n) {
-        const uint32_t dst = wa.lo + urand(0, wa.size - 1 - l.max(0));
-        const Window& ws = gemm ? wi : wa;
-        const uint32_t src = ws.lo + urand(0, ws.size - 1 - l.max(2));
-        const uint32_t wgt = gemm ? ww.lo + urand(0, ww.size - 1 - l.max(4)) : urand(0, 3);  // ALU ignores wgt
-        uops.push_back(make_uop(dst, src, wgt));
-      }
-      const auto end = static_cast<uint32_t>(uops.size()) + uop_base;
-      if (gemm) {
-        ops.push_back(make_gemm(coin(0.15), bgn, end, l.io, l.ii, l.f[0], l.f[1], l.f[2], l.f[3], l.f[4], l.f[5]));
-      } else {
-        const auto op = static_cast<AluOp>(rand(0, 4));
-        const bool use_imm = coin(0.5);
-        static constexpr int32_t kShrEdges[] = {31, -32, 32, -33, 63, -1, 0, 30, -31};
-        const int32_t imm = op != AluOp::SHR ? (coin(0.5) ? rand(-300, 300) : rand(-32768, 32767))
-                            : coin(0.3)      ? kShrEdges[rand(0, 8)]
-                                             : rand(-40, 40);
-        ops.push_back(make_alu(op, use_imm, imm, bgn, end, l.io, l.ii, l.f[0], l.f[1], l.f[2], l.f[3]));
-      }
-    }
-    std::vector<Insn> phase;
-    if (!uops.empty()) phase.push_back(uop_load(uops, uop_base));
-    phase.insert(phase.end(), ops.begin(), ops.end());
-    if (phase.empty() || coin(0.1)) phase.push_back(token_only(MemId::ACC));
-    return phase;
-  }
-
-  /// LOAD UOP of `uops` to `base`: one row, or two rows from DRAM rows with a
-  /// gap of garbage words between them.
-  Insn uop_load(const std::vector<Insn>& uops, uint32_t base) {
-    const auto n = static_cast<uint32_t>(uops.size());
-    const bool two_rows = n % 2 == 0 && coin(0.4);
-    const uint32_t x = two_rows ? n / 2 : n, gap = two_rows ? urand(1, 3) : 0, y = two_rows ? 2 : 1;
-    const uint32_t count = y * x + gap;
-    std::vector<uint8_t> bytes = random_bytes(count * 4, next_seed());
-    for (uint32_t k = 0; k < n; ++k) {
-      const uint32_t at = k < x ? k : k + gap;
-      const uint32_t word = layout_.encode_uop(uops[k]);
-      std::memcpy(bytes.data() + at * 4, &word, 4);
-    }
-    return make_load(MemId::UOP, base, v_.buffer(MemId::UOP, count, bytes), y, x, x + gap);
-  }
-
-  uint32_t next_seed() { return static_cast<uint32_t>(rng_()); }
-
-  Vta& v_;
-  std::mt19937 rng_;
-  vta::isa::Layout layout_;
-  std::array<Window, 6> win_{};
-};
 
 constexpr int kProgramsPerPreset = 100;
 
@@ -258,12 +53,22 @@ TEST_P(RandomPrograms, MatchReferenceBitExactly) {
     seed += static_cast<uint32_t>(p);
     SCOPED_TRACE(testing::Message() << preset_name << " program " << p << " seed " << seed);
     Vta v(preset_name);
-    Generator gen(v, seed);
     const int runs = p % 3 == 2 ? 2 : 1;
+    std::vector<Insn> insns;  // of the last run
     for (int r = 0; r < runs; ++r) {
-      if (r > 0) v.next_program();
-      gen.program();
-      v.run();
+      // The one generator (vta/model/random_program.h); a second program is
+      // laid out after the first one's buffers on the same backend.
+      vta::RandomProgramOptions o;
+      o.first_addr = vta::build::next_alloc(v.backend->dram());
+      vta::ProgramImage img = vta::random_program(v.cfg, seed + static_cast<uint32_t>(r) * 7919u, o);
+      const vta::Launch launch = vta::install(img, *v.backend);
+      insns.clear();
+      const vta::isa::Layout layout(v.cfg);
+      for (const auto& raw : img.insns) insns.push_back(layout.decode(raw));
+      v.ref.snapshot(v.backend->dram());
+      v.ref.run(insns);
+      v.backend->run(launch);
+      v.expect_same_state();
       const vta::Stats s = v.stats();
       const RefCounts& c = v.ref.counts;
       for (int op = 0; op < 5; ++op)
@@ -293,8 +98,7 @@ TEST_P(RandomPrograms, MatchReferenceBitExactly) {
     if (HasFailure()) {
       const vta::isa::Layout layout(v.cfg);
       std::cerr << "first failing program (" << preset_name << ", seed " << seed << ", last run):\n";
-      for (size_t i = 0; i < v.pb->insns().size(); ++i)
-        std::cerr << "  " << i << ": " << layout.disasm(v.pb->insns()[i]) << "\n";
+      for (size_t i = 0; i < insns.size(); ++i) std::cerr << "  " << i << ": " << layout.disasm(insns[i]) << "\n";
       return;
     }
   }
@@ -303,6 +107,68 @@ TEST_P(RandomPrograms, MatchReferenceBitExactly) {
   EXPECT_GT(alu_uops, 0u);
   EXPECT_GT(stored, 0u);
   EXPECT_GT(nonzero_out, 0u);
+}
+
+// The adversarial knob: every out-of-range program fails with one clear
+// error naming an instruction, never a crash, and it is the same error on
+// every run of the same seed.
+TEST(RandomProgramKnobs, OutOfRangeProgramsFailNamingTheInstruction) {
+  const vta::Config c = vta::test::preset("vta-1x16x16");
+  vta::RandomProgramOptions o;
+  o.fields = vta::RandomProgramOptions::Fields::OUT_OF_RANGE;
+  for (uint32_t seed = 1; seed <= 25; ++seed) {
+    SCOPED_TRACE(testing::Message() << "seed " << seed);
+    std::string first;
+    for (int run = 0; run < 2; ++run) {
+      auto b = vta::make_backend(vta::test::test_backend(), c);
+      vta::ProgramImage img = vta::random_program(c, seed, o);
+      std::string msg;
+      try {
+        b->run(vta::install(img, *b));
+      } catch (const vta::Error& e) {
+        msg = e.what();
+      }
+      EXPECT_NE(msg.find("instruction"), std::string::npos) << "'" << msg << "'";
+      EXPECT_EQ(msg.find('\n'), std::string::npos) << msg;
+      if (run == 0) first = msg;
+      EXPECT_EQ(msg, first);
+    }
+  }
+}
+
+// The size knob bounds the tiles, and the racy knob drops only the tokens
+// between tiles: the same seed gives the same instructions, fewer tokens
+// when there are several tiles, and the program still finishes.
+TEST(RandomProgramKnobs, SizeAndRacyKnobs) {
+  const vta::Config c = vta::test::preset("vta-1x16x16");
+  const vta::isa::Layout layout(c);
+  auto tokens = [&](const vta::ProgramImage& img) {
+    int n = 0;
+    for (const auto& raw : img.insns) {
+      const Insn i = layout.decode(raw);
+      n += static_cast<int>(i[Member::push_prev] + i[Member::push_next]);
+    }
+    return n;
+  };
+  size_t small_max = 0, large_max = 0;
+  int fewer = 0;
+  for (uint32_t seed = 1; seed <= 30; ++seed) {
+    vta::RandomProgramOptions o;
+    o.size = 1;
+    small_max = std::max(small_max, vta::random_program(c, seed, o).insns.size());
+    o.size = 8;
+    const vta::ProgramImage chained = vta::random_program(c, seed, o);
+    large_max = std::max(large_max, chained.insns.size());
+    o.racy = true;
+    vta::ProgramImage racy = vta::random_program(c, seed, o);
+    ASSERT_EQ(racy.insns.size(), chained.insns.size());
+    EXPECT_LE(tokens(racy), tokens(chained));
+    fewer += tokens(racy) < tokens(chained);
+    auto b = vta::make_backend(vta::test::test_backend(), c);
+    EXPECT_NO_THROW(b->run(vta::install(racy, *b))) << "seed " << seed;
+  }
+  EXPECT_GT(large_max, small_max);
+  EXPECT_GT(fewer, 10);
 }
 
 INSTANTIATE_TEST_SUITE_P(Golden, RandomPrograms, ::testing::Values("vta-1x16x16", "vta-4x16x16", "vta-1x32x32"),

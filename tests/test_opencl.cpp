@@ -17,11 +17,14 @@
 #include <optional>
 
 #include "test_support.h"
+#include "vta/bringup/battery.h"
+#include "vta/bringup/diagnose.h"
+#include "vta/bringup/junit.h"
+#include "vta/bringup/programs.h"
 #include "vta/isa/error.h"
-#include "vta/kernels/bringup.h"
 #include "vta/kernels/opencl.h"
-#include "vta/kernels/programs.h"
 #include "vta/model/image.h"
+#include "vta/model/random_program.h"
 
 namespace {
 
@@ -155,9 +158,9 @@ TEST_P(Variants, RandomProgramsMatchGoldenBitExactly) {
   const Config c = with_variant(preset(name), variant);
   EXPECT_EQ(vta::opencl::OpenclBackend(c, {}).variant(), variant);
   for (uint32_t seed = 1; seed <= 6; ++seed)
-    EXPECT_EQ(vta::bringup::compare_with_golden(c, programs::random_program(c, seed)), "") << "seed " << seed;
+    EXPECT_EQ(vta::bringup::compare_with_golden("opencl", c, vta::random_program(c, seed)), "") << "seed " << seed;
   uint64_t macs = 0;
-  EXPECT_EQ(vta::bringup::compare_with_golden(c, programs::gemm_program(c, 2, 8, 16, macs)), "");
+  EXPECT_EQ(vta::bringup::compare_with_golden("opencl", c, programs::gemm_program(c, 2, 8, 16, macs)), "");
   EXPECT_GT(macs, 0u);
 }
 
@@ -176,14 +179,14 @@ TEST(Variants, SingleWithBuffersInGlobalMemoryMatchesGolden) {
   const Config c = preset("vta-1x16x16");
   EXPECT_FALSE(vta::opencl::OpenclBackend(c, {}).sram_on_chip());
   for (uint32_t seed = 10; seed < 13; ++seed)
-    EXPECT_EQ(vta::bringup::compare_with_golden(c, programs::random_program(c, seed)), "") << "seed " << seed;
+    EXPECT_EQ(vta::bringup::compare_with_golden("opencl", c, vta::random_program(c, seed)), "") << "seed " << seed;
 }
 
 TEST(Variants, WorkGroupSizesAgree) {
   const Config c = with_variant(preset("vta-1x16x16"), "workgroup");
   for (const char* wg : {"7", "16", "256"}) {
     EnvGuard g("VTA_OPENCL_WG_SIZE", wg);
-    EXPECT_EQ(vta::bringup::compare_with_golden(c, programs::random_program(c, 21)), "") << "work-group " << wg;
+    EXPECT_EQ(vta::bringup::compare_with_golden("opencl", c, vta::random_program(c, 21)), "") << "work-group " << wg;
   }
 }
 
@@ -204,7 +207,7 @@ TEST(Runs, BatchEqualsRunsOneByOneOnGolden) {
   // second launch is the same program again (on the first one's buffers,
   // which it then changes further); a different program would address
   // buffers it does not own, an error now that DRAM bounds are per buffer.
-  vta::ProgramImage a1 = programs::random_program(c, 5), a2 = a1;
+  vta::ProgramImage a1 = vta::random_program(c, 5), a2 = a1;
   vta::ProgramImage b1 = a1, b2 = a2;
   auto golden = vta::make_backend("golden", c);
   vta::opencl::OpenclBackend dev(c, {});
@@ -438,7 +441,7 @@ TEST(Binary, RoundTripRunsLikeTheSource) {
   write_file(c.opencl.binary, std::string(bin.begin(), bin.end()));
   vta::opencl::OpenclBackend dev(c, {});
   EXPECT_EQ(dev.variant(), "single");
-  vta::ProgramImage img = programs::random_program(c, 7), gimg = img;
+  vta::ProgramImage img = vta::random_program(c, 7), gimg = img;
   dev.run(vta::install(img, dev));
   auto golden = vta::make_backend("golden", preset("vta-1x16x16"));
   golden->run(vta::install(gimg, *golden));
@@ -505,7 +508,7 @@ TEST(Bringup, PlantedKernelBugIsLocalisedToItsInstruction) {
   const auto it =
       std::find_if(corners.begin(), corners.end(), [](const auto& p) { return p.name == "alu_shr_negative_imm"; });
   ASSERT_NE(it, corners.end());
-  const std::string msg = vta::bringup::compare_with_golden(c, it->image);
+  const std::string msg = vta::bringup::compare_with_golden("opencl", c, it->image);
   EXPECT_HAS(msg, "first differing instruction: instruction ");
   EXPECT_HAS(msg, "(ALU SHR");
   EXPECT_HAS(msg, "expected");

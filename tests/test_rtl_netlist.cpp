@@ -20,8 +20,9 @@
 #include "test_support.h"
 #include "verilator_backend.h"
 #include "verilator_select.h"
-#include "vta/kernels/programs.h"
+#include "vta/bringup/programs.h"
 #include "vta/model/image.h"
+#include "vta/model/random_program.h"
 
 namespace {
 
@@ -174,7 +175,7 @@ TEST(RtlNetlist, RandomProgramsMatchRtlAndGolden) {
   const vta::Config cfg = tiny();
   for (uint32_t seed = 1; seed <= 20; ++seed) {
     SCOPED_TRACE(testing::Message() << "seed " << seed);
-    check(cfg, vta::programs::random_program(cfg, seed));
+    check(cfg, vta::random_program(cfg, seed));
     if (HasFailure()) return;
   }
 }

@@ -17,6 +17,7 @@
 #include "vta/isa/write_file.h"
 #include "vta/model/backend.h"
 #include "vta/model/image.h"
+#include "bringup_command.h"
 #include "compare.h"
 #include "estimate_command.h"
 #include "opencl_commands.h"
@@ -329,7 +330,8 @@ static int run_cli(int argc, char** argv) {
   vta::app::add_compare_command(app);
   vta::app::add_sweep_command(app);
   vta::app::add_estimate_command(app);
-  vta::app::add_opencl_commands(app);  // devices, bringup, cl-source, cl-build (when built with OpenCL)
+  vta::app::add_bringup_command(app);
+  vta::app::add_opencl_commands(app);  // devices, cl-source, cl-build (when built with OpenCL)
 
   try {
     app.parse(argc, argv);

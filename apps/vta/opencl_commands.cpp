@@ -1,4 +1,4 @@
-// `vta devices`, `vta bringup`, `vta cl-source` and `vta cl-build` (see opencl_commands.h).
+// `vta devices`, `vta cl-source` and `vta cl-build` (see opencl_commands.h).
 #include "opencl_commands.h"
 
 #include <cstdio>
@@ -10,43 +10,17 @@
 #include "vta/isa/config.h"
 #include "vta/isa/error.h"
 #include "vta/isa/write_file.h"
-#include "vta/kernels/bringup.h"
 #include "vta/kernels/opencl.h"
+#include "design_options.h"
 #include "run_and_exit.h"
 
 namespace vta::app {
 
 namespace {
 
-constexpr int kOk = 0, kMismatch = 1, kBadInput = 2;
+constexpr int kOk = 0, kBadInput = 2;
 
-/// The design and the OpenCL target, as every subcommand here takes them.
-struct Target {
-  std::string config = "vta-1x16x16";
-  std::vector<std::string> sets;
-  std::string device, platform, variant, binary;
-  void add(CLI::App* app, bool with_device = true) {
-    app->add_option("-c,--config", config, "preset name or YAML file")->capture_default_str();
-    app->add_option("--set", sets, "override a knob: --set gemm.block_out=32 (repeatable)");
-    app->add_option("--variant", variant, "kernel variant: single or workgroup (default: opencl.variant)")
-        ->check(CLI::IsMember({"single", "workgroup"}));
-    if (!with_device) return;
-    app->add_option("-d,--device", device,
-                    "device name substring or index from `vta devices` (default: opencl.device)");
-    app->add_option("--platform", platform, "platform name substring or index (default: opencl.platform)");
-    app->add_option("--binary", binary, "offline-compiled kernel binary to load (default: opencl.binary)");
-  }
-  Config load() const {
-    std::vector<Override> ov;
-    for (const auto& s : sets) ov.push_back(parse_override(s));
-    Config c = load_config(resolve_config_path(config), ov);
-    if (!device.empty()) c.opencl.device = device;
-    if (!platform.empty()) c.opencl.platform = platform;
-    if (!variant.empty()) c.opencl.variant = variant;
-    if (!binary.empty()) c.opencl.binary = binary;
-    return c;
-  }
-};
+using Target = DesignOptions;
 
 }  // namespace
 
@@ -62,47 +36,6 @@ void add_opencl_commands(CLI::App& app) {
       }
       std::cout << opencl::describe_devices(list);
       return kOk;
-    });
-  });
-
-  // vta bringup
-  auto* bringup =
-      app.add_subcommand("bringup", "run the bring-up battery on an OpenCL device against the golden model");
-  auto target = std::make_shared<Target>();
-  auto junit = std::make_shared<std::string>();
-  auto vectors = std::make_shared<std::string>();
-  auto random = std::make_shared<uint32_t>(20);
-  auto seed = std::make_shared<uint32_t>(1);
-  auto no_corners = std::make_shared<bool>(false);
-  auto no_conformance = std::make_shared<bool>(false);
-  auto networks = std::make_shared<std::vector<std::string>>(std::vector<std::string>{"lenet5"});
-  target->add(bringup);
-  bringup->add_option("--junit", *junit, "write the results as JUnit XML to this file");
-  bringup->add_option("--random", *random, "seeded random programs to run")->capture_default_str();
-  bringup->add_option("--seed", *seed, "first random seed (also the corner programs' data)")->capture_default_str();
-  bringup->add_option("--vectors", *vectors,
-                      "conformance-vector folder (default: VTA_CONFORMANCE_DIR, then tests/data/conformance/vectors)");
-  bringup->add_flag("--no-corners", *no_corners, "skip the per-instruction corner programs");
-  bringup->add_flag("--no-conformance", *no_conformance, "skip the conformance vectors");
-  bringup->add_option("--networks", *networks, "zoo networks to compile and compare (comma-separated; none: skip)")
-      ->delimiter(',')
-      ->capture_default_str();
-  bringup->callback([=] {
-    run_and_exit([&] {
-      bringup::Options o;
-      o.config = target->load();
-      o.random = *random;
-      o.seed = *seed;
-      o.vectors = *vectors;
-      o.corners = !*no_corners;
-      o.conformance = !*no_conformance;
-      o.networks.clear();
-      for (const auto& n : *networks)
-        if (n != "none") o.networks.push_back(n);
-      const bringup::Report r = bringup::run(o, &std::cout);
-      if (!junit->empty()) write_file(*junit, bringup::junit_xml(r));
-      std::cout << bringup::summary(r);
-      return r.passed() ? kOk : kMismatch;
     });
   });
 

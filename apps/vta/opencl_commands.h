@@ -1,7 +1,6 @@
 #pragma once
-// The OpenCL subcommands of `vta`: devices (list platforms and devices),
-// bringup (the bring-up battery against the golden model) and cl-source /
-// cl-build (the kernel for offline compilation). Each runs from its CLI11
+// The OpenCL subcommands of `vta`: devices (list platforms and devices) and
+// cl-source / cl-build (the kernel for offline compilation). Each runs from its CLI11
 // callback and ends the program with its exit code (0 pass, 1 mismatch,
 // 2 bad input or device error). Without VTA_WITH_OPENCL this adds nothing.
 #include <CLI/CLI.hpp>

@@ -391,6 +391,9 @@ OpenclBackend::~OpenclBackend() = default;
 
 const DeviceInfo& OpenclBackend::device() const { return impl_->built->dev.info; }
 std::string OpenclBackend::variant() const { return impl_->built->flavor.workgroup ? "workgroup" : "single"; }
+std::string OpenclBackend::describe() const {
+  return fmt::format("device '{}' ({}), {} variant", device().name, device().platform, variant());
+}
 uint64_t OpenclBackend::work_group_size() const { return impl_->wg; }
 double OpenclBackend::build_ms() const { return impl_->built->build_ms; }
 bool OpenclBackend::sram_on_chip() const { return impl_->built->flavor.onchip; }

@@ -6,29 +6,6 @@ namespace vta::sweeps {
 
 std::string_view chartjs_source();  // chartjs_source.cpp, generated
 
-std::string html_escape(const std::string& s) {
-  std::string o;
-  for (char c : s) {
-    switch (c) {
-      case '&':
-        o += "&amp;";
-        break;
-      case '<':
-        o += "&lt;";
-        break;
-      case '>':
-        o += "&gt;";
-        break;
-      case '"':
-        o += "&quot;";
-        break;
-      default:
-        o += c;
-    }
-  }
-  return o;
-}
-
 namespace {
 
 // JSON inside <script>: "</" would close the element.
@@ -88,7 +65,7 @@ canvas { border: 1px solid #eee; margin: 4px 0; }
 
 std::string html_page(const std::string& title, const std::string& body, const nlohmann::ordered_json& data,
                       const std::string& script) {
-  std::string p = "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>" + html_escape(title) +
+  std::string p = "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>" + xml_escape(title) +
                   "</title>\n<style>" + kStyle + "</style></head>\n<body>\n" + body + "\n<script>\n";
   p += chartjs_source();
   p += "\n</script>\n<script>\n";

@@ -21,9 +21,9 @@ std::string run_report_html(const compiler::Report& r) {
                            {"util", w.util}});
   }
   std::string body = fmt::format(
-      "<h1>{} on {}</h1>\n<p class=\"note\">backend {}, config hash {}, {}; {}.</p>\n", html_escape(r.network),
-      html_escape(r.config_name), html_escape(r.backend), html_escape(r.config_hash), html_escape(r.tool),
-      html_escape(r.check_text.empty() ? (r.check_passed ? "output bit-exact" : "OUTPUT MISMATCH") : r.check_text));
+      "<h1>{} on {}</h1>\n<p class=\"note\">backend {}, config hash {}, {}; {}.</p>\n", xml_escape(r.network),
+      xml_escape(r.config_name), xml_escape(r.backend), xml_escape(r.config_hash), xml_escape(r.tool),
+      xml_escape(r.check_text.empty() ? (r.check_passed ? "output bit-exact" : "OUTPUT MISMATCH") : r.check_text));
   body += fmt::format(
       "<p>{} cycles in all ({:.1f} us at the design's clock), GEMM utilisation over the VTA layers {:.1f} %.</p>\n",
       r.total.cycles, r.total.time_us, r.total.util);
@@ -44,7 +44,7 @@ std::string run_report_html(const compiler::Report& r) {
     body += fmt::format(
         "<tr><td class=l>{}</td><td class=l>{}</td><td class=l>{}</td><td>{}</td><td>{}</td><td>{}</td>"
         "<td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{:.1f}</td></tr>\n",
-        html_escape(w.layer), w.op, w.device, w.macs, w.cycles, w.load, w.gemm, w.alu, w.store, w.stall, w.roofline,
+        xml_escape(w.layer), w.op, w.device, w.macs, w.cycles, w.load, w.gemm, w.alu, w.store, w.stall, w.roofline,
         w.util);
   body += "</table>\n";
   const std::string script = R"js(

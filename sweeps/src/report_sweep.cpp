@@ -116,19 +116,19 @@ std::string sweep_report_html(const Store& store, const SweepReportOptions& o) {
     d["networks"].push_back(nj);
     pareto_tables +=
         fmt::format("<h3>{}: {} Pareto points of {} measured at stage {} ({})</h3>\n<table><tr><th class=l>knobs</th>",
-                    html_escape(net), front.size(), ps.size(), fs, stage_name(fs));
-    for (const auto& ob : objs) pareto_tables += "<th>" + html_escape(ob.metric) + "</th>";
+                    xml_escape(net), front.size(), ps.size(), fs, stage_name(fs));
+    for (const auto& ob : objs) pareto_tables += "<th>" + xml_escape(ob.metric) + "</th>";
     pareto_tables += "<th class=l>stage 3 check</th></tr>\n";
     for (size_t i : front) {
       const StageResult* b = result_at(*ps[i], fs);
-      pareto_tables += fmt::format("<tr><td class=l>{}</td>", html_escape(ps[i]->info.knobs));
+      pareto_tables += fmt::format("<tr><td class=l>{}</td>", xml_escape(ps[i]->info.knobs));
       for (const auto& ob : objs) pareto_tables += fmt::format("<td>{:.6g}</td>", b->metrics.get(ob.metric));
       auto v = ps[i]->stages.find(kStageVerify);
       pareto_tables += fmt::format(
           "<td class=l>{}</td></tr>\n",
           v == ps[i]->stages.end()
               ? "not run"
-              : html_escape(v->second.status + ": " + (v->second.check.empty() ? v->second.error : v->second.check)));
+              : xml_escape(v->second.status + ": " + (v->second.check.empty() ? v->second.error : v->second.check)));
       pareto_points.push_back(ps[i]);
     }
     pareto_tables += "</table>\n";
@@ -211,7 +211,7 @@ std::string sweep_report_html(const Store& store, const SweepReportOptions& o) {
         "<table><tr><th class=l>layer</th><th>points</th><th>median |error| %</th><th>worst |error| %</th></tr>\n";
     for (const auto& k : layer_order) {
       const auto& v = layer_err[k];
-      err_html += fmt::format("<tr><td class=l>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n", html_escape(k),
+      err_html += fmt::format("<tr><td class=l>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n", xml_escape(k),
                               v.size(), pct(median(v)), pct(*std::max_element(v.begin(), v.end())));
     }
     err_html += "</table>\n";
@@ -219,12 +219,12 @@ std::string sweep_report_html(const Store& store, const SweepReportOptions& o) {
 
   std::string body =
       fmt::format("<h1>Sweep {}</h1>\n<p class=\"note\">{}; spec {}; started {}. Objectives: {}.</p>\n",
-                  html_escape(info ? info->name : "?"), html_escape(info ? info->tool : ""),
-                  html_escape(info ? info->spec_source : ""), html_escape(info ? info->created : ""), [&] {
+                  xml_escape(info ? info->name : "?"), xml_escape(info ? info->tool : ""),
+                  xml_escape(info ? info->spec_source : ""), xml_escape(info ? info->created : ""), [&] {
                     std::string s;
                     for (const auto& ob : objs)
                       s += (s.empty() ? "" : ", ") + std::string(ob.maximize ? "maximize " : "minimize ") + ob.metric;
-                    return html_escape(s);
+                    return xml_escape(s);
                   }());
   body +=
       "<h2>Funnel</h2><p class=\"note\">Points each stage kept (stage 0 checks each design and the spec's "

@@ -422,6 +422,11 @@ class Vta {
     ref.snapshot(backend->dram());
     ref.run(pb->insns());
     pb->run();
+    expect_same_state();
+  }
+
+  /// Expects every DRAM buffer and every SRAM of the backend to equal the reference's.
+  void expect_same_state() {
     for (const auto& [addr, bytes] : ref.dram())
       EXPECT_TRUE(
           same_bytes(backend->dram().read(addr, bytes.size()), bytes, 1, fmt::format("DRAM buffer at 0x{:x}", addr)));

@@ -2,6 +2,7 @@
 
 #include <filesystem>
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <random>
@@ -53,6 +54,14 @@ Launch ProgramBuilder::install() {
 }
 
 void ProgramBuilder::run() { backend_.run(install()); }
+
+void ProgramBuilder::add_image(const ProgramImage& image) {
+  for (const auto& b : image.buffers) {
+    const uint64_t at = backend_.dram().alloc(std::max<uint64_t>(b.size, b.init.size()));
+    backend_.dram().write(at, b.init);
+  }
+  for (const auto& raw : image.insns) insns_.push_back(layout_.decode(raw));
+}
 
 std::vector<uint8_t> ProgramBuilder::read(MemId mem, uint32_t at, uint32_t count) const {
   const auto e = static_cast<uint64_t>(backend_.config().elem_bytes(static_cast<int>(mem)));

@@ -10,6 +10,7 @@
 #include "vta/isa/error.h"
 #include "vta/isa/fields.h"
 #include "vta/model/backend.h"
+#include "vta/model/image.h"
 #include "vta/model/builders.h"
 
 namespace vta::test {
@@ -44,6 +45,10 @@ class ProgramBuilder {
   /// Allocates and fills a UOP buffer; returns its dram_base.
   uint32_t uops(const std::vector<isa::Insn>& uops);
   void add(const isa::Insn& insn) { insns_.push_back(insn); }
+  /// Allocates and fills the buffers of `image` (laid out for this backend's
+  /// next allocation, build::next_alloc) and appends its instructions.
+  void add_image(const ProgramImage& image);
+  Backend& backend() { return backend_; }
   /// Writes the instructions to DRAM and returns the launch, without running.
   Launch install();
   /// install() and run (throws vta::Error as Backend::run() does).

@@ -1,6 +1,9 @@
 #include "verilator_backend.h"
 
 #include <algorithm>
+#include <cstdlib>
+#include <span>
+#include <string_view>
 
 #include "verilator_select.h"
 #include "vta/isa/error.h"
@@ -40,6 +43,30 @@ void check_supported(const std::string& name, const Config& c, const BackendOpti
          c.name, c.memory.pad_elems_per_cycle);
 }
 
+// Test hook (README.md, "Test hooks"): with VTA_RTL_FAULT=alu-imm the core
+// fetches every ALU instruction that has an immediate with bit 0 of the
+// immediate inverted, as a broken decoder would. The bring-up tests plant
+// this bug to prove that a mismatch is localised to the right instruction.
+// Returns the instruction words to put back after the run.
+std::vector<std::pair<uint64_t, isa::Raw128>> plant_fault(const isa::Layout& layout, const model::Program& prog,
+                                                          Dram& dram, const Launch& launch) {
+  std::vector<std::pair<uint64_t, isa::Raw128>> saved;
+  const char* f = std::getenv("VTA_RTL_FAULT");
+  if (!f || std::string_view(f) != "alu-imm") return saved;
+  for (size_t k = 0; k < prog.insns.size(); ++k) {
+    isa::Insn i = prog.insns[k];
+    if (i.opcode() != isa::Opcode::ALU || !i[isa::Member::use_imm]) continue;
+    const uint64_t at = launch.insn_addr + k * isa::kInsnBytes;
+    isa::Raw128 raw{};
+    dram.read(at, std::span<uint8_t>(reinterpret_cast<uint8_t*>(&raw), sizeof raw));
+    saved.emplace_back(at, raw);
+    i[isa::Member::imm] ^= 1;
+    const isa::Raw128 bad = layout.encode(i);
+    dram.write(at, std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(&bad), sizeof bad));
+  }
+  return saved;
+}
+
 // The `verilator` backend's core: the built C++ model that fits the config.
 std::unique_ptr<Core> make_verilator_core(const Config& c, const BackendOptions&) { return select_model(c).make(); }
 
@@ -70,6 +97,15 @@ void VerilatorBackend::run(const Launch& launch) {
     in.wave_from = options_.wave_from;
     in.wave_cycles = options_.wave_cycles;
   }
+  const auto saved = plant_fault(layout_, prog, dram(), launch);
+  struct Restore {  // the program in DRAM as it was, whatever the run did
+    Dram& d;
+    const std::vector<std::pair<uint64_t, isa::Raw128>>& s;
+    ~Restore() {
+      for (const auto& [at, raw] : s)
+        d.write(at, std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(&raw), sizeof raw));
+    }
+  } restore{dram(), saved};
   record_ = core_->run(in);
   sim::publish_run(config(), timing_, prog, record_, stats_);
   if (!options_.trace_path.empty())

@@ -16,6 +16,14 @@ class Error : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+/// The device behind a backend failed (lost, out of memory, a misbehaving
+/// platform): unlike a plain Error, nothing it computes afterwards means
+/// anything, so a battery of runs stops at the first one.
+class DeviceError : public Error {
+ public:
+  using Error::Error;
+};
+
 template <typename... Args>
 [[noreturn]] void fail(fmt::format_string<Args...> f, Args&&... args) {
   throw Error(fmt::format(f, std::forward<Args>(args)...));

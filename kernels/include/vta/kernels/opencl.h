@@ -55,11 +55,8 @@ std::vector<DeviceInfo> list_devices();
 std::string describe_devices(const std::vector<DeviceInfo>& devices);
 
 /// An OpenCL call failed: the device was lost, ran out of memory, or the
-/// platform misbehaved. Everything else is a plain vta::Error.
-class DeviceError : public Error {
- public:
-  using Error::Error;
-};
+/// platform misbehaved (vta::DeviceError). Everything else is a plain vta::Error.
+using DeviceError = vta::DeviceError;
 
 /// The message of an OpenCL error `err` during `what` on `device`: a lost
 /// device (out of resources, not available, a failed command) or a failed
@@ -87,6 +84,8 @@ class OpenclBackend : public Backend {
   ~OpenclBackend() override;
 
   std::string name() const override { return "opencl"; }
+  /// "device 'NAME' (PLATFORM), VARIANT variant".
+  std::string describe() const override;
   void run(const Launch& launch) override { run_batch({launch}); }
   /// Runs the launches back to back on the device with one upload of DRAM,
   /// one read-back and one synchronisation (as a cloud card runs the layers

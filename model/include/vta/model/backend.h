@@ -11,7 +11,8 @@
 //    `insn_addr` until FINISH, with the exact semantics of DESIGN.md. It
 //    throws vta::Error (one complete message) for malformed programs,
 //    out-of-range accesses and deadlocks; state after an error is unspecified
-//    but the backend stays usable for a new run().
+//    but the backend stays usable for a new run(). A backend whose device
+//    itself fails (lost, out of memory) throws vta::DeviceError instead.
 //  - On-chip buffers keep their contents between runs, as on hardware.
 //  - stats() describes the last run, per region as well.
 //  - Implementations register themselves by name with VTA_REGISTER_BACKEND.
@@ -64,6 +65,10 @@ class Backend {
   Backend& operator=(const Backend&) = delete;
 
   virtual std::string name() const = 0;
+  /// The implementation behind the backend in a few words, for reports (an
+  /// OpenCL backend names its device, platform and kernel variant); by
+  /// default the backend's name.
+  virtual std::string describe() const { return name(); }
   virtual void run(const Launch& launch) = 0;
   /// Bytes of `count` elements of on-chip buffer `mem` from element `index`
   /// (UOP words, INP, WGT, ACC as little-endian int32, OUT). Throws when out of range.

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "vta/compiler/report.h"
+#include "vta/isa/xml_escape.h"
 #include "vta/sweeps/store.h"
 
 namespace vta::sweeps {
@@ -16,7 +17,6 @@ namespace vta::sweeps {
 /// A page: `body` HTML, then Chart.js, then `data` as the constant DATA and `script`.
 std::string html_page(const std::string& title, const std::string& body, const nlohmann::ordered_json& data,
                       const std::string& script);
-std::string html_escape(const std::string& s);
 
 struct SweepReportOptions {
   std::string heat_x, heat_y;  // axes of the utilization heat map (default: the first two axes)

@@ -1,0 +1,181 @@
+// The bring-up battery (bringup/) on the simulators: a small battery passes
+// on systemc, verilator and systemc-rtl and its summary names the backend,
+// the design and the config hash; a bug planted in the RTL core
+// (VTA_RTL_FAULT, sim/rtl/README.md "Test hooks") is localised to its
+// instruction and element, with a bounded VCD window; `vta bringup -b`; the
+// one XML/HTML escape. The OpenCL battery is tested in test_opencl.cpp.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <optional>
+#include <sstream>
+#include <string>
+
+#include "run_cli.h"
+#include "test_support.h"
+#include "vta/bringup/battery.h"
+#include "vta/bringup/diagnose.h"
+#include "vta/bringup/junit.h"
+#include "vta/bringup/programs.h"
+#include "vta/isa/xml_escape.h"
+
+namespace {
+
+using vta::bringup::CaseResult;
+using vta::test::preset;
+
+#define EXPECT_HAS(text, part) EXPECT_NE(std::string(text).find(part), std::string::npos) << (text)
+
+/// Sets an environment variable for one scope.
+class EnvGuard {
+ public:
+  EnvGuard(const char* name, const std::string& value) : name_(name) {
+    if (const char* old = std::getenv(name)) old_ = old;
+    setenv(name, value.c_str(), 1);
+  }
+  ~EnvGuard() {
+    if (old_)
+      setenv(name_, old_->c_str(), 1);
+    else
+      unsetenv(name_);
+  }
+  EnvGuard(const EnvGuard&) = delete;
+  EnvGuard& operator=(const EnvGuard&) = delete;
+
+ private:
+  const char* name_;
+  std::optional<std::string> old_;
+};
+
+std::string temp_dir(const std::string& name) {
+  const auto dir = std::filesystem::path(VTA_BINARY_DIR) / "test-bringup" / name;
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  return dir.string();
+}
+
+TEST(XmlEscape, EscapesMarkupAndControlCharacters) {
+  EXPECT_EQ(vta::xml_escape("a<b>&\"c\"'d'"), "a&lt;b&gt;&amp;&quot;c&quot;&#39;d&#39;");
+  EXPECT_EQ(vta::xml_escape(std::string("x\x01y\nz\t", 6)), "x y\nz\t");
+  EXPECT_EQ(vta::xml_escape(""), "");
+}
+
+/// A small battery on `backend`: corners (unless `corners` is false), the
+/// conformance vectors, `random` random programs, no network.
+vta::bringup::Report small_battery(const std::string& backend, uint32_t random, bool corners = true) {
+  vta::bringup::Options o;
+  o.backend = backend;
+  o.config = preset("vta-1x16x16");
+  o.corners = corners;
+  o.random = random;
+  o.networks.clear();
+  o.wave_dir = temp_dir(backend + "-waves");
+  return vta::bringup::run(o);
+}
+
+void expect_passes(const vta::bringup::Report& r, const std::string& backend, size_t min_passed) {
+  EXPECT_TRUE(r.passed()) << vta::bringup::summary(r);
+  EXPECT_GE(r.count(CaseResult::Status::PASS), min_passed) << vta::bringup::summary(r);
+  const std::string s = vta::bringup::summary(r);
+  EXPECT_HAS(s, "bring-up of backend " + backend + " (");
+  EXPECT_HAS(s, "design vta-1x16x16 (config hash " + preset("vta-1x16x16").hash() + ")");
+  EXPECT_HAS(s, "race check: not run");
+  const std::string x = vta::bringup::junit_xml(r);
+  EXPECT_HAS(x, "<property name=\"backend\" value=\"" + backend + "\"/>");
+  EXPECT_HAS(x, "<property name=\"race_check\" value=\"not run\"/>");
+}
+
+#ifdef VTA_WITH_SYSTEMC
+TEST(Battery, PassesOnSystemc) {
+  const auto r = small_battery("systemc", 10);
+  expect_passes(r, "systemc", 40);
+  EXPECT_EQ(std::count_if(r.cases.begin(), r.cases.end(), [](const auto& c) { return c.suite == "random"; }), 10);
+  EXPECT_GT(std::count_if(r.cases.begin(), r.cases.end(), [](const auto& c) { return c.suite == "conformance"; }), 0);
+}
+#endif
+
+#ifdef VTA_WITH_VERILATOR
+TEST(Battery, PassesOnVerilator) { expect_passes(small_battery("verilator", 3), "verilator", 40); }
+
+TEST(Battery, PassesOnSystemcRtl) { expect_passes(small_battery("systemc-rtl", 2, false), "systemc-rtl", 2); }
+
+/// The corner program `name` of vta-1x16x16.
+vta::ProgramImage corner(const std::string& name) {
+  const auto corners = vta::programs::corner_programs(preset("vta-1x16x16"));
+  const auto it = std::find_if(corners.begin(), corners.end(), [&](const auto& p) { return p.name == name; });
+  EXPECT_NE(it, corners.end()) << name;
+  return it == corners.end() ? vta::ProgramImage{} : it->image;
+}
+
+// The planted decoder bug turns SHR by -3 into SHR by -4: localised to the
+// ALU instruction and an OUT/ACC element, with a VCD window of at most
+// kWaveWindowCycles cycles around it.
+TEST(Diagnose, PlantedRtlFaultIsLocalisedWithAWaveWindow) {
+  EnvGuard g("VTA_RTL_FAULT", "alu-imm");
+  const std::string wave = temp_dir("diagnose") + "/shr.vcd";
+  const std::string msg =
+      vta::bringup::compare_with_golden("systemc-rtl", preset("vta-1x16x16"), corner("alu_shr_negative_imm"), wave);
+  EXPECT_HAS(msg, "expected");
+  EXPECT_HAS(msg, "actual");
+  EXPECT_HAS(msg, "first differing instruction: instruction ");
+  EXPECT_HAS(msg, "(ALU SHR");
+  EXPECT_HAS(msg, "waveform of cycles [");
+  EXPECT_HAS(msg, "(verilator runs instruction ");  // the co-simulated core has no tracing: the same RTL on verilator
+  EXPECT_HAS(msg, "in " + wave);
+  ASSERT_TRUE(std::filesystem::exists(wave)) << msg;
+  std::ifstream in(wave);
+  std::stringstream text;
+  text << in.rdbuf();
+  EXPECT_HAS(text.str(), "$enddefinitions");
+  EXPECT_FALSE(std::filesystem::exists(wave + ".trace.json"));
+  // The window is bounded: count the time stamps.
+  size_t stamps = 0;
+  std::string line;
+  std::istringstream lines(text.str());
+  while (std::getline(lines, line)) stamps += !line.empty() && line[0] == '#';
+  EXPECT_GT(stamps, 0u);
+  EXPECT_LE(stamps, 2 * vta::bringup::kWaveWindowCycles + 2);
+}
+
+// Without the fault nothing is written.
+TEST(Diagnose, CleanRunsWriteNoWave) {
+  const std::string dir = temp_dir("clean");
+  EXPECT_EQ(vta::bringup::compare_with_golden("verilator", preset("vta-1x16x16"), corner("alu_shr_negative_imm"),
+                                              dir + "/x.vcd"),
+            "");
+  EXPECT_TRUE(std::filesystem::is_empty(dir));
+}
+
+TEST(Diagnose, PlantedFaultThroughTheCommand) {
+  const std::string dir = temp_dir("cli");
+  const auto r = vta::test::run_vta(
+      "bringup -b verilator --no-conformance --random 0 --networks none --wave-dir " + dir, "VTA_RTL_FAULT=alu-imm");
+  EXPECT_EQ(r.code, 1) << r.out;
+  EXPECT_HAS(r.out, "FAIL corners/alu_shr_negative_imm");
+  EXPECT_HAS(r.out, "waveform of cycles [");
+  EXPECT_HAS(r.out, "verilator runs instruction");
+  EXPECT_TRUE(std::filesystem::exists(dir + "/corners-alu_shr_negative_imm.vcd")) << r.out;
+  EXPECT_HAS(r.out, "bring-up of backend verilator (verilator), design vta-1x16x16");
+  EXPECT_HAS(r.out, ": FAIL (");
+}
+#endif
+
+TEST(Command, BackendIsNamedAndBadInputIsOneLine) {
+  const auto ok = vta::test::run_vta("bringup -b golden --random 2 --no-conformance --networks none --wave-dir ''");
+  EXPECT_EQ(ok.code, 0) << ok.out;
+  EXPECT_HAS(ok.out, "vta bringup: backend golden (golden), design vta-1x16x16 (config hash ");
+  EXPECT_HAS(ok.out, ": PASS (");
+  const auto bad = vta::test::run_vta("bringup -b no-such-backend");
+  EXPECT_EQ(bad.code, 2) << bad.out;
+  EXPECT_HAS(bad.out, "vta: error: ");
+  EXPECT_HAS(bad.out, "no-such-backend");
+  EXPECT_EQ(std::count(bad.out.begin(), bad.out.end(), '\n'), 1) << bad.out;
+  const auto bad_set = vta::test::run_vta("bringup -b golden --set gemm.no_such_knob=3");
+  EXPECT_EQ(bad_set.code, 2) << bad_set.out;
+  EXPECT_HAS(bad_set.out, "no_such_knob");
+}
+
+}  // namespace
