@@ -1,11 +1,13 @@
-// Blocked layouts: NCHW <-> [N/batch][C/block][H][W][batch][block].
+// Blocked layouts: NCHW <-> [N/batch][C/block][H][W][batch][block], block the
+// larger of gemm.block_in and gemm.block_out (act_block()), so that a
+// position's channels are whole INP elements and whole OUT elements at once.
 #include "vta/compiler/compile.h"
 #include "vta/isa/error.h"
 
 namespace vta::compiler {
 
 Blocked blocked(const Shape& s, const Config& c) {
-  const int64_t b = c.gemm.batch, k = c.gemm.block_in;
+  const int64_t b = c.gemm.batch, k = act_block(c);
   return Blocked{(s.n + b - 1) / b, (s.c + k - 1) / k, s.h, s.w, b, k};
 }
 

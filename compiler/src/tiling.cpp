@@ -18,7 +18,8 @@ namespace vta::compiler {
 
 ConvGeom conv_geom(const Node& n, const Shape& in, const Config& c) {
   ConvGeom g;
-  const int64_t block = c.gemm.block_in;
+  const int64_t block = act_block(c);
+  g.ri = inp_per_pos(c), g.ro = out_per_pos(c);
   g.nb = (in.n + c.gemm.batch - 1) / c.gemm.batch;
   if (n.op == Op::Dense) {
     g.cib = (in.c * in.h * in.w + block - 1) / block;
@@ -40,11 +41,14 @@ bool tile_fits(const ConvGeom& g, const Tile& t, const Config& c) {
   const int64_t kk = g.k * g.k;
   if (g.wo % t.tw != 0 || g.cib % t.tic != 0 || (g.dw && t.tic != 1)) return false;
   const int64_t in_blocks = g.dw ? t.toc : t.tic;  // input channel blocks a step loads
-  if (in_blocks * ih * iw > d.inp_depth / 2) return false;
-  if (t.toc * t.tic * kk > d.wgt_depth / 2) return false;
-  if (t.toc * t.th * t.tw + t.toc > d.acc_depth / 2) return false;
-  if (conv_uops(t, g.k) > d.uop_depth) return false;
-  if (g.s * iw >= (int64_t{1} << d.log_inp_depth) || t.tw >= (int64_t{1} << d.log_acc_depth)) return false;
+  const int64_t to = t.toc * g.ro, ti = t.tic * g.ri;  // OUT and INP elements per position
+  if (in_blocks * g.ri * ih * iw > d.inp_depth / 2) return false;
+  if (to * ti * kk > d.wgt_depth / 2) return false;
+  if (to * t.th * t.tw + to > d.acc_depth / 2) return false;
+  if (conv_uops(t, g) > d.uop_depth) return false;
+  // GEMM factors: src out s * iw * ri, dst out tw * ro.
+  if (g.s * iw * g.ri >= (int64_t{1} << d.log_inp_depth) || t.tw * g.ro >= (int64_t{1} << d.log_acc_depth))
+    return false;
   if (t.th > 16383 || t.tw > 16383 || t.th * t.tw > 16383) return false;
   return true;
 }
@@ -58,15 +62,16 @@ double tile_cost(const ConvGeom& g, const Tile& t, const Config& c, int requant_
       static_cast<double>(g.nb * ((g.ho + t.th - 1) / t.th) * (g.wo / t.tw) * ((g.cob + t.toc - 1) / t.toc));
   const double steps = tiles * static_cast<double>(g.dw ? 1 : g.cib / t.tic);
   const int64_t in_blocks = g.dw ? t.toc : t.tic;
-  const double load = static_cast<double>(in_blocks * ih * iw * d.inp_elem_bytes) / B +
-                      static_cast<double>(t.toc * t.tic * kk * d.wgt_elem_bytes) / B + rl +
+  const int64_t to = t.toc * g.ro, ti = t.tic * g.ri;
+  const double load = static_cast<double>(in_blocks * g.ri * ih * iw * d.inp_elem_bytes) / B +
+                      static_cast<double>(to * ti * kk * d.wgt_elem_bytes) / B + rl +
                       2.0 * static_cast<double>(t.tic + 1);
-  const double gemm = static_cast<double>(t.toc * t.tic * kk * t.th * t.tw + c.gemm.pipeline_depth);
-  const double area = static_cast<double>(t.toc * t.th * t.tw);
+  const double gemm = static_cast<double>(to * ti * kk * t.th * t.tw + c.gemm.pipeline_depth);
+  const double area = static_cast<double>(to * t.th * t.tw);
   const double groups = static_cast<double>((c.gemm.batch * c.gemm.block_out + c.alu.lanes - 1) / c.alu.lanes);
   const double epilogue = area + static_cast<double>(c.gemm.pipeline_depth) +
                           area * groups * static_cast<double>(c.alu.ii_vector + requant_ops * c.alu.ii_imm) +
-                          5.0 * static_cast<double>(c.alu.latency) + static_cast<double>(t.toc * d.acc_elem_bytes) / B +
+                          5.0 * static_cast<double>(c.alu.latency) + static_cast<double>(to * d.acc_elem_bytes) / B +
                           rl;
   const double store = area * static_cast<double>(d.out_elem_bytes) / B + wl;
   return steps * std::max(load, gemm) + tiles * std::max(epilogue, store) + load;

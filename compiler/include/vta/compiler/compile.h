@@ -3,6 +3,7 @@
 // layout (blocked DRAM tensors), tiling (per layer, within the SRAM halves of
 // double buffering, chosen by a cost model of docs/timing.md), and codegen
 // (instructions, uops, DMA, dependency tokens, one region per layer).
+#include <algorithm>
 #include <cstdint>
 #include <map>
 #include <string>
@@ -21,9 +22,23 @@ namespace vta::compiler {
 Graph partition(const Graph& g, const Config& c);
 /// The device partition() gives node `n` of `g` (without copying the graph).
 Device placement(const Graph& g, const Node& n, const Config& c);
+/// Throws vta::Error when no network can be compiled for `c`: a rectangular
+/// array (block_in != block_out) needs gemm.batch 1, since a batch x
+/// act_block() position cannot be whole INP and whole OUT elements at once.
+void check_compilable(const Config& c);
 
-/// Blocked DRAM layout of an activation: [N/batch][C/block][H][W] elements,
-/// each batch x block int8 (an INP, OUT or ACC_8BIT element).
+/// Channels per blocked position of an activation: max(block_in, block_out).
+/// With block_in != block_out (batch 1 only) one position is act_block /
+/// block_in INP elements and act_block / block_out OUT (and ACC_8BIT)
+/// elements, one after another.
+inline int64_t act_block(const Config& c) { return std::max(c.gemm.block_in, c.gemm.block_out); }
+/// INP and OUT elements per blocked position.
+inline int64_t inp_per_pos(const Config& c) { return act_block(c) / c.gemm.block_in; }
+inline int64_t out_per_pos(const Config& c) { return act_block(c) / c.gemm.block_out; }
+
+/// Blocked DRAM layout of an activation: [N/batch][C/block][H][W] positions,
+/// each batch x block int8 (block = act_block(); square arrays: an INP, OUT
+/// or ACC_8BIT element).
 struct Blocked {
   int64_t nb, cb, h, w;   // element grid
   int64_t batch, block;   // element shape
