@@ -11,6 +11,7 @@
 #include <random>
 
 #include "test_support.h"
+#include "vta/compiler/calibrate.h"
 #include "vta/compiler/compile.h"
 #include "vta/compiler/tiling_geom.h"
 #include "vta/compiler/reference.h"
@@ -175,6 +176,57 @@ TEST(Codegen, EveryProgramBalancesItsTokens) {
     for (uint32_t i = 0; i < insns.size(); ++i) vta::model::pop_tokens(prog, i, pops);
     for (int q = 0; q < 4; ++q) EXPECT_EQ(pushed[q] + pops[q], 0u) << "queue " << q;  // pops wrap below zero
     EXPECT_EQ(insns.back().opcode(), vta::isa::Opcode::FINISH);
+  }
+}
+
+// Residual adds are computed by the epilogue of the conv that produces one
+// operand: every Add of ResNet-18 has an empty program of its own, and is
+// fused into its block's last conv (the later operand).
+TEST(Codegen, ResidualAddsAreFusedIntoTheirConv) {
+  const vta::Config cfg = preset("vta-1x16x16");
+  const CompiledNetwork net = compile(built("resnet18").graph, cfg);
+  const Graph& g = net.graph;
+  int adds = 0;
+  for (size_t i = 0; i < g.nodes.size(); ++i) {
+    if (g.nodes[i].op != Op::Add) continue;
+    ++adds;
+    const int id = static_cast<int>(i), conv = fused_into(g, id, cfg);
+    ASSERT_GE(conv, 0) << g.nodes[i].name;
+    EXPECT_EQ(fused_add(g, conv, cfg), id);
+    EXPECT_EQ(conv, std::max(g.nodes[i].inputs[0], g.nodes[i].inputs[1]));
+    EXPECT_EQ(net.layers.at(id).insns, 0u);
+    EXPECT_GT(net.layers.at(conv).insns, 0u);
+  }
+  EXPECT_EQ(adds, 8);
+}
+
+// An Add is not fused into a conv whose output another node reads, nor into
+// the earlier operand; the unfused graph stays bit-exact.
+TEST(Codegen, AddOfASharedConvOutputIsNotFused) {
+  std::mt19937 rng(5);
+  auto int8s = [&](size_t n) {
+    std::vector<int8_t> v(n);
+    for (auto& x : v) x = static_cast<int8_t>(std::uniform_int_distribution<int>(-40, 40)(rng));
+    return v;
+  };
+  Calibrator cal("shared");
+  const Shape s{1, 16, 8, 8};
+  Tensor calib{s, int8s(static_cast<size_t>(s.size()))};
+  const int x = cal.input(s, -7, calib);
+  const int a = cal.conv(x, int8s(16 * 16 * 9), std::vector<int32_t>(16, 3), -7, 16, 3, 1, 1, true, 1);
+  const int b = cal.conv(x, int8s(16 * 16), std::vector<int32_t>(16, -2), -7, 16, 1, 1, 0, true, 1);
+  const int sum = cal.add(a, b, true);
+  const int out = cal.add(sum, b, false);  // b: read twice, a: the earlier operand
+  const Graph g = cal.take(out);
+  const vta::Config cfg = preset("vta-1x16x16");
+  EXPECT_EQ(fused_into(g, sum, cfg), -1);
+  EXPECT_EQ(fused_add(g, a, cfg), -1);
+  EXPECT_EQ(fused_into(g, out, cfg), -1);
+  const Tensor in = zoo_input(g, 3);
+  const Tensor want = run_graph(g, in)[static_cast<size_t>(g.output)];
+  for (const auto& be : backend_names()) {
+    auto backend = vta::make_backend(be, cfg);
+    EXPECT_EQ(run_network(compile(g, cfg), *backend, in).output.data, want.data) << be;
   }
 }
 

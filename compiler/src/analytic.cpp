@@ -4,7 +4,8 @@
 // (ALU-only, every DMA in the compute module except the store) are closed
 // forms of the instruction sequences of emit_add() and emit_pool() under the
 // rules of docs/timing.md: the compute module serialises its loads and ALU
-// ops, and the store of one chunk overlaps the compute of the next.
+// ops, and the store of one chunk overlaps the compute of the next. A
+// residual Add fused into its conv (fused_add()) counts in the conv's row.
 #include "vta/compiler/analytic.h"
 
 #include <algorithm>
@@ -40,9 +41,10 @@ struct Rates {
   double alu(double iters, bool imm) const { return A + iters * groups * (imm ? IIi : IIv); }
 };
 
-void estimate_conv(LayerEstimate& e, const Node& n, const Shape& in, const Config& c) {
+// `add`: the residual Add fused into the conv's epilogue, or null.
+void estimate_conv(LayerEstimate& e, const Node& n, const Shape& in, const Config& c, const Node* add) {
   const ConvGeom g = conv_geom(n, in, c);
-  const Tile t = choose_tile(n, in, c);
+  const Tile t = choose_tile(n, in, c, add);
   const auto& d = c.derived;
   const Rates r(c);
   const double ih = static_cast<double>((t.th - 1) * g.s + g.k), iw = static_cast<double>((t.tw - 1) * g.s + g.k);
@@ -58,7 +60,7 @@ void estimate_conv(LayerEstimate& e, const Node& n, const Shape& in, const Confi
   e.bytes_inp = steps * in_blocks * ih * iw * static_cast<double>(d.inp_elem_bytes);
   e.bytes_wgt = steps * toc * tic * kk * static_cast<double>(d.wgt_elem_bytes);
   e.bytes_acc = tiles * toc * static_cast<double>(d.acc_elem_bytes);
-  e.bytes_uop = static_cast<double>(conv_uops(t, g) * d.uop_elem_bytes);
+  e.bytes_uop = static_cast<double>(conv_uops(t, g, add != nullptr) * d.uop_elem_bytes);
   // Output positions beyond the layer (edge tiles) are not stored.
   e.bytes_out = static_cast<double>(g.nb * g.cob * g.ro * g.ho * g.wo * d.out_elem_bytes);
   const double ri = static_cast<double>(g.ri), ro = static_cast<double>(g.ro);
@@ -68,6 +70,11 @@ void estimate_conv(LayerEstimate& e, const Node& n, const Shape& in, const Confi
   e.gemm = steps * (toc * tic * kk * static_cast<double>(t.th * t.tw) + r.P);
   e.alu = tiles * (1 + requant_imm_ops(n)) * r.alu(area, false);
   e.store = tiles * toc / ro * r.store(static_cast<double>(t.th), static_cast<double>(t.tw * d.out_elem_bytes) * ro);
+  if (add) {  // the operand's ACC_8BIT loads (compute module), its ADD and immediates
+    e.bytes_inp += e.bytes_out;
+    e.load += tiles * toc / ro * r.load(static_cast<double>(t.th), static_cast<double>(t.tw * d.out_elem_bytes) * ro);
+    e.alu += tiles * (r.alu(area, false) + residual_imm_ops(add) * r.alu(area, true));
+  }
 }
 
 void estimate_add(LayerEstimate& e, const Node& n, const Config& c) {
@@ -145,10 +152,12 @@ NetworkEstimate estimate_network(const Graph& input, const Config& c) {
     const Shape in = g.at(n.inputs[0]).out;
     e.macs = n.macs(in);
     if (e.device == Device::Vta) {
-      if (n.op == Op::Conv2d || n.op == Op::Dense)
-        estimate_conv(e, n, in, c);
-      else if (n.op == Op::Add)
-        estimate_add(e, n, c);
+      if (n.op == Op::Conv2d || n.op == Op::Dense) {
+        const int add = fused_add(g, static_cast<int>(i), c);
+        estimate_conv(e, n, in, c, add >= 0 ? &g.at(add) : nullptr);
+      } else if (n.op == Op::Add) {
+        if (fused_into(g, static_cast<int>(i), c) < 0) estimate_add(e, n, c);  // else in its conv's row
+      }
       else
         estimate_pool(e, n, in, c);
       net.cycles += e.cycles;

@@ -1,5 +1,5 @@
-// Codegen: instructions, uops and dependency tokens for conv/dense and add
-// layers, and the flat compile() pipeline.
+// Codegen: instructions, uops and dependency tokens for conv/dense (with a
+// fused residual Add), add and pool layers, and the flat compile() pipeline.
 //
 // Token protocol (two virtual threads, see tiling.cpp): step q of a layer
 // uses the INP/WGT halves q % 2, output tile t the ACC/OUT half t % 2.
@@ -97,23 +97,28 @@ class Emitter {
 // Requantization epilogue of node `n` on the ACC tile described by `shape`
 // (an ALU loop over the epilogue uops): requant_steps(); the last
 // instruction pushes compute->store.
-void emit_requant(Emitter& e, const Insn& shape, const Node& n) {
+void emit_requant(Emitter& e, const Insn& shape, const Node& n, bool push = true) {
   const std::vector<AluStep> steps = requant_steps(n);
   for (size_t i = 0; i < steps.size(); ++i) {
     Insn insn = alu(steps[i].op, true, steps[i].imm, shape);
-    if (i + 1 == steps.size()) insn[Member::push_next] = 1;
+    if (push && i + 1 == steps.size()) insn[Member::push_next] = 1;
     e.emit(insn);
   }
 }
 
 struct LayerAddrs {
   int64_t in = 0, in2 = 0, out = 0, wgt = 0, bias = 0, uop = 0;  // element indices of each buffer
+  int self = -1;                                                  // the node's id
 };
 
 // Conv2d / Dense. Writes the layer's uops to `uops`. A channel block is
 // g.ri INP and g.ro OUT elements per position, adjacent in SRAM as in DRAM.
+// `add`: a residual Add fused into the epilogue (fused_add()): its other
+// operand (at a.in2) is loaded into a second ACC tile after the conv's
+// requantization, both are shifted to the common scale, added and
+// requantized, and the tile is stored as the Add's output (a.out).
 void emit_conv(Emitter& e, const Node& n, const ConvGeom& g, const Tile& t, const LayerAddrs& a, const Config& c,
-               std::vector<uint32_t>& uops, const isa::Layout& layout) {
+               std::vector<uint32_t>& uops, const isa::Layout& layout, const Node* add) {
   const auto& d = c.derived;
   const int64_t kk = g.k * g.k, ri = g.ri, ro = g.ro;
   const int64_t ih = (t.th - 1) * g.s + g.k, iw = (t.tw - 1) * g.s + g.k;
@@ -146,7 +151,20 @@ void emit_conv(Emitter& e, const Node& n, const ConvGeom& g, const Tile& t, cons
     for (int64_t o = 0; o < TO; ++o) put(accb(ap) + o / ro * area + o % ro, biasb(ap) + o, 0);
   for (int64_t ap = 0; ap < 2; ++ap)
     for (int64_t o = 0; o < TO; ++o) put(accb(ap) + o / ro * area + o % ro, 0, 0);
+  // Fused Add: its operand's tile follows the conv's tile in each ACC half.
+  auto skipb = [&](int64_t ap) { return accb(ap) + t.toc * area; };
+  if (add) {
+    for (int64_t ap = 0; ap < 2; ++ap)
+      for (int64_t o = 0; o < TO; ++o) put(accb(ap) + o / ro * area + o % ro, skipb(ap) + o / ro * area + o % ro, 0);
+    for (int64_t ap = 0; ap < 2; ++ap)
+      for (int64_t o = 0; o < TO; ++o) put(skipb(ap) + o / ro * area + o % ro, 0, 0);
+  }
   const int64_t conv_bank = 0, epi_bank = 4 * conv_n, reset_bank = 4 * conv_n + 2 * TO;
+  const int64_t sum_bank = 4 * conv_n + 4 * TO, skip_bank = 4 * conv_n + 6 * TO;
+  // The shifts of the conv's output and of the other operand (Add::shift_a applies to inputs[0]).
+  const bool conv_is_a = add && add->inputs[0] == a.self;
+  const int shift_conv = add ? (conv_is_a ? add->shift_a : add->shift_b) : 0;
+  const int shift_skip = add ? (conv_is_a ? add->shift_b : add->shift_a) : 0;
 
   // All uops of the layer in one load (compute module), before any GEMM.
   e.emit(
@@ -208,7 +226,19 @@ void emit_conv(Emitter& e, const Node& n, const ConvGeom& g, const Tile& t, cons
             e.emit(gm);
             if (j == steps - 1) {
               e.emit(alu(AluOp::ADD, false, 0, epi));  // + bias row of each channel block
-              emit_requant(e, epi, n);
+              emit_requant(e, epi, n, add == nullptr);
+              if (add) {
+                if (shift_conv > 0) e.emit(alu(AluOp::SHR, true, -shift_conv, epi));
+                for (int64_t o = 0; o < toc; ++o)
+                  e.emit(mem(Opcode::LOAD, MemId::ACC_8BIT, skipb(ap) + o * area,
+                             a.in2 + (((nb * g.cob + ob0 + o) * g.ho + oh0) * g.wo + ow0) * ro, th, t.tw * ro,
+                             g.wo * ro));
+                const Insn skip = loop(Opcode::ALU, skip_bank + ap * TO, toc * ro, th, t.tw, t.tw * ro, ro, 0, 0);
+                if (shift_skip > 0) e.emit(alu(AluOp::SHR, true, -shift_skip, skip));
+                e.emit(alu(AluOp::ADD, false, 0,
+                           loop(Opcode::ALU, sum_bank + ap * TO, toc * ro, th, t.tw, t.tw * ro, ro, t.tw * ro, ro)));
+                emit_requant(e, epi, *add);
+              }
               // store
               for (int64_t o = 0; o < toc; ++o) {
                 Insn s = mem(Opcode::STORE, MemId::OUT, accb(ap) + o * area,
@@ -436,6 +466,12 @@ CompiledNetwork compile(const Graph& input, const Config& c, const std::string& 
       const int id = seg.nodes[k];
       const Node& n = g.at(id);
       const Shape in = g.at(n.inputs[0]).out;
+      if (fused_into(g, id, c) >= 0) {  // computed and stored by its conv's epilogue
+        const auto at = static_cast<uint32_t>(e.insns.size());
+        seg.regions.push_back(Region{n.name, at, at});
+        net.layers[id] = LayerInfo{id, {}, 0, 0};
+        continue;
+      }
       // The load module's pops of the previous layer's compute->load tokens
       // wait through that layer's tail: they belong to no layer, so that
       // regions do not overlap and their cycles add up to the run's.
@@ -465,17 +501,25 @@ CompiledNetwork compile(const Graph& input, const Config& c, const std::string& 
                                                          reinterpret_cast<uint8_t*>(uops.data()) + uops.size() * 4);
       } else {
         const ConvGeom geo = conv_geom(n, in, c);
-        info.tile = choose_tile(n, in, c);
+        const int add_id = fused_add(g, id, c);
+        const Node* add = add_id >= 0 ? &g.at(add_id) : nullptr;
+        if (add) {
+          const int other = add->inputs[0] == id ? add->inputs[1] : add->inputs[0];
+          a.in2 = plan.elem(net.activation[other], c, MemId::ACC_8BIT);
+          a.out = plan.elem(net.activation[add_id], c, MemId::OUT);
+        }
+        a.self = id;
+        info.tile = choose_tile(n, in, c, add);
         std::vector<uint8_t> w = pack_weights(n, in, geo, c), bias = pack_bias(n, geo, c);
         const int wb = plan.add(Buffer{n.name + ".weight", MemId::WGT, w.size(), 0, std::move(w), -1});
         const int bb = plan.add(Buffer{n.name + ".bias", MemId::ACC, bias.size(), 0, std::move(bias), -1});
         const Tile& t = info.tile;
-        const uint64_t nuops = static_cast<uint64_t>(conv_uops(t, geo));
+        const uint64_t nuops = static_cast<uint64_t>(conv_uops(t, geo, add != nullptr));
         const int ub = plan.add(Buffer{n.name + ".uop", MemId::UOP, nuops * 4, 0, {}, -1});
         a.wgt = plan.elem(wb, c);
         a.bias = plan.elem(bb, c);
         a.uop = plan.elem(ub, c);
-        emit_conv(e, n, geo, t, a, c, uops, layout);
+        emit_conv(e, n, geo, t, a, c, uops, layout, add);
         net.buffers[static_cast<size_t>(ub)].init.assign(reinterpret_cast<uint8_t*>(uops.data()),
                                                          reinterpret_cast<uint8_t*>(uops.data()) + uops.size() * 4);
       }
@@ -487,7 +531,11 @@ CompiledNetwork compile(const Graph& input, const Config& c, const std::string& 
     }
     e.begin_layer();  // balance the compute->load tokens of the last layer
     e.emit(build::finish());
-    seg.regions.back().end = static_cast<uint32_t>(e.insns.size());
+    // The tail belongs to the last layer that emitted code (a fused Add's region stays empty).
+    const auto end = static_cast<uint32_t>(e.insns.size());
+    auto last = seg.regions.rbegin();
+    for (; last != seg.regions.rend() && last->begin == last->end; ++last) last->begin = last->end = end;
+    if (last != seg.regions.rend()) last->end = end;
     std::vector<uint8_t> bytes(e.insns.size() * isa::kInsnBytes);
     for (size_t i = 0; i < e.insns.size(); ++i) {
       const isa::Raw128 r = layout.encode(e.insns[i]);

@@ -22,6 +22,14 @@ namespace vta::compiler {
 Graph partition(const Graph& g, const Config& c);
 /// The device partition() gives node `n` of `g` (without copying the graph).
 Device placement(const Graph& g, const Node& n, const Config& c);
+/// Residual adds fused into the convolution that produces one operand
+/// (fusion.cpp has the rules): the conv's epilogue loads the other operand
+/// into the accumulator tile, adds, requantizes and stores the Add's output,
+/// so the Add makes no pass of its own. fused_into(): the conv/dense node
+/// Add node `add` is fused into, or -1; fused_add(): the Add fused into
+/// conv/dense node `conv`, or -1.
+int fused_into(const Graph& g, int add, const Config& c);
+int fused_add(const Graph& g, int conv, const Config& c);
 /// Throws vta::Error when no network can be compiled for `c`: a rectangular
 /// array (block_in != block_out) needs gemm.batch 1, since a batch x
 /// act_block() position cannot be whole INP and whole OUT elements at once.
@@ -56,8 +64,9 @@ struct Tile {
   int64_t th = 1, tw = 1, toc = 1, tic = 1;
   double est_cycles = 0;  // the cost model's estimate for the layer
 };
-/// The best tile for a conv/dense node on `c` (memoised by shape and config).
-Tile choose_tile(const Node& n, const Shape& in, const Config& c);
+/// The best tile for a conv/dense node on `c` (memoised by shape and config);
+/// `add`: the residual Add fused into its epilogue (fused_add()), if any.
+Tile choose_tile(const Node& n, const Shape& in, const Config& c, const Node* add = nullptr);
 
 /// A DRAM buffer of the compiled network, at a fixed physical address.
 struct Buffer {
