@@ -22,6 +22,12 @@ namespace vta::compiler {
 Graph partition(const Graph& g, const Config& c);
 /// The device partition() gives node `n` of `g` (without copying the graph).
 Device placement(const Graph& g, const Node& n, const Config& c);
+/// Stem packing (stem.cpp): every conv of the network input whose channels
+/// would mostly be block padding reads an im2col of its input (a host
+/// Op::Im2col node named "<conv>.im2col") and becomes 1x1. The first pass
+/// of compile() and estimate_network(); returns `g` when nothing is packed.
+Graph pack_stem(const Graph& g, const Config& c);
+
 /// Residual adds fused into the convolution that produces one operand
 /// (fusion.cpp has the rules): the conv's epilogue loads the other operand
 /// into the accumulator tile, adds, requantizes and stores the Add's output,
@@ -103,7 +109,8 @@ struct CompiledNetwork {
   std::string config_hash;
 };
 
-/// Compiles a graph for config `c`: partition, layout, tiling, codegen.
+/// Compiles a graph for config `c`: stem packing, partition, layout, tiling
+/// (with residual adds fused), codegen.
 /// `dump_after` names a pass ("partition") whose IR is printed to stderr.
 CompiledNetwork compile(const Graph& g, const Config& c, const std::string& dump_after = "");
 
