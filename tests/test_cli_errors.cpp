@@ -95,4 +95,10 @@ TEST(CliErrors, UnknownSubcommandOrOption) {
   EXPECT_EQ(r2.code, 2) << r2.out;
 }
 
+// A rectangular array (block_in != block_out) compiles only without batch rows.
+TEST(CliErrors, RectangularArrayWithBatchRowsNamesTheKnobs) {
+  expect_error("run --model lenet5 --config vta-4x16x16 --set gemm.block_out=32",
+               "config vta-4x16x16: gemm.block_in 16 != gemm.block_out 32 needs gemm.batch 1 (it is 4)");
+}
+
 }  // namespace

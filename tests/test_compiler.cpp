@@ -11,6 +11,8 @@
 #include <random>
 
 #include "test_support.h"
+#include "vta/compiler/analytic.h"
+#include "vta/compiler/calibrate.h"
 #include "vta/compiler/compile.h"
 #include "vta/compiler/tiling_geom.h"
 #include "vta/compiler/reference.h"
@@ -89,6 +91,54 @@ INSTANTIATE_TEST_SUITE_P(Zoo, EndToEnd,
                                             ::testing::ValuesIn(backend_names())),
                          e2e_name);
 
+// A preset, or "preset+knob=value": the preset with one override.
+vta::Config config_for(const std::string& spec) {
+  const auto plus = spec.find('+');
+  if (plus == std::string::npos) return preset(spec);
+  const auto eq = spec.find('=', plus);
+  return preset(spec.substr(0, plus), {{spec.substr(plus + 1, eq - plus - 1), spec.substr(eq + 1)}});
+}
+
+// Rectangular arrays (block_in != block_out): a blocked position is several
+// INP (block_out 32) or OUT and ACC_8BIT (block_in 32) elements; zoo networks
+// with convs, pools, residual adds and dense layers stay bit-exact.
+class Rectangular : public ::testing::TestWithParam<std::tuple<std::string, std::string>> {};
+
+TEST_P(Rectangular, ZooNetworksAreBitExact) {
+  const auto& [net_name, spec] = GetParam();
+  const vta::Config cfg = config_for(spec);
+  ASSERT_NE(cfg.gemm.block_in, cfg.gemm.block_out);
+  const Built& b = built(net_name);
+  const CompiledNetwork net = compile(b.graph, cfg);
+  size_t on_vta = 0;
+  for (const auto& n : net.graph.nodes) on_vta += n.device == Device::Vta && n.op == Op::Conv2d;
+  EXPECT_GT(on_vta, 0u);
+  for (const auto& be : backend_names()) {
+    auto backend = vta::make_backend(be, cfg);
+    const NetworkResult res = run_network(net, *backend, b.input);
+    EXPECT_EQ(res.output.data, b.expected.data) << net_name << " on " << spec << "/" << be;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Zoo, Rectangular,
+                         ::testing::Combine(::testing::Values("lenet5", "resnet18", "mobilenet_v1"),
+                                            ::testing::Values("vta-1x16x16+gemm.block_out=32",
+                                                              "vta-1x16x16+gemm.block_in=32")));
+
+// A rectangular array with batch rows is refused: no blocked layout is whole
+// INP and OUT elements at once.
+TEST(Rectangular, BatchRowsAreRefused) {
+  const vta::Config cfg = preset("vta-4x16x16", {{"gemm.block_out", "32"}});
+  try {
+    compile(built("lenet5").graph, cfg);
+    FAIL() << "compiled";
+  } catch (const vta::Error& e) {
+    EXPECT_NE(std::string(e.what()).find("gemm.block_in 16 != gemm.block_out 32 needs gemm.batch 1 (it is 4)"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
 // An INP buffer shallower than ACC: a conv's reset GEMM once named its bias
 // row (an ACC address) as its INP index and overran INP (found by a sweep's
 // stage 3; timing-only runs skip that bounds check).
@@ -130,11 +180,88 @@ TEST(Codegen, EveryProgramBalancesItsTokens) {
   }
 }
 
+// Residual adds are computed by the epilogue of the conv that produces one
+// operand: every Add of ResNet-18 has an empty program of its own, and is
+// fused into its block's last conv (the later operand).
+TEST(Codegen, ResidualAddsAreFusedIntoTheirConv) {
+  const vta::Config cfg = preset("vta-1x16x16");
+  const CompiledNetwork net = compile(built("resnet18").graph, cfg);
+  const Graph& g = net.graph;
+  int adds = 0;
+  for (size_t i = 0; i < g.nodes.size(); ++i) {
+    if (g.nodes[i].op != Op::Add) continue;
+    ++adds;
+    const int id = static_cast<int>(i), conv = fused_into(g, id, cfg);
+    ASSERT_GE(conv, 0) << g.nodes[i].name;
+    EXPECT_EQ(fused_add(g, conv, cfg), id);
+    EXPECT_EQ(conv, std::max(g.nodes[i].inputs[0], g.nodes[i].inputs[1]));
+    EXPECT_EQ(net.layers.at(id).insns, 0u);
+    EXPECT_GT(net.layers.at(conv).insns, 0u);
+  }
+  EXPECT_EQ(adds, 8);
+}
+
+// An Add is not fused into a conv whose output another node reads, nor into
+// the earlier operand; the unfused graph stays bit-exact.
+TEST(Codegen, AddOfASharedConvOutputIsNotFused) {
+  std::mt19937 rng(5);
+  auto int8s = [&](size_t n) {
+    std::vector<int8_t> v(n);
+    for (auto& x : v) x = static_cast<int8_t>(std::uniform_int_distribution<int>(-40, 40)(rng));
+    return v;
+  };
+  Calibrator cal("shared");
+  const Shape s{1, 16, 8, 8};
+  Tensor calib{s, int8s(static_cast<size_t>(s.size()))};
+  const int x = cal.input(s, -7, calib);
+  const int a = cal.conv(x, int8s(16 * 16 * 9), std::vector<int32_t>(16, 3), -7, 16, 3, 1, 1, true, 1);
+  const int b = cal.conv(x, int8s(16 * 16), std::vector<int32_t>(16, -2), -7, 16, 1, 1, 0, true, 1);
+  const int sum = cal.add(a, b, true);
+  const int out = cal.add(sum, b, false);  // b: read twice, a: the earlier operand
+  const Graph g = cal.take(out);
+  const vta::Config cfg = preset("vta-1x16x16");
+  EXPECT_EQ(fused_into(g, sum, cfg), -1);
+  EXPECT_EQ(fused_add(g, a, cfg), -1);
+  EXPECT_EQ(fused_into(g, out, cfg), -1);
+  const Tensor in = zoo_input(g, 3);
+  const Tensor want = run_graph(g, in)[static_cast<size_t>(g.output)];
+  for (const auto& be : backend_names()) {
+    auto backend = vta::make_backend(be, cfg);
+    EXPECT_EQ(run_network(compile(g, cfg), *backend, in).output.data, want.data) << be;
+  }
+}
+
+// The 7x7x3 stem reads a host im2col of the input (147 of 160 channels used
+// instead of 3 of 16) as a 1x1 conv; convs of wide inputs stay as they are;
+// the analytic estimate sees the same layers.
+TEST(Codegen, StemIsPackedByIm2col) {
+  const vta::Config cfg = preset("vta-1x16x16");
+  const Graph& zoo = built("resnet18").graph;
+  const CompiledNetwork net = compile(zoo, cfg);
+  const Graph& g = net.graph;
+  ASSERT_EQ(g.nodes.size(), zoo.nodes.size() + 1);
+  const Node& cols = g.at(1);
+  EXPECT_EQ(cols.name, "conv1.im2col");
+  EXPECT_EQ(cols.op, Op::Im2col);
+  EXPECT_EQ(cols.device, Device::Host);
+  EXPECT_EQ(cols.out, (Shape{1, 3 * 7 * 7, 112, 112}));
+  EXPECT_EQ(g.at(2).name, "conv1");
+  EXPECT_EQ(g.at(2).kernel, 1);
+  EXPECT_EQ(g.at(2).device, Device::Vta);
+  int packed = 0;
+  for (const auto& n : g.nodes) packed += n.op == Op::Im2col;
+  EXPECT_EQ(packed, 1);
+  // The integer reference of the packed graph is the zoo's.
+  const Built& b = built("resnet18");
+  EXPECT_EQ(run_graph(g, b.input)[static_cast<size_t>(g.output)].data, b.expected.data);
+  EXPECT_EQ(estimate_network(zoo, cfg).layers.size(), g.nodes.size() - 1);
+}
+
 // Random single layers: conv and dense shapes within the zoo's ranges.
 class RandomLayers : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(RandomLayers, MatchTheReference) {
-  const vta::Config cfg = preset(GetParam());
+  const vta::Config cfg = config_for(GetParam());
   std::mt19937 rng(1234);
   auto pick = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
   for (int trial = 0; trial < 32; ++trial) {
@@ -169,7 +296,9 @@ TEST_P(RandomLayers, MatchTheReference) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Presets, RandomLayers, ::testing::Values("vta-1x16x16", "vta-4x16x16", "vta-1x32x32"));
+INSTANTIATE_TEST_SUITE_P(Presets, RandomLayers,
+                         ::testing::Values("vta-1x16x16", "vta-4x16x16", "vta-1x32x32", "vta-1x16x16+gemm.block_out=32",
+                                           "vta-1x16x16+gemm.block_in=32"));
 
 TEST(Tiling, ChosenTilesFitHalfOfEveryBuffer) {
   const vta::Config cfg = preset("vta-1x16x16");
@@ -193,7 +322,9 @@ TEST(Report, RowsCarryCyclesOnACycleModel) {
   auto backend = vta::make_backend("systemc", cfg);
   const NetworkResult res = run_network(net, *backend, b.input);
   Report r = make_report(net, res, cfg, "systemc");
-  ASSERT_EQ(r.rows.size(), b.graph.nodes.size() - 1);
+  // The compiled graph: the zoo's plus the stem's host im2col (pack_stem()).
+  ASSERT_EQ(r.rows.size(), b.graph.nodes.size());
+  ASSERT_EQ(r.rows.size(), net.graph.nodes.size() - 1);
   uint64_t cycles = 0;
   for (const auto& row : r.rows) {
     if (row.device == "vta") {

@@ -4,7 +4,8 @@
 // (ALU-only, every DMA in the compute module except the store) are closed
 // forms of the instruction sequences of emit_add() and emit_pool() under the
 // rules of docs/timing.md: the compute module serialises its loads and ALU
-// ops, and the store of one chunk overlaps the compute of the next.
+// ops, and the store of one chunk overlaps the compute of the next. A
+// residual Add fused into its conv (fused_add()) counts in the conv's row.
 #include "vta/compiler/analytic.h"
 
 #include <algorithm>
@@ -40,9 +41,10 @@ struct Rates {
   double alu(double iters, bool imm) const { return A + iters * groups * (imm ? IIi : IIv); }
 };
 
-void estimate_conv(LayerEstimate& e, const Node& n, const Shape& in, const Config& c) {
+// `add`: the residual Add fused into the conv's epilogue, or null.
+void estimate_conv(LayerEstimate& e, const Node& n, const Shape& in, const Config& c, const Node* add) {
   const ConvGeom g = conv_geom(n, in, c);
-  const Tile t = choose_tile(n, in, c);
+  const Tile t = choose_tile(n, in, c, add);
   const auto& d = c.derived;
   const Rates r(c);
   const double ih = static_cast<double>((t.th - 1) * g.s + g.k), iw = static_cast<double>((t.tw - 1) * g.s + g.k);
@@ -50,27 +52,35 @@ void estimate_conv(LayerEstimate& e, const Node& n, const Shape& in, const Confi
   const double tiles =
       static_cast<double>(g.nb * ((g.ho + t.th - 1) / t.th) * (g.wo / t.tw) * ((g.cob + t.toc - 1) / t.toc));
   const double steps = tiles * static_cast<double>(g.dw ? 1 : g.cib / t.tic);
-  const double in_blocks = static_cast<double>(g.dw ? t.toc : t.tic);
-  const double toc = static_cast<double>(t.toc), tic = static_cast<double>(t.tic);
+  // INP element columns a step loads, OUT and INP element columns of the tile.
+  const double in_blocks = static_cast<double>((g.dw ? t.toc : t.tic) * g.ri);
+  const double toc = static_cast<double>(t.toc * g.ro), tic = static_cast<double>(t.tic * g.ri);
   const double area = toc * static_cast<double>(t.th * t.tw);
   e.cycles = t.est_cycles;
   e.bytes_inp = steps * in_blocks * ih * iw * static_cast<double>(d.inp_elem_bytes);
   e.bytes_wgt = steps * toc * tic * kk * static_cast<double>(d.wgt_elem_bytes);
   e.bytes_acc = tiles * toc * static_cast<double>(d.acc_elem_bytes);
-  e.bytes_uop = static_cast<double>(conv_uops(t, g.k) * d.uop_elem_bytes);
+  e.bytes_uop = static_cast<double>(conv_uops(t, g, add != nullptr) * d.uop_elem_bytes);
   // Output positions beyond the layer (edge tiles) are not stored.
-  e.bytes_out = static_cast<double>(g.nb * g.cob * g.ho * g.wo * d.out_elem_bytes);
-  e.load = steps * (in_blocks * r.load(ih, iw * static_cast<double>(d.inp_elem_bytes)) +
+  e.bytes_out = static_cast<double>(g.nb * g.cob * g.ro * g.ho * g.wo * d.out_elem_bytes);
+  const double ri = static_cast<double>(g.ri), ro = static_cast<double>(g.ro);
+  // One INP load and one store per channel block (ri INP, ro OUT elements per position).
+  e.load = steps * (in_blocks / ri * r.load(ih, iw * ri * static_cast<double>(d.inp_elem_bytes)) +
                     r.load(toc, tic * kk * static_cast<double>(d.wgt_elem_bytes)));
   e.gemm = steps * (toc * tic * kk * static_cast<double>(t.th * t.tw) + r.P);
   e.alu = tiles * (1 + requant_imm_ops(n)) * r.alu(area, false);
-  e.store = tiles * toc * r.store(static_cast<double>(t.th), static_cast<double>(t.tw * d.out_elem_bytes));
+  e.store = tiles * toc / ro * r.store(static_cast<double>(t.th), static_cast<double>(t.tw * d.out_elem_bytes) * ro);
+  if (add) {  // the operand's ACC_8BIT loads (compute module), its ADD and immediates
+    e.bytes_inp += e.bytes_out;
+    e.load += tiles * toc / ro * r.load(static_cast<double>(t.th), static_cast<double>(t.tw * d.out_elem_bytes) * ro);
+    e.alu += tiles * (r.alu(area, false) + residual_imm_ops(add) * r.alu(area, true));
+  }
 }
 
 void estimate_add(LayerEstimate& e, const Node& n, const Config& c) {
   const Rates r(c);
   const double E = static_cast<double>(c.derived.out_elem_bytes);
-  const int64_t total = blocked(n.out, c).elems(), chunk = c.derived.acc_depth / 4;
+  const int64_t total = blocked(n.out, c).elems() * out_per_pos(c), chunk = c.derived.acc_depth / 4;
   const int imm_ops = (n.shift_a > 0) + (n.shift_b > 0) + requant_imm_ops(n);
   double compute = 0, store = 0, last_store = 0;
   for (int64_t off = 0; off < total; off += chunk) {
@@ -91,11 +101,12 @@ void estimate_add(LayerEstimate& e, const Node& n, const Config& c) {
 void estimate_pool(LayerEstimate& e, const Node& n, const Shape& in, const Config& c) {
   const Rates r(c);
   const Blocked L = blocked(in, c);
-  const double E = static_cast<double>(c.derived.out_elem_bytes);
+  const int64_t ro = out_per_pos(c);  // ACC_8BIT elements per position
+  const double E = static_cast<double>(c.derived.out_elem_bytes * ro), Ro = static_cast<double>(ro);
   const int64_t k = n.pool, s = n.pool_stride, ho = n.out.h, wo = n.out.w, iw = (wo - 1) * s + k;
   const int64_t acc_half = c.derived.acc_depth / 2;
   int64_t th = 1;  // the band height emit_pool() picks
-  while (th < ho && ((th * s + k) * iw + (th + 1) * wo) <= acc_half) ++th;
+  while (th < ho && ((th * s + k) * iw + (th + 1) * wo) * ro <= acc_half) ++th;
   const bool max = n.op == Op::MaxPool;
   const int tail_ops = max ? 1 : requant_imm_ops(n);
   double compute = 0, store = 0, last_store = 0, rows_read = 0;
@@ -104,31 +115,31 @@ void estimate_pool(LayerEstimate& e, const Node& n, const Shape& in, const Confi
       const int64_t rows = std::min(th, ho - oh0);
       const double ih = static_cast<double>((rows - 1) * s + k), out = static_cast<double>(rows * wo);
       const double in_rows = std::min<double>(ih, static_cast<double>(in.h));
-      const double pads =
-          ih * static_cast<double>(iw) - in_rows * std::min<double>(static_cast<double>(iw), static_cast<double>(in.w));
+      const double pads = Ro * (ih * static_cast<double>(iw) -
+                                in_rows * std::min<double>(static_cast<double>(iw), static_cast<double>(in.w)));
       const double ld =
           pads + r.load(in_rows, std::min<double>(static_cast<double>(iw), static_cast<double>(in.w)) * E);
       const double alu =
-          (max ? r.alu(out, true) : 0) + r.alu(out * static_cast<double>(k * k), false) + tail_ops * r.alu(out, true);
-      e.load += ld, e.alu += alu, e.gemm += r.P + out;
-      compute += ld + r.P + out + alu;
+          (max ? r.alu(out * Ro, true) : 0) + r.alu(out * Ro * static_cast<double>(k * k), false) +
+          tail_ops * r.alu(out * Ro, true);
+      e.load += ld, e.alu += alu, e.gemm += r.P + out * Ro;
+      compute += ld + r.P + out * Ro + alu;
       last_store = r.store(static_cast<double>(rows), static_cast<double>(wo) * E);
       store += last_store;
       rows_read += in_rows;
     }
   e.store = store;
-  e.cycles = std::max(compute + last_store, store) + r.load(1, static_cast<double>(2 * (k * k + 1) * 4));
+  e.cycles = std::max(compute + last_store, store) + r.load(1, static_cast<double>(2 * (k * k + 1) * ro * 4));
   e.bytes_inp = rows_read * std::min<double>(static_cast<double>(iw), static_cast<double>(in.w)) * E;
-  e.bytes_uop = static_cast<double>(2 * (k * k + 1) * 4);
+  e.bytes_uop = static_cast<double>(2 * (k * k + 1) * ro * 4);
   e.bytes_out = static_cast<double>(L.nb * L.cb * ho * wo) * E;
 }
 
 }  // namespace
 
 NetworkEstimate estimate_network(const Graph& input, const Config& c) {
-  if (c.gemm.block_in != c.gemm.block_out)
-    fail("config {}: the compiler needs gemm.block_in == gemm.block_out (activations are blocked once)", c.name);
-  const Graph& g = input;  // placement() per node: no copy of the weights
+  check_compilable(c);
+  const Graph g = pack_stem(input, c);  // placement() per node, no partitioned copy
   NetworkEstimate net;
   for (size_t i = 0; i < g.nodes.size(); ++i) {
     const Node& n = g.nodes[i];
@@ -141,10 +152,12 @@ NetworkEstimate estimate_network(const Graph& input, const Config& c) {
     const Shape in = g.at(n.inputs[0]).out;
     e.macs = n.macs(in);
     if (e.device == Device::Vta) {
-      if (n.op == Op::Conv2d || n.op == Op::Dense)
-        estimate_conv(e, n, in, c);
-      else if (n.op == Op::Add)
-        estimate_add(e, n, c);
+      if (n.op == Op::Conv2d || n.op == Op::Dense) {
+        const int add = fused_add(g, static_cast<int>(i), c);
+        estimate_conv(e, n, in, c, add >= 0 ? &g.at(add) : nullptr);
+      } else if (n.op == Op::Add) {
+        if (fused_into(g, static_cast<int>(i), c) < 0) estimate_add(e, n, c);  // else in its conv's row
+      }
       else
         estimate_pool(e, n, in, c);
       net.cycles += e.cycles;

@@ -1,5 +1,5 @@
-// Codegen: instructions, uops and dependency tokens for conv/dense and add
-// layers, and the flat compile() pipeline.
+// Codegen: instructions, uops and dependency tokens for conv/dense (with a
+// fused residual Add), add and pool layers, and the flat compile() pipeline.
 //
 // Token protocol (two virtual threads, see tiling.cpp): step q of a layer
 // uses the INP/WGT halves q % 2, output tile t the ACC/OUT half t % 2.
@@ -19,6 +19,7 @@
 #include <chrono>
 #include <cstring>
 #include <iostream>
+#include <optional>
 
 #include "vta/compiler/compile.h"
 #include "vta/compiler/requant.h"
@@ -96,32 +97,40 @@ class Emitter {
 // Requantization epilogue of node `n` on the ACC tile described by `shape`
 // (an ALU loop over the epilogue uops): requant_steps(); the last
 // instruction pushes compute->store.
-void emit_requant(Emitter& e, const Insn& shape, const Node& n) {
+void emit_requant(Emitter& e, const Insn& shape, const Node& n, bool push = true) {
   const std::vector<AluStep> steps = requant_steps(n);
   for (size_t i = 0; i < steps.size(); ++i) {
     Insn insn = alu(steps[i].op, true, steps[i].imm, shape);
-    if (i + 1 == steps.size()) insn[Member::push_next] = 1;
+    if (push && i + 1 == steps.size()) insn[Member::push_next] = 1;
     e.emit(insn);
   }
 }
 
 struct LayerAddrs {
   int64_t in = 0, in2 = 0, out = 0, wgt = 0, bias = 0, uop = 0;  // element indices of each buffer
+  int self = -1;                                                  // the node's id
 };
 
-// Conv2d / Dense. Returns the number of uops written to `uops`.
+// Conv2d / Dense. Writes the layer's uops to `uops`. A channel block is
+// g.ri INP and g.ro OUT elements per position, adjacent in SRAM as in DRAM.
+// `add`: a residual Add fused into the epilogue (fused_add()): its other
+// operand (at a.in2) is loaded into a second ACC tile after the conv's
+// requantization, both are shifted to the common scale, added and
+// requantized, and the tile is stored as the Add's output (a.out).
 void emit_conv(Emitter& e, const Node& n, const ConvGeom& g, const Tile& t, const LayerAddrs& a, const Config& c,
-               std::vector<uint32_t>& uops, const isa::Layout& layout) {
+               std::vector<uint32_t>& uops, const isa::Layout& layout, const Node* add) {
   const auto& d = c.derived;
-  const int64_t kk = g.k * g.k;
+  const int64_t kk = g.k * g.k, ri = g.ri, ro = g.ro;
   const int64_t ih = (t.th - 1) * g.s + g.k, iw = (t.tw - 1) * g.s + g.k;
   const int64_t inp_half = d.inp_depth / 2, wgt_half = d.wgt_depth / 2, acc_half = d.acc_depth / 2;
-  const int64_t conv_n = t.toc * t.tic * kk;
+  const int64_t TO = t.toc * ro, TI = t.tic * ri;  // OUT / INP element columns of a tile
+  const int64_t conv_n = TO * TI * kk;
+  const int64_t area = t.th * t.tw * ro;  // ACC elements of one output channel block
   auto inpb = [&](int64_t sp) { return sp * inp_half; };
   auto wgtb = [&](int64_t sp) { return sp * wgt_half; };
   auto accb = [&](int64_t ap) { return ap * acc_half; };
-  auto biasb = [&](int64_t ap) { return ap * acc_half + acc_half - t.toc; };
-  // Uop banks: conv (step parity, acc parity) at (sp*2+ap)*conv_n; epilogue ap at 4*conv_n + ap*toc.
+  auto biasb = [&](int64_t ap) { return ap * acc_half + acc_half - TO; };
+  // Uop banks: conv (step parity, acc parity) at (sp*2+ap)*conv_n; epilogue ap at 4*conv_n + ap*TO.
   auto put = [&](int64_t dst, int64_t src, int64_t wgt) {
     Insn u;
     u[Member::dst] = static_cast<uint32_t>(dst);
@@ -131,17 +140,31 @@ void emit_conv(Emitter& e, const Node& n, const ConvGeom& g, const Tile& t, cons
   };
   for (int64_t sp = 0; sp < 2; ++sp)
     for (int64_t ap = 0; ap < 2; ++ap)
-      for (int64_t o = 0; o < t.toc; ++o)
-        for (int64_t ci = 0; ci < t.tic; ++ci)
+      for (int64_t o = 0; o < TO; ++o)
+        for (int64_t ci = 0; ci < TI; ++ci)
           for (int64_t kh = 0; kh < g.k; ++kh)
             for (int64_t kw = 0; kw < g.k; ++kw)
-              put(accb(ap) + o * t.th * t.tw, inpb(sp) + (g.dw ? o : ci) * ih * iw + kh * iw + kw,
-                  wgtb(sp) + ((o * t.tic + ci) * g.k + kh) * g.k + kw);
+              put(accb(ap) + o / ro * area + o % ro,
+                  inpb(sp) + (g.dw ? o : ci / ri) * ri * ih * iw + (kh * iw + kw) * ri + ci % ri,
+                  wgtb(sp) + ((o * TI + ci) * g.k + kh) * g.k + kw);
   for (int64_t ap = 0; ap < 2; ++ap)
-    for (int64_t o = 0; o < t.toc; ++o) put(accb(ap) + o * t.th * t.tw, biasb(ap) + o, 0);
+    for (int64_t o = 0; o < TO; ++o) put(accb(ap) + o / ro * area + o % ro, biasb(ap) + o, 0);
   for (int64_t ap = 0; ap < 2; ++ap)
-    for (int64_t o = 0; o < t.toc; ++o) put(accb(ap) + o * t.th * t.tw, 0, 0);
-  const int64_t conv_bank = 0, epi_bank = 4 * conv_n, reset_bank = 4 * conv_n + 2 * t.toc;
+    for (int64_t o = 0; o < TO; ++o) put(accb(ap) + o / ro * area + o % ro, 0, 0);
+  // Fused Add: its operand's tile follows the conv's tile in each ACC half.
+  auto skipb = [&](int64_t ap) { return accb(ap) + t.toc * area; };
+  if (add) {
+    for (int64_t ap = 0; ap < 2; ++ap)
+      for (int64_t o = 0; o < TO; ++o) put(accb(ap) + o / ro * area + o % ro, skipb(ap) + o / ro * area + o % ro, 0);
+    for (int64_t ap = 0; ap < 2; ++ap)
+      for (int64_t o = 0; o < TO; ++o) put(skipb(ap) + o / ro * area + o % ro, 0, 0);
+  }
+  const int64_t conv_bank = 0, epi_bank = 4 * conv_n, reset_bank = 4 * conv_n + 2 * TO;
+  const int64_t sum_bank = 4 * conv_n + 4 * TO, skip_bank = 4 * conv_n + 6 * TO;
+  // The shifts of the conv's output and of the other operand (Add::shift_a applies to inputs[0]).
+  const bool conv_is_a = add && add->inputs[0] == a.self;
+  const int shift_conv = add ? (conv_is_a ? add->shift_a : add->shift_b) : 0;
+  const int shift_skip = add ? (conv_is_a ? add->shift_b : add->shift_a) : 0;
 
   // All uops of the layer in one load (compute module), before any GEMM.
   e.emit(
@@ -163,51 +186,64 @@ void emit_conv(Emitter& e, const Node& n, const ConvGeom& g, const Tile& t, cons
             const int64_t yp0 = std::max<int64_t>(0, -ih0), yp1 = std::max<int64_t>(0, ih1 - g.h);
             const int64_t xp0 = std::max<int64_t>(0, -iw0), xp1 = std::max<int64_t>(0, iw1 - g.w);
             const int64_t ys = ih1 - yp1 - (ih0 + yp0), xs = iw1 - xp1 - (iw0 + xp0);
-            if (ys <= 0 || xs <= 0 || yp0 > 15 || yp1 > 15 || xp0 > 15 || xp1 > 15)
-              fail("layer {}: a tile lies entirely in padding or needs more than 15 pad rows", n.name);
+            if (ys <= 0 || xs <= 0 || yp0 > 15 || yp1 > 15 || xp0 * ri > 15 || xp1 * ri > 15)
+              fail("layer {}: a tile lies entirely in padding or needs more than 15 pad elements", n.name);
             // Input channel blocks of this step: tic from c0, or (depthwise) the output blocks.
             const int64_t in_blocks = g.dw ? toc : t.tic, in_first = g.dw ? ob0 : c0;
             for (int64_t ci = 0; ci < in_blocks; ++ci) {
-              Insn l = mem(Opcode::LOAD, MemId::INP, inpb(sp) + ci * ih * iw,
-                           a.in + ((nb * g.cib + in_first + ci) * g.h + ih0 + yp0) * g.w + iw0 + xp0, ys, xs, g.w);
+              Insn l = mem(Opcode::LOAD, MemId::INP, inpb(sp) + ci * ri * ih * iw,
+                           a.in + (((nb * g.cib + in_first + ci) * g.h + ih0 + yp0) * g.w + iw0 + xp0) * ri, ys,
+                           xs * ri, g.w * ri);
               l[Member::y_pad_0] = static_cast<uint32_t>(yp0);
               l[Member::y_pad_1] = static_cast<uint32_t>(yp1);
-              l[Member::x_pad_0] = static_cast<uint32_t>(xp0);
-              l[Member::x_pad_1] = static_cast<uint32_t>(xp1);
+              l[Member::x_pad_0] = static_cast<uint32_t>(xp0 * ri);
+              l[Member::x_pad_1] = static_cast<uint32_t>(xp1 * ri);
               if (ci == 0 && q >= 2) l[Member::pop_next] = 1, --e.c2l;
               e.emit(l);
             }
-            const int64_t wgt_cib = g.dw ? 1 : g.cib;  // depthwise weights: one block per output block
-            Insn w = mem(Opcode::LOAD, MemId::WGT, wgtb(sp), a.wgt + (ob0 * wgt_cib + (g.dw ? 0 : c0)) * kk, toc,
-                         t.tic * kk, wgt_cib * kk);
+            // WGT elements in DRAM: [cob ro][cib ri][k][k]; depthwise: one input block per output block.
+            const int64_t wgt_cols = g.dw ? 1 : g.cib * ri;
+            Insn w = mem(Opcode::LOAD, MemId::WGT, wgtb(sp), a.wgt + (ob0 * ro * wgt_cols + (g.dw ? 0 : c0 * ri)) * kk,
+                         toc * ro, TI * kk, wgt_cols * kk);
             w[Member::push_next] = 1;
             e.emit(w);
             // compute
-            const Insn epi = loop(Opcode::ALU, epi_bank + ap * t.toc, toc, th, t.tw, t.tw, 1, 0, 0);
+            const Insn epi = loop(Opcode::ALU, epi_bank + ap * TO, toc * ro, th, t.tw, t.tw * ro, ro, 0, 0);
             if (j == 0) {
-              Insn b = mem(Opcode::LOAD, MemId::ACC, biasb(ap), a.bias + ob0, 1, toc, toc);
+              Insn b = mem(Opcode::LOAD, MemId::ACC, biasb(ap), a.bias + ob0 * ro, 1, toc * ro, toc * ro);
               if (tile >= 2) b[Member::pop_next] = 1, --e.s2c;
               e.emit(b);
               // The reset's uops name only ACC rows (the epilogue's bias row is no INP index).
-              Insn r = loop(Opcode::GEMM, reset_bank + ap * t.toc, toc, th, t.tw, t.tw, 1, 0, 0);
+              Insn r = loop(Opcode::GEMM, reset_bank + ap * TO, toc * ro, th, t.tw, t.tw * ro, ro, 0, 0);
               r[Member::reset] = 1;
               e.emit(r);
             }
-            Insn gm = loop(Opcode::GEMM, conv_bank + (sp * 2 + ap) * conv_n, toc * t.tic * kk, th, t.tw, t.tw, 1,
-                           g.s * iw, g.s);
+            Insn gm = loop(Opcode::GEMM, conv_bank + (sp * 2 + ap) * conv_n, toc * ro * TI * kk, th, t.tw, t.tw * ro,
+                           ro, g.s * iw * ri, g.s * ri);
             gm[Member::pop_prev] = 1;
             gm[Member::push_prev] = 1;
             ++e.c2l;
             e.emit(gm);
             if (j == steps - 1) {
-              Insn bias = epi;
-              bias[Member::src_factor_out] = 0;
-              e.emit(alu(AluOp::ADD, false, 0, bias));  // + bias row of each channel block
-              emit_requant(e, epi, n);
+              e.emit(alu(AluOp::ADD, false, 0, epi));  // + bias row of each channel block
+              emit_requant(e, epi, n, add == nullptr);
+              if (add) {
+                if (shift_conv > 0) e.emit(alu(AluOp::SHR, true, -shift_conv, epi));
+                for (int64_t o = 0; o < toc; ++o)
+                  e.emit(mem(Opcode::LOAD, MemId::ACC_8BIT, skipb(ap) + o * area,
+                             a.in2 + (((nb * g.cob + ob0 + o) * g.ho + oh0) * g.wo + ow0) * ro, th, t.tw * ro,
+                             g.wo * ro));
+                const Insn skip = loop(Opcode::ALU, skip_bank + ap * TO, toc * ro, th, t.tw, t.tw * ro, ro, 0, 0);
+                if (shift_skip > 0) e.emit(alu(AluOp::SHR, true, -shift_skip, skip));
+                e.emit(alu(AluOp::ADD, false, 0,
+                           loop(Opcode::ALU, sum_bank + ap * TO, toc * ro, th, t.tw, t.tw * ro, ro, t.tw * ro, ro)));
+                emit_requant(e, epi, *add);
+              }
               // store
               for (int64_t o = 0; o < toc; ++o) {
-                Insn s = mem(Opcode::STORE, MemId::OUT, accb(ap) + o * t.th * t.tw,
-                             a.out + ((nb * g.cob + ob0 + o) * g.ho + oh0) * g.wo + ow0, th, t.tw, g.wo);
+                Insn s = mem(Opcode::STORE, MemId::OUT, accb(ap) + o * area,
+                             a.out + (((nb * g.cob + ob0 + o) * g.ho + oh0) * g.wo + ow0) * ro, th, t.tw * ro,
+                             g.wo * ro);
                 if (o == 0) s[Member::pop_prev] = 1;
                 if (o == toc - 1) s[Member::push_prev] = 1, ++e.s2c;
                 e.emit(s);
@@ -218,8 +254,9 @@ void emit_conv(Emitter& e, const Node& n, const ConvGeom& g, const Tile& t, cons
 }
 
 // Residual add: both inputs in ACC via ACC_8BIT loads (compute module), in
-// chunks of a quarter of the ACC buffer (two chunks per half).
-void emit_add(Emitter& e, const Node& n, const Blocked& L, const LayerAddrs& a, const Config& c,
+// chunks of a quarter of the ACC buffer (two chunks per half); `total`
+// ACC_8BIT elements.
+void emit_add(Emitter& e, const Node& n, int64_t total, const LayerAddrs& a, const Config& c,
               std::vector<uint32_t>& uops, const isa::Layout& layout) {
   const int64_t acc_half = c.derived.acc_depth / 2, chunk_max = acc_half / 2;
   for (int64_t ap = 0; ap < 2; ++ap) {
@@ -231,7 +268,6 @@ void emit_add(Emitter& e, const Node& n, const Blocked& L, const LayerAddrs& a, 
     uops.push_back(layout.encode_uop(u1));
   }
   e.emit(mem(Opcode::LOAD, MemId::UOP, 0, a.uop, 1, 4, 4));
-  const int64_t total = L.elems();
   int64_t tile = 0;
   for (int64_t off = 0; off < total; off += chunk_max, ++tile) {
     const int64_t len = std::min(chunk_max, total - off), ap = tile % 2;
@@ -257,35 +293,39 @@ void emit_add(Emitter& e, const Node& n, const Blocked& L, const LayerAddrs& a, 
 // (zero padding), the output rows are initialised (-128 for max, 0 for
 // average), and one ALU instruction with a uop per window offset folds the
 // window in (MAX or ADD); average pooling then requantizes. Compute and store
-// only, with the store->compute protocol of emit_add.
+// only, with the store->compute protocol of emit_add. A position is ro
+// ACC_8BIT elements (out_per_pos()), folded alike.
 void emit_pool(Emitter& e, const Node& n, const Shape& in, const LayerAddrs& a, const Config& c,
                std::vector<uint32_t>& uops, const isa::Layout& layout) {
   const Blocked L = blocked(in, c);
   const int64_t k = n.pool, s = n.pool_stride, p = n.pool_pad;
   const int64_t ho = n.out.h, wo = n.out.w;
   const int64_t iw = (wo - 1) * s + k;
-  const int64_t acc_half = c.derived.acc_depth / 2;
+  const int64_t acc_half = c.derived.acc_depth / 2, ro = out_per_pos(c);
   int64_t th = 1;
-  while (th < ho && ((th * s + k) * iw + (th + 1) * wo) <= acc_half) ++th;  // th + 1 still fits?
-  if (((th - 1) * s + k) * iw + th * wo > acc_half)
+  while (th < ho && ((th * s + k) * iw + (th + 1) * wo) * ro <= acc_half) ++th;  // th + 1 still fits?
+  if ((((th - 1) * s + k) * iw + th * wo) * ro > acc_half)
     fail("layer {}: one output row of the pool does not fit half of the ACC buffer", n.name);
   const int64_t ih = (th - 1) * s + k;
-  const int64_t out_base = ih * iw;  // output rows after the input band, in each half
+  const int64_t out_base = ih * iw * ro;  // output rows after the input band, in each half
   const bool max = n.op == Op::MaxPool;
-  // Uops per half: [0, k*k) window offsets (dst out, src input), then one for the output rows alone.
+  // Uops per half: [0, k*k*ro) window offsets (dst out, src input), then ro for the output rows alone.
   for (int64_t ap = 0; ap < 2; ++ap) {
     for (int64_t kh = 0; kh < k; ++kh)
-      for (int64_t kw = 0; kw < k; ++kw) {
-        Insn u;
-        u[Member::dst] = static_cast<uint32_t>(ap * acc_half + out_base);
-        u[Member::src] = static_cast<uint32_t>(ap * acc_half + kh * iw + kw);
-        uops.push_back(layout.encode_uop(u));
-      }
-    Insn u;
-    u[Member::dst] = static_cast<uint32_t>(ap * acc_half + out_base);
-    uops.push_back(layout.encode_uop(u));
+      for (int64_t kw = 0; kw < k; ++kw)
+        for (int64_t so = 0; so < ro; ++so) {
+          Insn u;
+          u[Member::dst] = static_cast<uint32_t>(ap * acc_half + out_base + so);
+          u[Member::src] = static_cast<uint32_t>(ap * acc_half + (kh * iw + kw) * ro + so);
+          uops.push_back(layout.encode_uop(u));
+        }
+    for (int64_t so = 0; so < ro; ++so) {
+      Insn u;
+      u[Member::dst] = static_cast<uint32_t>(ap * acc_half + out_base + so);
+      uops.push_back(layout.encode_uop(u));
+    }
   }
-  const int64_t per_half = k * k + 1;
+  const int64_t per_half = (k * k + 1) * ro;
   e.emit(
       mem(Opcode::LOAD, MemId::UOP, 0, a.uop, 1, static_cast<int64_t>(uops.size()), static_cast<int64_t>(uops.size())));
   int64_t tile = 0;
@@ -296,21 +336,22 @@ void emit_pool(Emitter& e, const Node& n, const Shape& in, const LayerAddrs& a, 
       const int64_t iw0 = -p, iw1 = iw0 + iw;
       const int64_t yp0 = std::max<int64_t>(0, -ih0), yp1 = std::max<int64_t>(0, ih1 - in.h);
       const int64_t xp0 = std::max<int64_t>(0, -iw0), xp1 = std::max<int64_t>(0, iw1 - in.w);
-      Insn l = mem(Opcode::LOAD, MemId::ACC_8BIT, base, a.in + (plane * in.h + ih0 + yp0) * in.w + iw0 + xp0,
-                   ih1 - yp1 - ih0 - yp0, iw1 - xp1 - iw0 - xp0, in.w);
+      Insn l = mem(Opcode::LOAD, MemId::ACC_8BIT, base, a.in + ((plane * in.h + ih0 + yp0) * in.w + iw0 + xp0) * ro,
+                   ih1 - yp1 - ih0 - yp0, (iw1 - xp1 - iw0 - xp0) * ro, in.w * ro);
       l[Member::y_pad_0] = static_cast<uint32_t>(yp0);
       l[Member::y_pad_1] = static_cast<uint32_t>(yp1);
-      l[Member::x_pad_0] = static_cast<uint32_t>(xp0);
-      l[Member::x_pad_1] = static_cast<uint32_t>(xp1);
+      l[Member::x_pad_0] = static_cast<uint32_t>(xp0 * ro);
+      l[Member::x_pad_1] = static_cast<uint32_t>(xp1 * ro);
       if (tile >= 2) l[Member::pop_next] = 1, --e.s2c;
       e.emit(l);
       const int64_t bank = ap * per_half;
-      Insn init = loop(Opcode::GEMM, bank + k * k, 1, rows, wo, wo, 1, 0, 0);
+      Insn init = loop(Opcode::GEMM, bank + k * k * ro, ro, rows, wo, wo * ro, ro, 0, 0);
       init[Member::reset] = 1;
       e.emit(init);
-      const Insn out_rows = loop(Opcode::ALU, bank + k * k, 1, rows, wo, wo, 1, 0, 0);
+      const Insn out_rows = loop(Opcode::ALU, bank + k * k * ro, ro, rows, wo, wo * ro, ro, 0, 0);
       if (max) e.emit(alu(AluOp::ADD, true, -128, out_rows));
-      e.emit(alu(max ? AluOp::MAX : AluOp::ADD, false, 0, loop(Opcode::ALU, bank, k * k, rows, wo, wo, 1, s * iw, s)));
+      e.emit(alu(max ? AluOp::MAX : AluOp::ADD, false, 0,
+                 loop(Opcode::ALU, bank, k * k * ro, rows, wo, wo * ro, ro, s * iw * ro, s * ro)));
       if (max) {
         Insn last = alu(AluOp::MIN, true, 127, out_rows);  // a no-op that carries the token
         last[Member::push_next] = 1;
@@ -318,7 +359,8 @@ void emit_pool(Emitter& e, const Node& n, const Shape& in, const LayerAddrs& a, 
       } else {
         emit_requant(e, out_rows, n);
       }
-      Insn st = mem(Opcode::STORE, MemId::OUT, base + out_base, a.out + (plane * ho + oh0) * wo, rows, wo, wo);
+      Insn st = mem(Opcode::STORE, MemId::OUT, base + out_base, a.out + (plane * ho + oh0) * wo * ro, rows, wo * ro,
+                    wo * ro);
       st[Member::pop_prev] = 1;
       st[Member::push_prev] = 1;
       ++e.s2c;
@@ -326,9 +368,11 @@ void emit_pool(Emitter& e, const Node& n, const Shape& in, const LayerAddrs& a, 
     }
 }
 
+// WGT elements [cob ro][cib ri][k][k] (block_out x block_in each); depthwise
+// (square arrays only): [cob][k][k], each block diagonal.
 std::vector<uint8_t> pack_weights(const Node& n, const Shape& in, const ConvGeom& g, const Config& c) {
   const int64_t bo = c.gemm.block_out, bi = c.gemm.block_in, kk = g.k * g.k;
-  if (g.dw) {  // [Cob][K][K] blocks, each diagonal: output channel o reads input channel o
+  if (g.dw) {  // output channel o reads input channel o
     std::vector<uint8_t> out(static_cast<size_t>(g.cob * kk * bo * bi), 0);
     for (int64_t o = 0; o < n.out.c; ++o)
       for (int64_t q = 0; q < kk; ++q)
@@ -337,12 +381,13 @@ std::vector<uint8_t> pack_weights(const Node& n, const Shape& in, const ConvGeom
     return out;
   }
   const int64_t cin = n.op == Op::Dense ? in.c * in.h * in.w : in.c;
-  std::vector<uint8_t> out(static_cast<size_t>(g.cob * g.cib * kk * bo * bi), 0);
+  const int64_t in_blocks = g.cib * g.ri;
+  std::vector<uint8_t> out(static_cast<size_t>(g.cob * g.ro * in_blocks * kk * bo * bi), 0);
   for (int64_t o = 0; o < n.out.c; ++o)
     for (int64_t i = 0; i < cin; ++i)
       for (int64_t kh = 0; kh < g.k; ++kh)
         for (int64_t kw = 0; kw < g.k; ++kw) {
-          const int64_t elem = ((o / bo * g.cib + i / bi) * g.k + kh) * g.k + kw;
+          const int64_t elem = ((o / bo * in_blocks + i / bi) * g.k + kh) * g.k + kw;
           const int64_t at = (elem * bo + o % bo) * bi + i % bi;
           out[static_cast<size_t>(at)] =
               static_cast<uint8_t>(n.weight[static_cast<size_t>(((o * cin + i) * g.k + kh) * g.k + kw)]);
@@ -352,7 +397,7 @@ std::vector<uint8_t> pack_weights(const Node& n, const Shape& in, const ConvGeom
 
 std::vector<uint8_t> pack_bias(const Node& n, const ConvGeom& g, const Config& c) {
   const int64_t bo = c.gemm.block_out, batch = c.gemm.batch;
-  std::vector<uint8_t> out(static_cast<size_t>(g.cob * batch * bo * 4), 0);
+  std::vector<uint8_t> out(static_cast<size_t>(g.cob * g.ro * batch * bo * 4), 0);
   for (int64_t o = 0; o < n.out.c; ++o)
     for (int64_t b = 0; b < batch; ++b) {
       const int32_t v = n.bias.empty() ? 0 : n.bias[static_cast<size_t>(o)];
@@ -371,9 +416,11 @@ class Planner {
     net_.buffers.push_back(std::move(b));
     return static_cast<int>(net_.buffers.size()) - 1;
   }
-  int64_t elem(int buffer, const Config& c) const {
+  // The buffer's address in elements of its memory, or of memory `as` (an
+  // activation is read as INP and ACC_8BIT and written as OUT elements).
+  int64_t elem(int buffer, const Config& c, std::optional<MemId> as = std::nullopt) const {
     const Buffer& b = net_.buffers[static_cast<size_t>(buffer)];
-    const auto e = static_cast<uint64_t>(c.elem_bytes(static_cast<int>(b.mem)));
+    const auto e = static_cast<uint64_t>(c.elem_bytes(static_cast<int>(as.value_or(b.mem))));
     if (b.addr % e != 0) fail("buffer {} at 0x{:x} is not aligned to its {}-byte elements", b.name, b.addr, e);
     return static_cast<int64_t>(b.addr / e);
   }
@@ -389,11 +436,10 @@ CompiledNetwork compile(const Graph& input, const Config& c, const std::string& 
   const auto t0 = std::chrono::steady_clock::now();
   if (!dump_after.empty() && dump_after != "partition")
     fail("--dump-after {}: no such pass (passes whose IR can be printed: partition)", dump_after);
-  if (c.gemm.block_in != c.gemm.block_out)
-    fail("config {}: the compiler needs gemm.block_in == gemm.block_out (activations are blocked once)", c.name);
+  check_compilable(c);
   CompiledNetwork net;
   net.config_hash = c.hash();
-  net.graph = partition(input, c);
+  net.graph = partition(pack_stem(input, c), c);
   if (dump_after == "partition") std::cerr << net.graph.dump();
   const Graph& g = net.graph;
   isa::Layout layout(c);
@@ -420,45 +466,60 @@ CompiledNetwork compile(const Graph& input, const Config& c, const std::string& 
       const int id = seg.nodes[k];
       const Node& n = g.at(id);
       const Shape in = g.at(n.inputs[0]).out;
+      if (fused_into(g, id, c) >= 0) {  // computed and stored by its conv's epilogue
+        const auto at = static_cast<uint32_t>(e.insns.size());
+        seg.regions.push_back(Region{n.name, at, at});
+        net.layers[id] = LayerInfo{id, {}, 0, 0};
+        continue;
+      }
       // The load module's pops of the previous layer's compute->load tokens
       // wait through that layer's tail: they belong to no layer, so that
       // regions do not overlap and their cycles add up to the run's.
       e.begin_layer();
       const auto begin = static_cast<uint32_t>(e.insns.size());
       LayerAddrs a;
-      a.in = plan.elem(net.activation[n.inputs[0]], c);
-      a.out = plan.elem(net.activation[id], c);
+      const bool alu_only = n.op != Op::Conv2d && n.op != Op::Dense;  // ACC_8BIT loads
+      a.in = plan.elem(net.activation[n.inputs[0]], c, alu_only ? MemId::ACC_8BIT : MemId::INP);
+      a.out = plan.elem(net.activation[id], c, MemId::OUT);
       std::vector<uint32_t> uops;
       LayerInfo info;
       info.node = id;
       if (n.op == Op::MaxPool || n.op == Op::AvgPool) {
-        const int64_t nuops = 2 * (n.pool * n.pool + 1);
+        const int64_t nuops = 2 * (n.pool * n.pool + 1) * out_per_pos(c);
         const int ub = plan.add(Buffer{n.name + ".uop", MemId::UOP, static_cast<uint64_t>(nuops * 4), 0, {}, -1});
         a.uop = plan.elem(ub, c);
         emit_pool(e, n, in, a, c, uops, layout);
         net.buffers[static_cast<size_t>(ub)].init.assign(reinterpret_cast<uint8_t*>(uops.data()),
                                                          reinterpret_cast<uint8_t*>(uops.data()) + uops.size() * 4);
       } else if (n.op == Op::Add) {
-        a.in2 = plan.elem(net.activation[n.inputs[1]], c);
+        a.in2 = plan.elem(net.activation[n.inputs[1]], c, MemId::ACC_8BIT);
         // The uop buffer is planned after codegen decides the uops: reserve its index first.
         const int ub = plan.add(Buffer{n.name + ".uop", MemId::UOP, 16, 0, {}, -1});
         a.uop = plan.elem(ub, c);
-        emit_add(e, n, blocked(n.out, c), a, c, uops, layout);
+        emit_add(e, n, blocked(n.out, c).elems() * out_per_pos(c), a, c, uops, layout);
         net.buffers[static_cast<size_t>(ub)].init.assign(reinterpret_cast<uint8_t*>(uops.data()),
                                                          reinterpret_cast<uint8_t*>(uops.data()) + uops.size() * 4);
       } else {
         const ConvGeom geo = conv_geom(n, in, c);
-        info.tile = choose_tile(n, in, c);
+        const int add_id = fused_add(g, id, c);
+        const Node* add = add_id >= 0 ? &g.at(add_id) : nullptr;
+        if (add) {
+          const int other = add->inputs[0] == id ? add->inputs[1] : add->inputs[0];
+          a.in2 = plan.elem(net.activation[other], c, MemId::ACC_8BIT);
+          a.out = plan.elem(net.activation[add_id], c, MemId::OUT);
+        }
+        a.self = id;
+        info.tile = choose_tile(n, in, c, add);
         std::vector<uint8_t> w = pack_weights(n, in, geo, c), bias = pack_bias(n, geo, c);
         const int wb = plan.add(Buffer{n.name + ".weight", MemId::WGT, w.size(), 0, std::move(w), -1});
         const int bb = plan.add(Buffer{n.name + ".bias", MemId::ACC, bias.size(), 0, std::move(bias), -1});
         const Tile& t = info.tile;
-        const uint64_t nuops = static_cast<uint64_t>(conv_uops(t, geo.k));
+        const uint64_t nuops = static_cast<uint64_t>(conv_uops(t, geo, add != nullptr));
         const int ub = plan.add(Buffer{n.name + ".uop", MemId::UOP, nuops * 4, 0, {}, -1});
         a.wgt = plan.elem(wb, c);
         a.bias = plan.elem(bb, c);
         a.uop = plan.elem(ub, c);
-        emit_conv(e, n, geo, t, a, c, uops, layout);
+        emit_conv(e, n, geo, t, a, c, uops, layout, add);
         net.buffers[static_cast<size_t>(ub)].init.assign(reinterpret_cast<uint8_t*>(uops.data()),
                                                          reinterpret_cast<uint8_t*>(uops.data()) + uops.size() * 4);
       }
@@ -470,7 +531,11 @@ CompiledNetwork compile(const Graph& input, const Config& c, const std::string& 
     }
     e.begin_layer();  // balance the compute->load tokens of the last layer
     e.emit(build::finish());
-    seg.regions.back().end = static_cast<uint32_t>(e.insns.size());
+    // The tail belongs to the last layer that emitted code (a fused Add's region stays empty).
+    const auto end = static_cast<uint32_t>(e.insns.size());
+    auto last = seg.regions.rbegin();
+    for (; last != seg.regions.rend() && last->begin == last->end; ++last) last->begin = last->end = end;
+    if (last != seg.regions.rend()) last->end = end;
     std::vector<uint8_t> bytes(e.insns.size() * isa::kInsnBytes);
     for (size_t i = 0; i < e.insns.size(); ++i) {
       const isa::Raw128 r = layout.encode(e.insns[i]);

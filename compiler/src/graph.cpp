@@ -29,6 +29,8 @@ const char* op_name(Op op) {
       return "softmax";
     case Op::Reshape:
       return "reshape";
+    case Op::Im2col:
+      return "im2col";
   }
   return "?";
 }

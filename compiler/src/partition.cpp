@@ -13,7 +13,11 @@
 // has ALU MUL. Each node's device is decided from the node itself (not from
 // a traversal order), so every residual block is labelled alike; copies
 // between devices are the pack/unpack at segment boundaries (runtime.cpp).
+// Rectangular arrays (block_in != block_out): a position is several INP or
+// OUT elements (act_block()), so padding counts in those elements (at most
+// 15), and depthwise convolutions run on the host.
 #include "vta/compiler/compile.h"
+#include "vta/isa/error.h"
 
 namespace vta::compiler {
 
@@ -24,8 +28,9 @@ Device placement(const Graph& g, const Node& n, const Config& c) {
   switch (n.op) {
     case Op::Conv2d: {
       const int64_t in_c = g.at(n.inputs[0]).out.c;
-      const bool dense_or_depthwise = n.groups == 1 || (n.groups == in_c && n.out.c == in_c);
-      return dense_or_depthwise && n.pad <= 15 ? Device::Vta : Device::Host;
+      const bool square = c.gemm.block_in == c.gemm.block_out;
+      const bool dense_or_depthwise = n.groups == 1 || (square && n.groups == in_c && n.out.c == in_c);
+      return dense_or_depthwise && n.pad * inp_per_pos(c) <= 15 ? Device::Vta : Device::Host;
     }
     case Op::Dense:
       return Device::Vta;
@@ -35,11 +40,18 @@ Device placement(const Graph& g, const Node& n, const Config& c) {
     case Op::MaxPool: {
       const Node& src = g.at(n.inputs[0]);
       const bool nonneg = src.relu && (src.op == Op::Conv2d || src.op == Op::Dense || src.op == Op::Add);
-      return c.isa.acc_8bit && n.pool_pad <= 15 && (n.pool_pad == 0 || nonneg) ? Device::Vta : Device::Host;
+      return c.isa.acc_8bit && n.pool_pad * out_per_pos(c) <= 15 && (n.pool_pad == 0 || nonneg) ? Device::Vta
+                                                                                                 : Device::Host;
     }
     default:
       return Device::Host;
   }
+}
+
+void check_compilable(const Config& c) {
+  if (c.gemm.block_in != c.gemm.block_out && c.gemm.batch != 1)
+    fail("config {}: gemm.block_in {} != gemm.block_out {} needs gemm.batch 1 (it is {})", c.name, c.gemm.block_in,
+         c.gemm.block_out, c.gemm.batch);
 }
 
 Graph partition(const Graph& g, const Config& c) {

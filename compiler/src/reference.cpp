@@ -143,6 +143,29 @@ Tensor global_avg_pool(const Node& n, const Tensor& in) {
   return out;
 }
 
+// Op::Im2col: out[b][(c k + kh) k + kw][oh][ow] = in[b][c][oh s - p + kh][ow s - p + kw], 0 outside.
+Tensor im2col(const Node& n, const Tensor& in) {
+  const Shape& is = in.shape;
+  const int64_t k = n.kernel;
+  Tensor out{n.out, std::vector<int8_t>(static_cast<size_t>(n.out.size()), 0)};
+  for (int64_t b = 0; b < is.n; ++b)
+    for (int64_t c = 0; c < is.c; ++c)
+      for (int64_t kh = 0; kh < k; ++kh)
+        for (int64_t kw = 0; kw < k; ++kw) {
+          int8_t* dst = out.data.data() + (((b * is.c + c) * k + kh) * k + kw) * n.out.h * n.out.w;
+          for (int64_t oh = 0; oh < n.out.h; ++oh) {
+            const int64_t y = oh * n.stride - n.pad + kh;
+            if (y < 0 || y >= is.h) continue;
+            const int8_t* row = in.data.data() + ((b * is.c + c) * is.h + y) * is.w;
+            for (int64_t ow = 0; ow < n.out.w; ++ow) {
+              const int64_t x = ow * n.stride - n.pad + kw;
+              if (x >= 0 && x < is.w) dst[oh * n.out.w + ow] = row[x];
+            }
+          }
+        }
+  return out;
+}
+
 }  // namespace
 
 int8_t requantize(int32_t acc, int shift, bool relu) {
@@ -173,6 +196,8 @@ Tensor run_node(const Node& n, const std::vector<const Tensor*>& in) {
       return Tensor{n.out, in.at(0)->data, {}};  // int8 pass-through; softmax() gives the probabilities
     case Op::Reshape:
       return Tensor{n.out, in.at(0)->data, in.at(0)->wide};
+    case Op::Im2col:
+      return im2col(n, *in.at(0));
   }
   fail("{}: unknown op", n.name);
 }

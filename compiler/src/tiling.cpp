@@ -18,7 +18,8 @@ namespace vta::compiler {
 
 ConvGeom conv_geom(const Node& n, const Shape& in, const Config& c) {
   ConvGeom g;
-  const int64_t block = c.gemm.block_in;
+  const int64_t block = act_block(c);
+  g.ri = inp_per_pos(c), g.ro = out_per_pos(c);
   g.nb = (in.n + c.gemm.batch - 1) / c.gemm.batch;
   if (n.op == Op::Dense) {
     g.cib = (in.c * in.h * in.w + block - 1) / block;
@@ -34,22 +35,29 @@ ConvGeom conv_geom(const Node& n, const Shape& in, const Config& c) {
   return g;
 }
 
-bool tile_fits(const ConvGeom& g, const Tile& t, const Config& c) {
+bool tile_fits(const ConvGeom& g, const Tile& t, const Config& c, bool residual) {
   const auto& d = c.derived;
   const int64_t ih = (t.th - 1) * g.s + g.k, iw = (t.tw - 1) * g.s + g.k;
   const int64_t kk = g.k * g.k;
   if (g.wo % t.tw != 0 || g.cib % t.tic != 0 || (g.dw && t.tic != 1)) return false;
   const int64_t in_blocks = g.dw ? t.toc : t.tic;  // input channel blocks a step loads
-  if (in_blocks * ih * iw > d.inp_depth / 2) return false;
-  if (t.toc * t.tic * kk > d.wgt_depth / 2) return false;
-  if (t.toc * t.th * t.tw + t.toc > d.acc_depth / 2) return false;
-  if (conv_uops(t, g.k) > d.uop_depth) return false;
-  if (g.s * iw >= (int64_t{1} << d.log_inp_depth) || t.tw >= (int64_t{1} << d.log_acc_depth)) return false;
+  const int64_t to = t.toc * g.ro, ti = t.tic * g.ri;  // OUT and INP elements per position
+  if (in_blocks * g.ri * ih * iw > d.inp_depth / 2) return false;
+  if (to * ti * kk > d.wgt_depth / 2) return false;
+  if ((residual ? 2 : 1) * to * t.th * t.tw + to > d.acc_depth / 2) return false;
+  if (conv_uops(t, g, residual) > d.uop_depth) return false;
+  // GEMM factors: src out s * iw * ri, dst out tw * ro.
+  if (g.s * iw * g.ri >= (int64_t{1} << d.log_inp_depth) || t.tw * g.ro >= (int64_t{1} << d.log_acc_depth))
+    return false;
   if (t.th > 16383 || t.tw > 16383 || t.th * t.tw > 16383) return false;
   return true;
 }
 
-double tile_cost(const ConvGeom& g, const Tile& t, const Config& c, int requant_ops) {
+int residual_imm_ops(const Node* add) {
+  return add ? (add->shift_a > 0) + (add->shift_b > 0) + requant_imm_ops(*add) : -1;
+}
+
+double tile_cost(const ConvGeom& g, const Tile& t, const Config& c, int requant_ops, int residual_ops) {
   const auto& d = c.derived;
   const double B = static_cast<double>(c.memory.bus_bits) / 8.0;
   const double rl = static_cast<double>(c.memory.read_latency), wl = static_cast<double>(c.memory.write_latency);
@@ -58,27 +66,31 @@ double tile_cost(const ConvGeom& g, const Tile& t, const Config& c, int requant_
       static_cast<double>(g.nb * ((g.ho + t.th - 1) / t.th) * (g.wo / t.tw) * ((g.cob + t.toc - 1) / t.toc));
   const double steps = tiles * static_cast<double>(g.dw ? 1 : g.cib / t.tic);
   const int64_t in_blocks = g.dw ? t.toc : t.tic;
-  const double load = static_cast<double>(in_blocks * ih * iw * d.inp_elem_bytes) / B +
-                      static_cast<double>(t.toc * t.tic * kk * d.wgt_elem_bytes) / B + rl +
+  const int64_t to = t.toc * g.ro, ti = t.tic * g.ri;
+  const double load = static_cast<double>(in_blocks * g.ri * ih * iw * d.inp_elem_bytes) / B +
+                      static_cast<double>(to * ti * kk * d.wgt_elem_bytes) / B + rl +
                       2.0 * static_cast<double>(t.tic + 1);
-  const double gemm = static_cast<double>(t.toc * t.tic * kk * t.th * t.tw + c.gemm.pipeline_depth);
-  const double area = static_cast<double>(t.toc * t.th * t.tw);
+  const double gemm = static_cast<double>(to * ti * kk * t.th * t.tw + c.gemm.pipeline_depth);
+  const double area = static_cast<double>(to * t.th * t.tw);
   const double groups = static_cast<double>((c.gemm.batch * c.gemm.block_out + c.alu.lanes - 1) / c.alu.lanes);
-  const double epilogue = area + static_cast<double>(c.gemm.pipeline_depth) +
-                          area * groups * static_cast<double>(c.alu.ii_vector + requant_ops * c.alu.ii_imm) +
-                          5.0 * static_cast<double>(c.alu.latency) + static_cast<double>(t.toc * d.acc_elem_bytes) / B +
-                          rl;
+  double epilogue = area + static_cast<double>(c.gemm.pipeline_depth) +
+                    area * groups * static_cast<double>(c.alu.ii_vector + requant_ops * c.alu.ii_imm) +
+                    5.0 * static_cast<double>(c.alu.latency) + static_cast<double>(to * d.acc_elem_bytes) / B + rl;
+  if (residual_ops >= 0)  // the operand's loads (one per channel block), its ADD and immediates
+    epilogue += static_cast<double>(t.toc) * (1.0 + rl) + area * static_cast<double>(d.out_elem_bytes) / B +
+                area * groups * static_cast<double>(c.alu.ii_vector + residual_ops * c.alu.ii_imm) +
+                static_cast<double>(1 + residual_ops) * static_cast<double>(c.alu.latency);
   const double store = area * static_cast<double>(d.out_elem_bytes) / B + wl;
   return steps * std::max(load, gemm) + tiles * std::max(epilogue, store) + load;
 }
 
-Tile choose_tile(const Node& n, const Shape& in, const Config& c) {
+Tile choose_tile(const Node& n, const Shape& in, const Config& c, const Node* add) {
   static std::mutex mu;
   static std::map<std::string, Tile> memo;
   const ConvGeom g = conv_geom(n, in, c);
-  const int requant_ops = requant_imm_ops(n);
-  const std::string key = fmt::format("{}:{}x{}x{}x{}>{}x{}x{}k{}s{}p{}r{}|{}", op_name(n.op), g.nb, g.cib, g.h, g.w,
-                                      g.cob, g.ho, g.wo, g.k, g.s, g.p, requant_ops, c.hash());
+  const int requant_ops = requant_imm_ops(n), residual_ops = residual_imm_ops(add);
+  const std::string key = fmt::format("{}:{}x{}x{}x{}>{}x{}x{}k{}s{}p{}r{}a{}|{}", op_name(n.op), g.nb, g.cib, g.h,
+                                      g.w, g.cob, g.ho, g.wo, g.k, g.s, g.p, requant_ops, residual_ops, c.hash());
   {
     std::lock_guard<std::mutex> lock(mu);
     if (auto it = memo.find(key); it != memo.end()) return it->second;
@@ -101,18 +113,18 @@ Tile choose_tile(const Node& n, const Shape& in, const Config& c) {
         if (g.wo % tw != 0) continue;
         // The largest th that fits, then the balanced one with the same tile count.
         Tile t{1, tw, toc, tic, 0};
-        if (!tile_fits(g, t, c)) continue;
+        if (!tile_fits(g, t, c, add != nullptr)) continue;
         int64_t lo = 1, hi = g.ho;
         while (lo < hi) {
           const int64_t mid = (lo + hi + 1) / 2;
           t.th = mid;
-          if (tile_fits(g, t, c))
+          if (tile_fits(g, t, c, add != nullptr))
             lo = mid;
           else
             hi = mid - 1;
         }
         t.th = (g.ho + ((g.ho + lo - 1) / lo) - 1) / ((g.ho + lo - 1) / lo);
-        t.est_cycles = tile_cost(g, t, c, requant_ops);
+        t.est_cycles = tile_cost(g, t, c, requant_ops, residual_ops);
         if (!found || t.est_cycles < best.est_cycles) best = t, found = true;
       }
     }

@@ -3,6 +3,7 @@
 // layout (blocked DRAM tensors), tiling (per layer, within the SRAM halves of
 // double buffering, chosen by a cost model of docs/timing.md), and codegen
 // (instructions, uops, DMA, dependency tokens, one region per layer).
+#include <algorithm>
 #include <cstdint>
 #include <map>
 #include <string>
@@ -21,9 +22,37 @@ namespace vta::compiler {
 Graph partition(const Graph& g, const Config& c);
 /// The device partition() gives node `n` of `g` (without copying the graph).
 Device placement(const Graph& g, const Node& n, const Config& c);
+/// Stem packing (stem.cpp): every conv of the network input whose channels
+/// would mostly be block padding reads an im2col of its input (a host
+/// Op::Im2col node named "<conv>.im2col") and becomes 1x1. The first pass
+/// of compile() and estimate_network(); returns `g` when nothing is packed.
+Graph pack_stem(const Graph& g, const Config& c);
 
-/// Blocked DRAM layout of an activation: [N/batch][C/block][H][W] elements,
-/// each batch x block int8 (an INP, OUT or ACC_8BIT element).
+/// Residual adds fused into the convolution that produces one operand
+/// (fusion.cpp has the rules): the conv's epilogue loads the other operand
+/// into the accumulator tile, adds, requantizes and stores the Add's output,
+/// so the Add makes no pass of its own. fused_into(): the conv/dense node
+/// Add node `add` is fused into, or -1; fused_add(): the Add fused into
+/// conv/dense node `conv`, or -1.
+int fused_into(const Graph& g, int add, const Config& c);
+int fused_add(const Graph& g, int conv, const Config& c);
+/// Throws vta::Error when no network can be compiled for `c`: a rectangular
+/// array (block_in != block_out) needs gemm.batch 1, since a batch x
+/// act_block() position cannot be whole INP and whole OUT elements at once.
+void check_compilable(const Config& c);
+
+/// Channels per blocked position of an activation: max(block_in, block_out).
+/// With block_in != block_out (batch 1 only) one position is act_block /
+/// block_in INP elements and act_block / block_out OUT (and ACC_8BIT)
+/// elements, one after another.
+inline int64_t act_block(const Config& c) { return std::max(c.gemm.block_in, c.gemm.block_out); }
+/// INP and OUT elements per blocked position.
+inline int64_t inp_per_pos(const Config& c) { return act_block(c) / c.gemm.block_in; }
+inline int64_t out_per_pos(const Config& c) { return act_block(c) / c.gemm.block_out; }
+
+/// Blocked DRAM layout of an activation: [N/batch][C/block][H][W] positions,
+/// each batch x block int8 (block = act_block(); square arrays: an INP, OUT
+/// or ACC_8BIT element).
 struct Blocked {
   int64_t nb, cb, h, w;   // element grid
   int64_t batch, block;   // element shape
@@ -41,8 +70,9 @@ struct Tile {
   int64_t th = 1, tw = 1, toc = 1, tic = 1;
   double est_cycles = 0;  // the cost model's estimate for the layer
 };
-/// The best tile for a conv/dense node on `c` (memoised by shape and config).
-Tile choose_tile(const Node& n, const Shape& in, const Config& c);
+/// The best tile for a conv/dense node on `c` (memoised by shape and config);
+/// `add`: the residual Add fused into its epilogue (fused_add()), if any.
+Tile choose_tile(const Node& n, const Shape& in, const Config& c, const Node* add = nullptr);
 
 /// A DRAM buffer of the compiled network, at a fixed physical address.
 struct Buffer {
@@ -79,7 +109,8 @@ struct CompiledNetwork {
   std::string config_hash;
 };
 
-/// Compiles a graph for config `c`: partition, layout, tiling, codegen.
+/// Compiles a graph for config `c`: stem packing, partition, layout, tiling
+/// (with residual adds fused), codegen.
 /// `dump_after` names a pass ("partition") whose IR is printed to stderr.
 CompiledNetwork compile(const Graph& g, const Config& c, const std::string& dump_after = "");
 

@@ -30,6 +30,8 @@ enum class Op {
   Flatten,        // NCHW -> N x (C*H*W) x 1 x 1
   Softmax,        // host only, float output (reported, not compared bit-exactly)
   Reshape,        // host only: same NCHW data, another shape
+  Im2col,         // host only, made by pack_stem(): the kernel x kernel windows (stride, zero pad) of
+                  // each output position as channels c*k*k + kh*k + kw of an N x (C k k) x Ho x Wo tensor
 };
 const char* op_name(Op op);
 
