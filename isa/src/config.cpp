@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "vta/isa/error.h"
+#include "vta/isa/read_file.h"
 #include "vta/isa/fields.h"
 
 #ifndef VTA_SOURCE_DIR
@@ -459,11 +460,7 @@ Config load_config_text(const std::string& yaml, const std::string& source, cons
 }
 
 Config load_config(const std::string& path, const std::vector<Override>& overrides) {
-  std::ifstream in(path);
-  if (!in) fail("{}: cannot open config file", path);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return load_config_text(ss.str(), path, overrides);
+  return load_config_text(read_file(path, "config file"), path, overrides);
 }
 
 Config default_config() { return load_config_text("", "<default>"); }
