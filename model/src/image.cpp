@@ -298,19 +298,20 @@ ProgramImage read_program(const std::string& path, const Config& c) {
 Launch install(ProgramImage& image, Backend& backend) {
   Dram& dram = backend.dram();
   // An allocation that does not fit names the program and the buffer.
-  auto alloc = [&](uint64_t bytes, const std::string& what) {
+  auto alloc = [&](uint64_t bytes, const std::string& what, uint64_t align) {
     try {
-      return dram.alloc(bytes);
+      return dram.alloc(bytes, align);
     } catch (const Error& e) {
       fail("{}: {}: {}", image.source, what, e.what());
     }
   };
   for (auto& b : image.buffers) {
-    b.addr = alloc(std::max<uint64_t>(b.size, b.init.size()), fmt::format("buffer '{}'", b.name));
+    b.addr = alloc(std::max<uint64_t>(b.size, b.init.size()), fmt::format("buffer '{}'", b.name),
+                   Dram::align_for(static_cast<uint64_t>(backend.config().elem_bytes(static_cast<int>(b.mem)))));
     dram.write(b.addr, b.init);
   }
   const uint64_t bytes = image.insns.size() * isa::kInsnBytes;
-  uint64_t at = alloc(bytes, "the instructions");
+  uint64_t at = alloc(bytes, "the instructions", Dram::kPageBytes);
   dram.write(at, std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(image.insns.data()), bytes));
   return Launch{at, static_cast<uint32_t>(image.insns.size()), image.regions};
 }
