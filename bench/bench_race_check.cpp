@@ -50,9 +50,9 @@ void BM_CheckRacesResNet18(benchmark::State& state) {
   }
   for (auto _ : state)
     for (const auto& seg : n.net.segments)
-      vta::model::check_races(n.cfg, dram,
-                              vta::Launch{n.net.buffers[static_cast<size_t>(seg.insn_buffer)].addr, seg.insn_count,
-                                          seg.regions});
+      vta::model::check_races(
+          n.cfg, dram,
+          vta::Launch{n.net.buffers[static_cast<size_t>(seg.insn_buffer)].addr, seg.insn_count, seg.regions});
 }
 
 BENCHMARK(BM_GoldenResNet18)->ArgName("race_check")->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);

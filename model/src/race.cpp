@@ -84,10 +84,17 @@ void RaceChecker::record(uint32_t i, const std::vector<Uop>& uops) {
       const uint64_t y = uint64_t{insn[Member::y_pad_0]} + insn[Member::y_size] + insn[Member::y_pad_1];
       Buf b = kAcc;
       switch (insn.mem()) {
-        case MemId::UOP: b = kUop; break;
-        case MemId::INP: b = kInp; break;
-        case MemId::WGT: b = kWgt; break;
-        default: break;  // ACC, ACC_8BIT
+        case MemId::UOP:
+          b = kUop;
+          break;
+        case MemId::INP:
+          b = kInp;
+          break;
+        case MemId::WGT:
+          b = kWgt;
+          break;
+        default:
+          break;  // ACC, ACC_8BIT
       }
       const uint64_t base = insn[Member::sram_base];
       for (uint64_t e = base; e < base + x * y; ++e) write(b, e);
@@ -123,7 +130,8 @@ void RaceChecker::record(uint32_t i, const std::vector<Uop>& uops) {
           }
       break;
     }
-    case Opcode::FINISH: break;
+    case Opcode::FINISH:
+      break;
   }
 
   for (const bool next : {false, true})

@@ -57,11 +57,11 @@ class RaceChecker {
 
   const isa::Layout& layout_;
   const Program& prog_;
-  std::array<Clock, 3> clock_{};                 // per module
-  std::array<std::deque<Clock>, 4> tokens_;      // the clocks in flight, per TokenQueue
+  std::array<Clock, 3> clock_{};             // per module
+  std::array<std::deque<Clock>, 4> tokens_;  // the clocks in flight, per TokenQueue
   std::array<std::vector<Shadow>, kBufs> shadow_;
-  uint32_t now_ = 0;   // the instruction being recorded
-  size_t mod_ = 0;     // its module
+  uint32_t now_ = 0;  // the instruction being recorded
+  size_t mod_ = 0;    // its module
 };
 
 /// Raises the first error the golden model would raise on `prog` (a bounds
