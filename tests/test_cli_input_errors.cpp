@@ -319,4 +319,17 @@ TEST(CliInputErrors, ElementsLargerThanAPageAreAligned) {
   EXPECT_NE(r.out.find("layer "), std::string::npos) << r.out;
 }
 
+// FINDINGS section 5: line numbers are lines the file has.
+TEST(CliInputErrors, LineNumbersExist) {
+  expect_one_line_error("config validate " + write_temp("eof.yaml", "name: x\ngemm:\n  batch: [1, 2\n").string(),
+                        "eof.yaml:3: YAML syntax error");
+  const auto r = run_vta(
+      "config import " + write_temp("badwgt.json", R"({"LOG_BLOCK_IN":8,"LOG_BLOCK_OUT":8,"LOG_WGT_BUFF_SIZE":10})").string());
+  EXPECT_EQ(r.code, 2) << r.out;
+  EXPECT_NE(r.out.find("badwgt.json: the imported design is not valid: buffers.wgt = 1KiB is smaller than one WGT"),
+            std::string::npos)
+      << r.out;
+  EXPECT_EQ(r.out.find("badwgt.json:"), r.out.find("badwgt.json: ")) << r.out;  // no line number
+}
+
 }  // namespace

@@ -399,7 +399,11 @@ Config load_config_text(const std::string& yaml, const std::string& source, cons
       fail("{}:{}: a second YAML document ('---'); a config is one document", source, docs[1].Mark().line + 1);
     if (!docs.empty()) root = docs[0];
   } catch (const YAML::Exception& e) {
-    fail("{}:{}: YAML syntax error: {}", source, e.mark.line + 1, e.msg);
+    // yaml-cpp marks an error at the end of the input one line past the
+    // last; name a line the file has.
+    const auto lines = static_cast<int>(std::count(yaml.begin(), yaml.end(), '\n')) +
+                       (yaml.empty() || yaml.back() != '\n' ? 1 : 0);
+    fail("{}:{}: YAML syntax error: {}", source, std::clamp(e.mark.line + 1, 1, std::max(lines, 1)), e.msg);
   }
   std::vector<std::pair<std::string, int>> lines;  // key -> line, for later messages
   // The line of `key` in the file, -1 when it was last set by --set, 0 if unset.
