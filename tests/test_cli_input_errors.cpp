@@ -212,4 +212,124 @@ TEST(CliInputErrors, FailedCheckSaysSoWithoutATextReport) {
   EXPECT_NE(r.out.find("wrong.vasm: check FAIL buffer o: 1 bytes differ"), std::string::npos) << r.out;
 }
 
+// FINDINGS section 4: a run-time budget. huge_gemm.vasm (a GEMM of 16383 x
+// 16383 iterations over 1024 uops) ran for hours; it is refused before it
+// runs, naming the instruction, the budget and the option that raises it.
+const std::string kRepro = std::string(VTA_SOURCE_DIR) + "/tests/data/repro-programs/";
+
+TEST(CliInputErrors, HugeGemmIsRefusedByTheStepBudget) {
+  expect_one_line_error("run " + kRepro + "huge_gemm.vasm", "instruction 1 (GEMM");
+  expect_one_line_error("run " + kRepro + "huge_gemm.vasm", "over the budget of 4294967296 steps per run (raise it with --max-steps)");
+  expect_one_line_error("run " + kProgram + " --max-steps 3", "over the budget of 3 steps per run");
+  const auto raised = run_vta("run " + kProgram + " --max-steps 100000 --stats none");
+  EXPECT_EQ(raised.code, 0) << raised.out;
+}
+
+// --batch and --image are refused up front, naming the option and the limit,
+// rather than running until memory runs out.
+TEST(CliInputErrors, BatchAndImageLimits) {
+  expect_one_line_error("run --model lenet5 --batch 100000", "--batch 100000 is over the limit of 1024");
+  expect_one_line_error("run --model lenet5 --image 100000", "--image 100000 is outside 0 (the network's standard size) .. 2048");
+  expect_one_line_error("run --model resnet18 --batch 1000", "over the limit of 4194304");
+  expect_one_line_error("run --model lenet5 --batch 64 --image 2048", "--batch 64 x --image 2048 is 268435456 input pixels");
+}
+
+// FINDINGS section 5: messages that named nothing or leaked a library's own text.
+TEST(CliInputErrors, HugeSizesNameTheirSource) {
+  expect_one_line_error("run --model dense:99999999999,10", "zoo model 'dense:99999999999,10': input");
+  const auto r = run_vta("run " + write_temp("bigbuf.vasm", ".buffer x INP 100000000000\nFINISH\n").string());
+  EXPECT_EQ(r.code, 2) << r.out;
+  EXPECT_NE(r.out.find("bigbuf.vasm:1"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("bad_alloc"), std::string::npos) << r.out;
+}
+
+TEST(CliInputErrors, DirectoriesAsInputFiles) {
+  const fs::path dir = temp_dir() / "a-directory";
+  fs::create_directories(dir);
+  expect_one_line_error("run --onnx " + dir.string(), "--onnx " + dir.string() + ": cannot read (it is a directory)");
+  expect_one_line_error("run " + write_temp("dirbuf.vasm", ".buffer x INP 1 file a-directory\nFINISH\n").string(),
+                        "dirbuf.vasm:1: file " + dir.string() + ": cannot read (it is a directory)");
+  // A conformance folder whose instructions.bin is a directory.
+  const fs::path vec = temp_dir() / "dir-vector";
+  fs::remove_all(vec);
+  fs::copy(std::string(VTA_SOURCE_DIR) + "/tests/data/conformance/vectors/smm", vec);
+  fs::remove(vec / "instructions.bin");
+  fs::create_directories(vec / "instructions.bin");
+  expect_one_line_error("run " + vec.string(), "instructions.bin: cannot read (it is a directory)");
+}
+
+TEST(CliInputErrors, YamlComplexKeyIsNamed) {
+  const auto r = run_vta("config validate " + write_temp("complex.yaml", "? [a, b]\n: 1\n").string());
+  EXPECT_EQ(r.code, 2) << r.out;
+  EXPECT_NE(r.out.find("complex.yaml:1"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("bad conversion"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("yaml-cpp"), std::string::npos) << r.out;
+  EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 1) << r.out;
+}
+
+// A binary instruction file given as a program is named as binary, not
+// echoed; a huge token is cut; the line stays one line.
+TEST(CliInputErrors, BinaryAndHugeInputsAreNotEchoed) {
+  expect_one_line_error("run " + std::string(VTA_SOURCE_DIR) + "/tests/data/conformance/vectors/smm/instructions.bin",
+                        "binary data (a zero byte at offset");
+  const auto r = run_vta("run " + write_temp("longtoken.vasm", std::string(200000, 'A') + "\nFINISH\n").string());
+  EXPECT_EQ(r.code, 2) << r.out.substr(0, 300);
+  EXPECT_LT(r.out.size(), 2200u);
+  EXPECT_NE(r.out.find("more characters)"), std::string::npos) << r.out.substr(0, 300);
+  EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 1);
+}
+
+// Errors from the DRAM allocator and the SRAM reader name the program and
+// buffer, or the option, they came from.
+TEST(CliInputErrors, AllocationAndDumpErrorsNameTheirSource) {
+  const fs::path two = write_temp("twobufs.vasm", ".buffer a INP 40000\n.buffer b INP 40000\nFINISH\n");
+  expect_one_line_error("run " + two.string() + " --set memory.dram_size=1MiB", "twobufs.vasm: buffer 'b': DRAM allocation");
+  expect_one_line_error("run --stats none " + kProgram + " --dump OUT:4294967295:1",
+                        "--dump OUT:4294967295:1: read_sram: OUT");
+}
+
+// FINDINGS section 3: selfmod.vasm stores into its own later instructions.
+// Every backend built refuses it before it runs, with the same message.
+TEST(CliInputErrors, SelfModifyingProgramIsRefusedAlike) {
+  const std::string prog = kRepro + "selfmod.vasm";
+  const auto golden = run_vta("run " + prog);
+  EXPECT_EQ(golden.code, 2) << golden.out;
+  EXPECT_NE(golden.out.find("instruction 0 (STORE OUT"), std::string::npos) << golden.out;
+  EXPECT_NE(golden.out.find("over the program's own instruction 20"), std::string::npos) << golden.out;
+  EXPECT_NE(golden.out.find("a program may not store into its instructions"), std::string::npos) << golden.out;
+  int others = 0;
+  for (const char* b : {"systemc", "opencl", "verilator"}) {
+    if (!have_backend(b)) continue;
+    const auto r = run_vta(std::string("run -b ") + b + " " + prog);
+    EXPECT_EQ(r.code, 2) << b;
+    EXPECT_EQ(r.out, golden.out) << b;
+    ++others;
+  }
+  if (others == 0) GTEST_SKIP() << "only the golden backend is built";
+}
+
+// FINDINGS section 5: a design whose DRAM elements are larger than a 4 KiB
+// page (batch 64, blocks 256x256) once failed every network with "buffer
+// input at 0x1000 is not aligned"; buffers are now aligned to their
+// elements, and what remains is named by layer.
+TEST(CliInputErrors, ElementsLargerThanAPageAreAligned) {
+  const auto r = run_vta("run --model lenet5 --set gemm.batch=64 --set gemm.block_in=256 --set gemm.block_out=256 "
+                         "--set alu.lanes=1024 --set buffers.inp=1MiB --set buffers.acc=4MiB --set buffers.wgt=4MiB");
+  EXPECT_EQ(r.out.find("not aligned"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("layer "), std::string::npos) << r.out;
+}
+
+// FINDINGS section 5: line numbers are lines the file has.
+TEST(CliInputErrors, LineNumbersExist) {
+  expect_one_line_error("config validate " + write_temp("eof.yaml", "name: x\ngemm:\n  batch: [1, 2\n").string(),
+                        "eof.yaml:3: YAML syntax error");
+  const auto r = run_vta(
+      "config import " + write_temp("badwgt.json", R"({"LOG_BLOCK_IN":8,"LOG_BLOCK_OUT":8,"LOG_WGT_BUFF_SIZE":10})").string());
+  EXPECT_EQ(r.code, 2) << r.out;
+  EXPECT_NE(r.out.find("badwgt.json: the imported design is not valid: buffers.wgt = 1KiB is smaller than one WGT"),
+            std::string::npos)
+      << r.out;
+  EXPECT_EQ(r.out.find("badwgt.json:"), r.out.find("badwgt.json: ")) << r.out;  // no line number
+}
+
 }  // namespace

@@ -21,6 +21,7 @@
 #include "vta/compiler/zoo.h"
 #include "vta/isa/error.h"
 #include "vta/model/program.h"
+#include "vta/model/race.h"
 
 namespace {
 
@@ -256,6 +257,40 @@ TEST(Codegen, StemIsPackedByIm2col) {
   EXPECT_EQ(run_graph(g, b.input)[static_cast<size_t>(g.output)].data, b.expected.data);
   EXPECT_EQ(estimate_network(zoo, cfg).layers.size(), g.nodes.size() - 1);
 }
+// Every compiled zoo program is race-free: each segment, installed at the
+// addresses the compiler planned, passes the race checker (vta/model/race.h)
+// with no token path missing between the load, compute and store modules.
+class RaceFree : public ::testing::TestWithParam<std::tuple<std::string, std::string>> {};
+
+TEST_P(RaceFree, EveryCompiledSegmentPassesTheRaceChecker) {
+  const auto& [net_name, preset_name] = GetParam();
+  const vta::Config cfg = preset(preset_name);
+  const CompiledNetwork net = compile(built(net_name).graph, cfg);
+  vta::Dram dram(static_cast<uint64_t>(cfg.memory.dram_size));
+  for (const auto& b : net.buffers) {
+    ASSERT_EQ(dram.alloc(b.bytes), b.addr) << b.name;
+    if (!b.init.empty()) dram.write(b.addr, b.init);
+  }
+  ASSERT_FALSE(net.segments.empty());
+  for (const auto& seg : net.segments) {
+    const auto& ib = net.buffers[static_cast<size_t>(seg.insn_buffer)];
+    try {
+      vta::model::check_races(cfg, dram, vta::Launch{ib.addr, seg.insn_count, seg.regions});
+    } catch (const vta::Error& e) {
+      ADD_FAILURE() << ib.name << ": " << e.what();
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Zoo, RaceFree,
+                         ::testing::Combine(::testing::Values("lenet5", "resnet18", "mobilenet_v1"),
+                                            ::testing::Values("vta-1x16x16", "vta-1x32x32")),
+                         [](const auto& p) {
+                           std::string n = std::get<0>(p.param) + "_" + std::get<1>(p.param);
+                           for (auto& ch : n)
+                             if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
+                           return n;
+                         });
 
 // Random single layers: conv and dense shapes within the zoo's ranges.
 class RandomLayers : public ::testing::TestWithParam<std::string> {};

@@ -309,6 +309,84 @@ TEST(Malformed, BadRegions) {
   }
 }
 
+// A STORE into the program's own instructions (FINDINGS section 3,
+// selfmod.vasm) would make the result depend on when fetch reads them: it is
+// rejected before anything runs, with the same message on every backend.
+TEST(Malformed, StoreIntoTheProgramsOwnInstructions) {
+  auto msg = error_of([](ProgramBuilder& p) {
+    const uint32_t out = p.buffer(MemId::OUT, 1);  // one page; the instructions follow on the next
+    p.add(make_gemm(true, 0, 1, 1, 1));
+    p.add(make_store(0, out + 256 + 2, 1, 1, 1));
+    p.add(make_finish());
+  });
+  EXPECT_HAS(msg, "instruction 1 (STORE OUT");
+  EXPECT_HAS(msg, "over the program's own instruction 2");
+  EXPECT_HAS(msg, "may not store into its instructions");
+}
+
+// The same STORE one element before the instructions is fine.
+TEST(Malformed, StoreJustBeforeTheInstructionsRuns) {
+  auto msg = error_of([](ProgramBuilder& p) {
+    const uint32_t out = p.buffer(MemId::OUT, 256);
+    p.add(with_deps(make_gemm(true, 0, 1, 1, 1), false, false, false, true));
+    p.add(with_deps(make_store(0, out + 255, 1, 1, 1), true, false, false, false));
+    p.add(make_finish());
+  });
+  EXPECT_EQ(msg, "");
+}
+
+// Errors in two modules: every backend reports the one the golden model's
+// order reaches first (FINDINGS section 3), here the compute module's GEMM
+// (instruction 2) behind a long ALU loop, not the load module's LOAD
+// (instruction 3), which a cycle model starts at once.
+TEST(FirstError, TwoModulesReportTheGoldenOrdersFirst) {
+  auto msg = error_of([](ProgramBuilder& p) {
+    const uint32_t inp = p.buffer(MemId::INP, 4);
+    const uint32_t u = p.uops({make_uop(2040, 0, 0)});
+    p.add(make_load(MemId::UOP, 0, u, 1, 1, 1));
+    p.add(make_alu(AluOp::ADD, true, 1, 0, 1, 64, 64));
+    p.add(make_gemm(false, 0, 1, 16, 1, 1, 0));          // ACC index 2055: past the buffer
+    p.add(make_load(MemId::INP, 0, inp, 2, 4, 30000));  // second row outside DRAM
+    p.add(make_finish());
+  });
+  EXPECT_HAS(msg, "instruction 2 (GEMM");
+  EXPECT_EQ(msg.find("instruction 3"), std::string::npos) << msg;
+}
+
+// A GEMM of 16383 x 16383 iterations over 1024 uops (FINDINGS section 4,
+// huge_gemm.vasm) is refused before it runs, naming it and the budget.
+TEST(Budget, HugeLoopIsRefusedUpFront) {
+  auto msg = error_of([](ProgramBuilder& p) {
+    const uint32_t u = p.uops(std::vector<vta::isa::Insn>(1024, make_uop(0, 0, 0)));
+    p.add(make_load(MemId::UOP, 0, u, 1, 1024, 1024));
+    p.add(make_gemm(false, 0, 1024, 16383, 16383));
+    p.add(make_finish());
+  });
+  EXPECT_HAS(msg, "instruction 1 (GEMM");
+  EXPECT_HAS(msg, "needs 274844354562 steps");  // 1 + 1025 (the LOAD) + 1 + 16383^2 * 1024
+  EXPECT_HAS(msg, "budget of 4294967296 steps per run");
+}
+
+// The budget counts what runs: a program just under a lowered budget runs,
+// one step more is refused.
+TEST(Budget, TheLimitIsExact) {
+  for (const uint64_t budget : {uint64_t{68}, uint64_t{67}}) {  // LOAD 1 + 1, GEMM 1 + 64, FINISH 1
+    vta::BackendOptions o;
+    o.max_steps = budget;
+    auto backend = vta::make_backend(test_backend(), preset("vta-1x16x16"), o);
+    const std::string msg = run_error(*backend, [](ProgramBuilder& p) {
+      const uint32_t u = p.uops({make_uop(0, 0, 0)});
+      p.add(make_load(MemId::UOP, 0, u, 1, 1, 1));
+      p.add(make_gemm(true, 0, 1, 8, 8));
+      p.add(make_finish());
+    });
+    if (budget == 68)
+      EXPECT_EQ(msg, "");
+    else
+      EXPECT_HAS(msg, "instruction 2 (FINISH");
+  }
+}
+
 TEST(Recovery, BackendIsUsableAfterAnError) {
   auto backend = vta::make_backend(test_backend(), preset("vta-1x16x16"));
   ProgramBuilder bad(*backend);

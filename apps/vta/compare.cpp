@@ -13,6 +13,7 @@
 #include "vta/compiler/onnx.h"
 #include "vta/isa/config.h"
 #include "vta/isa/error.h"
+#include "vta/isa/read_file.h"
 #include "vta/model/image.h"
 
 namespace vta::app {
@@ -112,9 +113,7 @@ int compare(const CompareOpts& o) {
       input = compiler::zoo_input(g, o.seed + 1000);
       what = o.model;
     } else {
-      std::ifstream f(o.onnx, std::ios::binary);
-      if (!f) fail("{}: cannot open", o.onnx);
-      const std::string bytes((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+      const std::string bytes = read_file(o.onnx, "--onnx");
       if (compiler::onnx_is_float_model(bytes)) {
         compiler::QuantizedModel q = compiler::import_onnx_float(bytes, o.onnx, {});
         g = std::move(q.graph);

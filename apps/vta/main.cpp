@@ -14,6 +14,7 @@
 
 #include "vta/isa/config.h"
 #include "vta/isa/error.h"
+#include "vta/isa/read_file.h"
 #include "vta/isa/write_file.h"
 #include "vta/model/backend.h"
 #include "vta/model/image.h"
@@ -35,13 +36,7 @@ namespace {
 
 constexpr int kOk = 0, kMismatch = 1, kBadInput = 2;
 
-std::string slurp(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) vta::fail("{}: cannot open", path);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
+std::string slurp(const std::string& path) { return vta::read_file(path); }
 
 void write_or_print(const std::string& text, const std::string& out) {
   if (out.empty() || out == "-") {
@@ -203,7 +198,12 @@ int run_one(const std::string& path, const vta::Config& cfg, const RunOpts& o, n
   }
   for (const auto& d : o.dumps) {
     Dump dump = parse_dump(d);
-    auto bytes = backend->read_sram(dump.mem, dump.index, dump.count);
+    std::vector<uint8_t> bytes;
+    try {
+      bytes = backend->read_sram(dump.mem, dump.index, dump.count);
+    } catch (const vta::Error& e) {
+      vta::fail("--dump {}: {}", d, e.what());
+    }
     std::cout << fmt::format("  {}[{}..{}):\n", vta::isa::mem_name(dump.mem), dump.index, dump.index + dump.count)
               << hex_rows(bytes, static_cast<size_t>(cfg.elem_bytes(static_cast<int>(dump.mem))));
   }
@@ -286,6 +286,12 @@ static int run_cli(int argc, char** argv) {
   run->add_option("--stats-out", run_opts.stats_out, "write stats JSON (with the resolved config) to this file");
   run->add_option("--dump", run_opts.dumps, "print on-chip buffer elements after the run: MEM:INDEX:COUNT");
   run->add_option("--dump-buffer", run_opts.dump_buffers, "print a named DRAM buffer after the run");
+  run->add_option("--max-steps", run_opts.backend_options.max_steps,
+                  "most steps one device run may take (instructions + uop iterations + SRAM elements moved); a "
+                  "program over it is refused before it runs")
+      ->capture_default_str();
+  run->add_flag("--no-race-check", run_opts.backend_options.skip_race_check,
+                "golden: skip the data-race check (faster; a program whose result depends on timing then passes)");
   run->add_flag("--timing-only", run_opts.backend_options.timing_only,
                 "cycle models: skip the datapath (same cycles, no tensors, no result check)");
   run->add_option("--trace", run_opts.backend_options.trace_path,

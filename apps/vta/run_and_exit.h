@@ -14,11 +14,18 @@ namespace vta::app {
 
 constexpr int kExitOk = 0, kExitMismatch = 1, kExitBadInput = 2;
 
+/// Longest error line printed; the rest is counted, not echoed (a 200 KB
+/// token from a hostile input file).
+constexpr size_t kMaxErrorChars = 2000;
+
 /// `msg` on one line: control characters (a newline inside a quoted YAML
-/// value, a raw byte from a binary file) written as \n, \t or \xNN.
+/// value, a raw byte from a binary file) written as \n, \t or \xNN; cut
+/// after kMaxErrorChars characters.
 inline std::string one_line(std::string_view msg) {
   static constexpr char hex[] = "0123456789abcdef";
   std::string out;
+  const size_t cut = msg.size() > kMaxErrorChars ? msg.size() - kMaxErrorChars : 0;
+  msg = msg.substr(0, kMaxErrorChars);
   for (char ch : msg) {
     const auto u = static_cast<unsigned char>(ch);
     if (ch == '\n')
@@ -32,6 +39,7 @@ inline std::string one_line(std::string_view msg) {
     else
       out += ch;
   }
+  if (cut) out += "... (" + std::to_string(cut) + " more characters)";
   return out;
 }
 

@@ -10,6 +10,7 @@
 #include "vta/compiler/runtime.h"
 #include "vta/compiler/zoo.h"
 #include "vta/isa/error.h"
+#include "vta/isa/read_file.h"
 #include "vta/isa/write_file.h"
 #include "vta/sweeps/html.h"
 #include "vta/sweeps/layer_energy.h"
@@ -29,9 +30,7 @@ int run_network_command(const NetworkRunOptions& o, const Config& c) {
     g = build_zoo(o.model, zo);
     input = zoo_input(g, o.seed + 1000);
   } else {
-    std::ifstream f(o.onnx, std::ios::binary);
-    if (!f) fail("{}: cannot open", o.onnx);
-    const std::string bytes((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+    const std::string bytes = read_file(o.onnx, "--onnx");
     if (onnx_is_float_model(bytes)) {  // quantized post-training on a seeded input, which it then runs
       QuantizedModel q = import_onnx_float(bytes, o.onnx, {});
       g = std::move(q.graph);

@@ -406,13 +406,15 @@ std::vector<uint8_t> pack_bias(const Node& n, const ConvGeom& g, const Config& c
   return out;
 }
 
-// Sequential page allocation from 0x1000, exactly as Dram::alloc on a fresh backend.
+// Sequential page allocation from 0x1000, exactly as Dram::alloc on a fresh
+// backend (aligned to elements larger than a page, Dram::align_for).
 class Planner {
  public:
-  explicit Planner(CompiledNetwork& net) : net_(net) {}
+  Planner(CompiledNetwork& net, const Config& c) : net_(net), cfg_(c) {}
   int add(Buffer b) {
-    b.addr = next_;
-    next_ += (std::max<uint64_t>(b.bytes, 1) + Dram::kPageBytes - 1) / Dram::kPageBytes * Dram::kPageBytes;
+    const uint64_t align = Dram::align_for(static_cast<uint64_t>(cfg_.elem_bytes(static_cast<int>(b.mem))));
+    b.addr = (next_ + align - 1) / align * align;
+    next_ = b.addr + (std::max<uint64_t>(b.bytes, 1) + Dram::kPageBytes - 1) / Dram::kPageBytes * Dram::kPageBytes;
     net_.buffers.push_back(std::move(b));
     return static_cast<int>(net_.buffers.size()) - 1;
   }
@@ -427,6 +429,7 @@ class Planner {
 
  private:
   CompiledNetwork& net_;
+  const Config& cfg_;
   uint64_t next_ = Dram::kBase;
 };
 
@@ -443,7 +446,7 @@ CompiledNetwork compile(const Graph& input, const Config& c, const std::string& 
   if (dump_after == "partition") std::cerr << net.graph.dump();
   const Graph& g = net.graph;
   isa::Layout layout(c);
-  Planner plan(net);
+  Planner plan(net, c);
 
   // Activations: one blocked DRAM buffer per node output.
   for (size_t i = 0; i < g.nodes.size(); ++i) {

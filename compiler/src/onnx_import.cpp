@@ -19,6 +19,7 @@
 #include "onnx_read.h"
 #include "vta/compiler/onnx.h"
 #include "vta/isa/error.h"
+#include "vta/isa/read_file.h"
 
 namespace vta::compiler {
 
@@ -402,11 +403,7 @@ Graph import_onnx_bytes(const std::string& bytes, const std::string& source) {
 }
 
 Graph import_onnx(const std::string& path) {
-  std::ifstream f(path, std::ios::binary);
-  if (!f) fail("{}: cannot open", path);
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return import_onnx_bytes(ss.str(), path);
+  return import_onnx_bytes(read_file(path), path);
 }
 
 }  // namespace vta::compiler

@@ -17,7 +17,7 @@ NetworkResult run_network(const CompiledNetwork& net, Backend& backend, const Te
   Dram& dram = backend.dram();
   if (!dram.allocations().empty()) fail("run_network needs a backend with no DRAM allocated");
   for (const auto& b : net.buffers) {
-    const uint64_t at = dram.alloc(b.bytes);
+    const uint64_t at = dram.alloc(b.bytes, Dram::align_for(static_cast<uint64_t>(c.elem_bytes(static_cast<int>(b.mem)))));
     if (at != b.addr) fail("DRAM planning mismatch for {}: planned 0x{:x}, allocated 0x{:x}", b.name, b.addr, at);
     if (!b.init.empty()) dram.write(at, b.init);
   }

@@ -10,6 +10,7 @@
 
 #include "vta/compiler/calibrate.h"
 #include "vta/compiler/reference.h"
+#include "vta/compiler/shape_check.h"
 #include "vta/isa/error.h"
 
 namespace vta::compiler {
@@ -20,9 +21,11 @@ namespace {
 // int32 biases, named layers, calibrated by the Calibrator.
 class Builder {
  public:
-  Builder(std::string name, uint32_t seed) : cal_(std::move(name)), rng_(seed) {}
+  Builder(std::string name, uint32_t seed) : name_(name), cal_(std::move(name)), rng_(seed) {}
 
   int input(Shape s) {
+    if (const std::string p = dims_problem({s.n, s.c, s.h, s.w}); !p.empty())
+      fail("zoo model '{}': input {}x{}x{}x{} {}", name_, s.n, s.c, s.h, s.w, p);
     Graph probe;
     Node in;
     in.out = s;
@@ -31,11 +34,13 @@ class Builder {
   }
   int conv(int x, int64_t oc, int64_t k, int64_t s, int64_t p, bool relu, int64_t groups = 1) {
     const Shape in = cal_.node(x).out;
+    check_weights({oc, in.c / groups, k, k});
     return cal_.conv(x, random_int8(static_cast<size_t>(oc * (in.c / groups) * k * k)),
                      random_int32(static_cast<size_t>(oc), 512), -7, oc, k, s, p, relu, groups);
   }
   int dense(int x, int64_t out, bool relu) {
     const Shape in = cal_.node(x).out;
+    check_weights({out, in.c, in.h, in.w});
     return cal_.dense(x, random_int8(static_cast<size_t>(out * in.c * in.h * in.w)),
                       random_int32(static_cast<size_t>(out), 512), -7, out, relu);
   }
@@ -47,6 +52,10 @@ class Builder {
   Graph take(int output) { return cal_.take(output); }
 
  private:
+  // Before the weights are allocated: a layer of 10^11 weights is an error, not std::bad_alloc.
+  void check_weights(const std::vector<int64_t>& dims) const {
+    if (const std::string p = dims_problem(dims); !p.empty()) fail("zoo model '{}': weights {}", name_, p);
+  }
   std::vector<int8_t> random_int8(size_t n) {
     std::uniform_int_distribution<int> d(-127, 127);
     std::vector<int8_t> v(n);
@@ -60,6 +69,7 @@ class Builder {
     return v;
   }
 
+  std::string name_;
   Calibrator cal_;
   std::mt19937 rng_;
 };
@@ -178,6 +188,16 @@ Tensor zoo_input(const Graph& g, uint32_t seed) {
 
 Graph build_zoo(const std::string& name, const ZooOptions& o) {
   if (o.batch < 1) fail("zoo: batch must be at least 1");
+  if (o.batch > kMaxZooBatch) fail("--batch {} is over the limit of {}", o.batch, kMaxZooBatch);
+  if (o.image < 0 || o.image > kMaxZooImage)
+    fail("--image {} is outside 0 (the network's standard size) .. {}", o.image, kMaxZooImage);
+  // The whole networks' input size (the microbenchmarks' is in their name and
+  // bounded per tensor by the calibrator).
+  const int64_t img = o.image ? o.image : name == "lenet5" ? 32 : name.find(':') == std::string::npos ? 224 : 0;
+  if (img > 0 && o.batch * img * img > kMaxZooPixels)
+    fail("--batch {} x --image {} is {} input pixels ({} x {}^2), over the limit of {}: the calibration keeps every "
+         "layer's activations",
+         o.batch, o.image, o.batch * img * img, o.batch, img, kMaxZooPixels);
   if (name == "lenet5") return lenet5(o);
   if (name == "resnet18") return resnet("resnet18", {2, 2, 2, 2}, false, o);
   if (name == "resnet34") return resnet("resnet34", {3, 4, 6, 3}, false, o);

@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "vta/isa/error.h"
+#include "vta/isa/read_file.h"
 #include "vta/isa/fields.h"
 
 #ifndef VTA_SOURCE_DIR
@@ -398,7 +399,11 @@ Config load_config_text(const std::string& yaml, const std::string& source, cons
       fail("{}:{}: a second YAML document ('---'); a config is one document", source, docs[1].Mark().line + 1);
     if (!docs.empty()) root = docs[0];
   } catch (const YAML::Exception& e) {
-    fail("{}:{}: YAML syntax error: {}", source, e.mark.line + 1, e.msg);
+    // yaml-cpp marks an error at the end of the input one line past the
+    // last; name a line the file has.
+    const auto lines = static_cast<int>(std::count(yaml.begin(), yaml.end(), '\n')) +
+                       (yaml.empty() || yaml.back() != '\n' ? 1 : 0);
+    fail("{}:{}: YAML syntax error: {}", source, std::clamp(e.mark.line + 1, 1, std::max(lines, 1)), e.msg);
   }
   std::vector<std::pair<std::string, int>> lines;  // key -> line, for later messages
   // The line of `key` in the file, -1 when it was last set by --set, 0 if unset.
@@ -459,11 +464,7 @@ Config load_config_text(const std::string& yaml, const std::string& source, cons
 }
 
 Config load_config(const std::string& path, const std::vector<Override>& overrides) {
-  std::ifstream in(path);
-  if (!in) fail("{}: cannot open config file", path);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return load_config_text(ss.str(), path, overrides);
+  return load_config_text(read_file(path, "config file"), path, overrides);
 }
 
 Config default_config() { return load_config_text("", "<default>"); }

@@ -78,7 +78,16 @@ std::string import_upstream_json(const std::string& json_text, const std::string
       format_size(get_log("LOG_WGT_BUFF_SIZE", 18, 0, 30)), format_size(get_log("LOG_ACC_BUFF_SIZE", 17, 0, 30)),
       std::min<int64_t>(16, batch * block_out));
   if (j.contains("LOG_BUS_WIDTH")) yaml += fmt::format("memory:\n  bus_bits: {}\n", get_log("LOG_BUS_WIDTH", 6, 3, 12));
-  load_config_text(yaml, source);  // the imported design must itself be valid
+  // The imported design must itself be valid; the error names the JSON file
+  // and the key, not a line of the YAML it was turned into.
+  static const std::string kYaml = "<imported>";
+  try {
+    load_config_text(yaml, kYaml);
+  } catch (const Error& e) {
+    std::string msg = e.what();
+    if (msg.rfind(kYaml, 0) == 0) msg = msg.substr(std::min(msg.size(), msg.find(": ") + 2));
+    fail("{}: the imported design is not valid: {}", source, msg);
+  }
   return yaml;
 }
 

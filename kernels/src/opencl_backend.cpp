@@ -278,6 +278,7 @@ struct OpenclBackend::Impl {
   uint64_t order_cap = 0, mirror_cap = 0;
   size_t wg = 1;
   uint64_t max_alloc = 0;
+  uint64_t max_steps = 0;  // BackendOptions::max_steps
   RunStats stats;
   // Host memory the non-blocking transfers of one batch read or write.
   std::vector<uint32_t> order_host;
@@ -344,6 +345,7 @@ OpenclBackend::OpenclBackend(const Config& c, const BackendOptions& options)
   const Found dev = select_device(config());
   m.built = build(config(), dev, choose_flavor(config(), dev.info));
   m.max_alloc = max_alloc_of(dev.info);
+  m.max_steps = options.max_steps;
   cl_int err = CL_SUCCESS;
   m.queue = clCreateCommandQueue(m.built->context, dev.device, CL_QUEUE_PROFILING_ENABLE, &err);
   m.check(err, "creating a command queue");
@@ -552,6 +554,7 @@ void OpenclBackend::run_batch(const std::vector<Launch>& launches) {
     Plan p;
     try {
       p.prog = model::fetch_program(c, m.layout, dr, l);
+      model::check_step_budget(c, m.layout, p.prog, m.max_steps);
     } catch (const Error& e) {
       fetch_error = e;
       break;

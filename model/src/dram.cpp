@@ -1,5 +1,6 @@
 #include "vta/model/dram.h"
 
+#include <algorithm>
 #include <cstring>
 
 #include "vta/isa/error.h"
@@ -10,14 +11,17 @@ Dram::Dram(uint64_t size) : size_(size) {}
 
 std::string Dram::range(uint64_t addr, uint64_t bytes) { return fmt::format("[0x{:x}, 0x{:x})", addr, addr + bytes); }
 
-uint64_t Dram::alloc(uint64_t bytes) {
+uint64_t Dram::alloc(uint64_t bytes, uint64_t align) {
   if (bytes == 0) bytes = 1;
+  if (align < kPageBytes || (align & (align - 1)) != 0)
+    fail("DRAM allocation: alignment {} is not a power of two of at least a page", align);
   const uint64_t pages = (bytes + kPageBytes - 1) / kPageBytes;
   const uint64_t need = pages * kPageBytes;
-  uint64_t at = kBase;
+  auto up = [&](uint64_t a) { return (a + align - 1) / align * align; };
+  uint64_t at = up(kBase);
   for (const auto& [addr, a] : allocs_) {
-    if (addr - at >= need) break;
-    at = addr + a.data.size();
+    if (addr >= at && addr - at >= need) break;
+    at = std::max(at, up(addr + a.data.size()));
   }
   if (at + need > size_)
     fail("DRAM allocation of {} bytes does not fit: the {}-byte device address space has no free range that large",

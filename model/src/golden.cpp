@@ -1,8 +1,10 @@
 // The golden model's token-synchronised scheduler; datapath.cpp holds the semantics.
 #include "vta/model/golden.h"
 
+#include <optional>
 
 #include "vta/isa/error.h"
+#include "vta/model/race.h"
 
 namespace vta::model {
 
@@ -87,7 +89,7 @@ void Counters::publish(Stats& s) const {
   s.set("alu.lane_ops", alu_lane_ops);
 }
 
-GoldenBackend::GoldenBackend(const Config& c, const BackendOptions& options) : Backend(c), datapath_(c) {
+GoldenBackend::GoldenBackend(const Config& c, const BackendOptions& options) : Backend(c), datapath_(c), race_check_(!options.skip_race_check), max_steps_(options.max_steps) {
   if (options.timing_only) fail("the golden backend is untimed: timing-only mode needs a cycle model (systemc)");
   if (!options.trace_path.empty()) fail("the golden backend is untimed: --trace needs a cycle model (systemc)");
   if (!options.wave_path.empty()) fail("the golden backend has no RTL: --wave needs the verilator backend");
@@ -97,11 +99,14 @@ void GoldenBackend::run(const Launch& launch) {
   const Config& c = config();
   const isa::Layout& layout = datapath_.layout();
   Program prog = fetch_program(c, layout, dram(), launch);
+  check_step_budget(c, layout, prog, max_steps_);
 
   const Schedule sched = schedule(c, prog);
   TokenCounts tokens{};
   Counters total;
   std::vector<Counters> per_region(prog.regions.size());
+  std::optional<RaceChecker> races;
+  if (race_check_) races.emplace(c, layout, prog);
 
   for (const uint32_t i : sched.order) {
     const Insn& insn = prog.insns[i];
@@ -113,6 +118,7 @@ void GoldenBackend::run(const Launch& launch) {
       case Opcode::ALU: datapath_.alu(insn, i); break;
       case Opcode::FINISH: break;
     }
+    if (races) races->record(i, datapath_.uops());
     Counters* rc = prog.region[i] != Program::kNoRegion ? &per_region[prog.region[i]] : nullptr;
     TokenCounts before = tokens;
     push_tokens(prog, i, tokens, total.tokens_pushed);

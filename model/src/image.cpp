@@ -12,6 +12,7 @@
 #include <string_view>
 
 #include "vta/isa/error.h"
+#include "vta/isa/read_file.h"
 
 namespace vta {
 
@@ -20,10 +21,9 @@ using isa::MemId;
 
 namespace {
 
-std::vector<uint8_t> read_file(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  if (!in) fail("{}: cannot open", p.string());
-  return std::vector<uint8_t>(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+std::vector<uint8_t> read_bytes(const fs::path& p, std::string_view what = {}) {
+  const std::string s = read_file(p.string(), what);
+  return std::vector<uint8_t>(s.begin(), s.end());
 }
 
 std::vector<isa::Raw128> to_insns(const std::vector<uint8_t>& bytes, const std::string& what) {
@@ -71,7 +71,7 @@ ProgramImage read_conformance_dir(const std::string& dir) {
   auto need = [&](const char* f) {
     fs::path p = fs::path(dir) / f;
     if (!fs::exists(p)) fail("{}: missing {} (see tests/data/conformance/README.md)", dir, f);
-    return read_file(p);
+    return read_bytes(p);
   };
   // Layout order fixed by the conformance README.
   const std::pair<const char*, MemId> order[] = {{"input", MemId::INP},  {"weight", MemId::WGT},
@@ -112,6 +112,12 @@ ProgramImage read_conformance_dir(const std::string& dir) {
 }
 
 ProgramImage assemble_program(const std::string& text, const std::string& source, const Config& c) {
+  // A binary file (instructions.bin) given as a program: say so, rather than
+  // echo its bytes as an unknown mnemonic.
+  if (const auto nul = text.find('\0'); nul != std::string::npos)
+    fail("{}: binary data (a zero byte at offset {}), not .vasm text; raw instructions run as part of a "
+         "conformance-vector folder (tests/data/conformance/README.md)",
+         source, nul);
   ProgramImage img;
   img.source = source;
   isa::Layout layout(c);
@@ -145,7 +151,7 @@ ProgramImage assemble_program(const std::string& text, const std::string& source
     if (w[k] == "file") {
       if (k + 1 >= w.size()) fail("{}: file needs a path", where);
       fs::path p = fs::path(w[k + 1]).is_absolute() ? fs::path(w[k + 1]) : base / w[k + 1];
-      auto f = read_file(p);
+      auto f = read_bytes(p, fmt::format("{}: file", where));
       if (f.size() > n) fail("{}: {} has {} bytes, more than the buffer's {}", where, p.string(), f.size(), n);
       std::copy(f.begin(), f.end(), data.begin());
       return data;
@@ -229,7 +235,7 @@ ProgramImage assemble_program(const std::string& text, const std::string& source
         e.bytes = fill(w, 2, b->mem, n, where);
         if (w[2] == "file") {
           fs::path p = fs::path(w[3]).is_absolute() ? fs::path(w[3]) : base / w[3];
-          e.bytes.resize(read_file(p).size());
+          e.bytes.resize(read_bytes(p, fmt::format("{}: file", where)).size());
         }
       }
       img.expect.push_back(std::move(e));
@@ -286,21 +292,26 @@ ProgramImage assemble_program(const std::string& text, const std::string& source
 
 ProgramImage read_program(const std::string& path, const Config& c) {
   if (fs::is_directory(path)) return read_conformance_dir(path);
-  std::ifstream in(path);
-  if (!in) fail("{}: cannot open program", path);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return assemble_program(ss.str(), path, c);
+  return assemble_program(read_file(path, "program"), path, c);
 }
 
 Launch install(ProgramImage& image, Backend& backend) {
   Dram& dram = backend.dram();
+  // An allocation that does not fit names the program and the buffer.
+  auto alloc = [&](uint64_t bytes, const std::string& what, uint64_t align) {
+    try {
+      return dram.alloc(bytes, align);
+    } catch (const Error& e) {
+      fail("{}: {}: {}", image.source, what, e.what());
+    }
+  };
   for (auto& b : image.buffers) {
-    b.addr = dram.alloc(std::max<uint64_t>(b.size, b.init.size()));
+    b.addr = alloc(std::max<uint64_t>(b.size, b.init.size()), fmt::format("buffer '{}'", b.name),
+                   Dram::align_for(static_cast<uint64_t>(backend.config().elem_bytes(static_cast<int>(b.mem)))));
     dram.write(b.addr, b.init);
   }
   const uint64_t bytes = image.insns.size() * isa::kInsnBytes;
-  uint64_t at = dram.alloc(bytes);
+  uint64_t at = alloc(bytes, "the instructions", Dram::kPageBytes);
   dram.write(at, std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(image.insns.data()), bytes));
   return Launch{at, static_cast<uint32_t>(image.insns.size()), image.regions};
 }

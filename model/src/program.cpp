@@ -1,6 +1,7 @@
 // Fetch, decode and static checks of a program.
 #include "vta/model/program.h"
 
+#include <algorithm>
 #include <cstring>
 #include <deque>
 
@@ -96,6 +97,22 @@ InsnWork work_of(const Config& c, const Insn& insn) {
     case Opcode::FINISH: break;
   }
   return w;
+}
+
+uint64_t steps_of(const Config& c, const Insn& insn) {
+  const InsnWork w = work_of(c, insn);
+  return 1 + w.uop_iters + w.sram_elems;
+}
+
+void check_step_budget(const Config& c, const isa::Layout& layout, const Program& prog, uint64_t max_steps) {
+  uint64_t total = 0;
+  for (size_t i = 0; i < prog.insns.size(); ++i) {
+    total += steps_of(c, prog.insns[i]);  // at most 2^32 instructions of < 2^47 steps: no overflow
+    if (total > max_steps)
+      fail("{}: the program needs {} steps (uop iterations and SRAM elements moved) by this instruction, over the "
+           "budget of {} steps per run (raise it with --max-steps)",
+           insn_label(layout, prog.insns[i], static_cast<int64_t>(i)), total, max_steps);
+  }
 }
 
 bool blocked_on_tokens(const Program& prog, uint32_t i, const TokenCounts& tokens, uint64_t token_depth,
@@ -223,6 +240,24 @@ void check_insn(const Config& c, const isa::Layout& layout, const Insn& insn, in
   }
 }
 
+// A STORE into the program's own instructions would make the result depend
+// on when fetch reads them (a card prefetches; a model may fetch all up
+// front), so it is rejected before anything runs, the same on every backend.
+void check_store_outside_program(const Config& c, const isa::Layout& layout, const Insn& insn, int64_t index,
+                                 uint64_t insn_addr, uint64_t insn_bytes) {
+  if (insn.opcode() != Opcode::STORE || insn[Member::x_size] == 0) return;
+  const auto e = static_cast<uint64_t>(c.elem_bytes(static_cast<int>(MemId::OUT)));
+  const uint64_t bytes = uint64_t{insn[Member::x_size]} * e;
+  for (uint64_t y = 0; y < insn[Member::y_size]; ++y) {
+    const uint64_t addr = (uint64_t{insn[Member::dram_base]} + y * insn[Member::x_stride]) * e;
+    if (addr < insn_addr + insn_bytes && insn_addr < addr + bytes)
+      fail("{}: row {} writes DRAM {}, over the program's own instruction {} (instructions {}): a program may not "
+           "store into its instructions",
+           insn_label(layout, insn, index), y, Dram::range(addr, bytes),
+           (std::max(addr, insn_addr) - insn_addr) / isa::kInsnBytes, Dram::range(insn_addr, insn_bytes));
+  }
+}
+
 }  // namespace
 
 Program fetch_program(const Config& c, const isa::Layout& layout, const Dram& dram, const Launch& launch) {
@@ -246,6 +281,7 @@ Program fetch_program(const Config& c, const isa::Layout& layout, const Dram& dr
       fail("{}: follows FINISH (instruction {}); FINISH must be the last instruction",
            insn_label(layout, insn, i), finish_at);
     check_insn(c, layout, insn, i);
+    check_store_outside_program(c, layout, insn, i, launch.insn_addr, bytes);
     if (insn.opcode() == Opcode::FINISH) finish_at = i;
     prog.insns.push_back(insn);
     prog.module.push_back(module_of(insn));

@@ -7,6 +7,7 @@
 
 #include "verilator_select.h"
 #include "vta/isa/error.h"
+#include "vta/model/race.h"
 
 namespace vta::rtl {
 
@@ -76,13 +77,17 @@ VerilatorBackend::VerilatorBackend(const Config& c, const BackendOptions& o)
     : VerilatorBackend(c, o, "verilator", &make_verilator_core) {}
 
 VerilatorBackend::VerilatorBackend(const Config& c, const BackendOptions& o, std::string name, CoreFactory make_core)
-    : Backend(c), name_(std::move(name)), options_(o), layout_(config()), timing_(config()), checker_(config()) {
+    : Backend(c), name_(std::move(name)), options_(o), layout_(config()), timing_(config()), checker_(config()),
+      precheck_(config()) {
   check_supported(name_, config(), options_);
   core_ = make_core(config(), options_);
 }
 
 void VerilatorBackend::run(const Launch& launch) {
   model::Program prog = model::fetch_program(config(), layout_, dram(), launch);
+  model::check_step_budget(config(), layout_, prog, options_.max_steps);
+  // The golden model's first error and race, whatever order the RTL's timing gives the modules.
+  model::check_in_golden_order(config(), prog, dram(), precheck_, !options_.timing_only && !options_.skip_race_check);
   RunInputs in;
   in.config = &config();
   in.layout = &layout_;

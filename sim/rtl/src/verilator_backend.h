@@ -39,6 +39,7 @@ class VerilatorBackend : public Backend {
   isa::Layout layout_;
   sim::Timing timing_;
   model::Datapath checker_;
+  model::Datapath precheck_;  // the golden-order check before each run; holds its own copy of the uop buffer
   std::unique_ptr<Core> core_;
   RunStats stats_;
   sim::RunRecord record_;

@@ -3,13 +3,14 @@
 #include "engine.h"
 #include "vta/isa/error.h"
 #include "vta/model/backend.h"
+#include "vta/model/race.h"
 
 namespace vta::sim {
 
 class SystemCBackend : public Backend {
  public:
   SystemCBackend(const Config& c, const BackendOptions& o)
-      : Backend(c), options_(o), layout_(config()), timing_(config()), datapath_(config()) {
+      : Backend(c), options_(o), layout_(config()), timing_(config()), datapath_(config()), precheck_(config()) {
     if (!o.wave_path.empty()) fail("the systemc backend has no RTL: --wave needs the verilator backend");
   }
 
@@ -17,6 +18,12 @@ class SystemCBackend : public Backend {
 
   void run(const Launch& launch) override {
     model::Program prog = model::fetch_program(config(), layout_, dram(), launch);
+    model::check_step_budget(config(), layout_, prog, options_.max_steps);
+    // The golden model's first error (and race), whatever order the timing
+    // gives the modules; timing-only runs skip the race check, which walks
+    // every uop iteration.
+    model::check_in_golden_order(config(), prog, dram(), precheck_,
+                                 !options_.timing_only && !options_.skip_race_check);
     RunSetup setup;
     setup.config = &config();
     setup.layout = &layout_;
@@ -55,6 +62,7 @@ class SystemCBackend : public Backend {
   isa::Layout layout_;
   Timing timing_;
   model::Datapath datapath_;
+  model::Datapath precheck_;  // the golden-order check before each run; holds its own copy of the uop buffer
   RunStats stats_;
 };
 

@@ -56,6 +56,15 @@ struct BackendOptions {
   std::string wave_path;
   uint64_t wave_from = 0;
   uint64_t wave_cycles = 100000;
+  /// The golden, SystemC and Verilator models check every run for data
+  /// races (vta/model/race.h) unless this is set, for speed; timing-only
+  /// runs skip the check. The OpenCL backend runs the golden model's order
+  /// and does not check.
+  bool skip_race_check = false;
+  /// Most steps (1 per instruction + uop iterations + SRAM elements moved,
+  /// model/program.h) one run may take; a program over it is refused before
+  /// it runs, naming the instruction. 2^32 is minutes on the golden model.
+  uint64_t max_steps = uint64_t{1} << 32;
 };
 
 class Backend {

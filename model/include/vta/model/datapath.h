@@ -55,6 +55,8 @@ class Datapath {
 
   const Config& config() const { return cfg_; }
   const isa::Layout& layout() const { return layout_; }
+  /// The uop buffer, decoded (the race checker follows the loop nests through it).
+  const std::vector<Uop>& uops() const { return uop_; }
 
  private:
   [[noreturn]] void error(const isa::Insn& insn, int64_t index, const std::string& what) const;

@@ -19,8 +19,13 @@ class Dram {
   explicit Dram(uint64_t size);
 
   /// Allocates `bytes` (rounded up to whole pages) at the lowest free
-  /// page-aligned address; zero-filled. Throws vta::Error when it does not fit.
-  uint64_t alloc(uint64_t bytes);
+  /// address aligned to a page and to `align` (a power of two: the element
+  /// size of a buffer whose elements are larger than a page, so that
+  /// dram_base, counted in elements, can name it); zero-filled. Throws
+  /// vta::Error when it does not fit.
+  uint64_t alloc(uint64_t bytes, uint64_t align = kPageBytes);
+  /// The alignment alloc() needs for a buffer of `elem_bytes`-byte elements.
+  static uint64_t align_for(uint64_t elem_bytes) { return elem_bytes > kPageBytes ? elem_bytes : kPageBytes; }
   /// Frees the allocation starting at `addr`; throws if there is none.
   void free(uint64_t addr);
   /// Frees everything.

@@ -9,7 +9,8 @@
 // index runs (ready = dispatched by fetch, its pops available, room for its
 // pushes). For a correctly synchronised program every legal order gives the
 // same result; this one equals upstream's sequential simulator where tokens
-// allow it.
+// allow it. A program that is not correctly synchronised is reported by the
+// race checker (race.h), which runs unless BackendOptions::skip_race_check.
 #include "vta/model/backend.h"
 #include "vta/model/datapath.h"
 #include "vta/model/program.h"
@@ -29,6 +30,8 @@ class GoldenBackend : public Backend {
 
  private:
   Datapath datapath_;
+  bool race_check_;
+  uint64_t max_steps_;
   RunStats stats_;
 };
 

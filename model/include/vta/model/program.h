@@ -41,6 +41,15 @@ struct Program {
 /// Throws vta::Error naming the instruction index and its disassembly.
 Program fetch_program(const Config& c, const isa::Layout& layout, const Dram& dram, const Launch& launch);
 
+/// Steps of one instruction for the run-time budget: 1 + its uop
+/// iterations + the SRAM elements it moves (work_of).
+uint64_t steps_of(const Config& c, const isa::Insn& insn);
+/// Throws vta::Error naming the first instruction (in program order) by which
+/// `prog` exceeds `max_steps` steps (BackendOptions::max_steps), before
+/// anything runs: a loop count of 2^28 per instruction is refused up front,
+/// not simulated for hours.
+void check_step_budget(const Config& c, const isa::Layout& layout, const Program& prog, uint64_t max_steps);
+
 /// Data-independent work of one instruction (used for stats and timing).
 struct InsnWork {
   uint64_t uop_iters = 0;     // GEMM/ALU: iter_out * iter_in * (uop_end - uop_bgn)

@@ -1,0 +1,84 @@
+#pragma once
+// The race checker. The load, compute and store modules run concurrently and
+// are ordered only by dependency tokens, so two instructions of different
+// modules that touch the same SRAM element (at least one writing) with no
+// token path between them race: their order, and so the result, depends on
+// timing. Each model picks one legal order; a card may pick another.
+//
+// Happens-before comes from vector clocks carried on the tokens. Each module
+// keeps a clock (per module, the highest instruction index known to have
+// completed before it); an instruction that pops a token joins the clock the
+// token carries, and a push carries a copy of the pusher's clock. Because a
+// queue has one producer and one consumer, both in order, the k-th pop on a
+// queue always matches the k-th push: the relation does not depend on the
+// order the instructions are simulated in, so any model's order finds the
+// same racing pairs. Each SRAM element keeps its last writer and, per
+// module, its last reader since that write (as FastTrack does); the first
+// access that is unordered with one of them is reported.
+#include <array>
+#include <cstdint>
+#include <deque>
+#include <vector>
+
+#include "vta/isa/config.h"
+#include "vta/isa/fields.h"
+#include "vta/model/backend.h"
+#include "vta/model/datapath.h"
+#include "vta/model/program.h"
+
+namespace vta::model {
+
+class RaceChecker {
+ public:
+  RaceChecker(const Config& c, const isa::Layout& layout, const Program& prog);
+
+  /// Records instruction `i` of `prog` (its pops, element accesses and
+  /// pushes). Call once per instruction, in an order the tokens allow, after
+  /// the datapath has checked the instruction's bounds; `uops` is the uop
+  /// buffer as the instruction sees it. Throws vta::Error naming both
+  /// instructions (index, disassembly, module), the buffer and the element
+  /// at the first race.
+  void record(uint32_t i, const std::vector<Uop>& uops);
+
+ private:
+  using Clock = std::array<uint32_t, 3>;  // per module: instruction index + 1, 0 for none
+  struct Shadow {
+    uint32_t write = 0;              // last writer: instruction index + 1, 0 for none
+    std::array<uint32_t, 3> read{};  // per module, its last reader since that write
+  };
+  enum Buf { kUop, kInp, kWgt, kAcc, kOut, kBufs };
+
+  void read(Buf b, uint64_t e);
+  void write(Buf b, uint64_t e);
+  /// True when the access by instruction `earlier` (index + 1) is ordered
+  /// before the current instruction.
+  bool ordered(uint32_t earlier) const;
+  [[noreturn]] void report(uint32_t earlier, bool earlier_writes, bool now_writes, Buf b, uint64_t e) const;
+
+  const isa::Layout& layout_;
+  const Program& prog_;
+  std::array<Clock, 3> clock_{};             // per module
+  std::array<std::deque<Clock>, 4> tokens_;  // the clocks in flight, per TokenQueue
+  std::array<std::vector<Shadow>, kBufs> shadow_;
+  uint32_t now_ = 0;  // the instruction being recorded
+  size_t mod_ = 0;    // its module
+};
+
+/// Raises the first error the golden model would raise on `prog` (a bounds
+/// error, a race when `races`, a deadlock), without computing tensors: it
+/// walks the golden model's order with `checker` (Datapath::check; uop loads
+/// are carried out, so `checker` should persist across runs as the uop
+/// buffer does). The cycle models call it before they run, so that a program
+/// with several errors reports the same one on every backend, whatever order
+/// their timing gives the modules.
+void check_in_golden_order(const Config& c, const Program& prog, const Dram& dram, Datapath& checker, bool races);
+
+/// Fetches the program `launch` from `dram` and checks it for races without
+/// computing tensors: the golden model's order, each instruction's bounds
+/// checks (uop loads are carried out, on a fresh uop buffer), then the race
+/// checker. Throws vta::Error for the first race, or for anything the golden
+/// model would reject (bounds, deadlock). For callers that have a program but
+/// no golden run (bring-up before comparing, compiler tests).
+void check_races(const Config& c, const Dram& dram, const Launch& launch);
+
+}  // namespace vta::model

@@ -1,0 +1,159 @@
+// The race checker: vector clocks on the dependency tokens, a shadow per SRAM element.
+#include "vta/model/race.h"
+
+#include <algorithm>
+#include <optional>
+
+#include "vta/isa/error.h"
+
+namespace vta::model {
+
+using isa::Insn;
+using isa::Member;
+using isa::MemId;
+using isa::Opcode;
+
+namespace {
+
+constexpr MemId kBufMem[] = {MemId::UOP, MemId::INP, MemId::WGT, MemId::ACC, MemId::OUT};
+
+}  // namespace
+
+RaceChecker::RaceChecker(const Config& c, const isa::Layout& layout, const Program& prog)
+    : layout_(layout), prog_(prog) {
+  const auto& d = c.derived;
+  shadow_[kUop].resize(static_cast<size_t>(d.uop_depth));
+  shadow_[kInp].resize(static_cast<size_t>(d.inp_depth));
+  shadow_[kWgt].resize(static_cast<size_t>(d.wgt_depth));
+  shadow_[kAcc].resize(static_cast<size_t>(d.acc_depth));
+  shadow_[kOut].resize(static_cast<size_t>(d.out_depth));
+}
+
+bool RaceChecker::ordered(uint32_t earlier) const {
+  const auto m = static_cast<size_t>(prog_.module[earlier - 1]);
+  return m == mod_ || earlier <= clock_[mod_][m];
+}
+
+void RaceChecker::read(Buf b, uint64_t e) {
+  Shadow& s = shadow_[b][e];
+  if (s.read[mod_] == now_ || s.write == now_) return;
+  if (s.write && !ordered(s.write)) report(s.write, true, false, b, e);
+  s.read[mod_] = now_;
+}
+
+void RaceChecker::write(Buf b, uint64_t e) {
+  Shadow& s = shadow_[b][e];
+  if (s.write == now_) return;
+  if (s.write && !ordered(s.write)) report(s.write, true, true, b, e);
+  for (const uint32_t r : s.read)
+    if (r && r != now_ && !ordered(r)) report(r, false, true, b, e);
+  s.write = now_;
+  s.read = {};
+}
+
+void RaceChecker::report(uint32_t earlier, bool earlier_writes, bool now_writes, Buf b, uint64_t e) const {
+  auto who = [&](uint32_t i) {
+    return fmt::format("{} on the {} module", insn_label(layout_, prog_.insns[i - 1], i - 1),
+                       module_name(prog_.module[i - 1]));
+  };
+  fail("data race on {} element {}: {} {} it and {} {} it, with no dependency-token path between them",
+       isa::mem_name(kBufMem[b]), e, who(earlier), earlier_writes ? "writes" : "reads", who(now_),
+       now_writes ? "writes" : "reads");
+}
+
+void RaceChecker::record(uint32_t i, const std::vector<Uop>& uops) {
+  const Insn& insn = prog_.insns[i];
+  const Module m = prog_.module[i];
+  now_ = i + 1;
+  mod_ = static_cast<size_t>(m);
+  Clock& clk = clock_[mod_];
+  TokenQueue q;
+  for (const bool next : {false, true}) {
+    if (!insn[next ? Member::pop_next : Member::pop_prev] || !pop_queue(m, next, q)) continue;
+    auto& fifo = tokens_[static_cast<size_t>(q)];
+    if (fifo.empty()) continue;  // the schedule never pops an empty queue
+    for (size_t k = 0; k < 3; ++k) clk[k] = std::max(clk[k], fifo.front()[k]);
+    fifo.pop_front();
+  }
+  clk[mod_] = now_;
+
+  switch (insn.opcode()) {
+    case Opcode::LOAD: {
+      if (insn[Member::x_size] == 0) break;  // dependency-only
+      const uint64_t x = uint64_t{insn[Member::x_pad_0]} + insn[Member::x_size] + insn[Member::x_pad_1];
+      const uint64_t y = uint64_t{insn[Member::y_pad_0]} + insn[Member::y_size] + insn[Member::y_pad_1];
+      Buf b = kAcc;
+      switch (insn.mem()) {
+        case MemId::UOP:
+          b = kUop;
+          break;
+        case MemId::INP:
+          b = kInp;
+          break;
+        case MemId::WGT:
+          b = kWgt;
+          break;
+        default:
+          break;  // ACC, ACC_8BIT
+      }
+      const uint64_t base = insn[Member::sram_base];
+      for (uint64_t e = base; e < base + x * y; ++e) write(b, e);
+      break;
+    }
+    case Opcode::STORE: {
+      if (insn[Member::x_size] == 0) break;
+      const uint64_t base = insn[Member::sram_base];
+      const uint64_t n = uint64_t{insn[Member::y_size]} * insn[Member::x_size];
+      for (uint64_t e = base; e < base + n; ++e) read(kOut, e);
+      break;
+    }
+    case Opcode::GEMM:
+    case Opcode::ALU: {
+      const uint32_t bgn = insn[Member::uop_bgn], end = insn[Member::uop_end];
+      const uint32_t io = insn[Member::iter_out], ii = insn[Member::iter_in];
+      if (bgn >= end || io == 0 || ii == 0) break;
+      const bool gemm = insn.opcode() == Opcode::GEMM;
+      const bool reset = gemm && insn[Member::reset];
+      const bool reads_src = gemm ? !reset : !insn[Member::use_imm];
+      const uint64_t dfo = insn[Member::dst_factor_out], dfi = insn[Member::dst_factor_in];
+      const uint64_t sfo = insn[Member::src_factor_out], sfi = insn[Member::src_factor_in];
+      const uint64_t wfo = gemm ? insn[Member::wgt_factor_out] : 0, wfi = gemm ? insn[Member::wgt_factor_in] : 0;
+      for (uint32_t u = bgn; u < end; ++u) read(kUop, u);
+      for (uint64_t o = 0; o < io; ++o)
+        for (uint64_t n = 0; n < ii; ++n)
+          for (uint32_t u = bgn; u < end; ++u) {
+            const Uop& op = uops[u];
+            if (reads_src) read(gemm ? kInp : kAcc, op.src + o * sfo + n * sfi);
+            if (gemm && !reset) read(kWgt, op.wgt + o * wfo + n * wfi);
+            write(kAcc, op.dst + o * dfo + n * dfi);  // read-modify-write: the write's check covers the read
+            write(kOut, op.dst + o * dfo + n * dfi);
+          }
+      break;
+    }
+    case Opcode::FINISH:
+      break;
+  }
+
+  for (const bool next : {false, true})
+    if (insn[next ? Member::push_next : Member::push_prev] && push_queue(m, next, q))
+      tokens_[static_cast<size_t>(q)].push_back(clk);
+}
+
+void check_in_golden_order(const Config& c, const Program& prog, const Dram& dram, Datapath& checker, bool races) {
+  const Schedule s = schedule(c, prog);
+  std::optional<RaceChecker> rc;
+  if (races) rc.emplace(c, checker.layout(), prog);
+  for (const uint32_t i : s.order) {
+    checker.check(prog.insns[i], i, dram);
+    if (rc) rc->record(i, checker.uops());
+  }
+  check_deadlock(c, checker.layout(), prog, s);
+}
+
+void check_races(const Config& c, const Dram& dram, const Launch& launch) {
+  Datapath dp(c);
+  const Program prog = fetch_program(c, dp.layout(), dram, launch);
+  check_in_golden_order(c, prog, dram, dp, true);
+}
+
+}  // namespace vta::model

@@ -1,0 +1,149 @@
+// The race checker (vta/model/race.h): programs whose result depends on the
+// order of two unsynchronised modules are an error naming both instructions,
+// the buffer and the element, on the golden model by default and through
+// vta::model::check_races; correctly synchronised programs pass it.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <string>
+
+#include "run_cli.h"
+#include "test_support.h"
+#include "vta/isa/error.h"
+#include "vta/model/image.h"
+#include "vta/model/race.h"
+
+namespace {
+
+using vta::isa::AluOp;
+using vta::isa::MemId;
+using namespace vta::test;
+
+std::string data(const std::string& rel) { return std::string(VTA_SOURCE_DIR) + "/tests/data/" + rel; }
+
+// Exit 2 and exactly one line, `vta: error: ...`, holding every needle.
+void expect_one_line_error(const std::string& args, std::initializer_list<std::string> needles) {
+  const auto r = run_vta(args);
+  EXPECT_EQ(r.code, 2) << args << "\n" << r.out;
+  EXPECT_EQ(r.out.rfind("vta: error: ", 0), 0u) << r.out;
+  EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 1) << r.out;
+  for (const auto& n : needles) EXPECT_NE(r.out.find(n), std::string::npos) << "want '" << n << "' in: " << r.out;
+}
+
+// The smm vector without its LOAD UOP #4 (issue 16), the instruction whose
+// pop_prev ordered the GEMM after the loads: GEMM #4 now reads INP element 0
+// (LOAD #2) and WGT element 0 (LOAD #3) unordered. The first race it meets,
+// in operand order, is reported.
+TEST(Races, SmmMissingPopNamesBothInstructionsTheBufferAndTheElement) {
+  expect_one_line_error("run " + data("racy-programs/smm-missing-pop"),
+                        {"data race on INP element 0:", "instruction 2 (LOAD INP", "on the load module writes it",
+                         "instruction 4 (GEMM", "on the compute module reads it", "no dependency-token path"});
+}
+
+// A WGT load after the load module's push: the GEMM is ordered after the
+// INP load but not after the WGT load, and the WGT race is named.
+TEST(Races, WeightLoadAfterThePush) {
+  auto backend = vta::make_backend("golden", preset("vta-1x16x16"));
+  const std::string msg = run_error(*backend, [](ProgramBuilder& p) {
+    const uint32_t inp = p.buffer(MemId::INP, 1);
+    const uint32_t wgt = p.buffer(MemId::WGT, 1);
+    const uint32_t uop = p.uops({make_uop(0, 0, 0)});
+    p.add(make_load(MemId::UOP, 0, uop, 1, 1, 1));
+    p.add(with_deps(make_load(MemId::INP, 0, inp, 1, 1, 1), false, false, false, true));
+    p.add(make_load(MemId::WGT, 0, wgt, 1, 1, 1));
+    p.add(with_deps(make_gemm(false, 0, 1, 1, 1), true, false, false, false));
+    p.add(make_finish());
+  });
+  EXPECT_NE(msg.find("data race on WGT element 0: instruction 2 (LOAD WGT"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("writes it and instruction 3 (GEMM"), std::string::npos) << msg;
+}
+
+// STORE without pop_prev reads OUT while the ALU writes it (FINDINGS section 3).
+TEST(Races, StoreWithoutPopNamesTheAluAndTheStore) {
+  expect_one_line_error("run " + data("repro-programs/race_store.vasm"),
+                        {"data race on OUT element 0:", "instruction 2 (ALU", "on the compute module writes it",
+                         "instruction 3 (STORE", "on the store module reads it"});
+}
+
+// The same on the cycle model, which checks in the golden model's order.
+TEST(Races, StoreWithoutPopOnSystemC) {
+  if (run_vta("backends").out.find("systemc ") == std::string::npos) GTEST_SKIP() << "no systemc backend";
+  expect_one_line_error("run -b systemc " + data("repro-programs/race_store.vasm"),
+                        {"data race on OUT element 0:", "instruction 2 (ALU", "instruction 3 (STORE"});
+}
+
+// The option that turns the check off for speed: the racy program then runs
+// in the golden model's order, as before.
+TEST(Races, NoRaceCheckRunsTheGoldenOrder) {
+  const auto r = run_vta("run --no-race-check --stats none " + data("racy-programs/smm-missing-pop"));
+  EXPECT_EQ(r.code, 0) << r.out;
+}
+
+// The reusable function gives the same report without computing tensors.
+TEST(Races, CheckRacesReportsTheSameRace) {
+  const vta::Config cfg = preset("vta-1x16x16");
+  vta::ProgramImage image = vta::read_program(data("racy-programs/smm-missing-pop"), cfg);
+  vta::BackendOptions no_check;
+  no_check.skip_race_check = true;
+  auto backend = vta::make_backend("golden", cfg, no_check);
+  const vta::Launch launch = vta::install(image, *backend);
+  try {
+    vta::model::check_races(cfg, backend->dram(), launch);
+    ADD_FAILURE() << "no race reported";
+  } catch (const vta::Error& e) {
+    const std::string msg = e.what();
+    EXPECT_NE(msg.find("data race on INP element 0: instruction 2 (LOAD INP"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("instruction 4 (GEMM"), std::string::npos) << msg;
+  }
+}
+
+// Write after read: a LOAD into an INP element that a GEMM still reads, with
+// no token from compute back to load.
+TEST(Races, LoadOverwritingAnInputTheGemmReads) {
+  auto backend = vta::make_backend("golden", preset("vta-1x16x16"));
+  const std::string msg = run_error(*backend, [](ProgramBuilder& p) {
+    const uint32_t inp = p.buffer(MemId::INP, 2);
+    const uint32_t uop = p.uops({make_uop(0, 0, 0)});
+    p.add(make_load(MemId::UOP, 0, uop, 1, 1, 1));
+    p.add(with_deps(make_load(MemId::INP, 0, inp, 1, 1, 1), false, false, false, true));
+    p.add(with_deps(make_gemm(false, 0, 1, 1, 1), true, false, false, false));
+    p.add(make_load(MemId::INP, 0, inp + 1, 1, 1, 1));  // needs a pop of compute->load
+    p.add(make_finish());
+  });
+  EXPECT_NE(msg.find("data race on INP element 0: instruction 2 (GEMM"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("reads it and instruction 3 (LOAD INP"), std::string::npos) << msg;
+}
+
+// The same program synchronised (GEMM pushes, the second LOAD pops) passes.
+TEST(Races, TheSameProgramWithTheTokenPasses) {
+  auto backend = vta::make_backend("golden", preset("vta-1x16x16"));
+  const std::string msg = run_error(*backend, [](ProgramBuilder& p) {
+    const uint32_t inp = p.buffer(MemId::INP, 2);
+    const uint32_t uop = p.uops({make_uop(0, 0, 0)});
+    p.add(make_load(MemId::UOP, 0, uop, 1, 1, 1));
+    p.add(with_deps(make_load(MemId::INP, 0, inp, 1, 1, 1), false, false, false, true));
+    p.add(with_deps(make_gemm(false, 0, 1, 1, 1), true, false, true, false));
+    p.add(with_deps(make_load(MemId::INP, 0, inp + 1, 1, 1, 1), false, true, false, false));
+    p.add(make_finish());
+  });
+  EXPECT_EQ(msg, "");
+}
+
+// Every conformance vector is race-free.
+TEST(Races, ConformanceVectorsAreRaceFree) {
+  const vta::Config cfg = preset("vta-1x16x16");
+  int checked = 0;
+  for (const auto& dir : std::filesystem::directory_iterator(data("conformance/vectors"))) {
+    if (!dir.is_directory()) continue;
+    SCOPED_TRACE(dir.path().string());
+    vta::ProgramImage image = vta::read_program(dir.path().string(), cfg);
+    auto backend = vta::make_backend("golden", cfg);
+    const vta::Launch launch = vta::install(image, *backend);
+    EXPECT_NO_THROW(vta::model::check_races(cfg, backend->dram(), launch));
+    ++checked;
+  }
+  EXPECT_GE(checked, 8);
+}
+
+}  // namespace
