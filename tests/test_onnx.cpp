@@ -115,7 +115,7 @@ TEST(OnnxErrors, WrongElementType) {
     if (t.name() == "conv1_W") t.set_data_type(onnx::TensorProto::FLOAT);
   const std::string msg = error_of(serialize(m));
   EXPECT_HAS(msg, "conv1_W");
-  EXPECT_HAS(msg, "expected INT8 or INT32");
+  EXPECT_HAS(msg, "expected INT8, INT32");
 }
 
 TEST(OnnxErrors, Cycle) {
