@@ -18,6 +18,8 @@
 #include "vta/compiler/compile.h"
 #include "vta/compiler/npy.h"
 #include "vta/compiler/onnx.h"
+#include "vta/compiler/onnx_inputs.h"
+#include "run_cli.h"
 #include "vta/compiler/reference.h"
 #include "vta/compiler/runtime.h"
 #include "vta/compiler/zoo.h"
@@ -70,22 +72,28 @@ Diff compare(const std::vector<int64_t>& a, const std::vector<int64_t>& b) {
   return d;
 }
 
-// Runs `model` in ONNX Runtime on one input; returns its single output.
-NpyArray run_ort(const fs::path& model, const std::string& input_name, const NpyArray& input) {
-  const fs::path dir = model.parent_path();
-  write_npy((dir / "input.npy").string(), input);
-  const fs::path out = dir / "ort";
-  const std::string cmd = fmt::format("node '{}' '{}' '{}' '{}' '{}={}' 2>'{}'", VTA_SOURCE_DIR "/tests/onnx_oracle/run_ort.js",
-                                      ort_modules().string(), model.string(), out.string(), input_name,
-                                      (dir / "input.npy").string(), (dir / "ort.err").string());
+// Runs `model` in ONNX Runtime on NAME=FILE inputs; `work` gets its output
+// (and error) files. Returns its single output.
+NpyArray run_ort_files(const fs::path& model, const std::string& inputs, const fs::path& work) {
+  const fs::path out = work / "ort";
+  fs::remove_all(out);
+  const std::string cmd = fmt::format("node '{}' '{}' '{}' '{}' {} 2>'{}'", VTA_SOURCE_DIR "/tests/onnx_oracle/run_ort.js",
+                                      ort_modules().string(), model.string(), out.string(), inputs,
+                                      (work / "ort.err").string());
   if (std::system(cmd.c_str()) != 0) {
-    std::ifstream e(dir / "ort.err");
+    std::ifstream e(work / "ort.err");
     std::stringstream ss;
     ss << e.rdbuf();
     throw std::runtime_error("ONNX Runtime: " + ss.str());
   }
   for (const auto& f : fs::directory_iterator(out)) return read_npy(f.path().string());
   throw std::runtime_error("ONNX Runtime wrote no output");
+}
+
+NpyArray run_ort(const fs::path& model, const std::string& input_name, const NpyArray& input) {
+  const fs::path dir = model.parent_path();
+  write_npy((dir / "input.npy").string(), input);
+  return run_ort_files(model, fmt::format("'{}={}'", input_name, (dir / "input.npy").string()), dir);
 }
 
 struct Case {
@@ -148,5 +156,49 @@ INSTANTIATE_TEST_SUITE_P(
                       Case{"dwconv:16,8,8,3,1,1", false}, Case{"maxpool:16,8,8,2,2,0", false},
                       Case{"maxpool:16,8,8,3,2,1", false}, Case{"avgpool:16,8,8,2", false}, Case{"dense:64,32", false}),
     case_name);
+
+// ONNX's own integer operator tests (Debian's libonnx-testdata): ONNX
+// Runtime gives ONNX's expected output, and `vta run --onnx-test` (operands
+// given as graph inputs with values) and `vta run --onnx --input ...
+// --expect` give ONNX Runtime's, bit for bit.
+class TestData : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(TestData, OnnxRuntimeAndVtaAgreeWithTheExpectedOutput) {
+  REQUIRE_ORACLE();
+  const fs::path dir = fs::path("/usr/share/libonnx-testdata/data/node") / GetParam();
+  if (!fs::exists(dir)) {
+    if (std::getenv("CI")) FAIL() << "no libonnx-testdata at " << dir;
+    GTEST_SKIP() << "no libonnx-testdata at " << dir;
+  }
+  std::ifstream f(dir / "model.onnx", std::ios::binary);
+  const std::string model((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+  const std::vector<std::string> names = onnx_graph_inputs(model);
+  const fs::path set = dir / "test_data_set_0";
+  std::string ort_args, vta_args;
+  for (size_t k = 0; k < names.size(); ++k) {
+    const std::string spec = fmt::format("{}={}", names[k], (set / fmt::format("input_{}.pb", k)).string());
+    ort_args += " '" + spec + "'";
+    vta_args += " --input '" + spec + "'";
+  }
+  const fs::path work = fs::path(VTA_BINARY_DIR) / "onnx_oracle" / backend_name() / GetParam();
+  fs::create_directories(work);
+  const NpyArray ort = run_ort_files(dir / "model.onnx", ort_args, work);
+  const NpyArray want = read_tensor_file((set / "output_0.pb").string());
+  EXPECT_EQ(ort.values, want.values) << "ONNX Runtime and ONNX's expected output";
+  write_npy((work / "ort.npy").string(), ort);
+  const std::string backend = " --backend " + backend_name();
+  const auto t = vta::test::run_vta("run --onnx-test " + dir.string() + backend);
+  EXPECT_EQ(t.code, 0) << t.out;
+  EXPECT_NE(t.out.find("test_data_set_0: bit-exact"), std::string::npos) << t.out;
+  const auto r = vta::test::run_vta("run --onnx " + (dir / "model.onnx").string() + vta_args + " --expect " +
+                                    (work / "ort.npy").string() + backend);
+  EXPECT_EQ(r.code, 0) << r.out;
+  EXPECT_NE(r.out.find("bit-exact"), std::string::npos) << r.out;
+}
+
+INSTANTIATE_TEST_SUITE_P(Integer, TestData,
+                         ::testing::Values("test_qlinearconv", "test_qlinearmatmul_2D", "test_qlinearmatmul_3D",
+                                           "test_convinteger_with_padding", "test_convinteger_without_padding",
+                                           "test_basic_convinteger", "test_matmulinteger"));
 
 }  // namespace

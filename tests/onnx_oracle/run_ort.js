@@ -3,8 +3,9 @@
 // 1.17.0, installed by scripts/setup.sh) on .npy inputs and writes each graph
 // output as OUT_DIR/<output name>.npy.
 //
-//   node run_ort.js MODULES_DIR MODEL.onnx OUT_DIR NAME=FILE.npy ... [--opt=all|basic|disabled]
+//   node run_ort.js MODULES_DIR MODEL.onnx OUT_DIR NAME=FILE ... [--opt=all|basic|disabled]
 //
+// FILE is .npy or .pb (TensorProto).
 // MODULES_DIR is the node_modules folder holding onnxruntime-node. Exit 0 on
 // success, 2 with one line on stderr otherwise.
 'use strict';
@@ -39,6 +40,59 @@ function readNpy(file) {
   const bytes = new Uint8Array(data.buffer);
   if (b.length - start < bytes.length) die(`${file}: truncated data`);
   bytes.set(b.subarray(start, start + bytes.length));
+  return { type: t[0], data, dims };
+}
+
+// A TensorProto (.pb): dims (1), data_type (2), float_data (4), int32_data
+// (5), int64_data (7), raw_data (9); the integer and float types of ONNX's
+// quantized operator tests.
+const PB_TYPES = { 1: ['float32', Float32Array], 2: ['uint8', Uint8Array], 3: ['int8', Int8Array],
+  6: ['int32', Int32Array], 7: ['int64', BigInt64Array] };
+
+function readPb(file) {
+  const b = fs.readFileSync(file);
+  let pos = 0;
+  const varint = () => {
+    let v = 0n, shift = 0n;
+    for (;;) {
+      if (pos >= b.length) die(`${file}: truncated TensorProto`);
+      const x = b[pos++];
+      v |= BigInt(x & 0x7f) << shift;
+      if (!(x & 0x80)) return v;
+      shift += 7n;
+    }
+  };
+  const dims = [], ints = [], floats = [];
+  let type = 0, raw = null;
+  while (pos < b.length) {
+    const key = Number(varint()), field = key >> 3, wire = key & 7;
+    if (wire === 0) {
+      const v = varint();
+      if (field === 1) dims.push(Number(v));
+      else if (field === 2) type = Number(v);
+      else if (field === 5 || field === 7) ints.push(BigInt.asIntN(64, v));
+    } else if (wire === 2) {
+      const len = Number(varint()), end = pos + len;
+      if (field === 9) raw = b.subarray(pos, end);
+      else if (field === 1 || field === 5 || field === 7) { while (pos < end) { const v = varint(); (field === 1 ? dims : ints).push(field === 1 ? Number(v) : BigInt.asIntN(64, v)); } }
+      else if (field === 4) for (let q = pos; q < end; q += 4) floats.push(b.readFloatLE(q));
+      pos = end;
+    } else if (wire === 5) {
+      if (field === 4) floats.push(b.readFloatLE(pos));
+      pos += 4;
+    } else if (wire === 1) pos += 8;
+    else die(`${file}: not a TensorProto`);
+  }
+  const t = PB_TYPES[type];
+  if (!t) die(`${file}: element type ${type} is not supported`);
+  const count = dims.reduce((a, d) => a * d, 1);
+  let data;
+  if (raw) {
+    data = new t[1](count);
+    new Uint8Array(data.buffer).set(raw.subarray(0, data.byteLength));
+  } else if (type === 1) data = t[1].from(floats);
+  else if (type === 7) data = BigInt64Array.from(ints);
+  else data = t[1].from(ints.map(Number));
   return { type: t[0], data, dims };
 }
 
@@ -77,7 +131,8 @@ async function main() {
   for (const spec of inputs) {
     const eq = spec.indexOf('=');
     if (eq <= 0) die(`input '${spec}' is not NAME=FILE.npy`);
-    const t = readNpy(spec.slice(eq + 1));
+    const f = spec.slice(eq + 1);
+    const t = f.endsWith('.pb') ? readPb(f) : readNpy(f);
     feeds[spec.slice(0, eq)] = new ort.Tensor(t.type, t.data, t.dims);
   }
   let session;
