@@ -14,12 +14,12 @@
 #include <iostream>
 #include <sstream>
 
+#include "run_cli.h"
 #include "test_support.h"
 #include "vta/compiler/compile.h"
 #include "vta/compiler/npy.h"
 #include "vta/compiler/onnx.h"
 #include "vta/compiler/onnx_inputs.h"
-#include "run_cli.h"
 #include "vta/compiler/reference.h"
 #include "vta/compiler/runtime.h"
 #include "vta/compiler/zoo.h"
@@ -42,13 +42,13 @@ std::string oracle_missing() {
   return "";
 }
 
-#define REQUIRE_ORACLE()                                                      \
-  do {                                                                        \
-    const std::string why = oracle_missing();                                 \
-    if (!why.empty()) {                                                       \
-      if (std::getenv("CI")) FAIL() << "no ONNX Runtime oracle: " << why;     \
-      GTEST_SKIP() << "no ONNX Runtime oracle: " << why;                      \
-    }                                                                         \
+#define REQUIRE_ORACLE()                                                  \
+  do {                                                                    \
+    const std::string why = oracle_missing();                             \
+    if (!why.empty()) {                                                   \
+      if (std::getenv("CI")) FAIL() << "no ONNX Runtime oracle: " << why; \
+      GTEST_SKIP() << "no ONNX Runtime oracle: " << why;                  \
+    }                                                                     \
   } while (0)
 
 std::string backend_name() {
@@ -77,9 +77,9 @@ Diff compare(const std::vector<int64_t>& a, const std::vector<int64_t>& b) {
 NpyArray run_ort_files(const fs::path& model, const std::string& inputs, const fs::path& work) {
   const fs::path out = work / "ort";
   fs::remove_all(out);
-  const std::string cmd = fmt::format("node '{}' '{}' '{}' '{}' {} 2>'{}'", VTA_SOURCE_DIR "/tests/onnx_oracle/run_ort.js",
-                                      ort_modules().string(), model.string(), out.string(), inputs,
-                                      (work / "ort.err").string());
+  const std::string cmd =
+      fmt::format("node '{}' '{}' '{}' '{}' {} 2>'{}'", VTA_SOURCE_DIR "/tests/onnx_oracle/run_ort.js",
+                  ort_modules().string(), model.string(), out.string(), inputs, (work / "ort.err").string());
   if (std::system(cmd.c_str()) != 0) {
     std::ifstream e(work / "ort.err");
     std::stringstream ss;
@@ -130,8 +130,8 @@ TEST_P(Oracle, ExportRunsBitExactInOnnxRuntime) {
     const Tensor ref = run_graph(g, in)[static_cast<size_t>(g.output)];
     const std::vector<int64_t> ref_v(ref.data.begin(), ref.data.end());
     const Diff d = compare(ort.values, ref_v);
-    std::cout << fmt::format("ORACLE {} seed {}: {} elements, {} differ, largest difference {}\n", c.net, seed, d.elements,
-                             d.differing, d.largest);
+    std::cout << fmt::format("ORACLE {} seed {}: {} elements, {} differ, largest difference {}\n", c.net, seed,
+                             d.elements, d.differing, d.largest);
     EXPECT_EQ(ort.values.size(), ref_v.size()) << c.net;
     EXPECT_EQ(d.differing, 0u) << c.net << " seed " << seed << ": largest difference " << d.largest;
     // And the backend gives the reference's tensor.
@@ -148,14 +148,15 @@ std::string case_name(const ::testing::TestParamInfo<Case>& i) {
   return s;
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    Zoo, Oracle,
-    ::testing::Values(Case{"lenet5", false}, Case{"resnet18", true}, Case{"resnet34", true, 112}, Case{"resnet50", true, 112},
-                      Case{"vgg16", true, 64}, Case{"mobilenet_v1", true}, Case{"conv:16,8,8,16,3,1,1", false},
-                      Case{"conv:16,8,8,16,1,1,0", false}, Case{"conv:20,9,9,40,3,2,1", false},
-                      Case{"dwconv:16,8,8,3,1,1", false}, Case{"maxpool:16,8,8,2,2,0", false},
-                      Case{"maxpool:16,8,8,3,2,1", false}, Case{"avgpool:16,8,8,2", false}, Case{"dense:64,32", false}),
-    case_name);
+INSTANTIATE_TEST_SUITE_P(Zoo, Oracle,
+                         ::testing::Values(Case{"lenet5", false}, Case{"resnet18", true}, Case{"resnet34", true, 112},
+                                           Case{"resnet50", true, 112}, Case{"vgg16", true, 64},
+                                           Case{"mobilenet_v1", true}, Case{"conv:16,8,8,16,3,1,1", false},
+                                           Case{"conv:16,8,8,16,1,1,0", false}, Case{"conv:20,9,9,40,3,2,1", false},
+                                           Case{"dwconv:16,8,8,3,1,1", false}, Case{"maxpool:16,8,8,2,2,0", false},
+                                           Case{"maxpool:16,8,8,3,2,1", false}, Case{"avgpool:16,8,8,2", false},
+                                           Case{"dense:64,32", false}),
+                         case_name);
 
 // ONNX's own integer operator tests (Debian's libonnx-testdata): ONNX
 // Runtime gives ONNX's expected output, and `vta run --onnx-test` (operands

@@ -75,7 +75,8 @@ std::string describe(const Mismatch& m) {
 int run_onnx_test(const NetworkRunOptions& o, const Config& c) {
   namespace fs = std::filesystem;
   const fs::path dir = o.onnx_test, model = dir / "model.onnx";
-  if (!fs::is_regular_file(model)) fail("{}: no model.onnx (an ONNX test folder holds model.onnx and test_data_set_N/)", dir.string());
+  if (!fs::is_regular_file(model))
+    fail("{}: no model.onnx (an ONNX test folder holds model.onnx and test_data_set_N/)", dir.string());
   const std::vector<std::string> names = onnx_graph_inputs(slurp(model.string()));
   std::vector<fs::path> sets;
   for (const auto& e : fs::directory_iterator(dir))
@@ -107,7 +108,8 @@ int run_onnx_inputs(const NetworkRunOptions& o, const Config& c) {
   for (const auto& spec : o.inputs) {
     const auto eq = spec.find('=');
     if (eq == std::string::npos || eq == 0 || eq + 1 == spec.size()) fail("--input '{}': give NAME=FILE", spec);
-    if (!files.emplace(spec.substr(0, eq), spec.substr(eq + 1)).second) fail("--input {}: given twice", spec.substr(0, eq));
+    if (!files.emplace(spec.substr(0, eq), spec.substr(eq + 1)).second)
+      fail("--input {}: given twice", spec.substr(0, eq));
   }
   const OnnxRun r = run_onnx_with(o.onnx, files, o, c);
   bool ok = r.matches_reference;

@@ -28,8 +28,10 @@ const TypeInfo& info(NpyType t) {
 
 int64_t element(const char* p, NpyType t) {
   switch (t) {
-    case NpyType::Int8: return static_cast<int8_t>(*p);
-    case NpyType::Uint8: return static_cast<uint8_t>(*p);
+    case NpyType::Int8:
+      return static_cast<int8_t>(*p);
+    case NpyType::Uint8:
+      return static_cast<uint8_t>(*p);
     case NpyType::Int32: {
       int32_t v;
       std::memcpy(&v, p, 4);
@@ -58,8 +60,9 @@ NpyArray read_npy(const std::string& path) {
   const size_t pre = major == 1 ? 10 : 12;
   if (b.size() < pre) fail("{}: truncated .npy header", path);
   size_t hlen = static_cast<unsigned char>(b[8]) | (static_cast<size_t>(static_cast<unsigned char>(b[9])) << 8);
-  if (major == 2) hlen |= (static_cast<size_t>(static_cast<unsigned char>(b[10])) << 16) |
-                          (static_cast<size_t>(static_cast<unsigned char>(b[11])) << 24);
+  if (major == 2)
+    hlen |= (static_cast<size_t>(static_cast<unsigned char>(b[10])) << 16) |
+            (static_cast<size_t>(static_cast<unsigned char>(b[11])) << 24);
   if (b.size() < pre + hlen) fail("{}: truncated .npy header", path);
   const std::string header = b.substr(pre, hlen);
   std::smatch descr, shape;
@@ -115,9 +118,12 @@ void write_npy(const std::string& path, const NpyArray& a) {
   for (int64_t v : a.values) {
     char buf[8];
     const int32_t v32 = static_cast<int32_t>(v);
-    if (t.bytes == 1) buf[0] = static_cast<char>(v);
-    else if (t.bytes == 4) std::memcpy(buf, &v32, 4);
-    else std::memcpy(buf, &v, 8);
+    if (t.bytes == 1)
+      buf[0] = static_cast<char>(v);
+    else if (t.bytes == 4)
+      std::memcpy(buf, &v32, 4);
+    else
+      std::memcpy(buf, &v, 8);
     out.append(buf, t.bytes);
   }
   write_file(path, out);
@@ -134,7 +140,8 @@ NpyArray npy_of(const Tensor& t, const std::vector<int64_t>& dims) {
   }
   int64_t count = 1;
   for (auto d : dims) count *= d;
-  if (count != static_cast<int64_t>(a.values.size())) fail("npy: dims hold {} elements, the tensor {}", count, a.values.size());
+  if (count != static_cast<int64_t>(a.values.size()))
+    fail("npy: dims hold {} elements, the tensor {}", count, a.values.size());
   return a;
 }
 

@@ -42,14 +42,24 @@ onnx::TensorProto tensor_proto(const std::string& path, const std::string& name)
     const NpyArray a = read_npy(path);
     for (auto d : a.dims) t.add_dims(d);
     switch (a.type) {
-      case NpyType::Int8: t.set_data_type(onnx::TensorProto::INT8); break;
-      case NpyType::Uint8: t.set_data_type(onnx::TensorProto::UINT8); break;
-      case NpyType::Int32: t.set_data_type(onnx::TensorProto::INT32); break;
-      case NpyType::Int64: t.set_data_type(onnx::TensorProto::INT64); break;
+      case NpyType::Int8:
+        t.set_data_type(onnx::TensorProto::INT8);
+        break;
+      case NpyType::Uint8:
+        t.set_data_type(onnx::TensorProto::UINT8);
+        break;
+      case NpyType::Int32:
+        t.set_data_type(onnx::TensorProto::INT32);
+        break;
+      case NpyType::Int64:
+        t.set_data_type(onnx::TensorProto::INT64);
+        break;
     }
     for (auto v : a.values)
-      if (a.type == NpyType::Int64) t.add_int64_data(v);
-      else t.add_int32_data(static_cast<int32_t>(v));
+      if (a.type == NpyType::Int64)
+        t.add_int64_data(v);
+      else
+        t.add_int32_data(static_cast<int32_t>(v));
   }
   t.set_name(name);
   return t;
@@ -71,7 +81,8 @@ std::vector<std::string> onnx_graph_inputs(const std::string& model) {
 std::string bind_operands(const std::string& model, const std::map<std::string, std::string>& files,
                           const std::string& source, std::string& activation) {
   onnx::ModelProto m;
-  if (model.empty() || !m.ParseFromString(model)) fail("{}: not a valid ONNX model (empty, truncated or corrupt protobuf)", source);
+  if (model.empty() || !m.ParseFromString(model))
+    fail("{}: not a valid ONNX model (empty, truncated or corrupt protobuf)", source);
   const std::vector<std::string> inputs = onnx_graph_inputs(model);
   if (inputs.empty()) fail("{}: the model has no graph input", source);
   activation = inputs[0];
@@ -102,18 +113,29 @@ NpyArray read_tensor_file(const std::string& path) {
   const std::string& raw = t.raw_data();
   size_t width = 0;
   switch (t.data_type()) {
-    case onnx::TensorProto::INT8: a.type = NpyType::Int8, width = 1; break;
-    case onnx::TensorProto::UINT8: a.type = NpyType::Uint8, width = 1; break;
-    case onnx::TensorProto::INT32: a.type = NpyType::Int32, width = 4; break;
-    case onnx::TensorProto::INT64: a.type = NpyType::Int64, width = 8; break;
-    default: fail("{}: element type {} is not supported (int8, uint8, int32, int64)", path, t.data_type());
+    case onnx::TensorProto::INT8:
+      a.type = NpyType::Int8, width = 1;
+      break;
+    case onnx::TensorProto::UINT8:
+      a.type = NpyType::Uint8, width = 1;
+      break;
+    case onnx::TensorProto::INT32:
+      a.type = NpyType::Int32, width = 4;
+      break;
+    case onnx::TensorProto::INT64:
+      a.type = NpyType::Int64, width = 8;
+      break;
+    default:
+      fail("{}: element type {} is not supported (int8, uint8, int32, int64)", path, t.data_type());
   }
   if (!raw.empty()) {
     if (raw.size() != static_cast<size_t>(count) * width)
       fail("{}: raw_data holds {} bytes, the dims need {}", path, raw.size(), static_cast<size_t>(count) * width);
     for (size_t i = 0; i < static_cast<size_t>(count); ++i) {
       const char* p = raw.data() + i * width;
-      if (width == 1) a.values.push_back(a.type == NpyType::Int8 ? int64_t{static_cast<int8_t>(*p)} : int64_t{static_cast<uint8_t>(*p)});
+      if (width == 1)
+        a.values.push_back(a.type == NpyType::Int8 ? int64_t{static_cast<int8_t>(*p)}
+                                                   : int64_t{static_cast<uint8_t>(*p)});
       else if (width == 4) {
         int32_t v;
         std::memcpy(&v, p, 4);
@@ -141,7 +163,8 @@ Tensor input_tensor(const NpyArray& a, const Node& in, const std::string& path) 
   Tensor t{in.out, std::vector<int8_t>(a.values.size())};
   for (size_t i = 0; i < a.values.size(); ++i) {
     if (a.values[i] < lo || a.values[i] > hi)
-      fail("{}: element {} is {}, outside the {} range of input '{}'", path, i, a.values[i], in.uint8 ? "uint8" : "int8", in.name);
+      fail("{}: element {} is {}, outside the {} range of input '{}'", path, i, a.values[i],
+           in.uint8 ? "uint8" : "int8", in.name);
     t.data[i] = static_cast<int8_t>(in.uint8 ? a.values[i] - 128 : a.values[i]);
   }
   return t;
@@ -155,7 +178,8 @@ std::vector<int64_t> output_values(const Tensor& t, const Node& producer) {
 }
 
 Mismatch compare_values(const std::vector<int64_t>& got, const std::vector<int64_t>& want, const std::string& path) {
-  if (got.size() != want.size()) fail("{}: {} elements expected, the model's output has {}", path, want.size(), got.size());
+  if (got.size() != want.size())
+    fail("{}: {} elements expected, the model's output has {}", path, want.size(), got.size());
   Mismatch m;
   m.elements = got.size();
   for (size_t i = 0; i < got.size(); ++i) {

@@ -91,7 +91,9 @@ class OnnxReader {
           for (int64_t v : t.int64_data()) out.push_back(v);
         }
         break;
-      default: bad(n, fmt::format("initializer '{}' has element type {}; expected INT8, INT32 or INT64 (or UINT8)", t.name(), t.data_type()));
+      default:
+        bad(n, fmt::format("initializer '{}' has element type {}; expected INT8, INT32 or INT64 (or UINT8)", t.name(),
+                           t.data_type()));
     }
     int64_t count = 1;
     for (auto d : dims) count *= d;  // dims_problem above: no overflow

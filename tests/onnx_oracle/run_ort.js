@@ -12,9 +12,13 @@
 const fs = require('fs');
 const path = require('path');
 
-const DTYPES = {  // npy descr -> [ORT type, typed array]
-  '|i1': ['int8', Int8Array], '|u1': ['uint8', Uint8Array], '<i4': ['int32', Int32Array],
-  '<i8': ['int64', BigInt64Array], '<f4': ['float32', Float32Array],
+const DTYPES = {
+  // npy descr -> [ORT type, typed array]
+  '|i1': ['int8', Int8Array],
+  '|u1': ['uint8', Uint8Array],
+  '<i4': ['int32', Int32Array],
+  '<i8': ['int64', BigInt64Array],
+  '<f4': ['float32', Float32Array],
 };
 
 function die(msg) {
@@ -31,7 +35,8 @@ function readNpy(file) {
   const header = b.toString('latin1', major === 1 ? 10 : 12, start);
   const descr = /'descr':\s*'([^']+)'/.exec(header);
   const shape = /'shape':\s*\(([^)]*)\)/.exec(header);
-  if (!descr || !shape || /'fortran_order':\s*True/.test(header)) die(`${file}: unsupported .npy header ${header.trim()}`);
+  if (!descr || !shape || /'fortran_order':\s*True/.test(header))
+    die(`${file}: unsupported .npy header ${header.trim()}`);
   const t = DTYPES[descr[1]];
   if (!t) die(`${file}: unsupported dtype ${descr[1]}`);
   const dims = shape[1].split(',').map((s) => s.trim()).filter((s) => s.length).map(Number);
@@ -40,14 +45,19 @@ function readNpy(file) {
   const bytes = new Uint8Array(data.buffer);
   if (b.length - start < bytes.length) die(`${file}: truncated data`);
   bytes.set(b.subarray(start, start + bytes.length));
-  return { type: t[0], data, dims };
+  return {type: t[0], data, dims};
 }
 
 // A TensorProto (.pb): dims (1), data_type (2), float_data (4), int32_data
 // (5), int64_data (7), raw_data (9); the integer and float types of ONNX's
 // quantized operator tests.
-const PB_TYPES = { 1: ['float32', Float32Array], 2: ['uint8', Uint8Array], 3: ['int8', Int8Array],
-  6: ['int32', Int32Array], 7: ['int64', BigInt64Array] };
+const PB_TYPES = {
+  1: ['float32', Float32Array],
+  2: ['uint8', Uint8Array],
+  3: ['int8', Int8Array],
+  6: ['int32', Int32Array],
+  7: ['int64', BigInt64Array]
+};
 
 function readPb(file) {
   const b = fs.readFileSync(file);
@@ -68,20 +78,31 @@ function readPb(file) {
     const key = Number(varint()), field = key >> 3, wire = key & 7;
     if (wire === 0) {
       const v = varint();
-      if (field === 1) dims.push(Number(v));
-      else if (field === 2) type = Number(v);
-      else if (field === 5 || field === 7) ints.push(BigInt.asIntN(64, v));
+      if (field === 1)
+        dims.push(Number(v));
+      else if (field === 2)
+        type = Number(v);
+      else if (field === 5 || field === 7)
+        ints.push(BigInt.asIntN(64, v));
     } else if (wire === 2) {
       const len = Number(varint()), end = pos + len;
-      if (field === 9) raw = b.subarray(pos, end);
-      else if (field === 1 || field === 5 || field === 7) { while (pos < end) { const v = varint(); (field === 1 ? dims : ints).push(field === 1 ? Number(v) : BigInt.asIntN(64, v)); } }
-      else if (field === 4) for (let q = pos; q < end; q += 4) floats.push(b.readFloatLE(q));
+      if (field === 9)
+        raw = b.subarray(pos, end);
+      else if (field === 1 || field === 5 || field === 7) {
+        while (pos < end) {
+          const v = varint();
+          (field === 1 ? dims : ints).push(field === 1 ? Number(v) : BigInt.asIntN(64, v));
+        }
+      } else if (field === 4)
+        for (let q = pos; q < end; q += 4) floats.push(b.readFloatLE(q));
       pos = end;
     } else if (wire === 5) {
       if (field === 4) floats.push(b.readFloatLE(pos));
       pos += 4;
-    } else if (wire === 1) pos += 8;
-    else die(`${file}: not a TensorProto`);
+    } else if (wire === 1)
+      pos += 8;
+    else
+      die(`${file}: not a TensorProto`);
   }
   const t = PB_TYPES[type];
   if (!t) die(`${file}: element type ${type} is not supported`);
@@ -90,10 +111,13 @@ function readPb(file) {
   if (raw) {
     data = new t[1](count);
     new Uint8Array(data.buffer).set(raw.subarray(0, data.byteLength));
-  } else if (type === 1) data = t[1].from(floats);
-  else if (type === 7) data = BigInt64Array.from(ints);
-  else data = t[1].from(ints.map(Number));
-  return { type: t[0], data, dims };
+  } else if (type === 1)
+    data = t[1].from(floats);
+  else if (type === 7)
+    data = BigInt64Array.from(ints);
+  else
+    data = t[1].from(ints.map(Number));
+  return {type: t[0], data, dims};
 }
 
 function writeNpy(file, tensor) {
@@ -108,7 +132,8 @@ function writeNpy(file, tensor) {
   pre[7] = 0;
   pre.writeUInt16LE(header.length, 8);
   const d = tensor.data;
-  fs.writeFileSync(file, Buffer.concat([pre, Buffer.from(header, 'latin1'), Buffer.from(d.buffer, d.byteOffset, d.byteLength)]));
+  fs.writeFileSync(
+      file, Buffer.concat([pre, Buffer.from(header, 'latin1'), Buffer.from(d.buffer, d.byteOffset, d.byteLength)]));
 }
 
 async function main() {
@@ -116,10 +141,13 @@ async function main() {
   let opt = 'all';
   const pos = [];
   for (const a of args) {
-    if (a.startsWith('--opt=')) opt = a.slice(6);
-    else pos.push(a);
+    if (a.startsWith('--opt='))
+      opt = a.slice(6);
+    else
+      pos.push(a);
   }
-  if (pos.length < 3) die('usage: run_ort.js MODULES_DIR MODEL.onnx OUT_DIR NAME=FILE.npy ... [--opt=all|basic|disabled]');
+  if (pos.length < 3)
+    die('usage: run_ort.js MODULES_DIR MODEL.onnx OUT_DIR NAME=FILE.npy ... [--opt=all|basic|disabled]');
   const [modules, model, outDir, ...inputs] = pos;
   let ort;
   try {
@@ -137,7 +165,7 @@ async function main() {
   }
   let session;
   try {
-    session = await ort.InferenceSession.create(model, { graphOptimizationLevel: opt, logSeverityLevel: 3 });
+    session = await ort.InferenceSession.create(model, {graphOptimizationLevel: opt, logSeverityLevel: 3});
   } catch (e) {
     die(`${model}: ONNX Runtime refuses to load it: ${String(e.message || e).split('\n')[0]}`);
   }
@@ -147,7 +175,7 @@ async function main() {
   } catch (e) {
     die(`${model}: ONNX Runtime failed to run it: ${String(e.message || e).split('\n')[0]}`);
   }
-  fs.mkdirSync(outDir, { recursive: true });
+  fs.mkdirSync(outDir, {recursive: true});
   for (const name of session.outputNames) writeNpy(path.join(outDir, `${name}.npy`), results[name]);
 }
 
