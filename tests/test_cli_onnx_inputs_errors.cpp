@@ -156,6 +156,18 @@ TEST(CliOnnxInputsErrors, TestFolderWithoutModel) {
   EXPECT_HAS(r.out, "no model.onnx");
 }
 
+// ONNX's node tests give operands as graph inputs: without --input they are
+// named, not taken for a float model's second input.
+TEST(CliOnnxInputsErrors, OperandsAsGraphInputsWithoutValues) {
+  const std::string model = "/usr/share/libonnx-testdata/data/node/test_qlinearconv/model.onnx";
+  if (!fs::exists(model)) GTEST_SKIP() << "no libonnx-testdata";
+  const auto r = run_vta("run --onnx " + model);
+  EXPECT_EQ(r.code, 2) << r.out;
+  EXPECT_HAS(r.out, "the model has 8 graph inputs (x, x_scale,");
+  EXPECT_HAS(r.out, "--input NAME=FILE");
+  EXPECT_EQ(r.out.find("float model"), std::string::npos) << r.out;
+}
+
 TEST(CliOnnxInputsErrors, InputWithoutOnnx) {
   const auto r = run_vta("run --model lenet5 --input x=" + lenet().input.string());
   EXPECT_EQ(r.code, 2) << r.out;

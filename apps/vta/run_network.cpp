@@ -152,6 +152,12 @@ int run_network_command(const NetworkRunOptions& o, const Config& c) {
     std::ifstream f(o.onnx, std::ios::binary);
     if (!f) fail("{}: cannot open", o.onnx);
     const std::string bytes((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+    if (const auto names = onnx_graph_inputs(bytes); names.size() > 1) {
+      std::string list;
+      for (const auto& n : names) list += (list.empty() ? "" : ", ") + n;
+      fail("{}: the model has {} graph inputs ({}); give their values with --input NAME=FILE, or run its test "
+           "folder with --onnx-test DIR", o.onnx, names.size(), list);
+    }
     if (onnx_is_float_model(bytes)) {  // quantized post-training on a seeded input, which it then runs
       QuantizedModel q = import_onnx_float(bytes, o.onnx, {});
       g = std::move(q.graph);
