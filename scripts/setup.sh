@@ -22,14 +22,27 @@ for p in "${PACKAGES[@]}"; do
   fi
 done
 
-if [ ${#missing[@]} -eq 0 ]; then
-  exit 0
+# Node.js runs the ONNX Runtime oracle (tests/onnx_oracle); a node already on
+# the machine (Node.js 20 on the image) is used as it is.
+if ! command -v node >/dev/null || ! command -v npm >/dev/null; then missing+=(nodejs npm); fi
+
+if [ ${#missing[@]} -ne 0 ]; then
+  SUDO=""
+  if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+  echo "setup: installing ${#missing[@]} Debian packages: ${missing[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  $SUDO apt-get update -qq
+  $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  echo "setup: done"
 fi
 
-SUDO=""
-if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
-echo "setup: installing ${#missing[@]} Debian packages: ${missing[*]}"
-export DEBIAN_FRONTEND=noninteractive
-$SUDO apt-get update -qq
-$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
-echo "setup: done"
+# ONNX Runtime, the outside oracle of the `onnx` tests, into a build-local
+# folder. Exactly 1.17.0: it ships its native library in the package (newer
+# versions download it at install time).
+ort="$(cd "$(dirname "$0")/.." && pwd)/build/onnxruntime"
+if [ ! -f "$ort/node_modules/onnxruntime-node/package.json" ] ||
+   ! grep -q '"version": "1.17.0"' "$ort/node_modules/onnxruntime-node/package.json"; then
+  echo "setup: installing onnxruntime-node@1.17.0 into $ort"
+  mkdir -p "$ort"
+  npm install --prefix "$ort" --no-audit --no-fund --loglevel=error onnxruntime-node@1.17.0 >/dev/null
+fi

@@ -115,7 +115,70 @@ TEST(OnnxErrors, WrongElementType) {
     if (t.name() == "conv1_W") t.set_data_type(onnx::TensorProto::FLOAT);
   const std::string msg = error_of(serialize(m));
   EXPECT_HAS(msg, "conv1_W");
-  EXPECT_HAS(msg, "expected INT8 or INT32");
+  EXPECT_HAS(msg, "expected INT8, INT32");
+}
+
+// The export's half-up rounding offset must be a quarter of the unit of the
+// value it is added to; another value is refused, not silently rounded.
+TEST(OnnxErrors, RoundingOffsetOfAnotherSize) {
+  onnx::ModelProto m = lenet();
+  std::string offset;
+  for (const auto& n : m.graph().node())
+    if (n.op_type() == "Add" && n.name() == "conv1_round") offset = n.input(1);
+  ASSERT_FALSE(offset.empty());
+  for (auto& n : *m.mutable_graph()->mutable_node())  // its own, doubled offset
+    if (n.name() == "conv1_round") n.set_input(1, "odd_offset");
+  for (const auto& t : m.graph().initializer())
+    if (t.name() == offset) {
+      onnx::TensorProto o = t;
+      o.set_name("odd_offset");
+      o.set_float_data(0, o.float_data(0) * 2);
+      *m.mutable_graph()->add_initializer() = o;
+      break;
+    }
+  const std::string msg = error_of(serialize(m));
+  EXPECT_HAS(msg, "conv1_q");
+  EXPECT_HAS(msg, "rounding offset");
+}
+
+// resnet18 exported once (it ends in a global average pool).
+const std::string& resnet18_bytes() {
+  static const std::string bytes = export_onnx_bytes(build_zoo("resnet18"));
+  return bytes;
+}
+
+// The global average pool is written as ReduceSum * mult * 2^-12.
+TEST(OnnxExport, GlobalAveragePoolIsReduceSumTimesMultiplier) {
+  onnx::ModelProto m;
+  ASSERT_TRUE(m.ParseFromString(resnet18_bytes()));
+  int sums = 0, muls = 0;
+  for (const auto& n : m.graph().node()) {
+    sums += n.op_type() == "ReduceSum";
+    muls += n.op_type() == "Mul";
+    EXPECT_NE(n.op_type(), "GlobalAveragePool");
+  }
+  EXPECT_EQ(sums, 1);
+  EXPECT_EQ(muls, 1);
+}
+
+TEST(OnnxErrors, MulNotAfterReduceSum) {
+  onnx::ModelProto m = lenet();
+  auto* n = m.mutable_graph()->mutable_node();
+  for (auto& x : *n)
+    if (x.name() == "conv1_round") x.set_op_type("Mul");
+  const std::string msg = error_of(serialize(m));
+  EXPECT_HAS(msg, "conv1_round");
+  EXPECT_HAS(msg, "Mul is supported only right after a ReduceSum");
+}
+
+TEST(OnnxErrors, ReduceSumOverOtherAxes) {
+  onnx::ModelProto m;
+  ASSERT_TRUE(m.ParseFromString(resnet18_bytes()));
+  for (auto& t : *m.mutable_graph()->mutable_initializer())
+    if (t.name() == "axes_hw") t.set_int64_data(1, 1);
+  const std::string msg = error_of(serialize(m));
+  EXPECT_HAS(msg, "ReduceSum");
+  EXPECT_HAS(msg, "only the sum over H and W");
 }
 
 TEST(OnnxErrors, Cycle) {

@@ -271,6 +271,13 @@ static int run_cli(int argc, char** argv) {
   vta::app::NetworkRunOptions net_opts;
   run->add_option("--model", net_opts.model, "compile and run a zoo network (see `vta zoo list`)");
   run->add_option("--onnx", net_opts.onnx, "compile and run a quantized ONNX model (QDQ form, docs in compiler/include/vta/compiler/onnx.h)");
+  run->add_option(
+      "--input", net_opts.inputs,
+      "--onnx: NAME=FILE (.npy or .pb TensorProto), repeatable: the input, or operands given as graph inputs");
+  run->add_option("--expect", net_opts.expect, "--onnx: expected output (.npy or .pb); exit 1 when it differs");
+  run->add_option("--output-dir", net_opts.output_dir, "--onnx: write the output there as NAME.npy");
+  run->add_option("--onnx-test", net_opts.onnx_test,
+                  "run an ONNX test folder (model.onnx + test_data_set_N/) and report each set");
   run->add_option("--seed", net_opts.seed, "--model: weight and input seed")->capture_default_str();
   run->add_option("--batch", net_opts.batch, "--model: batch size")->capture_default_str();
   run->add_option("--image", net_opts.image, "--model: input height/width (0: the network's standard)");
@@ -386,8 +393,12 @@ static int run_cli(int argc, char** argv) {
         std::memcpy(img.insns.data(), bin.data(), bin.size());
       }
       std::cout << vta::disassemble_image(img, c);
-    } else if (*run && (!net_opts.model.empty() || !net_opts.onnx.empty())) {
-      if (!net_opts.model.empty() && !net_opts.onnx.empty()) vta::fail("run: give --model or --onnx, not both");
+    } else if (*run && (!net_opts.model.empty() || !net_opts.onnx.empty() || !net_opts.onnx_test.empty())) {
+      if (!net_opts.model.empty() + !net_opts.onnx.empty() + !net_opts.onnx_test.empty() > 1)
+        vta::fail("run: give one of --model, --onnx and --onnx-test");
+      if ((!net_opts.inputs.empty() || !net_opts.expect.empty() || !net_opts.output_dir.empty()) &&
+          net_opts.onnx.empty())
+        vta::fail("run: --input, --expect and --output-dir apply to --onnx");
       // Options of program runs would be ignored here: name them instead.
       for (const char* opt : {"--compare", "--stats", "--stats-out", "--dump", "--dump-buffer"})
         if (run->count(opt)) vta::fail("run: {} applies to program runs, not to --model or --onnx", opt);

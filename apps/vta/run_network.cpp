@@ -1,10 +1,14 @@
 #include "run_network.h"
 
+#include <algorithm>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <map>
 
 #include "vta/compiler/compile.h"
 #include "vta/compiler/onnx.h"
+#include "vta/compiler/onnx_inputs.h"
 #include "vta/compiler/reference.h"
 #include "vta/compiler/report.h"
 #include "vta/compiler/runtime.h"
@@ -19,7 +23,118 @@ namespace vta::app {
 
 using namespace vta::compiler;
 
+namespace {
+
+const Node& input_node(const Graph& g) {
+  for (const auto& n : g.nodes)
+    if (n.op == Op::Input) return n;
+  fail("graph {}: no input node", g.name);
+}
+
+// One run of an ONNX model on given tensors: compiled, run on the backend,
+// checked against the integer reference; returns the output's ONNX values.
+struct OnnxRun {
+  std::vector<int64_t> output;
+  bool matches_reference = false;
+  std::string output_name;
+};
+
+OnnxRun run_onnx_with(const std::string& model_path, const std::map<std::string, std::string>& files,
+                      const NetworkRunOptions& o, const Config& c) {
+  std::string activation;
+  const std::string bytes = bind_operands(read_file(model_path, "--onnx"), files, model_path, activation);
+  if (onnx_is_float_model(bytes))
+    fail("{}: given inputs are supported for integer (QDQ, QLinear, *Integer) models, this one takes a float input",
+         model_path);
+  const Graph g = import_onnx_bytes(bytes, model_path);
+  auto it = files.find(activation);
+  if (it == files.end()) fail("{}: no --input for the model's input '{}'", model_path, activation);
+  const Tensor input = input_tensor(read_tensor_file(it->second), input_node(g), it->second);
+  const CompiledNetwork net = compile(g, c, o.dump_after);
+  auto backend = make_backend(o.backend, c, o.backend_options);
+  const NetworkResult res = run_network(net, *backend, input);
+  const Tensor want = run_graph(g, input)[static_cast<size_t>(g.output)];
+  OnnxRun r;
+  r.matches_reference = want.data == res.output.data && want.wide == res.output.wide;
+  r.output = output_values(res.output, g.at(g.output));
+  r.output_name = g.at(g.output).name;
+  return r;
+}
+
+std::string describe(const Mismatch& m) {
+  if (m.differing == 0) return fmt::format("bit-exact ({} elements)", m.elements);
+  return fmt::format("{} of {} elements differ, largest difference {}, first at index {}", m.differing, m.elements,
+                     m.largest, m.first);
+}
+
+// `vta run --onnx-test DIR`: every test_data_set_N of an ONNX test folder.
+int run_onnx_test(const NetworkRunOptions& o, const Config& c) {
+  namespace fs = std::filesystem;
+  const fs::path dir = o.onnx_test, model = dir / "model.onnx";
+  if (!fs::is_regular_file(model))
+    fail("{}: no model.onnx (an ONNX test folder holds model.onnx and test_data_set_N/)", dir.string());
+  const std::vector<std::string> names = onnx_graph_inputs(read_file(model.string(), "--onnx-test"));
+  std::vector<fs::path> sets;
+  for (const auto& e : fs::directory_iterator(dir))
+    if (e.is_directory() && e.path().filename().string().rfind("test_data_set_", 0) == 0) sets.push_back(e.path());
+  std::sort(sets.begin(), sets.end());
+  if (sets.empty()) fail("{}: no test_data_set_N folder", dir.string());
+  bool all = true;
+  for (const auto& set : sets) {
+    std::map<std::string, std::string> files;
+    for (size_t k = 0; k < names.size(); ++k) {
+      const fs::path f = set / fmt::format("input_{}.pb", k);
+      if (!fs::exists(f)) fail("{}: missing (the model has {} inputs)", f.string(), names.size());
+      files[names[k]] = f.string();
+    }
+    const fs::path want_file = set / "output_0.pb";
+    const OnnxRun r = run_onnx_with(model.string(), files, o, c);
+    const Mismatch m = compare_values(r.output, read_tensor_file(want_file.string()).values, want_file.string());
+    const bool ok = m.differing == 0 && r.matches_reference;
+    all = all && ok;
+    std::cout << fmt::format("{}: {}{}\n", set.filename().string(), describe(m),
+                             r.matches_reference ? "" : "; the backend differs from the integer reference");
+  }
+  return all ? 0 : 1;
+}
+
+// `vta run --onnx M --input NAME=FILE ... [--expect F] [--output-dir D]`.
+int run_onnx_inputs(const NetworkRunOptions& o, const Config& c) {
+  std::map<std::string, std::string> files;
+  for (const auto& spec : o.inputs) {
+    const auto eq = spec.find('=');
+    if (eq == std::string::npos || eq == 0 || eq + 1 == spec.size()) fail("--input '{}': give NAME=FILE", spec);
+    if (!files.emplace(spec.substr(0, eq), spec.substr(eq + 1)).second)
+      fail("--input {}: given twice", spec.substr(0, eq));
+  }
+  const OnnxRun r = run_onnx_with(o.onnx, files, o, c);
+  bool ok = r.matches_reference;
+  std::cout << fmt::format("{}: backend {} {} the integer reference\n", r.output_name, o.backend,
+                           r.matches_reference ? "matches" : "DIFFERS FROM");
+  if (!o.expect.empty()) {
+    const Mismatch m = compare_values(r.output, read_tensor_file(o.expect).values, o.expect);
+    std::cout << fmt::format("{}: against {}: {}\n", r.output_name, o.expect, describe(m));
+    ok = ok && m.differing == 0;
+  }
+  if (!o.output_dir.empty()) {
+    std::filesystem::create_directories(o.output_dir);
+    NpyArray a;
+    a.type = NpyType::Int64;
+    a.dims = {static_cast<int64_t>(r.output.size())};
+    a.values = r.output;
+    const std::string path = (std::filesystem::path(o.output_dir) / (r.output_name + ".npy")).string();
+    write_npy(path, a);
+    std::cout << fmt::format("wrote {}\n", path);
+  }
+  return ok ? 0 : 1;
+}
+
+}  // namespace
+
 int run_network_command(const NetworkRunOptions& o, const Config& c) {
+  if (!o.onnx_test.empty()) return run_onnx_test(o, c);
+  if (!o.inputs.empty()) return run_onnx_inputs(o, c);
+  if (!o.expect.empty() || !o.output_dir.empty()) fail("run: --expect and --output-dir need --onnx with --input");
   ZooOptions zo;
   zo.seed = o.seed;
   zo.batch = o.batch;
@@ -31,6 +146,12 @@ int run_network_command(const NetworkRunOptions& o, const Config& c) {
     input = zoo_input(g, o.seed + 1000);
   } else {
     const std::string bytes = read_file(o.onnx, "--onnx");
+    if (const auto names = onnx_graph_inputs(bytes); names.size() > 1) {
+      std::string list;
+      for (const auto& n : names) list += (list.empty() ? "" : ", ") + n;
+      fail("{}: the model has {} graph inputs ({}); give their values with --input NAME=FILE, or run its test "
+           "folder with --onnx-test DIR", o.onnx, names.size(), list);
+    }
     if (onnx_is_float_model(bytes)) {  // quantized post-training on a seeded input, which it then runs
       QuantizedModel q = import_onnx_float(bytes, o.onnx, {});
       g = std::move(q.graph);

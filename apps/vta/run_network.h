@@ -2,6 +2,7 @@
 // `vta run --model NAME`: compile a zoo network, run it on a backend, check
 // it against the integer reference and print the per-layer report.
 #include <string>
+#include <vector>
 
 #include "vta/isa/config.h"
 #include "vta/model/backend.h"
@@ -11,6 +12,10 @@ namespace vta::app {
 struct NetworkRunOptions {
   std::string model;  // a zoo name
   std::string onnx;   // or an ONNX file
+  std::vector<std::string> inputs;  // --onnx: NAME=FILE (.npy/.pb): the activation, or operands folded into the model
+  std::string expect;               // --onnx: the expected output (.npy/.pb)
+  std::string output_dir;           // --onnx: write the output there as <name>.npy
+  std::string onnx_test;            // an ONNX test folder: model.onnx + test_data_set_N/
   std::string backend = "golden";
   BackendOptions backend_options;
   uint32_t seed = 1;
@@ -20,7 +25,8 @@ struct NetworkRunOptions {
   std::string tool;
 };
 
-/// Returns the exit code: 0 bit-exact, 1 mismatch. Throws vta::Error on bad input.
+/// Returns the exit code: 0 bit-exact (with the integer reference and, when
+/// given, the expected outputs), 1 mismatch. Throws vta::Error on bad input.
 int run_network_command(const NetworkRunOptions& o, const Config& c);
 
 }  // namespace vta::app

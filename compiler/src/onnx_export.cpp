@@ -1,4 +1,14 @@
-// Graph -> ONNX (QDQ form, opset 13).
+// Graph -> ONNX (QDQ form, opset 13). The file means, in ONNX's semantics,
+// exactly what the integer reference computes (tests/test_onnx_oracle.cpp
+// checks it against ONNX Runtime):
+// - every requantized result z * 2^u (z the integer accumulator, sum or
+//   shifted sum, u = exp - shift) is a float that holds z exactly (|z| <
+//   2^22); the project rounds z >> shift half up, QuantizeLinear rounds half
+//   to even, so an Add of 2^(u-2) (a quarter of z's unit) comes before it:
+//   ties move up, nothing else crosses a rounding boundary (also for shift 0);
+// - the global average pool is ReduceSum, Mul by mult * 2^-12 (exact), as the
+//   host computes (sum * mult + 2^(shift-1)) >> shift, not 1/(H*W);
+// - Gemm gets a rank-2 input (a 2-D graph input, or a Flatten before it).
 #include <onnx/onnx_pb.h>
 
 #include <cmath>
@@ -78,14 +88,36 @@ class Writer {
     if (dqs_.insert(f).second) node("DequantizeLinear", f, {q, scale(exp), zero(false)}, {f});
     return f;
   }
-  // Relu (optional) and QuantizeLinear of a float result into the int8 tensor `q`.
+  // Relu (optional), the half-up tie offset and QuantizeLinear of the float
+  // result `f` of node `n` (f = z * 2^(n.exp - n.shift)) into its int8 tensor.
   void quantize(const std::string& f, const Node& n) {
     std::string x = f;
     if (n.relu) {
       node("Relu", n.name + "_relu", {f}, {f + "_relu"});
       x = f + "_relu";
     }
-    node("QuantizeLinear", n.name + "_q", {x, scale(n.exp), zero(false)}, {n.name});
+    node("Add", n.name + "_round", {x, scale(n.exp - n.shift - 2)}, {n.name + "_rounded"});
+    node("QuantizeLinear", n.name + "_q", {n.name + "_rounded", scale(n.exp), zero(false)}, {n.name});
+  }
+  // A float scalar initializer.
+  std::string constant(const std::string& name, float v) {
+    auto* t = g_->add_initializer();
+    t->set_name(name);
+    t->set_data_type(onnx::TensorProto::FLOAT);
+    t->add_float_data(v);
+    return name;
+  }
+  std::string axes_hw() {
+    const std::string name = "axes_hw";
+    if (scales_.insert(name).second) {
+      auto* t = g_->add_initializer();
+      t->set_name(name);
+      t->set_data_type(onnx::TensorProto::INT64);
+      t->add_dims(2);
+      t->add_int64_data(2);
+      t->add_int64_data(3);
+    }
+    return name;
   }
 
  private:
@@ -95,7 +127,32 @@ class Writer {
 
 }  // namespace
 
-std::string export_onnx_bytes(const Graph& g) {
+namespace {
+
+// The graph with every activation exponent moved by one constant, so that all
+// its float values (q * 2^exp with |q| <= 128, accumulators z * 2^(exp -
+// shift) with |z| < 2^22, and the tie offsets) are normal float32 numbers.
+// Weights keep 2^-7; requantization depends only on exponent differences, so
+// the integer semantics do not change. Unmoved when already in range.
+Graph in_float_range(const Graph& g) {
+  int lo = 0, hi = 0;
+  for (const auto& n : g.nodes) {
+    lo = std::min({lo, n.exp - n.shift - 2, n.exp});
+    hi = std::max({hi, n.exp + 8, n.exp - n.shift + 23});
+  }
+  if (lo >= -120 && hi <= 120) return g;
+  const int k = (lo + hi) / 2;
+  if (lo - k < -120 || hi - k > 120)
+    fail("export of {}: its scales span 2^{} to 2^{}, more than float32 holds", g.name, lo, hi);
+  Graph out = g;
+  for (auto& n : out.nodes) n.exp -= k;
+  return out;
+}
+
+}  // namespace
+
+std::string export_onnx_bytes(const Graph& graph) {
+  const Graph g = in_float_range(graph);
   onnx::ModelProto m;
   m.set_ir_version(7);
   m.set_producer_name("vta-lab");
@@ -113,14 +170,32 @@ std::string export_onnx_bytes(const Graph& g) {
     std::vector<int64_t> dims = flat ? std::vector<int64_t>{s.n, s.c} : std::vector<int64_t>{s.n, s.c, s.h, s.w};
     for (auto d : dims) tt->mutable_shape()->add_dim()->set_dim_value(d);
   };
-  for (const auto& n : g.nodes) {
+  // Tensors of rank 2 in the file: Gemm takes only those.
+  std::set<std::string> rank2;
+  auto only_dense_uses = [&](size_t id) {
+    bool any = false;
+    for (const auto& m : g.nodes)
+      for (int k : m.inputs)
+        if (static_cast<size_t>(k) == id) {
+          if (m.op != Op::Dense) return false;
+          any = true;
+        }
+    return any;
+  };
+  for (size_t id = 0; id < g.nodes.size(); ++id) {
+    const Node& n = g.nodes[id];
     auto in = [&](size_t k) { return g.at(n.inputs.at(k)).name; };
     auto in_exp = [&](size_t k) { return g.at(n.inputs.at(k)).exp; };
     if (n.asymmetric() || n.uint8)
       fail("export of {}: node '{}' has zero points, a requantization multiplier or an int32 output (only the "
            "symmetric power-of-two form is exported)", g.name, n.name);
     switch (n.op) {
-      case Op::Input: value_info(gp->add_input(), n.name, n.out, false); break;
+      case Op::Input: {
+        const bool flat = n.out.h == 1 && n.out.w == 1 && only_dense_uses(id);
+        if (flat) rank2.insert(n.name);
+        value_info(gp->add_input(), n.name, n.out, flat);
+        break;
+      }
       case Op::Conv2d:
       case Op::Dense: {
         const bool conv = n.op == Op::Conv2d;
@@ -133,7 +208,14 @@ std::string export_onnx_bytes(const Graph& g) {
         const std::string wf = n.name + "_W_dq", bf = n.name + "_B_dq";
         w.node("DequantizeLinear", wf, {n.name + "_W", w.scale(-7), w.zero(false)}, {wf});
         w.node("DequantizeLinear", bf, {n.name + "_B", w.scale(in_exp(0) - 7), w.zero(true)}, {bf});
-        auto* op = w.node(conv ? "Conv" : "Gemm", n.name, {w.dq(in(0), in_exp(0)), wf, bf}, {n.name + "_f"});
+        std::string x = in(0);
+        if (!conv && !rank2.count(x)) {
+          auto* fl = w.node("Flatten", n.name + "_flatten", {x}, {x + "_flat"});
+          Writer::int1(fl, "axis", 1);
+          x += "_flat";
+        }
+        if (!conv) rank2.insert(n.name);
+        auto* op = w.node(conv ? "Conv" : "Gemm", n.name, {w.dq(x, in_exp(0)), wf, bf}, {n.name + "_f"});
         if (conv) {
           Writer::ints(op, "kernel_shape", {n.kernel, n.kernel});
           Writer::ints(op, "strides", {n.stride, n.stride});
@@ -164,13 +246,18 @@ std::string export_onnx_bytes(const Graph& g) {
         w.quantize(n.name + "_f", n);
         break;
       }
-      case Op::GlobalAvgPool:
-        w.node("GlobalAveragePool", n.name, {w.dq(in(0), in_exp(0))}, {n.name + "_f"});
+      case Op::GlobalAvgPool: {
+        auto* sum = w.node("ReduceSum", n.name, {w.dq(in(0), in_exp(0)), w.axes_hw()}, {n.name + "_sum"});
+        Writer::int1(sum, "keepdims", 1);
+        const std::string m = w.constant(n.name + "_mult", std::ldexp(static_cast<float>(n.mult), -12));
+        w.node("Mul", n.name + "_scale", {n.name + "_sum", m}, {n.name + "_f"});
         w.quantize(n.name + "_f", n);
         break;
+      }
       case Op::Flatten: {
         auto* op = w.node("Flatten", n.name, {in(0)}, {n.name});
         Writer::int1(op, "axis", 1);
+        rank2.insert(n.name);
         break;
       }
       case Op::Reshape: fail("export of {}: Reshape is not exported (use Flatten)", g.name);
@@ -179,7 +266,7 @@ std::string export_onnx_bytes(const Graph& g) {
     }
   }
   const Node& out = g.at(g.output);
-  value_info(gp->add_output(), out.name, out.out, out.out.h == 1 && out.out.w == 1 && out.op != Op::Conv2d);
+  value_info(gp->add_output(), out.name, out.out, rank2.count(out.name) > 0);
   std::string bytes;
   if (!m.SerializeToString(&bytes)) fail("export of {}: protobuf serialisation failed", g.name);
   return bytes;

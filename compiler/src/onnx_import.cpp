@@ -45,6 +45,12 @@ struct Bias {
 struct Pending {  // a float result waiting for its QuantizeLinear
   Node node;
   std::vector<int> in_exps;
+  // The exponent of the tie offset added before QuantizeLinear (the export's
+  // half-up rounding, onnx_export.cpp); kNoOffset: none.
+  int offset_exp = kNoOffset;
+  bool reduce_sum = false;  // a GlobalAvgPool written as ReduceSum (+ Mul by mult * 2^-12)
+  bool scaled = false;      // its Mul was seen
+  static constexpr int kNoOffset = -10000;
 };
 
 class Importer : public OnnxReader {
@@ -287,6 +293,50 @@ class Importer : public OnnxReader {
       pending_[n.output(0)] = std::move(p);
       return;
     }
+    if (op == "Add" && pending_.count(n.input(0)) && n.input_size() == 2 && init_.count(n.input(1))) {
+      // The half-up tie offset before QuantizeLinear; finish() checks its value.
+      Pending p = pending_.at(n.input(0));
+      if (p.offset_exp != Pending::kNoOffset) bad(n, "a second rounding offset");
+      p.offset_exp = scale_exp(n, 1);
+      pending_[n.output(0)] = std::move(p);
+      return;
+    }
+    if (op == "ReduceSum") {
+      need(2);
+      only_attrs(n, {"keepdims", "noop_with_empty_axes"});
+      const Act& x = act(n, 0);
+      std::vector<int64_t> axes = int_values(initializer(n, 1), n);
+      for (auto& a : axes)
+        if (a < 0) a += 4;
+      if (axes != std::vector<int64_t>{2, 3} || attr_i(n, "keepdims", 1) != 1)
+        bad(n, "only the sum over H and W with keepdims 1 (a global average pool) is supported");
+      Pending p;
+      p.node.name = n.name();
+      p.node.op = Op::GlobalAvgPool;
+      p.node.inputs = {x.node};
+      const Shape is = g_.at(x.node).out;
+      p.node.out = Shape{is.n, is.c, 1, 1};
+      p.node.mult = 4096;
+      p.in_exps = {x.exp};
+      p.reduce_sum = true;
+      pending_[n.output(0)] = std::move(p);
+      return;
+    }
+    if (op == "Mul") {
+      need(2);
+      auto it = pending_.find(n.input(0));
+      if (it == pending_.end() || !it->second.reduce_sum || it->second.scaled || it->second.node.relu ||
+          it->second.offset_exp != Pending::kNoOffset)
+        bad(n, "Mul is supported only right after a ReduceSum over H and W (a global average pool)");
+      const double m = std::ldexp(static_cast<double>(float_scalar(n, 1)), 12);
+      if (!(m >= 1 && m <= 4096 && m == std::floor(m)))
+        bad(n, fmt::format("the multiplier {} is not k * 2^-12 with k in 1..4096", float_scalar(n, 1)));
+      Pending p = it->second;
+      p.node.mult = static_cast<int32_t>(m);
+      p.scaled = true;
+      pending_[n.output(0)] = std::move(p);
+      return;
+    }
     if (op == "Add") {
       need(2);
       const Act& a = act(n, 0);
@@ -369,7 +419,7 @@ class Importer : public OnnxReader {
       case Op::AvgPool: n.shift = std::countr_zero(static_cast<uint64_t>(n.pool * n.pool)) + exp - p.in_exps[0]; break;
       case Op::GlobalAvgPool: {
         const Shape is = g_.at(n.inputs[0]).out;
-        n.mult = static_cast<int32_t>(std::lround(4096.0 / static_cast<double>(is.h * is.w)));
+        if (!p.reduce_sum) n.mult = static_cast<int32_t>(std::lround(4096.0 / static_cast<double>(is.h * is.w)));
         n.shift = 12 + exp - p.in_exps[0];
         break;
       }
@@ -377,6 +427,11 @@ class Importer : public OnnxReader {
     }
     if (n.shift < 0 || n.shift > 30)
       bad(q, fmt::format("output scale 2^{} gives a requantization shift of {} (0..30 supported)", exp, n.shift));
+    // The offset makes QuantizeLinear round half up, as the shift does, only
+    // when it is a quarter of the result's integer unit 2^(exp - shift).
+    if (p.offset_exp != Pending::kNoOffset && p.offset_exp != exp - n.shift - 2)
+      bad(q, fmt::format("the rounding offset 2^{} before it is not 2^{} (a quarter of the unit of its input)",
+                         p.offset_exp, exp - n.shift - 2));
   }
 
   const onnx::ModelProto& m_;

@@ -79,7 +79,21 @@ class OnnxReader {
           for (int v : t.int32_data()) out.push_back(v);
         }
         break;
-      default: bad(n, fmt::format("initializer '{}' has element type {}; expected INT8 or INT32 (or UINT8)", t.name(), t.data_type()));
+      case onnx::TensorProto::INT64:
+        if (!raw.empty()) {
+          if (raw.size() % 8) bad(n, fmt::format("initializer '{}' has a truncated raw_data", t.name()));
+          for (size_t i = 0; i < raw.size(); i += 8) {
+            int64_t v;
+            std::memcpy(&v, raw.data() + i, 8);
+            out.push_back(v);
+          }
+        } else {
+          for (int64_t v : t.int64_data()) out.push_back(v);
+        }
+        break;
+      default:
+        bad(n, fmt::format("initializer '{}' has element type {}; expected INT8, INT32 or INT64 (or UINT8)", t.name(),
+                           t.data_type()));
     }
     int64_t count = 1;
     for (auto d : dims) count *= d;  // dims_problem above: no overflow

@@ -1,0 +1,177 @@
+// `vta run --onnx M --input NAME=FILE [--expect F] [--output-dir D]` and
+// `vta run --onnx-test DIR` with bad files: one line naming the file or the
+// input, exit code 2; a wrong expected output: exit 1 with the count, the
+// largest difference and the first index.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "run_cli.h"
+#include "vta/compiler/npy.h"
+#include "vta/compiler/onnx.h"
+#include "vta/compiler/reference.h"
+#include "vta/compiler/zoo.h"
+
+namespace {
+
+using vta::test::run_vta;
+namespace fs = std::filesystem;
+using namespace vta::compiler;
+
+#define EXPECT_HAS(msg, text) EXPECT_NE((msg).find(text), std::string::npos) << "output: " << (msg)
+
+struct Fixture {
+  fs::path dir, model, input;
+  std::vector<int64_t> want;  // the reference output
+};
+
+// lenet5 exported, its seeded input as .npy and its reference output.
+const Fixture& lenet() {
+  static const Fixture f = [] {
+    Fixture x;
+    x.dir = fs::path(VTA_BINARY_DIR) / "test-tmp" / "cli-onnx-inputs";
+    fs::create_directories(x.dir);
+    const Graph g = build_zoo("lenet5");
+    x.model = x.dir / "lenet5.onnx";
+    export_onnx(g, x.model.string());
+    const Tensor in = zoo_input(g, 7);
+    x.input = x.dir / "in.npy";
+    write_npy(x.input.string(), npy_of(in, {in.shape.n, in.shape.c, in.shape.h, in.shape.w}));
+    const Tensor out = run_graph(g, in)[static_cast<size_t>(g.output)];
+    x.want.assign(out.data.begin(), out.data.end());
+    return x;
+  }();
+  return f;
+}
+
+fs::path write(const std::string& name, const std::string& bytes) {
+  const fs::path p = lenet().dir / name;
+  std::ofstream(p, std::ios::binary) << bytes;
+  return p;
+}
+
+std::string run_lenet(const std::string& extra) {
+  return "run --onnx " + lenet().model.string() + " --input input=" + lenet().input.string() + " " + extra;
+}
+
+TEST(CliOnnxInputs, ExpectedOutputAndOutputDir) {
+  NpyArray want;
+  want.dims = {1, 10};
+  want.values = lenet().want;
+  const fs::path expect = lenet().dir / "want.npy";
+  write_npy(expect.string(), want);
+  const fs::path out = lenet().dir / "out";
+  fs::remove_all(out);
+  const auto r = run_vta(run_lenet("--expect " + expect.string() + " --output-dir " + out.string()));
+  EXPECT_EQ(r.code, 0) << r.out;
+  EXPECT_HAS(r.out, "bit-exact (10 elements)");
+  const fs::path written = out / "fc3.npy";
+  ASSERT_TRUE(fs::exists(written)) << r.out;
+  EXPECT_EQ(read_npy(written.string()).values, lenet().want);
+}
+
+TEST(CliOnnxInputs, MismatchNamesCountLargestDifferenceAndFirstIndex) {
+  NpyArray want;
+  want.dims = {1, 10};
+  want.values = lenet().want;
+  want.values[3] += 3;
+  want.values[7] -= 1;
+  const fs::path expect = lenet().dir / "wrong.npy";
+  write_npy(expect.string(), want);
+  const auto r = run_vta(run_lenet("--expect " + expect.string()));
+  EXPECT_EQ(r.code, 1) << r.out;
+  EXPECT_HAS(r.out, "2 of 10 elements differ, largest difference 3, first at index 3");
+}
+
+TEST(CliOnnxInputsErrors, NotAnNpyFile) {
+  const fs::path bad = write("garbage.npy", "hello");
+  const auto r = run_vta("run --onnx " + lenet().model.string() + " --input input=" + bad.string());
+  EXPECT_EQ(r.code, 2) << r.out;
+  EXPECT_HAS(r.out, bad.string() + ": not a .npy file");
+}
+
+TEST(CliOnnxInputsErrors, TruncatedNpyData) {
+  std::ifstream f(lenet().input, std::ios::binary);
+  std::string bytes((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+  const fs::path bad = write("short.npy", bytes.substr(0, bytes.size() - 5));
+  const auto r = run_vta("run --onnx " + lenet().model.string() + " --input input=" + bad.string());
+  EXPECT_EQ(r.code, 2) << r.out;
+  EXPECT_HAS(r.out, "short.npy: .npy data holds");
+}
+
+TEST(CliOnnxInputsErrors, WrongElementCount) {
+  NpyArray a;
+  a.dims = {5};
+  a.values = {1, 2, 3, 4, 5};
+  const fs::path bad = lenet().dir / "five.npy";
+  write_npy(bad.string(), a);
+  const auto r = run_vta("run --onnx " + lenet().model.string() + " --input input=" + bad.string());
+  EXPECT_EQ(r.code, 2) << r.out;
+  EXPECT_HAS(r.out, "five.npy: 5 elements, the model's input 'input' needs 1024");
+}
+
+TEST(CliOnnxInputsErrors, ValueOutOfRange) {
+  NpyArray a;
+  a.type = NpyType::Int32;
+  a.dims = {1, 1, 32, 32};
+  a.values.assign(1024, 0);
+  a.values[9] = 300;
+  const fs::path bad = lenet().dir / "range.npy";
+  write_npy(bad.string(), a);
+  const auto r = run_vta("run --onnx " + lenet().model.string() + " --input input=" + bad.string());
+  EXPECT_EQ(r.code, 2) << r.out;
+  EXPECT_HAS(r.out, "range.npy: element 9 is 300, outside the int8 range");
+}
+
+TEST(CliOnnxInputsErrors, UnknownInputName) {
+  const auto r = run_vta("run --onnx " + lenet().model.string() + " --input nope=" + lenet().input.string());
+  EXPECT_EQ(r.code, 2) << r.out;
+  EXPECT_HAS(r.out, "has no graph input 'nope'");
+}
+
+TEST(CliOnnxInputsErrors, NotATensorProto) {
+  const fs::path bad = write("bad.pb", std::string("\xff\xff\xff\xff", 4));
+  const auto r = run_vta("run --onnx " + lenet().model.string() + " --input input=" + bad.string());
+  EXPECT_EQ(r.code, 2) << r.out;
+  EXPECT_HAS(r.out, "bad.pb: not a TensorProto");
+}
+
+TEST(CliOnnxInputsErrors, ExpectedOutputOfAnotherSize) {
+  NpyArray a;
+  a.dims = {3};
+  a.values = {1, 2, 3};
+  const fs::path bad = lenet().dir / "three.npy";
+  write_npy(bad.string(), a);
+  const auto r = run_vta(run_lenet("--expect " + bad.string()));
+  EXPECT_EQ(r.code, 2) << r.out;
+  EXPECT_HAS(r.out, "three.npy: 3 elements expected, the model's output has 10");
+}
+
+TEST(CliOnnxInputsErrors, TestFolderWithoutModel) {
+  const fs::path d = lenet().dir / "empty_test";
+  fs::create_directories(d);
+  const auto r = run_vta("run --onnx-test " + d.string());
+  EXPECT_EQ(r.code, 2) << r.out;
+  EXPECT_HAS(r.out, "no model.onnx");
+}
+
+// ONNX's node tests give operands as graph inputs: without --input they are
+// named, not taken for a float model's second input.
+TEST(CliOnnxInputsErrors, OperandsAsGraphInputsWithoutValues) {
+  const std::string model = "/usr/share/libonnx-testdata/data/node/test_qlinearconv/model.onnx";
+  if (!fs::exists(model)) GTEST_SKIP() << "no libonnx-testdata";
+  const auto r = run_vta("run --onnx " + model);
+  EXPECT_EQ(r.code, 2) << r.out;
+  EXPECT_HAS(r.out, "the model has 8 graph inputs (x, x_scale,");
+  EXPECT_HAS(r.out, "--input NAME=FILE");
+  EXPECT_EQ(r.out.find("float model"), std::string::npos) << r.out;
+}
+
+TEST(CliOnnxInputsErrors, InputWithoutOnnx) {
+  const auto r = run_vta("run --model lenet5 --input x=" + lenet().input.string());
+  EXPECT_EQ(r.code, 2) << r.out;
+  EXPECT_HAS(r.out, "--input, --expect and --output-dir apply to --onnx");
+}
+
+}  // namespace

@@ -1,0 +1,205 @@
+// The outside oracle: every zoo network and microbenchmark export, at two
+// weight seeds, runs in ONNX Runtime 1.17 (tests/onnx_oracle/run_ort.js,
+// installed by scripts/setup.sh) and must give exactly the project's integer
+// reference, which the VTA backend (golden; VTA_TEST_BACKEND names another)
+// must give too. The exported file must therefore mean, in ONNX's own
+// semantics, what the project computes, rounding included. Skipped when node
+// or onnxruntime-node is missing, except under CI, where that fails.
+#include <gtest/gtest.h>
+#include <onnx/onnx_pb.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include "run_cli.h"
+#include "test_support.h"
+#include "vta/compiler/compile.h"
+#include "vta/compiler/npy.h"
+#include "vta/compiler/onnx.h"
+#include "vta/compiler/onnx_inputs.h"
+#include "vta/compiler/reference.h"
+#include "vta/compiler/runtime.h"
+#include "vta/compiler/zoo.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+using namespace vta::compiler;
+
+fs::path ort_modules() {
+  if (const char* e = std::getenv("VTA_ORT_MODULES")) return e;
+  return fs::path(VTA_SOURCE_DIR) / "build" / "onnxruntime" / "node_modules";
+}
+
+// Empty when the oracle can run; otherwise why not.
+std::string oracle_missing() {
+  if (std::system("command -v node >/dev/null 2>&1") != 0) return "node is not installed";
+  if (!fs::exists(ort_modules() / "onnxruntime-node" / "package.json"))
+    return "onnxruntime-node is not installed under " + ort_modules().string() + " (run scripts/setup.sh)";
+  return "";
+}
+
+#define REQUIRE_ORACLE()                                                  \
+  do {                                                                    \
+    const std::string why = oracle_missing();                             \
+    if (!why.empty()) {                                                   \
+      if (std::getenv("CI")) FAIL() << "no ONNX Runtime oracle: " << why; \
+      GTEST_SKIP() << "no ONNX Runtime oracle: " << why;                  \
+    }                                                                     \
+  } while (0)
+
+std::string backend_name() {
+  const char* b = std::getenv("VTA_TEST_BACKEND");
+  return b ? b : "golden";
+}
+
+struct Diff {
+  size_t elements = 0, differing = 0;
+  int64_t largest = 0;
+};
+
+Diff compare(const std::vector<int64_t>& a, const std::vector<int64_t>& b) {
+  Diff d;
+  d.elements = a.size();
+  for (size_t i = 0; i < a.size() && i < b.size(); ++i)
+    if (a[i] != b[i]) {
+      ++d.differing;
+      d.largest = std::max(d.largest, std::abs(a[i] - b[i]));
+    }
+  return d;
+}
+
+// Runs `model` in ONNX Runtime on NAME=FILE inputs; `work` gets its output
+// (and error) files. Returns its single output.
+NpyArray run_ort_files(const fs::path& model, const std::string& inputs, const fs::path& work) {
+  const fs::path out = work / "ort";
+  fs::remove_all(out);
+  const std::string cmd =
+      fmt::format("node '{}' '{}' '{}' '{}' {} 2>'{}'", VTA_SOURCE_DIR "/tests/onnx_oracle/run_ort.js",
+                  ort_modules().string(), model.string(), out.string(), inputs, (work / "ort.err").string());
+  if (std::system(cmd.c_str()) != 0) {
+    std::ifstream e(work / "ort.err");
+    std::stringstream ss;
+    ss << e.rdbuf();
+    throw std::runtime_error("ONNX Runtime: " + ss.str());
+  }
+  for (const auto& f : fs::directory_iterator(out)) return read_npy(f.path().string());
+  throw std::runtime_error("ONNX Runtime wrote no output");
+}
+
+NpyArray run_ort(const fs::path& model, const std::string& input_name, const NpyArray& input) {
+  const fs::path dir = model.parent_path();
+  write_npy((dir / "input.npy").string(), input);
+  return run_ort_files(model, fmt::format("'{}={}'", input_name, (dir / "input.npy").string()), dir);
+}
+
+struct Case {
+  std::string net;
+  bool big;           // run on the golden model only (cycle models would take minutes)
+  int64_t image = 0;  // > 0: one seed at this input size (the structure is the same, the run seconds, not a minute)
+};
+
+class Oracle : public ::testing::TestWithParam<Case> {};
+
+TEST_P(Oracle, ExportRunsBitExactInOnnxRuntime) {
+  REQUIRE_ORACLE();
+  const Case& c = GetParam();
+  if (c.big && backend_name() != "golden") GTEST_SKIP() << c.net << " runs on the golden model only";
+  const std::vector<uint32_t> seeds = c.image > 0 ? std::vector<uint32_t>{1} : std::vector<uint32_t>{1, 2};
+  for (uint32_t seed : seeds) {
+    ZooOptions o;
+    o.seed = seed;
+    o.image = c.image;
+    const Graph g = build_zoo(c.net, o);
+    std::string safe = c.net;
+    for (char& ch : safe)
+      if (ch == ':' || ch == ',') ch = '_';
+    const fs::path dir = fs::path(VTA_BINARY_DIR) / "onnx_oracle" / backend_name() / fmt::format("{}_s{}", safe, seed);
+    fs::create_directories(dir);
+    const std::string bytes = export_onnx_bytes(g);
+    { std::ofstream(dir / "model.onnx", std::ios::binary) << bytes; }
+    onnx::ModelProto m;
+    ASSERT_TRUE(m.ParseFromString(bytes));
+    std::vector<int64_t> in_dims;
+    for (const auto& d : m.graph().input(0).type().tensor_type().shape().dim()) in_dims.push_back(d.dim_value());
+    const Tensor in = zoo_input(g, seed + 100);
+    const NpyArray ort = run_ort(dir / "model.onnx", m.graph().input(0).name(), npy_of(in, in_dims));
+    const Tensor ref = run_graph(g, in)[static_cast<size_t>(g.output)];
+    const std::vector<int64_t> ref_v(ref.data.begin(), ref.data.end());
+    const Diff d = compare(ort.values, ref_v);
+    std::cout << fmt::format("ORACLE {} seed {}: {} elements, {} differ, largest difference {}\n", c.net, seed,
+                             d.elements, d.differing, d.largest);
+    EXPECT_EQ(ort.values.size(), ref_v.size()) << c.net;
+    EXPECT_EQ(d.differing, 0u) << c.net << " seed " << seed << ": largest difference " << d.largest;
+    // And the backend gives the reference's tensor.
+    const vta::Config cfg = vta::test::preset("vta-1x16x16");
+    auto backend = vta::make_backend(backend_name(), cfg);
+    const NetworkResult res = run_network(compile(g, cfg), *backend, in);
+    EXPECT_EQ(res.output.data, ref.data) << c.net << " on " << backend_name();
+  }
+}
+
+std::string case_name(const ::testing::TestParamInfo<Case>& i) {
+  std::string s;
+  for (char ch : i.param.net) s += std::isalnum(static_cast<unsigned char>(ch)) ? ch : '_';
+  return s;
+}
+
+INSTANTIATE_TEST_SUITE_P(Zoo, Oracle,
+                         ::testing::Values(Case{"lenet5", false}, Case{"resnet18", true}, Case{"resnet34", true, 112},
+                                           Case{"resnet50", true, 112}, Case{"vgg16", true, 64},
+                                           Case{"mobilenet_v1", true}, Case{"conv:16,8,8,16,3,1,1", false},
+                                           Case{"conv:16,8,8,16,1,1,0", false}, Case{"conv:20,9,9,40,3,2,1", false},
+                                           Case{"dwconv:16,8,8,3,1,1", false}, Case{"maxpool:16,8,8,2,2,0", false},
+                                           Case{"maxpool:16,8,8,3,2,1", false}, Case{"avgpool:16,8,8,2", false},
+                                           Case{"dense:64,32", false}),
+                         case_name);
+
+// ONNX's own integer operator tests (Debian's libonnx-testdata): ONNX
+// Runtime gives ONNX's expected output, and `vta run --onnx-test` (operands
+// given as graph inputs with values) and `vta run --onnx --input ...
+// --expect` give ONNX Runtime's, bit for bit.
+class TestData : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(TestData, OnnxRuntimeAndVtaAgreeWithTheExpectedOutput) {
+  REQUIRE_ORACLE();
+  const fs::path dir = fs::path("/usr/share/libonnx-testdata/data/node") / GetParam();
+  if (!fs::exists(dir)) {
+    if (std::getenv("CI")) FAIL() << "no libonnx-testdata at " << dir;
+    GTEST_SKIP() << "no libonnx-testdata at " << dir;
+  }
+  std::ifstream f(dir / "model.onnx", std::ios::binary);
+  const std::string model((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+  const std::vector<std::string> names = onnx_graph_inputs(model);
+  const fs::path set = dir / "test_data_set_0";
+  std::string ort_args, vta_args;
+  for (size_t k = 0; k < names.size(); ++k) {
+    const std::string spec = fmt::format("{}={}", names[k], (set / fmt::format("input_{}.pb", k)).string());
+    ort_args += " '" + spec + "'";
+    vta_args += " --input '" + spec + "'";
+  }
+  const fs::path work = fs::path(VTA_BINARY_DIR) / "onnx_oracle" / backend_name() / GetParam();
+  fs::create_directories(work);
+  const NpyArray ort = run_ort_files(dir / "model.onnx", ort_args, work);
+  const NpyArray want = read_tensor_file((set / "output_0.pb").string());
+  EXPECT_EQ(ort.values, want.values) << "ONNX Runtime and ONNX's expected output";
+  write_npy((work / "ort.npy").string(), ort);
+  const std::string backend = " --backend " + backend_name();
+  const auto t = vta::test::run_vta("run --onnx-test " + dir.string() + backend);
+  EXPECT_EQ(t.code, 0) << t.out;
+  EXPECT_NE(t.out.find("test_data_set_0: bit-exact"), std::string::npos) << t.out;
+  const auto r = vta::test::run_vta("run --onnx " + (dir / "model.onnx").string() + vta_args + " --expect " +
+                                    (work / "ort.npy").string() + backend);
+  EXPECT_EQ(r.code, 0) << r.out;
+  EXPECT_NE(r.out.find("bit-exact"), std::string::npos) << r.out;
+}
+
+INSTANTIATE_TEST_SUITE_P(Integer, TestData,
+                         ::testing::Values("test_qlinearconv", "test_qlinearmatmul_2D", "test_qlinearmatmul_3D",
+                                           "test_convinteger_with_padding", "test_convinteger_without_padding",
+                                           "test_basic_convinteger", "test_matmulinteger"));
+
+}  // namespace
