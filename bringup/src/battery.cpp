@@ -89,12 +89,15 @@ Report run(const Options& o, std::ostream* progress) {
   };
   // Every program is compared through this one function.
   auto check = [&](CaseResult& cr, const ProgramImage& img) {
-    // RACE CHECK (issue 17, item 3): the race checker of model/
-    // (vta::check_races(program, config)) is to run here, before the
-    // comparison, so that a racy program is reported as the program's fault
-    // and never as a mismatch of the device; then set r.race_checked. Until
-    // it exists no program is race-checked and the summary says
-    // "race check: not run".
+    // Race check first (issue 17, item 3): a racy program gives a
+    // timing-dependent answer, so a difference would blame the device for
+    // the program's fault. It is reported as such and not run.
+    if (const std::string race = race_in(c, img); !race.empty()) {
+      cr.status = Status::FAIL;
+      cr.message = "racy program (the program's fault, not the device's; not compared): " + race;
+      ++r.racy;
+      return;
+    }
     const std::string wave = o.wave_dir.empty() ? "" : fmt::format("{}/{}-{}.vcd", o.wave_dir, cr.suite, cr.name);
     cr.message = compare_with_golden(o.backend, c, img, wave);
     cr.status = cr.message.empty() ? Status::PASS : Status::FAIL;
@@ -185,13 +188,19 @@ Report run(const Options& o, std::ostream* progress) {
     });
   }
   if (!o.networks.empty()) suite_line("networks");
+  r.race_checked = true;
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return r;
 }
 
+std::string Report::race_text() const {
+  if (!race_checked) return "not run";
+  return racy ? fmt::format("{} racy program{}", racy, racy == 1 ? "" : "s") : "passed";
+}
+
 std::string summary(const Report& r) {
   std::string s = fmt::format("bring-up of backend {} ({}), design {} (config hash {}), race check: {}: ", r.backend,
-                              r.device, r.config, r.config_hash, r.race_checked ? "passed" : "not run");
+                              r.device, r.config, r.config_hash, r.race_text());
   s += fmt::format("{} ({} passed, {} failed, {} skipped of {} in {:.1f} s)\n", r.passed() ? "PASS" : "FAIL",
                    r.count(Status::PASS), r.count(Status::FAIL), r.count(Status::SKIP), r.cases.size(), r.seconds);
   std::string failed;

@@ -12,6 +12,7 @@
 #include "vta/model/backend.h"
 #include "vta/model/builders.h"
 #include "vta/model/program.h"
+#include "vta/model/race.h"
 
 namespace vta::bringup {
 
@@ -235,6 +236,20 @@ std::string write_wave_window(const std::string& backend, const Config& c, const
 }
 
 }  // namespace
+
+std::string race_in(const Config& c, ProgramImage image) {
+  auto golden = make_backend("golden", c);
+  const Launch l = install(image, *golden);
+  try {
+    model::check_races(c, golden->dram(), l);
+  } catch (const model::RaceError& e) {
+    return e.what();
+  } catch (const Error&) {
+    // Not a race: a bounds error or a deadlock the comparison expects on
+    // every backend. A race after it cannot happen on any backend either.
+  }
+  return "";
+}
 
 std::string compare_with_golden(const std::string& backend, const Config& c, const ProgramImage& image,
                                 const std::string& wave_file) {

@@ -31,7 +31,7 @@ std::string junit_xml(const Report& r) {
                                {"device", r.device},
                                {"config", r.config},
                                {"config_hash", r.config_hash},
-                               {"race_check", r.race_checked ? "passed" : "not run"}})
+                               {"race_check", r.race_text()}})
       x += fmt::format("      <property name=\"{}\" value=\"{}\"/>\n", k, xml_escape(v));
     x += "    </properties>\n";
     for (const auto& cr : r.cases) {

@@ -56,9 +56,10 @@ void RaceChecker::report(uint32_t earlier, bool earlier_writes, bool now_writes,
     return fmt::format("{} on the {} module", insn_label(layout_, prog_.insns[i - 1], i - 1),
                        module_name(prog_.module[i - 1]));
   };
-  fail("data race on {} element {}: {} {} it and {} {} it, with no dependency-token path between them",
-       isa::mem_name(kBufMem[b]), e, who(earlier), earlier_writes ? "writes" : "reads", who(now_),
-       now_writes ? "writes" : "reads");
+  throw RaceError(fmt::format(
+      "data race on {} element {}: {} {} it and {} {} it, with no dependency-token path between them",
+      isa::mem_name(kBufMem[b]), e, who(earlier), earlier_writes ? "writes" : "reads", who(now_),
+      now_writes ? "writes" : "reads"));
 }
 
 void RaceChecker::record(uint32_t i, const std::vector<Uop>& uops) {

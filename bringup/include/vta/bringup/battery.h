@@ -56,9 +56,13 @@ struct Report {
   std::string device;       // Backend::describe()
   std::string config;       // the design's name
   std::string config_hash;  // Config::hash() of the resolved design
-  /// Whether every program was race-checked before its comparison. False
-  /// until the race checker of model/ exists (see battery.cpp).
+  /// Whether every program was race-checked before its comparison (the
+  /// corner, conformance and random programs by race_in(), the networks'
+  /// segments by the golden model's own check), and how many were racy.
   bool race_checked = false;
+  size_t racy = 0;
+  /// "passed", "N racy programs" or "not run", as the summary and JUnit say.
+  std::string race_text() const;
   std::vector<CaseResult> cases;
   double seconds = 0;
   size_t count(CaseResult::Status s) const;

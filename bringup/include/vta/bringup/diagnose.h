@@ -19,6 +19,13 @@ namespace vta::bringup {
 /// 10 KiB a cycle).
 constexpr uint64_t kWaveWindowCycles = 2000;
 
+/// "" when `image` has no data race; else the race checker's message (both
+/// instructions, the buffer, the element). Checked on a fresh golden model's
+/// DRAM without computing tensors (model/race.h); other errors the program
+/// raises are left to the comparison, where every backend must raise them
+/// alike.
+std::string race_in(const Config& c, ProgramImage image);
+
 /// "" when `image` gives the same DRAM buffers, on-chip buffers and errors on
 /// `backend` as on the golden model; else the first differing buffer, index,
 /// expected and actual values, then the first differing instruction, then

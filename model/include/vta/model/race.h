@@ -21,12 +21,21 @@
 #include <vector>
 
 #include "vta/isa/config.h"
+#include "vta/isa/error.h"
 #include "vta/isa/fields.h"
 #include "vta/model/backend.h"
 #include "vta/model/datapath.h"
 #include "vta/model/program.h"
 
 namespace vta::model {
+
+/// A data race (RaceChecker's report): the program's fault, whatever the
+/// backend. Bring-up tells it apart from the errors a program is meant to
+/// raise identically on every backend.
+class RaceError : public Error {
+ public:
+  using Error::Error;
+};
 
 class RaceChecker {
  public:
@@ -76,7 +85,7 @@ void check_in_golden_order(const Config& c, const Program& prog, const Dram& dra
 /// Fetches the program `launch` from `dram` and checks it for races without
 /// computing tensors: the golden model's order, each instruction's bounds
 /// checks (uop loads are carried out, on a fresh uop buffer), then the race
-/// checker. Throws vta::Error for the first race, or for anything the golden
+/// checker. Throws RaceError for the first race, vta::Error for anything the golden
 /// model would reject (bounds, deadlock). For callers that have a program but
 /// no golden run (bring-up before comparing, compiler tests).
 void check_races(const Config& c, const Dram& dram, const Launch& launch);
