@@ -29,6 +29,7 @@
 #include "vta/model/image.h"
 #include "vta/model/image_builder.h"
 #include "vta/model/random_program.h"
+#include "vta/model/race.h"
 
 namespace {
 
@@ -151,7 +152,7 @@ TEST(RandomProgramKnobs, SizeAndRacyKnobs) {
     return n;
   };
   size_t small_max = 0, large_max = 0;
-  int fewer = 0;
+  int fewer = 0, refused = 0;
   for (uint32_t seed = 1; seed <= 30; ++seed) {
     vta::RandomProgramOptions o;
     o.size = 1;
@@ -164,11 +165,23 @@ TEST(RandomProgramKnobs, SizeAndRacyKnobs) {
     ASSERT_EQ(racy.insns.size(), chained.insns.size());
     EXPECT_LE(tokens(racy), tokens(chained));
     fewer += tokens(racy) < tokens(chained);
-    auto b = vta::make_backend(vta::test::test_backend(), c);
-    EXPECT_NO_THROW(b->run(vta::install(racy, *b))) << "seed " << seed;
+    // Racy programs still run to the end (no deadlock) with the race check
+    // off; with it on (the default) most are refused as races.
+    vta::BackendOptions off;
+    off.skip_race_check = true;
+    auto b = vta::make_backend(vta::test::test_backend(), c, off);
+    vta::ProgramImage copy = racy;
+    EXPECT_NO_THROW(b->run(vta::install(copy, *b))) << "seed " << seed;
+    auto checked = vta::make_backend(vta::test::test_backend(), c);
+    try {
+      checked->run(vta::install(racy, *checked));
+    } catch (const vta::Error& e) {
+      refused += std::string(e.what()).rfind("data race on ", 0) == 0;
+    }
   }
   EXPECT_GT(large_max, small_max);
   EXPECT_GT(fewer, 10);
+  EXPECT_GT(refused, 10);
 }
 
 INSTANTIATE_TEST_SUITE_P(Golden, RandomPrograms, ::testing::Values("vta-1x16x16", "vta-4x16x16", "vta-1x32x32"),

@@ -18,6 +18,7 @@
 #include "vta/model/datapath.h"
 #include "vta/model/golden.h"
 #include "vta/model/program.h"
+#include "vta/model/race.h"
 
 namespace vta::opencl {
 
@@ -279,6 +280,8 @@ struct OpenclBackend::Impl {
   size_t wg = 1;
   uint64_t max_alloc = 0;
   uint64_t max_steps = 0;  // BackendOptions::max_steps
+  bool race_check = true;  // !BackendOptions::skip_race_check (off in timing-only runs)
+  std::unique_ptr<model::Datapath> race_uops;  // the uop buffer as the race checker sees it
   RunStats stats;
   // Host memory the non-blocking transfers of one batch read or write.
   std::vector<uint32_t> order_host;
@@ -346,6 +349,7 @@ OpenclBackend::OpenclBackend(const Config& c, const BackendOptions& options)
   m.built = build(config(), dev, choose_flavor(config(), dev.info));
   m.max_alloc = max_alloc_of(dev.info);
   m.max_steps = options.max_steps;
+  m.race_check = !options.skip_race_check && !options.timing_only;
   cl_int err = CL_SUCCESS;
   m.queue = clCreateCommandQueue(m.built->context, dev.device, CL_QUEUE_PROFILING_ENABLE, &err);
   m.check(err, "creating a command queue");
@@ -555,6 +559,12 @@ void OpenclBackend::run_batch(const std::vector<Launch>& launches) {
     try {
       p.prog = model::fetch_program(c, m.layout, dr, l);
       model::check_step_budget(c, m.layout, p.prog, m.max_steps);
+      // A race met before any other error is refused as the other models
+      // refuse it; the device's run raises every other error itself.
+      if (m.race_check) {
+        if (!m.race_uops) m.race_uops = std::make_unique<model::Datapath>(c);
+        model::check_races_before_other_errors(c, p.prog, dr, *m.race_uops);
+      }
     } catch (const Error& e) {
       fetch_error = e;
       break;

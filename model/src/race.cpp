@@ -151,6 +151,21 @@ void check_in_golden_order(const Config& c, const Program& prog, const Dram& dra
   check_deadlock(c, checker.layout(), prog, s);
 }
 
+void check_races_before_other_errors(const Config& c, const Program& prog, const Dram& dram, Datapath& checker) {
+  const Schedule s = schedule(c, prog);
+  RaceChecker rc(c, checker.layout(), prog);
+  for (const uint32_t i : s.order) {
+    try {
+      checker.check(prog.insns[i], i, dram);
+    } catch (const RaceError&) {
+      throw;
+    } catch (const Error&) {
+      return;
+    }
+    rc.record(i, checker.uops());
+  }
+}
+
 void check_races(const Config& c, const Dram& dram, const Launch& launch) {
   Datapath dp(c);
   const Program prog = fetch_program(c, dp.layout(), dram, launch);

@@ -82,6 +82,12 @@ class RaceChecker {
 /// their timing gives the modules.
 void check_in_golden_order(const Config& c, const Program& prog, const Dram& dram, Datapath& checker, bool races);
 
+/// The race check alone, for a backend that raises the other errors itself
+/// (OpenCL): walks the golden order like check_in_golden_order and throws
+/// RaceError for a race met before any other error; at the first other error
+/// it stops quietly (the backend's run raises that one).
+void check_races_before_other_errors(const Config& c, const Program& prog, const Dram& dram, Datapath& checker);
+
 /// Fetches the program `launch` from `dram` and checks it for races without
 /// computing tensors: the golden model's order, each instruction's bounds
 /// checks (uop loads are carried out, on a fresh uop buffer), then the race
