@@ -16,6 +16,7 @@
 
 #include "vta/isa/config.h"
 #include "vta/isa/error.h"
+#include "vta/isa/parse_int.h"
 #include "vta/isa/fields.h"
 
 namespace vta::isa {
@@ -39,18 +40,8 @@ std::vector<std::string_view> tokenize(std::string_view line) {
   return out;
 }
 
-bool parse_number(std::string_view s, int64_t& v) {
-  bool neg = false;
-  if (!s.empty() && (s[0] == '-' || s[0] == '+')) neg = s[0] == '-', s.remove_prefix(1);
-  int base = 10;
-  if (s.size() > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) base = 16, s.remove_prefix(2);
-  if (s.empty()) return false;
-  uint64_t u = 0;
-  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), u, base);
-  if (ec != std::errc() || p != s.data() + s.size() || u > (1ull << 40)) return false;
-  v = neg ? -static_cast<int64_t>(u) : static_cast<int64_t>(u);
-  return true;
-}
+// Instruction fields: at most 2^40 in magnitude (wider than any field).
+bool parse_number(std::string_view s, int64_t& v) { return parse_int(s, v, 1ull << 40); }
 
 std::string render_field(const FieldPos& p, uint32_t v) {
   switch (p.render) {

@@ -12,6 +12,7 @@
 #include <string_view>
 
 #include "vta/isa/error.h"
+#include "vta/isa/parse_int.h"
 #include "vta/isa/read_file.h"
 
 namespace vta {
@@ -41,20 +42,6 @@ std::vector<std::string> words(const std::string& line) {
   return w;
 }
 
-// Decimal or 0x hex with an optional sign, as in instruction fields
-// (docs/asm.md): 010 is ten, not octal eight. False on overflow.
-bool to_int(std::string_view s, int64_t& v) {
-  bool neg = false;
-  if (!s.empty() && (s[0] == '-' || s[0] == '+')) neg = s[0] == '-', s.remove_prefix(1);
-  int base = 10;
-  if (s.size() > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) base = 16, s.remove_prefix(2);
-  if (s.empty()) return false;
-  uint64_t u = 0;
-  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), u, base);
-  if (ec != std::errc() || p != s.data() + s.size() || u > static_cast<uint64_t>(INT64_MAX)) return false;
-  v = neg ? -static_cast<int64_t>(u) : static_cast<int64_t>(u);
-  return true;
-}
 
 }  // namespace
 
@@ -143,7 +130,7 @@ ProgramImage assemble_program(const std::string& text, const std::string& source
     const int scalar = mem == MemId::ACC ? 4 : mem == MemId::UOP ? 4 : 1;
     if (w[k] == "random") {
       int64_t seed = 1;
-      if (k + 1 < w.size() && !to_int(w[k + 1], seed)) fail("{}: random needs an integer seed", where);
+      if (k + 1 < w.size() && !parse_int(w[k + 1], seed)) fail("{}: random needs an integer seed", where);
       std::mt19937 rng(static_cast<uint32_t>(seed));
       for (auto& b : data) b = static_cast<uint8_t>(rng());
       return data;
@@ -160,7 +147,7 @@ ProgramImage assemble_program(const std::string& text, const std::string& source
       uint64_t at = 0;
       for (size_t i = k + 1; i < w.size(); ++i) {
         int64_t v = 0;
-        if (!to_int(w[i], v)) fail("{}: '{}' is not an integer", where, w[i]);
+        if (!parse_int(w[i], v)) fail("{}: '{}' is not an integer", where, w[i]);
         int64_t lo = scalar == 1 ? -128 : INT32_MIN, hi = scalar == 1 ? 255 : UINT32_MAX;
         if (v < lo || v > hi) fail("{}: value {} does not fit a {}-byte element", where, v, scalar);
         if (at + scalar > n) fail("{}: more values than the buffer holds ({} bytes)", where, n);
@@ -189,7 +176,7 @@ ProgramImage assemble_program(const std::string& text, const std::string& source
       auto mem = isa::mem_from_name(w[2]);
       if (!mem) fail("{}: '{}' is not a memory type (UOP WGT INP ACC OUT ACC_8BIT)", where, w[2]);
       int64_t count = 0;
-      if (!to_int(w[3], count) || count <= 0) fail("{}: element count '{}' must be a positive integer", where, w[3]);
+      if (!parse_int(w[3], count) || count <= 0) fail("{}: element count '{}' must be a positive integer", where, w[3]);
       if (img.buffer(w[1]) || w[1] == "uop") fail("{}: buffer '{}' is defined twice (or uses the reserved name 'uop')", where, w[1]);
       const auto elem = static_cast<uint64_t>(c.elem_bytes(static_cast<int>(*mem)));
       if (static_cast<uint64_t>(count) > static_cast<uint64_t>(c.memory.dram_size) / elem)
@@ -215,7 +202,7 @@ ProgramImage assemble_program(const std::string& text, const std::string& source
         if (w.size() < 5) fail("{}: expected '.expect sram MEM INDEX values ...'", where);
         auto mem = isa::mem_from_name(w[2]);
         int64_t idx = 0;
-        if (!mem || !to_int(w[3], idx) || idx < 0 || idx > UINT32_MAX)
+        if (!mem || !parse_int(w[3], idx) || idx < 0 || idx > UINT32_MAX)
           fail("{}: bad '.expect sram' memory or index '{}' (0..{})", where, w[3], UINT32_MAX);
         e.where = Expectation::Where::SRAM;
         e.mem = *mem;
@@ -253,7 +240,7 @@ ProgramImage assemble_program(const std::string& text, const std::string& source
         std::string sym = text_line.substr(s, e - s);
         auto plus = sym.find('+');
         if (plus != std::string::npos) {
-          if (!to_int(sym.substr(plus + 1), p.offset)) fail("{}: bad offset in '@{}'", where, sym);
+          if (!parse_int(sym.substr(plus + 1), p.offset)) fail("{}: bad offset in '@{}'", where, sym);
           sym = sym.substr(0, plus);
         }
         p.symbol = sym;
