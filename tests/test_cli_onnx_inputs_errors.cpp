@@ -84,6 +84,16 @@ TEST(CliOnnxInputs, MismatchNamesCountLargestDifferenceAndFirstIndex) {
   EXPECT_HAS(r.out, "2 of 10 elements differ, largest difference 3, first at index 3");
 }
 
+// The per-layer report options belong to runs on the built-in input; with
+// --input they are refused, never silently ignored.
+TEST(CliOnnxInputsErrors, ReportOptionsAreRefusedWithInputs) {
+  for (const std::string opt : {"--report-csv r.csv", "--report-json r.json", "--report-html r.html"}) {
+    const auto r = run_vta(run_lenet(opt));
+    EXPECT_EQ(r.code, 2) << opt << ": " << r.out;
+    EXPECT_HAS(r.out, "vta: error: run: --report-csv, --report-json, --report-html and --dump-after apply to");
+  }
+}
+
 TEST(CliOnnxInputsErrors, NotAnNpyFile) {
   const fs::path bad = write("garbage.npy", "hello");
   const auto r = run_vta("run --onnx " + lenet().model.string() + " --input input=" + bad.string());
