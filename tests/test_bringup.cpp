@@ -14,6 +14,7 @@
 #include <sstream>
 #include <string>
 
+#include "env_guard.h"
 #include "run_cli.h"
 #include "test_support.h"
 #include "vta/bringup/battery.h"
@@ -30,26 +31,7 @@ using vta::test::preset;
 
 #define EXPECT_HAS(text, part) EXPECT_NE(std::string(text).find(part), std::string::npos) << (text)
 
-/// Sets an environment variable for one scope.
-class EnvGuard {
- public:
-  EnvGuard(const char* name, const std::string& value) : name_(name) {
-    if (const char* old = std::getenv(name)) old_ = old;
-    setenv(name, value.c_str(), 1);
-  }
-  ~EnvGuard() {
-    if (old_)
-      setenv(name_, old_->c_str(), 1);
-    else
-      unsetenv(name_);
-  }
-  EnvGuard(const EnvGuard&) = delete;
-  EnvGuard& operator=(const EnvGuard&) = delete;
-
- private:
-  const char* name_;
-  std::optional<std::string> old_;
-};
+using vta::test::EnvGuard;
 
 std::string temp_dir(const std::string& name) {
   const auto dir = std::filesystem::path(VTA_BINARY_DIR) / "test-bringup" / name;

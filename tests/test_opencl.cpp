@@ -16,6 +16,7 @@
 #include <functional>
 #include <optional>
 
+#include "env_guard.h"
 #include "test_support.h"
 #include "vta/bringup/battery.h"
 #include "vta/bringup/diagnose.h"
@@ -34,27 +35,7 @@ using vta::isa::MemId;
 namespace programs = vta::programs;
 using vta::test::preset;
 
-/// Sets an environment variable for one scope (tests share a process when
-/// the binary runs outside ctest).
-class EnvGuard {
- public:
-  EnvGuard(const char* name, const std::string& value) : name_(name) {
-    if (const char* old = std::getenv(name)) old_ = old;
-    setenv(name, value.c_str(), 1);
-  }
-  ~EnvGuard() {
-    if (old_)
-      setenv(name_, old_->c_str(), 1);
-    else
-      unsetenv(name_);
-  }
-  EnvGuard(const EnvGuard&) = delete;
-  EnvGuard& operator=(const EnvGuard&) = delete;
-
- private:
-  const char* name_;
-  std::optional<std::string> old_;
-};
+using vta::test::EnvGuard;
 
 std::string temp_path(const std::string& name) {
   const auto dir = std::filesystem::path(VTA_BINARY_DIR) / "test-opencl";
