@@ -38,6 +38,15 @@ void expect_parts(const std::string& msg, std::initializer_list<std::string> par
 
 // ------------------------------------------------------------------ keys
 
+// yaml-cpp 0.7's LoadAll looped forever, allocating gigabytes, on a stray ','
+// at the start of a line after an indented map (found by
+// tests/fuzz/fuzz_config; the fuzzer's input is in tests/fuzz/regressions/).
+TEST(ConfigErrors, StrayCommaIsASyntaxErrorNotAHang) {
+  expect_parts(load_error(" b: 1\n,\n"), {"bad.yaml:2", "YAML syntax error", "unexpected character"});
+  expect_parts(load_error("# Bat/ch 4\n  block_in: 16\n ,\xff\xff\xff ard\nname: vt128\n"),
+               {"bad.yaml:", "YAML syntax error"});
+}
+
 TEST(ConfigErrors, UnknownKeySuggestsTheClosest) {
   const std::string msg = load_error("name: x\ngemm:\n  batch: 1\n  blok_in: 16\n");
   expect_parts(msg, {"bad.yaml:4", "gemm.blok_in", "unknown key", "did you mean 'block_in'"});

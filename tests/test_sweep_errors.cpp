@@ -102,7 +102,13 @@ TEST(SweepSpecErrors, WrongType) {
 
 TEST(SweepSpecErrors, TwoDocuments) {
   expect_spec_error(std::string("base: vta-1x16x16\n") + kNet + "---\nbase: vta-1x32x32\n",
-                    "a sweep spec is one YAML document, not 2");
+                    "a second YAML document ('---'); a sweep spec is one document");
+}
+
+// yaml-cpp 0.7's LoadAll looped forever, allocating, on a stray ',' at the
+// start of a line (found by tests/fuzz/fuzz_config).
+TEST(SweepSpecErrors, StrayCommaIsASyntaxErrorNotAHang) {
+  expect_spec_error("base: vta-1x16x16\n,\n", "s.yaml:2: YAML syntax error");
 }
 
 TEST(SweepSpecErrors, UnknownDevice) {

@@ -82,7 +82,11 @@ struct Builder {
 }  // namespace
 
 Estimate estimate(const Config& c, const EstimateOptions& o) {
-  auto [family, device] = resolve_target(o);
+  // Not a structured binding: lambdas below capture `device` (clang 14, the
+  // fuzz preset's compiler, cannot capture a structured binding).
+  const auto target = resolve_target(o);
+  const Family family = target.first;
+  const std::optional<Device>& device = target.second;
   const bool xcup_uram = family == Family::xcup && (!device || device->budget.uram > 0);
   Builder b(family, c.memory.bus_bits, {o.use_uram && xcup_uram, o.uram_min_bytes});
 

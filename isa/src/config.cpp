@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "vta/isa/error.h"
+#include "vta/isa/yaml_documents.h"
 #include "vta/isa/read_file.h"
 #include "vta/isa/fields.h"
 
@@ -394,10 +395,10 @@ Config load_config_text(const std::string& yaml, const std::string& source, cons
   YAML::Node root;
   try {
     // One document: a second one (after `---`) would otherwise be ignored.
-    std::vector<YAML::Node> docs = YAML::LoadAll(yaml);
-    if (docs.size() > 1)
-      fail("{}:{}: a second YAML document ('---'); a config is one document", source, docs[1].Mark().line + 1);
-    if (!docs.empty()) root = docs[0];
+    const YamlDocuments docs = load_yaml_documents(yaml);
+    if (docs.count > 1)
+      fail("{}:{}: a second YAML document ('---'); a config is one document", source, docs.second_start.line + 1);
+    root = docs.first;
   } catch (const YAML::Exception& e) {
     // yaml-cpp marks an error at the end of the input one line past the
     // last; name a line the file has.

@@ -15,6 +15,7 @@
 
 #include "vta/estimate/estimate.h"
 #include "vta/isa/error.h"
+#include "vta/isa/yaml_documents.h"
 #include "vta/sweeps/constraints.h"
 #include "vta/sweeps/metrics.h"
 
@@ -345,14 +346,16 @@ SweepSpec load_spec_text(const std::string& text, const std::string& source, con
   s.source = source;
   s.text = text;
   s.name = std::filesystem::path(source).stem().string();
-  std::vector<YAML::Node> docs;
+  YamlDocuments docs;
   try {
-    docs = YAML::LoadAll(text);
+    docs = load_yaml_documents(text);
   } catch (const YAML::Exception& e) {
     fail("{}:{}: YAML syntax error: {}", source, e.mark.line + 1, e.msg);
   }
-  if (docs.size() != 1) fail("{}: a sweep spec is one YAML document, not {}", source, docs.size());
-  const YAML::Node& root = docs[0];
+  if (docs.count == 0) fail("{}: a sweep spec is one YAML document, not an empty file", source);
+  if (docs.count > 1)
+    fail("{}:{}: a second YAML document ('---'); a sweep spec is one document", source, docs.second_start.line + 1);
+  const YAML::Node& root = docs.first;
   if (!root.IsMap()) fail("{}: a sweep spec must be a YAML mapping", source);
   check_keys(x, root, "the sweep spec",
              {"name", "base", "set", "axes", "constraints", "networks", "objectives", "strategy", "funnel", "timeout",

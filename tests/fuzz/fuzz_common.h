@@ -1,0 +1,34 @@
+#pragma once
+// What every fuzz target promises (issue 16): bad input ends in one
+// vta::Error with a message. Any other exception, a crash, a hang or a
+// sanitizer report is a finding: the exception escapes the target and
+// libFuzzer reports it as a crash with the input that caused it. (The CLI
+// prints every message as one line, escaping control characters, so a
+// message holding a raw newline from the input is not a finding.)
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
+#include "vta/isa/error.h"
+
+namespace vta::fuzz {
+
+/// Runs `body`; a vta::Error passes when it has a message; an empty message
+/// aborts, and any other exception type escapes (a finding).
+template <typename F>
+void expect_clean(F&& body) {
+  try {
+    body();
+  } catch (const vta::Error& e) {
+    const std::string m = e.what();
+    if (m.empty()) {
+      std::fprintf(stderr, "fuzz: a vta::Error with an empty message\n");
+      std::abort();
+    }
+  }
+}
+
+inline std::string text(const uint8_t* data, size_t size) { return {reinterpret_cast<const char*>(data), size}; }
+
+}  // namespace vta::fuzz
