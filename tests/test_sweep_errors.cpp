@@ -107,6 +107,15 @@ TEST(SweepSpecErrors, TwoDocuments) {
 
 // yaml-cpp 0.7's LoadAll looped forever, allocating, on a stray ',' at the
 // start of a line (found by tests/fuzz/fuzz_config).
+// A mapping where a knob name or a key belongs (found by
+// tests/fuzz/fuzz_sweep_spec: yaml-cpp's bad-conversion exception escaped).
+TEST(SweepSpecErrors, MappingWhereANameBelongs) {
+  expect_spec_error(std::string("base: vta-1x16x16\n") + kNet + "axes:\n  - knob: {from: 8KiB, to: 32KiB}\n",
+                    "s.yaml:4: a knob must be a single value, not a mapping");
+  expect_spec_error(std::string("base: vta-1x16x16\n") + kNet + "? [a, b]\n: 1\n",
+                    "must be a single value, not a list");
+}
+
 TEST(SweepSpecErrors, StrayCommaIsASyntaxErrorNotAHang) {
   expect_spec_error("base: vta-1x16x16\n,\n", "s.yaml:2: YAML syntax error");
 }

@@ -29,12 +29,14 @@ struct Ctx {
   std::string at(const YAML::Node& n) const { return fmt::format("{}:{}", source, n.Mark().line + 1); }
 };
 
+std::string scalar(const Ctx& x, const YAML::Node& n, const std::string& what);
+
 // Checks that mapping `m` (named `what`) holds only `allowed` keys, each once.
 void check_keys(const Ctx& x, const YAML::Node& m, const std::string& what, const std::vector<std::string>& allowed) {
   if (!m.IsMap()) fail("{}: {} must be a mapping", x.at(m), what);
   std::set<std::string> seen;
   for (auto it = m.begin(); it != m.end(); ++it) {
-    const std::string k = it->first.as<std::string>();
+    const std::string k = scalar(x, it->first, "a key of " + what);
     if (std::find(allowed.begin(), allowed.end(), k) == allowed.end())
       fail("{}: unknown key '{}' in {}{}", x.at(it->first), k, what, did_you_mean(k, allowed));
     if (!seen.insert(k).second) fail("{}: key '{}' is given twice in {}", x.at(it->first), k, what);
@@ -91,7 +93,7 @@ double duration(const Ctx& x, const YAML::Node& n, const std::string& what) {
 }
 
 const KnobInfo& knob(const Ctx& x, const YAML::Node& key_node) {
-  const std::string key = key_node.as<std::string>();
+  const std::string key = scalar(x, key_node, "a knob");
   const KnobInfo* k = find_knob(key);
   if (!k) {
     std::vector<std::string> all;
@@ -270,7 +272,7 @@ void parse_strategy(const Ctx& x, const YAML::Node& n, SweepSpec& s) {
   const std::string kind = scalar(x, n["kind"], "kind");
   auto only = [&](const std::vector<std::string>& keys) {
     for (auto it = n.begin(); it != n.end(); ++it) {
-      const std::string k = it->first.as<std::string>();
+      const std::string k = scalar(x, it->first, "a key of the strategy");
       if (k != "kind" && std::find(keys.begin(), keys.end(), k) == keys.end())
         fail("{}: strategy {} does not take '{}'", x.at(it->first), kind, k);
     }
