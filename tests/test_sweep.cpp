@@ -360,6 +360,12 @@ TEST(SweepReport, SweepReportDrawsEveryPlot) {
   ASSERT_EQ(r.code, 0) << r.out;
   // funnel + one Pareto scatter + layer bars of >= 1 Pareto point + heat map
   expect_every_plot_drew(html, 4);
+  // The stage-1 error over every VTA layer result, as sweeps/README.md quotes it.
+  std::ifstream f(html);
+  const std::string page((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+  EXPECT_TRUE(std::regex_search(page, std::regex("Over all [0-9]+ VTA layer results: \\|error\\| [0-9.]+ % at the median, "
+                                                 "[0-9.]+ % at the 90th percentile, [0-9.]+ % at worst")))
+      << "no all-layers error line in the report";
 }
 
 TEST(SweepReport, RunReportDrawsEveryPlot) {

@@ -207,6 +207,15 @@ std::string sweep_report_html(const Store& store, const SweepReportOptions& o) {
         "worst (absolute); signed median {} %.</p>\n",
         point_err.size(), pct(median(abs_err)), pct(*std::max_element(abs_err.begin(), abs_err.end())),
         pct(median(point_err)));
+    std::vector<double> all;
+    for (const auto& [k, v] : layer_err) all.insert(all.end(), v.begin(), v.end());
+    if (!all.empty()) {
+      std::sort(all.begin(), all.end());
+      err_html += fmt::format(
+          "<p>Over all {} VTA layer results: |error| {} % at the median, {} % at the 90th percentile, {} % at "
+          "worst.</p>\n",
+          all.size(), pct(median(all)), pct(all[all.size() * 9 / 10]), pct(all.back()));
+    }
     err_html +=
         "<table><tr><th class=l>layer</th><th>points</th><th>median |error| %</th><th>worst |error| %</th></tr>\n";
     for (const auto& k : layer_order) {
