@@ -254,7 +254,7 @@ class Runner {
 
   // Stage 0 in the parent, then stage 1 over the workers, for new indices.
   void visit(const std::vector<int64_t>& indices) {
-    std::vector<size_t> todo;
+    std::vector<size_t> pending;
     {
       Writer w(store_, 512);
       for (int64_t idx : indices) {
@@ -277,17 +277,17 @@ class Runner {
           }
           count(kStageConfig, r0);
           visits_.push_back(std::move(v));
-          if (visits_.back().valid && opts_.max_stage >= kStageAnalytic) todo.push_back(visits_.size() - 1);
+          if (visits_.back().valid && opts_.max_stage >= kStageAnalytic) pending.push_back(visits_.size() - 1);
         }
       }
     }
-    run_stage(kStageAnalytic, todo);
+    run_stage(kStageAnalytic, pending);
   }
 
   // Runs `stage` on visits `which` (those not stored yet), recording each.
   void run_stage(int stage, const std::vector<size_t>& which) {
     StageCounts& sc = sum_.stages[static_cast<size_t>(stage)];
-    std::vector<size_t> todo;
+    std::vector<size_t> pending;
     for (size_t v : which) {
       if (!visits_[v].own) continue;  // another shard runs it
       ++sc.planned;
@@ -295,17 +295,17 @@ class Runner {
         ++sc.resumed;
         count(stage, *r);
       } else {
-        todo.push_back(v);
+        pending.push_back(v);
       }
     }
     std::vector<std::string> reqs;
-    for (size_t v : todo) reqs.push_back(fmt::format("{} {} {}", stage, visits_[v].index, visits_[v].net));
-    Progress progress(fmt::format("stage {} {}", stage, stage_name(stage)), static_cast<int64_t>(todo.size()),
+    for (size_t v : pending) reqs.push_back(fmt::format("{} {} {}", stage, visits_[v].index, visits_[v].net));
+    Progress progress(fmt::format("stage {} {}", stage, stage_name(stage)), static_cast<int64_t>(pending.size()),
                       opts_.progress);
     int64_t finished = 0, failed = 0;
     Writer w(store_, stage == kStageAnalytic ? 256 : 1);
     pool_->run(reqs, [&](size_t i, bool ok, const std::string& text) {
-      const Visit& v = visits_[todo[i]];
+      const Visit& v = visits_[pending[i]];
       StageResult r;
       if (ok) {
         r = StageResult::from_json(nlohmann::json::parse(text));
