@@ -281,6 +281,9 @@ static int run_cli(int argc, char** argv) {
   run->add_option("--seed", net_opts.seed, "--model: weight and input seed")->capture_default_str();
   run->add_option("--batch", net_opts.batch, "--model: batch size")->capture_default_str();
   run->add_option("--image", net_opts.image, "--model: input height/width (0: the network's standard)");
+  run->add_flag("--no-cache", net_opts.no_cache,
+                "--model: build and calibrate the network afresh instead of reading the zoo cache "
+                "($VTA_CACHE_DIR, else $XDG_CACHE_HOME/vta-lab, else ~/.cache/vta-lab), and write no entry");
   run->add_option("--report-csv", net_opts.report_csv, "--model: write the per-layer report as CSV");
   run->add_option("--report-json", net_opts.report_json, "--model: write the per-layer report as JSON");
   run->add_option("--report-html", net_opts.report_html, "--model: write the per-layer report as HTML with plots");
@@ -410,7 +413,8 @@ static int run_cli(int argc, char** argv) {
     } else if (*run) {
       if (run_opts.programs.empty()) vta::fail("run: give program files, conformance folders or --model NAME");
       // Options of network runs would be ignored here: name them instead.
-      for (const char* opt : {"--seed", "--batch", "--image", "--report-csv", "--report-json", "--report-html", "--dump-after"})
+      for (const char* opt :
+           {"--seed", "--batch", "--image", "--report-csv", "--report-json", "--report-html", "--dump-after", "--no-cache"})
         if (run->count(opt)) vta::fail("run: {} applies to --model or --onnx, not to program runs", opt);
       vta::Config c = run_cfg.load();
       nlohmann::ordered_json records = nlohmann::ordered_json::array();
