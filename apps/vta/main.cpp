@@ -26,6 +26,7 @@
 #include "run_network.h"
 #include "sweep_command.h"
 #include "vta/compiler/onnx.h"
+#include "vta/compiler/compile.h"
 #include "vta/compiler/zoo.h"
 
 #ifndef VTA_VERSION
@@ -287,7 +288,9 @@ static int run_cli(int argc, char** argv) {
   run->add_option("--report-csv", net_opts.report_csv, "--model: write the per-layer report as CSV");
   run->add_option("--report-json", net_opts.report_json, "--model: write the per-layer report as JSON");
   run->add_option("--report-html", net_opts.report_html, "--model: write the per-layer report as HTML with plots");
-  run->add_option("--dump-after", net_opts.dump_after, "--model: print the IR after this pass (partition)");
+  std::string passes;
+  for (const auto& p : vta::compiler::pass_names()) passes += (passes.empty() ? "" : ", ") + p;
+  run->add_option("--dump-after", net_opts.dump_after, "--model: print the network after this compiler pass (" + passes + ")");
   run->add_option("-b,--backend", run_opts.backend, "backend to run on")->capture_default_str();
   run->add_option("--compare", run_opts.compare, "also run on this backend and require identical DRAM");
   run->add_option("--stats", run_opts.stats, "stats on stdout: text, json or none")

@@ -138,6 +138,7 @@ int run_network_command(const NetworkRunOptions& o, const Config& c) {
       (!o.report_csv.empty() || !o.report_json.empty() || !o.report_html.empty() || !o.dump_after.empty()))
     fail("run: --report-csv, --report-json, --report-html and --dump-after apply to --model and --onnx runs on the "
          "built-in input, not with --input or --onnx-test");
+  check_pass_name(o.dump_after);  // before the network is built
   if (!o.onnx_test.empty()) return run_onnx_test(o, c);
   if (!o.inputs.empty()) return run_onnx_inputs(o, c);
   if (!o.expect.empty() || !o.output_dir.empty()) fail("run: --expect and --output-dir need --onnx with --input");
