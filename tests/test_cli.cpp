@@ -177,7 +177,7 @@ TEST(Cli, DumpAfterEveryPass) {
   const std::map<std::string, std::vector<std::string>> expect = {
       {"pack_stem", {"conv1.im2col = im2col [host]", "conv1 = conv2d [host]", "k1 s1 p0"}},
       {"partition", {"conv1 = conv2d [vta]", "fc1 = dense [vta]"}},
-      {"layout", {"input 3072 bytes at 0x1000", "conv1.im2col ", "fc1 "}},
+      {"layout", {"input 16384 bytes at 0x1000", /* 3 channels blocked to 16, 32x32 */ "conv1.im2col ", "fc1 "}},
       {"segments", {"segment 0: ", " conv1 maxpool1 conv2", "segment 1: 1 nodes: fc1"}},
       {"tiling", {"conv1: ", "input channel blocks per step, est ", "fc1: "}},
       {"codegen", {"segment 0: ", " instructions at 0x", "  conv1: instructions [0, ", "conv1.weight "}},
