@@ -56,10 +56,12 @@ class ZooCache : public ::testing::Test {
 TEST_F(ZooCache, MissThenHitGivesTheFreshNetwork) {
   const ZooRun first = zoo_run(kNet, opts_, "cfg", true);
   EXPECT_FALSE(first.from_cache);
+  EXPECT_FALSE(first.reference_from_cache);
   ASSERT_TRUE(fs::exists(path()));
   EXPECT_EQ(fs::path(path()).parent_path(), fs::path(dir_));
   const ZooRun second = zoo_run(kNet, opts_, "cfg", true);
   EXPECT_TRUE(second.from_cache);
+  EXPECT_TRUE(second.reference_from_cache);
   expect_fresh(second);
   // No temporary file is left beside the entry.
   EXPECT_EQ(std::distance(fs::directory_iterator(dir_), fs::directory_iterator()), 1);
@@ -87,6 +89,7 @@ TEST_F(ZooCache, AHitWithoutTheReferenceComputesItAndRewritesTheEntry) {
   const auto small = fs::file_size(path());
   const ZooRun full = zoo_run(kNet, opts_, "cfg", true);
   EXPECT_TRUE(full.from_cache);
+  EXPECT_FALSE(full.reference_from_cache);
   expect_fresh(full);
   EXPECT_GT(fs::file_size(path()), small);
 }

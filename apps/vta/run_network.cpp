@@ -1,6 +1,7 @@
 #include "run_network.h"
 
 #include <algorithm>
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -31,6 +32,10 @@ const Node& input_node(const Graph& g) {
   for (const auto& n : g.nodes)
     if (n.op == Op::Input) return n;
   fail("graph {}: no input node", g.name);
+}
+
+double seconds_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
 // One run of an ONNX model on given tensors: compiled, run on the backend,
@@ -150,8 +155,16 @@ int run_network_command(const NetworkRunOptions& o, const Config& c) {
   Graph g;
   Tensor input;
   std::optional<Tensor> want;  // the integer reference's output, when the zoo cache gave it
+  std::string network_line;    // where the network came from and how long it took
   if (o.onnx.empty()) {
+    const auto t0 = std::chrono::steady_clock::now();
     ZooRun z = zoo_run(o.model, zo, c.hash(), !timing_only, !o.no_cache);
+    network_line = fmt::format(
+        "network {:.2f} s ({}){}\n", seconds_since(t0),
+        o.no_cache       ? "built and calibrated, --no-cache"
+        : z.from_cache   ? "read from the zoo cache " + zoo_cache_path(o.model, zo, c.hash())
+                         : "built and calibrated, written to the zoo cache " + zoo_cache_path(o.model, zo, c.hash()),
+        z.reference_from_cache ? ", with the integer reference's output" : "");
     g = std::move(z.graph);
     input = std::move(z.input);
     want = std::move(z.reference);
@@ -185,7 +198,7 @@ int run_network_command(const NetworkRunOptions& o, const Config& c) {
   r.check_passed = passed;
   r.check_text = timing_only ? "skipped (timing-only mode computes no tensors)" : passed ? "pass" : "FAIL";
   sweeps::add_energy(r, res, c, estimate::default_tech(), 0.0);
-  std::cout << report_table(r);
+  std::cout << report_table(r) << network_line;
   if (timing_only) std::cout << "check: skipped (timing-only mode computes no tensors)\n";
   if (!o.report_csv.empty()) write_file(o.report_csv, report_csv(r), "--report-csv");
   if (!o.report_json.empty()) write_file(o.report_json, report_json(r).dump(2) + "\n", "--report-json");

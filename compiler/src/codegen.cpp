@@ -383,15 +383,16 @@ std::vector<uint8_t> pack_weights(const Node& n, const Shape& in, const ConvGeom
   const int64_t cin = n.op == Op::Dense ? in.c * in.h * in.w : in.c;
   const int64_t in_blocks = g.cib * g.ri;
   std::vector<uint8_t> out(static_cast<size_t>(g.cob * g.ro * in_blocks * kk * bo * bi), 0);
-  for (int64_t o = 0; o < n.out.c; ++o)
-    for (int64_t i = 0; i < cin; ++i)
-      for (int64_t kh = 0; kh < g.k; ++kh)
-        for (int64_t kw = 0; kw < g.k; ++kw) {
-          const int64_t elem = ((o / bo * in_blocks + i / bi) * g.k + kh) * g.k + kw;
-          const int64_t at = (elem * bo + o % bo) * bi + i % bi;
-          out[static_cast<size_t>(at)] =
-              static_cast<uint8_t>(n.weight[static_cast<size_t>(((o * cin + i) * g.k + kh) * g.k + kw)]);
-        }
+  // Element ((o / bo * in_blocks + i / bi) * k + kh) * k + kw, row o % bo, column i % bi; the
+  // divisions hoisted out of the inner loops (VGG-16 has 1.4 * 10^8 weights).
+  for (int64_t o = 0; o < n.out.c; ++o) {
+    const int8_t* src = n.weight.data() + o * cin * kk;
+    uint8_t* row = out.data() + (o / bo * in_blocks * kk * bo + o % bo) * bi;
+    for (int64_t i = 0; i < cin; ++i) {
+      uint8_t* dst = row + (i / bi * kk * bo) * bi + i % bi;
+      for (int64_t q = 0; q < kk; ++q) dst[q * bo * bi] = static_cast<uint8_t>(src[i * kk + q]);
+    }
+  }
   return out;
 }
 

@@ -24,6 +24,7 @@ struct ZooRun {
   Tensor input;
   std::optional<Tensor> reference;  // run_graph(graph, input)[graph.output]
   bool from_cache = false;          // the graph came from a cache entry
+  bool reference_from_cache = false;  // and the reference output too
 };
 
 /// The cache folder (not created).
