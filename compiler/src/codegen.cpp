@@ -383,16 +383,18 @@ std::vector<uint8_t> pack_weights(const Node& n, const Shape& in, const ConvGeom
   const int64_t cin = n.op == Op::Dense ? in.c * in.h * in.w : in.c;
   const int64_t in_blocks = g.cib * g.ri;
   std::vector<uint8_t> out(static_cast<size_t>(g.cob * g.ro * in_blocks * kk * bo * bi), 0);
-  // Element ((o / bo * in_blocks + i / bi) * k + kh) * k + kw, row o % bo, column i % bi; the
-  // divisions hoisted out of the inner loops (VGG-16 has 1.4 * 10^8 weights).
-  for (int64_t o = 0; o < n.out.c; ++o) {
-    const int8_t* src = n.weight.data() + o * cin * kk;
-    uint8_t* row = out.data() + (o / bo * in_blocks * kk * bo + o % bo) * bi;
-    for (int64_t i = 0; i < cin; ++i) {
-      uint8_t* dst = row + (i / bi * kk * bo) * bi + i % bi;
-      for (int64_t q = 0; q < kk; ++q) dst[q * bo * bi] = static_cast<uint8_t>(src[i * kk + q]);
-    }
-  }
+  // Element ((o / bo * in_blocks + i / bi) * k + kh) * k + kw, row o % bo, column i % bi,
+  // written in order (VGG-16 has 1.4 * 10^8 weights).
+  for (int64_t ob = 0; ob * bo < n.out.c; ++ob)
+    for (int64_t ib = 0; ib * bi < cin; ++ib)
+      for (int64_t q = 0; q < kk; ++q) {
+        uint8_t* dst = out.data() + ((ob * in_blocks + ib) * kk + q) * bo * bi;
+        const int64_t rows = std::min(bo, n.out.c - ob * bo), cols = std::min(bi, cin - ib * bi);
+        for (int64_t r = 0; r < rows; ++r) {
+          const int8_t* src = n.weight.data() + ((ob * bo + r) * cin + ib * bi) * kk + q;
+          for (int64_t col = 0; col < cols; ++col) dst[r * bi + col] = static_cast<uint8_t>(src[col * kk]);
+        }
+      }
   return out;
 }
 
