@@ -202,7 +202,7 @@ TEST(Cli, RunModelThroughTheZooCache) {
   auto first = run_vta(args + (dir / "a.json").string(), env);
   ASSERT_EQ(first.code, 0) << first.out;
   std::vector<fs::path> entries;
-  for (const auto& e : fs::directory_iterator(dir))
+  for (const auto& e : fs::recursive_directory_iterator(dir))
     if (e.path().extension() == ".bin") entries.push_back(e.path());
   ASSERT_EQ(entries.size(), 1u);
   const auto size = fs::file_size(entries[0]);

@@ -6,8 +6,10 @@
 #include <gtest/gtest.h>
 #include <stdlib.h>
 
+#include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <set>
 
 #include "vta/compiler/graph_io.h"
 #include "vta/compiler/reference.h"
@@ -58,13 +60,13 @@ TEST_F(ZooCache, MissThenHitGivesTheFreshNetwork) {
   EXPECT_FALSE(first.from_cache);
   EXPECT_FALSE(first.reference_from_cache);
   ASSERT_TRUE(fs::exists(path()));
-  EXPECT_EQ(fs::path(path()).parent_path(), fs::path(dir_));
+  EXPECT_EQ(fs::path(path()).parent_path().parent_path(), fs::path(dir_));
   const ZooRun second = zoo_run(kNet, opts_, "cfg", true);
   EXPECT_TRUE(second.from_cache);
   EXPECT_TRUE(second.reference_from_cache);
   expect_fresh(second);
   // No temporary file is left beside the entry.
-  EXPECT_EQ(std::distance(fs::directory_iterator(dir_), fs::directory_iterator()), 1);
+  EXPECT_EQ(std::distance(fs::recursive_directory_iterator(dir_), fs::recursive_directory_iterator()), 2);
 }
 
 TEST_F(ZooCache, KeyedBySeedBatchImageAndConfig) {
@@ -114,6 +116,24 @@ TEST_F(ZooCache, DamagedEntriesAreRebuiltAndRewritten) {
     expect_fresh(r);
     EXPECT_EQ(read(), good) << "the entry is rewritten";
   }
+}
+
+// Each build of `vta` has its own folder; writing an entry keeps the folders
+// of the 3 builds written most recently besides its own and removes older ones.
+TEST_F(ZooCache, KeepsTheLastFourBuilds) {
+  const auto now = fs::file_time_type::clock::now();
+  for (int k = 0; k < 5; ++k) {
+    const fs::path old = fs::path(dir_) / ("build-old" + std::to_string(k));
+    fs::create_directories(old);
+    std::ofstream(old / "zoo-x.bin") << "entry";
+    fs::last_write_time(old, now - std::chrono::hours(10 - k));  // old4 is the newest
+  }
+  fs::create_directories(fs::path(dir_) / "not-a-build");
+  zoo_run(kNet, opts_, "cfg", false);
+  std::set<std::string> left;
+  for (const auto& e : fs::directory_iterator(dir_)) left.insert(e.path().filename().string());
+  EXPECT_EQ(left, (std::set<std::string>{fs::path(path()).parent_path().filename().string(), "build-old2",
+                                         "build-old3", "build-old4", "not-a-build"}));
 }
 
 TEST_F(ZooCache, AnUnwritableFolderIsNoError) {

@@ -3,6 +3,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstdlib>
 #include <cstring>
@@ -52,6 +53,26 @@ uint64_t checksum(const char* p, size_t n) {
   uint64_t h = lane[0] ^ (lane[1] * 3) ^ (lane[2] * 5) ^ (lane[3] * 7);
   for (; i < n; ++i) h = (h ^ static_cast<unsigned char>(p[i])) * 0x100000001b3ull;
   return h ^ (h >> 33);
+}
+
+// Entries of this many builds of `vta` are kept (the running one and the
+// most recently written others); older builds' folders are removed when an
+// entry is written, so that rebuilding does not grow the cache without bound.
+constexpr size_t kKeptBuilds = 4;
+
+fs::path build_dir() { return fs::path(zoo_cache_dir()) / fmt::format("build-{:016x}", fnv1a(build_stamp())); }
+
+void prune_other_builds(const fs::path& own) {
+  std::error_code ec;
+  std::vector<std::pair<fs::file_time_type, fs::path>> others;
+  for (fs::directory_iterator it(own.parent_path(), ec), end; !ec && it != end; it.increment(ec)) {
+    const fs::path& p = it->path();
+    if (p != own && p.filename().string().rfind("build-", 0) == 0 && it->is_directory(ec))
+      others.emplace_back(fs::last_write_time(p, ec), p);
+  }
+  if (others.size() < kKeptBuilds) return;
+  std::sort(others.begin(), others.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+  for (size_t i = kKeptBuilds - 1; i < others.size(); ++i) fs::remove_all(others[i].second, ec);
 }
 
 std::string entry_key(const std::string& name, const ZooOptions& o, const std::string& config_hash) {
@@ -126,7 +147,11 @@ void write_entry(const std::string& path, const std::string& key, const Entry& e
     }
   }
   fs::rename(tmp, path, ec);
-  if (ec) fs::remove(tmp, ec);
+  if (ec) {
+    fs::remove(tmp, ec);
+    return;
+  }
+  prune_other_builds(fs::path(path).parent_path());
 }
 
 }  // namespace
@@ -141,8 +166,7 @@ std::string zoo_cache_dir() {
 std::string zoo_cache_path(const std::string& name, const ZooOptions& o, const std::string& config_hash) {
   std::string safe;
   for (char ch : name) safe += std::isalnum(static_cast<unsigned char>(ch)) ? ch : '_';
-  return (fs::path(zoo_cache_dir()) /
-          fmt::format("zoo-{}-{:016x}.bin", safe.substr(0, 64), fnv1a(entry_key(name, o, config_hash))))
+  return (build_dir() / fmt::format("zoo-{}-{:016x}.bin", safe.substr(0, 64), fnv1a(entry_key(name, o, config_hash))))
       .string();
 }
 

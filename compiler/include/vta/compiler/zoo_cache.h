@@ -4,10 +4,11 @@
 // costs far more than compiling it, so `vta run --model` keeps each built
 // network, with the integer reference's output on its run input, in
 //   $VTA_CACHE_DIR, else $XDG_CACHE_HOME/vta-lab, else ~/.cache/vta-lab
-// one file per (network, seed, batch, image, config hash, format version,
-// build of the running program). Entries are written atomically (a temporary
-// file renamed into place) and carry a checksum: a missing, truncated or
-// corrupt entry is a miss (rebuilt and rewritten), never an error.
+// one folder per build of the running program (the last 4 builds' folders
+// are kept), one file per (network, seed, batch, image, config hash, format
+// version). Entries are written atomically (a temporary file renamed into
+// place) and carry a checksum: a missing, truncated or corrupt entry is a
+// miss (rebuilt and rewritten), never an error.
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -29,7 +30,7 @@ struct ZooRun {
 
 /// The cache folder (not created).
 std::string zoo_cache_dir();
-/// The entry's file name for these arguments (in zoo_cache_dir()).
+/// The entry's file for these arguments (in this build's folder of zoo_cache_dir()).
 std::string zoo_cache_path(const std::string& name, const ZooOptions& o, const std::string& config_hash);
 
 /// Builds zoo network `name` (build_zoo) with its run input, and its
