@@ -3,6 +3,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
 
 #include "run_cli.h"
@@ -169,3 +170,56 @@ TEST(Cli, BackendsListsGolden) {
 }
 
 }  // namespace
+
+// --dump-after prints what each pass of the pipeline adds (stderr), and
+// nothing for the others.
+TEST(Cli, DumpAfterEveryPass) {
+  const std::map<std::string, std::vector<std::string>> expect = {
+      {"pack_stem", {"conv1.im2col = im2col [host]", "conv1 = conv2d [host]", "k1 s1 p0"}},
+      {"partition", {"conv1 = conv2d [vta]", "fc1 = dense [vta]"}},
+      {"layout", {"input 16384 bytes at 0x1000", /* 3 channels blocked to 16, 32x32 */ "conv1.im2col ", "fc1 "}},
+      {"segments", {"segment 0: ", " conv1 maxpool1 conv2", "segment 1: 1 nodes: fc1"}},
+      {"tiling", {"conv1: ", "input channel blocks per step, est ", "fc1: "}},
+      {"codegen", {"segment 0: ", " instructions at 0x", "  conv1: instructions [0, ", "conv1.weight "}},
+  };
+  for (const auto& [pass, needles] : expect) {
+    const auto r = run_vta("run --model resnet18 --image 32 --dump-after " + pass, "", ">/dev/null");
+    ASSERT_EQ(r.code, 0) << pass << "\n" << r.out;
+    for (const auto& n : needles) EXPECT_NE(r.out.find(n), std::string::npos) << pass << ": no '" << n << "' in\n" << r.out;
+  }
+  // The graph passes print the graph; the later ones do not repeat it.
+  EXPECT_EQ(run_vta("run --model resnet18 --image 32 --dump-after tiling", "", ">/dev/null").out.find("= conv2d"),
+            std::string::npos);
+}
+
+// The zoo cache as `vta run` uses it: a first run writes one entry in
+// $VTA_CACHE_DIR, a second reads it and reports the same, a damaged entry is
+// rebuilt, --no-cache writes nothing.
+TEST(Cli, RunModelThroughTheZooCache) {
+  const fs::path dir = temp_dir("zoo-cache");
+  const std::string env = "VTA_CACHE_DIR=" + dir.string();
+  const std::string args = "run --model resnet18 --image 32 --report-json ";
+  auto first = run_vta(args + (dir / "a.json").string(), env);
+  ASSERT_EQ(first.code, 0) << first.out;
+  std::vector<fs::path> entries;
+  for (const auto& e : fs::recursive_directory_iterator(dir))
+    if (e.path().extension() == ".bin") entries.push_back(e.path());
+  ASSERT_EQ(entries.size(), 1u);
+  const auto size = fs::file_size(entries[0]);
+  auto second = run_vta(args + (dir / "b.json").string(), env);
+  ASSERT_EQ(second.code, 0) << second.out;
+  auto summary = [&](const std::string& f) {
+    const auto j = nlohmann::json::parse(std::ifstream(dir / f));
+    return j["check"].dump() + j["total"]["macs"].dump() + j["total"]["bytes_wgt"].dump();
+  };
+  EXPECT_EQ(summary("a.json"), summary("b.json"));
+  EXPECT_NE(summary("b.json").find("\"pass\""), std::string::npos) << summary("b.json");
+  fs::resize_file(entries[0], size / 2);
+  auto third = run_vta(args + (dir / "c.json").string(), env);
+  ASSERT_EQ(third.code, 0) << third.out;
+  EXPECT_EQ(fs::file_size(entries[0]), size);
+  const fs::path empty = temp_dir("zoo-no-cache");
+  auto none = run_vta("run --model resnet18 --image 32 --no-cache", "VTA_CACHE_DIR=" + empty.string());
+  ASSERT_EQ(none.code, 0) << none.out;
+  EXPECT_TRUE(fs::is_empty(empty));
+}

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <map>
 #include <set>
@@ -376,6 +377,36 @@ TEST(Report, RowsCarryCyclesOnACycleModel) {
   EXPECT_EQ(j["config_hash"], cfg.hash());
   const std::string csv = report_csv(r);
   EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), static_cast<long>(r.rows.size() + 3));
+}
+
+// Every timed VTA conv/dense row carries the tile search's estimate and its
+// error against the measured cycles; the summary is their median and worst.
+TEST(Report, CostModelErrorPerLayer) {
+  const vta::Config cfg = preset("vta-1x16x16");
+  const Built& b = built("lenet5");
+  const CompiledNetwork net = compile(b.graph, cfg);
+  auto backend = vta::make_backend("systemc", cfg);
+  const Report r = make_report(net, run_network(net, *backend, b.input), cfg, "systemc");
+  int layers = 0;
+  double worst = 0;
+  for (const auto& row : r.rows) {
+    const bool mac_layer = row.device == "vta" && (row.op == "conv2d" || row.op == "dense");
+    EXPECT_EQ(row.est_cycles > 0, mac_layer) << row.layer;
+    if (!mac_layer) {
+      EXPECT_TRUE(std::isnan(row.est_err_pct)) << row.layer;
+      continue;
+    }
+    ++layers;
+    const double err = 100.0 * (row.est_cycles - static_cast<double>(row.cycles)) / static_cast<double>(row.cycles);
+    EXPECT_DOUBLE_EQ(row.est_err_pct, err) << row.layer;
+    worst = std::max(worst, std::abs(err));
+  }
+  EXPECT_GT(layers, 0);
+  EXPECT_EQ(r.cost_model.layers, layers);
+  EXPECT_DOUBLE_EQ(r.cost_model.worst_abs_pct, worst);
+  EXPECT_LE(r.cost_model.median_abs_pct, worst);
+  EXPECT_NE(report_table(r).find("tile cost model against the measured cycles over"), std::string::npos);
+  EXPECT_DOUBLE_EQ(report_json(r)["cost_model"]["worst_abs_err_pct"].get<double>(), worst);
 }
 
 TEST(Compiler, ErrorsNameTheProblem) {

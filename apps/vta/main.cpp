@@ -26,6 +26,7 @@
 #include "run_network.h"
 #include "sweep_command.h"
 #include "vta/compiler/onnx.h"
+#include "vta/compiler/compile.h"
 #include "vta/compiler/zoo.h"
 
 #ifndef VTA_VERSION
@@ -281,10 +282,15 @@ static int run_cli(int argc, char** argv) {
   run->add_option("--seed", net_opts.seed, "--model: weight and input seed")->capture_default_str();
   run->add_option("--batch", net_opts.batch, "--model: batch size")->capture_default_str();
   run->add_option("--image", net_opts.image, "--model: input height/width (0: the network's standard)");
+  run->add_flag("--no-cache", net_opts.no_cache,
+                "--model: build and calibrate the network afresh instead of reading the zoo cache "
+                "($VTA_CACHE_DIR, else $XDG_CACHE_HOME/vta-lab, else ~/.cache/vta-lab), and write no entry");
   run->add_option("--report-csv", net_opts.report_csv, "--model: write the per-layer report as CSV");
   run->add_option("--report-json", net_opts.report_json, "--model: write the per-layer report as JSON");
   run->add_option("--report-html", net_opts.report_html, "--model: write the per-layer report as HTML with plots");
-  run->add_option("--dump-after", net_opts.dump_after, "--model: print the IR after this pass (partition)");
+  std::string passes;
+  for (const auto& p : vta::compiler::pass_names()) passes += (passes.empty() ? "" : ", ") + p;
+  run->add_option("--dump-after", net_opts.dump_after, "--model: print the network after this compiler pass (" + passes + ")");
   run->add_option("-b,--backend", run_opts.backend, "backend to run on")->capture_default_str();
   run->add_option("--compare", run_opts.compare, "also run on this backend and require identical DRAM");
   run->add_option("--stats", run_opts.stats, "stats on stdout: text, json or none")
@@ -410,7 +416,8 @@ static int run_cli(int argc, char** argv) {
     } else if (*run) {
       if (run_opts.programs.empty()) vta::fail("run: give program files, conformance folders or --model NAME");
       // Options of network runs would be ignored here: name them instead.
-      for (const char* opt : {"--seed", "--batch", "--image", "--report-csv", "--report-json", "--report-html", "--dump-after"})
+      for (const char* opt :
+           {"--seed", "--batch", "--image", "--report-csv", "--report-json", "--report-html", "--dump-after", "--no-cache"})
         if (run->count(opt)) vta::fail("run: {} applies to --model or --onnx, not to program runs", opt);
       vta::Config c = run_cfg.load();
       nlohmann::ordered_json records = nlohmann::ordered_json::array();

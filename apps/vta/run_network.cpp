@@ -1,10 +1,12 @@
 #include "run_network.h"
 
 #include <algorithm>
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <map>
+#include <optional>
 
 #include "vta/compiler/compile.h"
 #include "vta/compiler/onnx.h"
@@ -13,6 +15,7 @@
 #include "vta/compiler/report.h"
 #include "vta/compiler/runtime.h"
 #include "vta/compiler/zoo.h"
+#include "vta/compiler/zoo_cache.h"
 #include "vta/isa/error.h"
 #include "vta/isa/read_file.h"
 #include "vta/isa/write_file.h"
@@ -29,6 +32,10 @@ const Node& input_node(const Graph& g) {
   for (const auto& n : g.nodes)
     if (n.op == Op::Input) return n;
   fail("graph {}: no input node", g.name);
+}
+
+double seconds_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
 // One run of an ONNX model on given tensors: compiled, run on the backend,
@@ -136,6 +143,7 @@ int run_network_command(const NetworkRunOptions& o, const Config& c) {
       (!o.report_csv.empty() || !o.report_json.empty() || !o.report_html.empty() || !o.dump_after.empty()))
     fail("run: --report-csv, --report-json, --report-html and --dump-after apply to --model and --onnx runs on the "
          "built-in input, not with --input or --onnx-test");
+  check_pass_name(o.dump_after);  // before the network is built
   if (!o.onnx_test.empty()) return run_onnx_test(o, c);
   if (!o.inputs.empty()) return run_onnx_inputs(o, c);
   if (!o.expect.empty() || !o.output_dir.empty()) fail("run: --expect and --output-dir need --onnx with --input");
@@ -143,11 +151,23 @@ int run_network_command(const NetworkRunOptions& o, const Config& c) {
   zo.seed = o.seed;
   zo.batch = o.batch;
   zo.image = o.image;
+  const bool timing_only = o.backend_options.timing_only;
   Graph g;
   Tensor input;
+  std::optional<Tensor> want;  // the integer reference's output, when the zoo cache gave it
+  std::string network_line;    // where the network came from and how long it took
   if (o.onnx.empty()) {
-    g = build_zoo(o.model, zo);
-    input = zoo_input(g, o.seed + 1000);
+    const auto t0 = std::chrono::steady_clock::now();
+    ZooRun z = zoo_run(o.model, zo, c.hash(), !timing_only, !o.no_cache);
+    network_line = fmt::format(
+        "network {:.2f} s ({}){}\n", seconds_since(t0),
+        o.no_cache       ? "built and calibrated, --no-cache"
+        : z.from_cache   ? "read from the zoo cache " + zoo_cache_path(o.model, zo, c.hash())
+                         : "built and calibrated, written to the zoo cache " + zoo_cache_path(o.model, zo, c.hash()),
+        z.reference_from_cache ? ", with the integer reference's output" : "");
+    g = std::move(z.graph);
+    input = std::move(z.input);
+    want = std::move(z.reference);
   } else {
     const std::string bytes = read_file(o.onnx, "--onnx");
     if (const auto names = onnx_graph_inputs(bytes); names.size() > 1) {
@@ -168,19 +188,17 @@ int run_network_command(const NetworkRunOptions& o, const Config& c) {
   const CompiledNetwork net = compile(g, c, o.dump_after);
   auto backend = make_backend(o.backend, c, o.backend_options);
   const NetworkResult res = run_network(net, *backend, input);
-  const bool timing_only = o.backend_options.timing_only;
   bool passed = true;
   if (!timing_only) {
-    const std::vector<Tensor> ref = run_graph(g, input);
-    const Tensor& want = ref[static_cast<size_t>(g.output)];
-    passed = want.data == res.output.data && want.wide == res.output.wide;  // wide: int32 outputs
+    if (!want) want = std::move(run_graph(g, input)[static_cast<size_t>(g.output)]);
+    passed = want->data == res.output.data && want->wide == res.output.wide;  // wide: int32 outputs
   }
   Report r = make_report(net, res, c, backend->name());
   r.tool = o.tool;
   r.check_passed = passed;
   r.check_text = timing_only ? "skipped (timing-only mode computes no tensors)" : passed ? "pass" : "FAIL";
   sweeps::add_energy(r, res, c, estimate::default_tech(), 0.0);
-  std::cout << report_table(r);
+  std::cout << report_table(r) << network_line;
   if (timing_only) std::cout << "check: skipped (timing-only mode computes no tensors)\n";
   if (!o.report_csv.empty()) write_file(o.report_csv, report_csv(r), "--report-csv");
   if (!o.report_json.empty()) write_file(o.report_json, report_json(r).dump(2) + "\n", "--report-json");

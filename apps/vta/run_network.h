@@ -21,6 +21,7 @@ struct NetworkRunOptions {
   uint32_t seed = 1;
   int64_t batch = 1;
   int64_t image = 0;
+  bool no_cache = false;  // --model: build and calibrate afresh, bypassing the zoo cache (zoo_cache.h)
   std::string report_csv, report_json, report_html, dump_after;
   std::string tool;
 };

@@ -179,7 +179,8 @@ int Calibrator::finish(Node n, int w_exp) {
   for (size_t i = 0; i < acc.size(); ++i) mag[i] = std::abs(static_cast<int64_t>(acc[i]));
   n.shift = calibrated_shift(mag);
   n.exp = g_.at(n.inputs[0]).exp + w_exp + n.shift;
-  return push(std::move(n));
+  Tensor out = requantize_all(n, std::move(acc));  // the node's value without a second product
+  return push(std::move(n), std::move(out));
 }
 
 int Calibrator::push(Node n) {
@@ -187,6 +188,10 @@ int Calibrator::push(Node n) {
   std::vector<const Tensor*> ins;
   for (int k : n.inputs) ins.push_back(&values_[static_cast<size_t>(k)]);
   Tensor out = run_node(n, ins);
+  return push(std::move(n), std::move(out));
+}
+
+int Calibrator::push(Node n, Tensor out) {
   const int id = g_.add(std::move(n));
   values_.push_back(std::move(out));
   return id;

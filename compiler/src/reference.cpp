@@ -1,17 +1,15 @@
 #include "vta/compiler/reference.h"
 
-#include <Eigen/Core>
 #include <algorithm>
 #include <cmath>
 
+#include "int_gemm.h"
 #include "vta/compiler/requant.h"
 #include "vta/isa/error.h"
 
 namespace vta::compiler {
 
 namespace {
-
-using MatI = Eigen::Matrix<int32_t, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
 
 int32_t wrap_add(int32_t a, int32_t b) {
   return static_cast<int32_t>(static_cast<uint32_t>(a) + static_cast<uint32_t>(b));
@@ -20,65 +18,83 @@ int32_t wrap_add(int32_t a, int32_t b) {
 // Arithmetic shift by a signed amount as the VTA ALU does (negative: left).
 int32_t shift_left(int32_t a, int s) { return static_cast<int32_t>(static_cast<uint32_t>(a) << s); }
 
-// Conv2d accumulators (bias included), NCHW.
+int64_t padded(int64_t r) { return (r + kGemmRowAlign - 1) / kGemmRowAlign * kGemmRowAlign; }
+
+// Output positions per im2col chunk: the chunk (positions x padded rows of
+// int16) stays in the L2 cache while every output channel reads it.
+int64_t chunk_positions(int64_t rp) { return std::clamp<int64_t>((int64_t{1} << 17) / rp, 8, 256); }
+
+// Conv2d accumulators (bias included), NCHW: per group, the weights as int16
+// rows (w - w_zp) times chunks of the im2col (x - x_zp, one row per output
+// position; padding stands for x_zp and adds 0).
 std::vector<int32_t> conv2d_acc(const Node& n, const Tensor& in) {
   const Shape& is = in.shape;
   const Shape& os = n.out;
   const int64_t k = n.kernel, s = n.stride, p = n.pad, g = n.groups;
   const int64_t icg = is.c / g, ocg = os.c / g;
-  const int64_t cols = os.h * os.w, rows = icg * k * k;
+  const int64_t cols = os.h * os.w, rows = icg * k * k, rp = padded(rows);
   std::vector<int32_t> out(static_cast<size_t>(os.size()));
-  MatI col(rows, cols);
-  for (int64_t b = 0; b < os.n; ++b) {
+  for (int64_t b = 0; b < os.n; ++b)
+    for (int64_t oc = 0; oc < os.c; ++oc)
+      std::fill_n(out.begin() + (b * os.c + oc) * cols, cols, n.bias.empty() ? 0 : n.bias[static_cast<size_t>(oc)]);
+  std::vector<int16_t> w(static_cast<size_t>(os.c * rp), 0);
+  for (int64_t o = 0; o < os.c; ++o)
+    for (int64_t r = 0; r < rows; ++r)
+      w[static_cast<size_t>(o * rp + r)] = static_cast<int16_t>(n.weight[static_cast<size_t>(o * rows + r)] - n.w_zp);
+  const int64_t chunk = chunk_positions(rp);
+  std::vector<int16_t> col(static_cast<size_t>(chunk * rp), 0);
+  for (int64_t b = 0; b < os.n; ++b)
     for (int64_t grp = 0; grp < g; ++grp) {
-      // im2col of this group's input channels.
-      for (int64_t c = 0; c < icg; ++c)
-        for (int64_t kh = 0; kh < k; ++kh)
-          for (int64_t kw = 0; kw < k; ++kw) {
-            const int64_t r = (c * k + kh) * k + kw;
-            for (int64_t oh = 0; oh < os.h; ++oh)
-              for (int64_t ow = 0; ow < os.w; ++ow) {
-                const int64_t ih = oh * s + kh - p, iw = ow * s + kw - p;
-                int32_t v = 0;  // padding stands for x_zp: it adds 0
-                if (ih >= 0 && ih < is.h && iw >= 0 && iw < is.w)
-                  v = in.data[static_cast<size_t>(((b * is.c + grp * icg + c) * is.h + ih) * is.w + iw)] - n.x_zp;
-                col(r, oh * os.w + ow) = v;
+      const int8_t* x = in.data.data() + (b * is.c + grp * icg) * is.h * is.w;
+      for (int64_t q0 = 0; q0 < cols; q0 += chunk) {
+        const int64_t nq = std::min(chunk, cols - q0);
+        for (int64_t q = 0; q < nq; ++q) {
+          const int64_t oh = (q0 + q) / os.w, ow = (q0 + q) % os.w;
+          int16_t* dst = col.data() + q * rp;
+          for (int64_t c = 0; c < icg; ++c)
+            for (int64_t kh = 0; kh < k; ++kh) {
+              const int64_t ih = oh * s + kh - p;
+              for (int64_t kw = 0; kw < k; ++kw, ++dst) {
+                const int64_t iw = ow * s + kw - p;
+                *dst = ih >= 0 && ih < is.h && iw >= 0 && iw < is.w
+                           ? static_cast<int16_t>(x[(c * is.h + ih) * is.w + iw] - n.x_zp)
+                           : int16_t{0};
               }
-          }
-      MatI w(ocg, rows);
-      for (int64_t o = 0; o < ocg; ++o)
-        for (int64_t r = 0; r < rows; ++r) w(o, r) = n.weight[static_cast<size_t>((grp * ocg + o) * rows + r)] - n.w_zp;
-      MatI acc = w * col;  // |products| < 2^14 * rows: no overflow for any layer here
-      for (int64_t o = 0; o < ocg; ++o) {
-        const int64_t oc = grp * ocg + o;
-        const int32_t bias = n.bias.empty() ? 0 : n.bias[static_cast<size_t>(oc)];
-        for (int64_t q = 0; q < cols; ++q)
-          out[static_cast<size_t>((b * os.c + oc) * cols + q)] = wrap_add(acc(o, q), bias);
+            }
+        }
+        gemm_abt_add(w.data() + grp * ocg * rp, ocg, col.data(), nq, rp, rp,
+                     out.data() + (b * os.c + grp * ocg) * cols + q0, cols, 1);
       }
     }
-  }
   return out;
 }
 
 // Dense accumulators (bias included), N x O. With weight_sets > 1 the rows
 // are that many equal groups, each with its own weights (a batched MatMul).
 std::vector<int32_t> dense_acc(const Node& n, const Tensor& in) {
-  const int64_t inner = in.shape.c * in.shape.h * in.shape.w;
-  const int64_t sets = n.weight_sets, rows = n.out.n / sets;
+  const int64_t inner = in.shape.c * in.shape.h * in.shape.w, rp = padded(inner);
+  const int64_t sets = n.weight_sets, rows = n.out.n / sets, oc = n.out.c;
   if (rows * sets != n.out.n) fail("{}: {} rows do not split into {} weight sets", n.name, n.out.n, sets);
   std::vector<int32_t> out(static_cast<size_t>(n.out.size()));
-  for (int64_t set = 0; set < sets; ++set) {
-    Eigen::Map<const Eigen::Matrix<int8_t, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>> w(
-        n.weight.data() + set * n.out.c * inner, n.out.c, inner);
-    const MatI wi = (w.cast<int32_t>().array() - n.w_zp).matrix();
-    for (int64_t b = set * rows; b < (set + 1) * rows; ++b) {
-      Eigen::Map<const Eigen::Matrix<int8_t, Eigen::Dynamic, 1>> x(in.data.data() + b * inner, inner);
-      const Eigen::Matrix<int32_t, Eigen::Dynamic, 1> acc = wi * (x.cast<int32_t>().array() - n.x_zp).matrix();
-      for (int64_t o = 0; o < n.out.c; ++o)
-        out[static_cast<size_t>(b * n.out.c + o)] =
-            wrap_add(acc(o), n.bias.empty() ? 0 : n.bias[static_cast<size_t>(o)]);
+  for (int64_t b = 0; b < n.out.n; ++b)
+    for (int64_t o = 0; o < oc; ++o)
+      out[static_cast<size_t>(b * oc + o)] = n.bias.empty() ? 0 : n.bias[static_cast<size_t>(o)];
+  std::vector<int16_t> x(static_cast<size_t>(n.out.n * rp), 0);
+  for (int64_t b = 0; b < n.out.n; ++b)
+    for (int64_t i = 0; i < inner; ++i)
+      x[static_cast<size_t>(b * rp + i)] = static_cast<int16_t>(in.data[static_cast<size_t>(b * inner + i)] - n.x_zp);
+  // The weights as int16 a block of output channels at a time (VGG's fc6 alone has 10^8).
+  const int64_t block = 64;
+  std::vector<int16_t> w(static_cast<size_t>(block * rp), 0);
+  for (int64_t set = 0; set < sets; ++set)
+    for (int64_t o0 = 0; o0 < oc; o0 += block) {
+      const int64_t no = std::min(block, oc - o0);
+      const int8_t* src = n.weight.data() + (set * oc + o0) * inner;
+      for (int64_t o = 0; o < no; ++o)
+        for (int64_t i = 0; i < inner; ++i)
+          w[static_cast<size_t>(o * rp + i)] = static_cast<int16_t>(src[o * inner + i] - n.w_zp);
+      gemm_abt_add(w.data(), no, x.data() + set * rows * rp, rows, rp, rp, out.data() + set * rows * oc + o0, 1, oc);
     }
-  }
   return out;
 }
 
@@ -89,8 +105,10 @@ int8_t requantize_mult(int32_t acc, const Node& n) {
   return static_cast<int8_t>(std::clamp<int64_t>(v, n.relu ? std::max(n.zp, -128) : -128, 127));
 }
 
-Tensor requantize_all(const Node& n, const std::vector<int32_t>& acc) {
-  if (n.int32_out) return Tensor{n.out, {}, acc};
+}  // namespace
+
+Tensor requantize_all(const Node& n, std::vector<int32_t> acc) {
+  if (n.int32_out) return Tensor{n.out, {}, std::move(acc)};
   Tensor out{n.out, std::vector<int8_t>(acc.size()), {}};
   const bool wide = n.asymmetric(), vta_mult = n.vta_rq.m != 0;
   for (size_t i = 0; i < acc.size(); ++i)
@@ -99,6 +117,8 @@ Tensor requantize_all(const Node& n, const std::vector<int32_t>& acc) {
                            : requantize(acc[i], n.shift, n.relu);
   return out;
 }
+
+namespace {
 
 Tensor add(const Node& n, const Tensor& a, const Tensor& b) {
   if (!(a.shape == b.shape)) fail("{}: add of different shapes", n.name);

@@ -3,12 +3,31 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 
 namespace vta::compiler {
 
 namespace {
 
 std::string shape_text(const Shape& s) { return fmt::format("{}x{}x{}x{}", s.n, s.c, s.h, s.w); }
+
+CostModelError cost_model_error(const std::vector<ReportRow>& rows) {
+  CostModelError e;
+  std::vector<double> errs;
+  for (const auto& w : rows) {
+    if (std::isnan(w.est_err_pct)) continue;
+    const double a = std::abs(w.est_err_pct);
+    errs.push_back(a);
+    if (a >= e.worst_abs_pct) e.worst_abs_pct = a, e.worst_layer = w.layer;
+  }
+  e.layers = static_cast<int>(errs.size());
+  if (!errs.empty()) {
+    std::sort(errs.begin(), errs.end());
+    const size_t m = errs.size() / 2;
+    e.median_abs_pct = errs.size() % 2 ? errs[m] : (errs[m - 1] + errs[m]) / 2;
+  }
+  return e;
+}
 
 }  // namespace
 
@@ -34,8 +53,10 @@ Report make_report(const CompiledNetwork& net, const NetworkResult& res, const C
     row.macs = n.inputs.empty() ? 0 : n.macs(net.graph.at(n.inputs[0]).out);
     row.copy_bytes = l.copy_in_bytes;
     row.host_ms = l.host_seconds * 1e3;
-    if (auto it = net.layers.find(l.node); it != net.layers.end() && n.op != Op::Add)
+    if (auto it = net.layers.find(l.node); it != net.layers.end() && n.op != Op::Add) {
       row.tile = fmt::format("{}x{} oc{} ic{}", it->second.tile.th, it->second.tile.tw, it->second.tile.toc, it->second.tile.tic);
+      if (n.op == Op::Conv2d || n.op == Op::Dense) row.est_cycles = it->second.tile.est_cycles;
+    }
     const Stats& s = l.stats;
     row.bytes_inp = s.get("dram.read_bytes.INP") + s.get("dram.read_bytes.ACC_8BIT");
     row.bytes_wgt = s.get("dram.read_bytes.WGT");
@@ -56,6 +77,8 @@ Report make_report(const CompiledNetwork& net, const NetworkResult& res, const C
       row.util = row.cycles ? 100.0 * static_cast<double>(row.macs) / (static_cast<double>(row.cycles) * mac_per_cycle) : 0;
       row.gops = row.time_us > 0 ? 2.0 * static_cast<double>(row.macs) / (row.time_us * 1e3) : 0;
       if (n.device == Device::Vta) vta_macs += static_cast<uint64_t>(row.macs), vta_cycles += row.cycles;
+      if (row.est_cycles >= 0 && row.cycles > 0)
+        row.est_err_pct = 100.0 * (row.est_cycles - static_cast<double>(row.cycles)) / static_cast<double>(row.cycles);
     }
     ReportRow& t = r.total;
     t.macs += row.macs;
@@ -68,6 +91,7 @@ Report make_report(const CompiledNetwork& net, const NetworkResult& res, const C
     t.timed = t.timed || row.timed;
     r.rows.push_back(std::move(row));
   }
+  r.cost_model = cost_model_error(r.rows);
   ReportRow& t = r.total;
   t.layer = "total";
   t.time_us = static_cast<double>(t.cycles) / c.clock.mhz;
@@ -102,6 +126,11 @@ std::string report_table(const Report& r) {
   out += fmt::format("compile {:.2f} s, run {:.2f} s (wall); GEMM-core utilisation over the VTA layers {:.1f} %\n",
                      r.compile_seconds, r.run_seconds, r.total.util);
   if (energy) out += fmt::format("energy estimated from the layers' activity counters: {}\n", r.energy_basis);
+  if (r.cost_model.layers > 0)
+    out += fmt::format("tile cost model against the measured cycles over {} conv/dense layers: median error {:.1f} %, "
+                       "worst {:.1f} % ({})\n",
+                       r.cost_model.layers, r.cost_model.median_abs_pct, r.cost_model.worst_abs_pct,
+                       r.cost_model.worst_layer);
   return out;
 }
 
@@ -132,6 +161,8 @@ nlohmann::ordered_json report_json(const Report& r) {
                                   {"bytes_out", w.bytes_out}, {"copy_bytes", w.copy_bytes}, {"roofline", w.roofline},
                                   {"util_pct", w.util}, {"time_us", w.time_us}, {"gops", w.gops}, {"host_ms", w.host_ms}};
     if (w.energy_uj >= 0) j["energy_uj"] = w.energy_uj;
+    if (w.est_cycles >= 0) j["est_cycles"] = w.est_cycles;
+    if (!std::isnan(w.est_err_pct)) j["est_err_pct"] = w.est_err_pct;
     return j;
   };
   nlohmann::ordered_json j;
@@ -147,6 +178,11 @@ nlohmann::ordered_json report_json(const Report& r) {
   j["layers"] = nlohmann::ordered_json::array();
   for (const auto& w : r.rows) j["layers"].push_back(row(w));
   j["total"] = row(r.total);
+  if (r.cost_model.layers > 0)
+    j["cost_model"] = {{"layers", r.cost_model.layers},
+                       {"median_abs_err_pct", r.cost_model.median_abs_pct},
+                       {"worst_abs_err_pct", r.cost_model.worst_abs_pct},
+                       {"worst_layer", r.cost_model.worst_layer}};
   return j;
 }
 

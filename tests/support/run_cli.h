@@ -26,11 +26,12 @@ inline CliResult run_shell(const std::string& cmd) {
   return r;
 }
 
-/// `vta ARGS` with the configs folder set up. `env`: "NAME=value ..." set for
-/// this run only. `stdout_to`: a shell redirection of stdout after stderr
+/// `vta ARGS` with the configs folder set up and the zoo cache in the build
+/// folder (never the user's; a test may set its own in `env`). `env`:
+/// "NAME=value ..." set for this run only. `stdout_to`: a shell redirection of stdout after stderr
 /// was sent to the pipe (">/dev/full", ">&-"); empty: both to the pipe.
 inline CliResult run_vta(const std::string& args, const std::string& env = "", const std::string& stdout_to = "") {
-  return run_shell(env + " VTA_CONFIG_DIR=" + VTA_SOURCE_DIR + "/configs " + VTA_EXE + " " + args + " 2>&1 " +
+  return run_shell(std::string("VTA_CACHE_DIR=") + VTA_BINARY_DIR + "/test-cache " + env + " VTA_CONFIG_DIR=" + VTA_SOURCE_DIR + "/configs " + VTA_EXE + " " + args + " 2>&1 " +
                    stdout_to);
 }
 

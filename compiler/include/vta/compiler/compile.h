@@ -109,9 +109,14 @@ struct CompiledNetwork {
   std::string config_hash;
 };
 
-/// Compiles a graph for config `c`: stem packing, partition, layout, tiling
-/// (with residual adds fused), codegen.
-/// `dump_after` names a pass ("partition") whose IR is printed to stderr.
+/// Compiles a graph for config `c` through the passes of compile.cpp:
+/// pack_stem, partition, layout, segments, tiling (with residual adds
+/// fused), codegen. `dump_after` names a pass after which the network is
+/// printed to stderr (pass_names(); empty: none).
 CompiledNetwork compile(const Graph& g, const Config& c, const std::string& dump_after = "");
+/// The pipeline's pass names, in order.
+std::vector<std::string> pass_names();
+/// Throws vta::Error listing pass_names() unless `name` is one (or empty).
+void check_pass_name(const std::string& name);
 
 }  // namespace vta::compiler

@@ -102,6 +102,7 @@ struct Node {
 
   /// Multiply-accumulates of this node (Conv2d/Dense), 0 otherwise.
   int64_t macs(const Shape& in) const;
+  bool operator==(const Node&) const = default;
 };
 
 struct Graph {
@@ -113,6 +114,7 @@ struct Graph {
   const Node& at(int i) const { return nodes.at(static_cast<size_t>(i)); }
   /// One line per node: "name op device shape <- inputs".
   std::string dump() const;
+  bool operator==(const Graph&) const = default;
 };
 
 /// An int8 tensor of a graph value (NCHW, row-major).

@@ -19,6 +19,9 @@ Tensor run_node(const Node& n, const std::vector<const Tensor*>& inputs);
 /// requantization; calibration chooses shifts from them.
 std::vector<int32_t> accumulators(const Node& n, const Tensor& input);
 
+/// The output of a Conv2d or Dense node from its accumulators().
+Tensor requantize_all(const Node& n, std::vector<int32_t> acc);
+
 /// Softmax over the channels of int8 logits standing for q * 2^exp (or
 /// (q - zp) * scale when scale is not 0), per row: the probabilities of a
 /// Softmax node, which the integer graph passes through as logits.

@@ -1,6 +1,7 @@
 #pragma once
 // The per-layer report: where the cycles go, layer by layer, against the
 // roofline bound of the design, as a terminal table, CSV or JSON.
+#include <limits>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -20,6 +21,17 @@ struct ReportRow {
   double util = 0;        // MACs / (cycles x MACs per cycle), percent
   double time_us = 0, gops = 0, host_ms = 0;
   double energy_uj = -1;  // < 0: not estimated (a consumer fills it: sweeps/layer_energy.h)
+  // The tile search's cost model (Tile::est_cycles) for a VTA conv/dense, and
+  // its error against the measured cycles, 100 (est - cycles) / cycles; < 0 /
+  // NaN: no estimate or no measured cycles.
+  double est_cycles = -1, est_err_pct = std::numeric_limits<double>::quiet_NaN();
+};
+
+/// The cost model's error over the layers that have one (est_err_pct).
+struct CostModelError {
+  int layers = 0;
+  double median_abs_pct = 0, worst_abs_pct = 0;
+  std::string worst_layer;
 };
 
 struct Report {
@@ -32,6 +44,7 @@ struct Report {
   std::string energy_basis;  // the technology table behind energy_uj, when filled
   std::vector<ReportRow> rows;
   ReportRow total;           // sums; util is over the VTA layers
+  CostModelError cost_model;  // over the timed VTA conv/dense layers
 };
 
 Report make_report(const CompiledNetwork& net, const NetworkResult& res, const Config& c, const std::string& backend);

@@ -1,0 +1,29 @@
+// The "segments" pass: maximal runs of consecutive VTA nodes (in the graph's
+// topological order), each compiled into one instruction stream.
+#include "vta/compiler/passes.h"
+#include "vta/isa/error.h"
+
+namespace vta::compiler {
+
+CompiledNetwork form_segments(CompiledNetwork net, const Config&) {
+  const Graph& g = net.graph;
+  for (size_t i = 0; i < g.nodes.size(); ++i) {
+    if (g.nodes[i].device != Device::Vta) continue;
+    if (net.segments.empty() || net.segments.back().nodes.back() != static_cast<int>(i) - 1)
+      net.segments.emplace_back();
+    net.segments.back().nodes.push_back(static_cast<int>(i));
+  }
+  return net;
+}
+
+std::string dump_segments(const CompiledNetwork& net) {
+  std::string s;
+  for (size_t k = 0; k < net.segments.size(); ++k) {
+    s += fmt::format("segment {}: {} nodes:", k, net.segments[k].nodes.size());
+    for (int id : net.segments[k].nodes) s += " " + net.graph.at(id).name;
+    s += "\n";
+  }
+  return s;
+}
+
+}  // namespace vta::compiler
