@@ -104,16 +104,18 @@ TEST(OnnxIntegerErrors, MultiplierTooLarge) {
   EXPECT_HAS(import_error(c.b), "requantization multiplier");
 }
 
-TEST(OnnxIntegerErrors, Uint8InQdqFormIsRefused) {
+TEST(OnnxIntegerErrors, Uint8WeightsInQdqFormAreRefused) {
   OnnxBuilder b;
   b.input("x", U8, {1, 1, 2, 2});
   b.scalar("s", 0.5f);
+  b.ints("w", U8, {1, 1, 1, 1}, {3});
   b.node("DequantizeLinear", {"x", "s"}, {"xf"});
-  b.node("QuantizeLinear", {"xf", "s"}, {"y"});
+  b.node("DequantizeLinear", {"w", "s"}, {"wf"});
+  b.node("Conv", {"xf", "wf"}, {"y"});
   b.output("y", I8, {1, 1, 2, 2});
   const std::string msg = import_error(b);
   EXPECT_HAS(msg, "(DequantizeLinear)");
-  EXPECT_HAS(msg, "uint8 tensors");
+  EXPECT_HAS(msg, "uint8 weights");
 }
 
 TEST(OnnxIntegerErrors, ExportOfAnAsymmetricGraphIsRefused) {

@@ -186,9 +186,10 @@ std::string export_onnx_bytes(const Graph& graph) {
     const Node& n = g.nodes[id];
     auto in = [&](size_t k) { return g.at(n.inputs.at(k)).name; };
     auto in_exp = [&](size_t k) { return g.at(n.inputs.at(k)).exp; };
-    if (n.asymmetric() || n.uint8)
-      fail("export of {}: node '{}' has zero points, a requantization multiplier or an int32 output (only the "
-           "symmetric power-of-two form is exported)", g.name, n.name);
+    if (n.asymmetric() || n.uint8 || n.round_even || !n.lshift.empty())
+      fail("export of {}: node '{}' has zero points, a requantization multiplier, an int32 output, per-channel "
+           "scales or half-to-even rounding (only the symmetric power-of-two form, rounding half up, is exported)",
+           g.name, n.name);
     switch (n.op) {
       case Op::Input: {
         const bool flat = n.out.h == 1 && n.out.w == 1 && only_dense_uses(id);
@@ -262,6 +263,7 @@ std::string export_onnx_bytes(const Graph& graph) {
       }
       case Op::Reshape: fail("export of {}: Reshape is not exported (use Flatten)", g.name);
       case Op::Im2col: fail("export of {}: Im2col is internal to the compiler (pack_stem)", g.name);
+      case Op::Pad: fail("export of {}: node '{}' pads with a zero point (only the symmetric form is exported)", g.name, n.name);
       case Op::Softmax: fail("export of {}: Softmax is not exported (the zoo ends at the logits)", g.name);
     }
   }
