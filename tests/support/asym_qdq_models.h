@@ -66,6 +66,18 @@ class AsymQdqBuilder {
     return head(x, c, classes);
   }
 
+  /// One convolution whose output is the graph output, with weights in
+  /// [-3, 3], no bias and a requantization shift of 2: a quarter of the
+  /// outputs are ties, so that half-to-even rounding decides them.
+  std::string tie_conv(int64_t image, int64_t oc, int64_t k, int64_t s, int64_t p) {
+    std::string x = input(image);
+    wmax_ = 3, bmax_ = 0, shift_ = 2;
+    x = conv(x, 3, oc, k, s, p, false);
+    const int64_t o = (image + 2 * p - k) / s + 1;
+    b_.output(x, onnx::TensorProto::UINT8, {1, oc, o, o});
+    return x;
+  }
+
   OnnxBuilder& builder() { return b_; }
   /// The input's name and dims.
   const std::string& input_name() const { return in_; }
@@ -130,8 +142,8 @@ class AsymQdqBuilder {
       wmin = std::min(wmin, e);
       ws[static_cast<size_t>(o)] = std::ldexp(1.0f, e);
       bs[static_cast<size_t>(o)] = std::ldexp(1.0f, e + in.exp);
-      for (int64_t i = 0; i < fan; ++i) w[static_cast<size_t>(o * fan + i)] = pick(-127, 127);
-      bias[static_cast<size_t>(o)] = pick(-3000, 3000);
+      for (int64_t i = 0; i < fan; ++i) w[static_cast<size_t>(o * fan + i)] = pick(-wmax_, wmax_);
+      bias[static_cast<size_t>(o)] = pick(-bmax_, bmax_);
     }
     b_.ints(n + "_w", onnx::TensorProto::INT8, {oc, cin, k, k}, w);
     b_.floats(n + "_ws", {oc}, ws);
@@ -156,7 +168,8 @@ class AsymQdqBuilder {
     }
     // The accumulator's spread: about sqrt(fan) * 64 * 74 units of the finest
     // channel scale; the output scale puts it at about +-48.
-    const int shift = static_cast<int>(std::lround(std::log2(std::sqrt(static_cast<double>(fan)) * 64 * 74 / 48)));
+    const int shift = shift_ >= 0 ? shift_
+                                  : static_cast<int>(std::lround(std::log2(std::sqrt(static_cast<double>(fan)) * 64 * 74 / 48)));
     return quantize(f, in.exp + wmin + shift, relu, (in.hw + 2 * p - k) / s + 1);
   }
 
@@ -218,6 +231,7 @@ class AsymQdqBuilder {
   std::string in_;
   std::vector<int64_t> in_dims_;
   int count_ = 0, convs_ = 0, denses_ = 0;
+  int wmax_ = 127, bmax_ = 3000, shift_ = -1;  // weight and bias ranges; requantization shift (-1: from the spread)
 };
 
 }  // namespace vta::test
