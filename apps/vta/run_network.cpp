@@ -35,6 +35,7 @@ const Node& input_node(const Graph& g) {
 // checked against the integer reference; returns the output's ONNX values.
 struct OnnxRun {
   std::vector<int64_t> output;
+  NpyArray array;  // the output in its ONNX type and dims
   bool matches_reference = false;
   std::string output_name;
 };
@@ -57,6 +58,7 @@ OnnxRun run_onnx_with(const std::string& model_path, const std::map<std::string,
   OnnxRun r;
   r.matches_reference = want.data == res.output.data && want.wide == res.output.wide;
   r.output = output_values(res.output, g.at(g.output));
+  r.array = output_array(res.output, g.at(g.output), bytes);
   r.output_name = g.at(g.output).name;
   return r;
 }
@@ -118,12 +120,8 @@ int run_onnx_inputs(const NetworkRunOptions& o, const Config& c) {
   }
   if (!o.output_dir.empty()) {
     std::filesystem::create_directories(o.output_dir);
-    NpyArray a;
-    a.type = NpyType::Int64;
-    a.dims = {static_cast<int64_t>(r.output.size())};
-    a.values = r.output;
     const std::string path = (std::filesystem::path(o.output_dir) / (r.output_name + ".npy")).string();
-    write_npy(path, a);
+    write_npy(path, r.array);
     std::cout << fmt::format("wrote {}\n", path);
   }
   return ok ? 0 : 1;
