@@ -136,7 +136,10 @@ TEST_P(Oracle, ExportRunsBitExactInOnnxRuntime) {
                              d.elements, d.differing, d.largest);
     EXPECT_EQ(ort.values.size(), ref_v.size()) << c.net;
     EXPECT_EQ(d.differing, 0u) << c.net << " seed " << seed << ": largest difference " << d.largest;
-    // And the backend gives the reference's tensor.
+    // And the backend gives the reference's tensor: for the big networks at
+    // the first seed only (the second adds ONNX Runtime coverage, not
+    // backend coverage, which the golden zoo tests of test_compiler have).
+    if (c.big && seed != seeds.front()) continue;
     const vta::Config cfg = vta::test::preset("vta-1x16x16");
     auto backend = vta::make_backend(backend_name(), cfg);
     const NetworkResult res = run_network(compile(g, cfg), *backend, in);
