@@ -39,6 +39,7 @@
 // (Node::fmult), which gives its results bit for bit (onnx_integer.h).
 // 3-D inputs (batched MatMul rows) fold their batch into N.
 #include <string>
+#include <vector>
 
 #include "vta/compiler/graph.h"
 
@@ -54,6 +55,20 @@ namespace vta::compiler {
 /// it is checked, so no input ends in a signal.
 Graph import_onnx(const std::string& path);
 Graph import_onnx_bytes(const std::string& bytes, const std::string& source);
+
+/// A requantized value of a node that may leave the range where the export
+/// is exact: float32 holds z + 1/4 (the tie offset) exactly only for |z| <
+/// 2^22, so the exported file means what the project computes only while
+/// every accumulator (Conv/Dense, bias included), shifted sum (Add) and
+/// window sum (pools) stays below 2^22.
+struct ExportLimit {
+  std::string node;
+  int64_t bound;  // the largest |z| over all int8 inputs
+};
+/// The nodes of `g` whose bound reaches 2^22, largest first; `vta zoo
+/// export` names them in a note (typical inputs stay far below: the oracle
+/// tests check the exports bit for bit).
+std::vector<ExportLimit> export_limits(const Graph& g);
 
 /// Writes `g` as an ONNX model file (int8 input named "input").
 void export_onnx(const Graph& g, const std::string& path);
