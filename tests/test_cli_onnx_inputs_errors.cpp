@@ -68,7 +68,10 @@ TEST(CliOnnxInputs, ExpectedOutputAndOutputDir) {
   EXPECT_HAS(r.out, "bit-exact (10 elements)");
   const fs::path written = out / "fc3.npy";
   ASSERT_TRUE(fs::exists(written)) << r.out;
-  EXPECT_EQ(read_npy(written.string()).values, lenet().want);
+  const NpyArray got = read_npy(written.string());
+  EXPECT_EQ(got.values, lenet().want);
+  EXPECT_EQ(got.type, NpyType::Int8);  // the output's ONNX type and dims, not flat int64
+  EXPECT_EQ(got.dims, (std::vector<int64_t>{1, 10}));
 }
 
 TEST(CliOnnxInputs, MismatchNamesCountLargestDifferenceAndFirstIndex) {

@@ -10,6 +10,8 @@
 #include "onnx_builder.h"
 #include "onnx_guard.h"
 #include "vta/compiler/onnx.h"
+#include "vta/compiler/requant.h"
+#include "vta/compiler/zoo.h"
 #include "vta/isa/error.h"
 
 namespace {
@@ -104,16 +106,66 @@ TEST(OnnxIntegerErrors, MultiplierTooLarge) {
   EXPECT_HAS(import_error(c.b), "requantization multiplier");
 }
 
-TEST(OnnxIntegerErrors, Uint8InQdqFormIsRefused) {
+TEST(OnnxIntegerErrors, Uint8WeightsInQdqFormAreRefused) {
   OnnxBuilder b;
   b.input("x", U8, {1, 1, 2, 2});
   b.scalar("s", 0.5f);
+  b.ints("w", U8, {1, 1, 1, 1}, {3});
   b.node("DequantizeLinear", {"x", "s"}, {"xf"});
-  b.node("QuantizeLinear", {"xf", "s"}, {"y"});
+  b.node("DequantizeLinear", {"w", "s"}, {"wf"});
+  b.node("Conv", {"xf", "wf"}, {"y"});
   b.output("y", I8, {1, 1, 2, 2});
   const std::string msg = import_error(b);
   EXPECT_HAS(msg, "(DequantizeLinear)");
-  EXPECT_HAS(msg, "uint8 tensors");
+  EXPECT_HAS(msg, "uint8 weights");
+}
+
+// A QDQ conv on a uint8 input whose per-channel weight scales a test spoils.
+OnnxBuilder qdq_conv(const std::vector<float>& wscales, int64_t axis, std::vector<int64_t> w = {3, -4}) {
+  OnnxBuilder b;
+  b.input("x", U8, {1, 1, 2, 2});
+  b.scalar("s", 0.5f);
+  b.ints("z", U8, {}, {100});
+  b.ints("w", I8, {2, 1, 1, 1}, w);
+  b.floats("ws", {2}, wscales);
+  b.node("DequantizeLinear", {"x", "s", "z"}, {"xf"});
+  auto* dw = b.node("DequantizeLinear", {"w", "ws"}, {"wf"});
+  OnnxBuilder::attr(dw, "axis", axis);
+  OnnxBuilder::attr(b.node("Conv", {"xf", "wf"}, {"y"}), "kernel_shape", std::vector<int64_t>{1, 1});
+  b.scalar("ys", 0.25f);
+  b.ints("yz", U8, {}, {128});
+  b.node("QuantizeLinear", {"y", "ys", "yz"}, {"q"});
+  b.output("q", U8, {1, 2, 2, 2});
+  return b;
+}
+
+TEST(OnnxQdqErrors, PerChannelScalesImportAlongAxisZero) {
+  EXPECT_EQ(import_error(qdq_conv({0.5f, 0.25f}, 0)), "(no error)");
+}
+
+TEST(OnnxQdqErrors, PerAxisScalesOnAnotherAxisAreRefused) {
+  const std::string msg = import_error(qdq_conv({0.5f, 0.25f}, 1));
+  EXPECT_HAS(msg, "(DequantizeLinear)");
+  EXPECT_HAS(msg, "along axis 0");
+}
+
+TEST(OnnxQdqErrors, PerChannelScalesThatOverflowThirtyTwoBitsAreRefused) {
+  // Scales 2^0 and 2^-30: channel 0 would be shifted left by 30.
+  const std::string msg = import_error(qdq_conv({1.0f, std::ldexp(1.0f, -30)}, 0, {127, 1}));
+  EXPECT_HAS(msg, "(QuantizeLinear)");
+  EXPECT_HAS(msg, "overflows 32 bits");
+}
+
+TEST(OnnxExportLimits, NameTheLayersWhoseAccumulatorsCanReachTwoToThe22) {
+  // conv 1x1 over 16 channels: |acc| <= 16 * 127 * 128 + |bias|, far below 2^22.
+  EXPECT_TRUE(export_limits(build_zoo("conv:16,8,8,16,1,1,0")).empty());
+  // dense over 4096 inputs: up to 4096 * 128 * |w|, beyond 2^22 for weights above 8.
+  const Graph g = build_zoo("dense:4096,8");
+  const auto lim = export_limits(g);
+  ASSERT_EQ(lim.size(), 1u);
+  EXPECT_EQ(lim[0].node, g.at(g.output).name);
+  EXPECT_EQ(lim[0].bound, acc_bound(g.at(g.output)));
+  EXPECT_GE(lim[0].bound, int64_t{1} << 22);
 }
 
 TEST(OnnxIntegerErrors, ExportOfAnAsymmetricGraphIsRefused) {

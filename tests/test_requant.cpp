@@ -8,6 +8,7 @@
 #include <random>
 
 #include "vta/compiler/requant.h"
+#include "vta/isa/error.h"
 
 namespace {
 
@@ -126,6 +127,78 @@ TEST(RequantImmOps, CountsTheEpilogueSteps) {
   EXPECT_EQ(requant_imm_ops(n), 2 + 1 + 2 + 1 + 2);
   n.vta_rq.s = 20;  // SHR 5, ADD, SHR 15
   EXPECT_EQ(requant_imm_ops(n), 2 + 1 + 3 + 1 + 2);
+}
+
+// Half to even in exact arithmetic: floor(acc / 2^s) + 1 above a half, and
+// at a half only when that makes the result even.
+int64_t round_even_64(int64_t acc, int s) {
+  const int64_t q = acc >> s, r = acc - (q << s), half = int64_t{1} << (s - 1);
+  return r > half || (r == half && (q & 1)) ? q + 1 : q;
+}
+
+// The ALU sequence of requant_steps() for half-to-even rounding, run as the
+// ALU runs it (run_steps() applies the golden datapath's alu_apply), gives
+// the exact rounding for every shift 1..15, ties included, whatever the
+// scratch tile held before, with and without a zero point, ReLU and a
+// per-channel left shift.
+TEST(RoundHalfToEven, AluStepsEqualTheExactRounding) {
+  std::mt19937 rng(7);
+  std::uniform_int_distribution<int32_t> any(-(1 << 24), 1 << 24), junk(INT32_MIN, INT32_MAX);
+  int ties = 0;
+  for (int s = 1; s <= 15; ++s)
+    for (int32_t zp : {0, -128, 37})
+      for (bool relu : {false, true})
+        for (int lsh : {0, 2}) {
+          Node n;
+          n.op = Op::Conv2d;
+          n.shift = s;
+          n.round_even = true;
+          n.relu = relu;
+          n.zp = zp;
+          if (zp != 0) n.vta_rq = VtaRequant{0, 1, s};
+          if (lsh) n.lshift = {static_cast<int8_t>(lsh)};
+          ASSERT_TRUE(vta_requant_exact(n));
+          ASSERT_TRUE(needs_scratch(n));
+          const std::vector<AluStep> steps = requant_steps(n);
+          for (int i = 0; i < 4000; ++i) {
+            // Every fourth value a tie: k * 2^s + 2^(s-1).
+            int64_t acc = i % 4 == 0 ? (int64_t{any(rng)} >> s << s) + (int64_t{1} << (s - 1)) : any(rng);
+            acc >>= lsh;
+            ties += i % 4 == 0;
+            const int64_t want =
+                std::clamp<int64_t>(round_even_64(acc << lsh, s) + zp, relu ? std::max(zp, -128) : -128, 127);
+            ASSERT_EQ(run_steps(static_cast<int32_t>(acc), steps, -lsh, junk(rng)), want)
+                << "acc " << acc << " shift " << s << " zp " << zp << " relu " << relu << " lshift " << lsh;
+          }
+        }
+  EXPECT_GT(ties, 1000);
+}
+
+TEST(RoundHalfToEven, TiesGoToTheEvenNeighbour) {
+  Node n;
+  n.op = Op::Dense;
+  n.shift = 1;
+  n.round_even = true;
+  const auto steps = requant_steps(n);
+  EXPECT_EQ(run_steps(1, steps), 0);    // 0.5 -> 0
+  EXPECT_EQ(run_steps(3, steps), 2);    // 1.5 -> 2
+  EXPECT_EQ(run_steps(5, steps), 2);    // 2.5 -> 2
+  EXPECT_EQ(run_steps(-1, steps), 0);   // -0.5 -> 0
+  EXPECT_EQ(run_steps(-3, steps), -2);  // -1.5 -> -2
+  n.round_even = false;                 // the project's half up
+  EXPECT_EQ(run_steps(5, requant_steps(n)), 3);
+}
+
+TEST(RoundHalfToEven, LongShiftsAndMultipliersHaveNoExactVtaForm) {
+  Node n;
+  n.op = Op::Conv2d;
+  n.round_even = true;
+  n.shift = 16;
+  EXPECT_FALSE(vta_requant_exact(n));
+  n.shift = 4;
+  n.vta_rq = VtaRequant{0, 3, 4};
+  EXPECT_FALSE(vta_requant_exact(n));
+  EXPECT_THROW(requant_steps(n), vta::Error);
 }
 
 }  // namespace

@@ -450,8 +450,14 @@ static int run_cli(int argc, char** argv) {
       }
       return worst;
     } else if (*zoo_export) {
-      vta::compiler::export_onnx(vta::compiler::build_zoo(export_name, export_opts), export_out);
+      const vta::compiler::Graph g = vta::compiler::build_zoo(export_name, export_opts);
+      vta::compiler::export_onnx(g, export_out);
       std::cout << fmt::format("wrote {} ({})\n", export_out, export_name);
+      if (const auto lim = vta::compiler::export_limits(g); !lim.empty())
+        std::cout << fmt::format(
+            "note: the file computes exactly what vta does while every accumulator stays below 2^22 (float32 with "
+            "the tie offset); {} layers can exceed that for some int8 input (largest: '{}', up to {})\n",
+            lim.size(), lim[0].node, lim[0].bound);
     } else if (app.got_subcommand("zoo")) {
       for (const auto& z : vta::compiler::zoo_names()) std::cout << z << "\n";
     } else if (app.got_subcommand("backends")) {

@@ -42,6 +42,7 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
 // checked against the integer reference; returns the output's ONNX values.
 struct OnnxRun {
   std::vector<int64_t> output;
+  NpyArray array;  // the output in its ONNX type and dims
   bool matches_reference = false;
   std::string output_name;
 };
@@ -64,6 +65,7 @@ OnnxRun run_onnx_with(const std::string& model_path, const std::map<std::string,
   OnnxRun r;
   r.matches_reference = want.data == res.output.data && want.wide == res.output.wide;
   r.output = output_values(res.output, g.at(g.output));
+  r.array = output_array(res.output, g.at(g.output), bytes);
   r.output_name = g.at(g.output).name;
   return r;
 }
@@ -125,12 +127,8 @@ int run_onnx_inputs(const NetworkRunOptions& o, const Config& c) {
   }
   if (!o.output_dir.empty()) {
     std::filesystem::create_directories(o.output_dir);
-    NpyArray a;
-    a.type = NpyType::Int64;
-    a.dims = {static_cast<int64_t>(r.output.size())};
-    a.values = r.output;
     const std::string path = (std::filesystem::path(o.output_dir) / (r.output_name + ".npy")).string();
-    write_npy(path, a);
+    write_npy(path, r.array);
     std::cout << fmt::format("wrote {}\n", path);
   }
   return ok ? 0 : 1;

@@ -17,6 +17,7 @@
 // program can deadlock behind the in-order fetch, whatever the queue depths.
 #include <algorithm>
 #include <cstring>
+#include <functional>
 #include <optional>
 
 #include "planner.h"
@@ -97,17 +98,27 @@ class Emitter {
 // Requantization epilogue of node `n` on the ACC tile described by `shape`
 // (an ALU loop over the epilogue uops): requant_steps(); the last
 // instruction pushes compute->store.
-void emit_requant(Emitter& e, const Insn& shape, const Node& n, bool push = true) {
+// The loops of the steps on the scratch tile and the shift row (AluStep::On).
+struct EpilogueBanks {
+  Insn t, a_by_t, t_by_a, row;
+};
+void emit_requant(Emitter& e, const Insn& shape, const Node& n, bool push = true,
+                  const EpilogueBanks* banks = nullptr) {
+  using On = AluStep::On;
   const std::vector<AluStep> steps = requant_steps(n);
   for (size_t i = 0; i < steps.size(); ++i) {
-    Insn insn = alu(steps[i].op, true, steps[i].imm, shape);
+    const On on = steps[i].on;
+    if (on != On::A && !banks) fail("layer {}: its requantization needs a scratch tile", n.name);
+    const Insn& sh = on == On::A ? shape : on == On::T ? banks->t : on == On::AbyT ? banks->a_by_t
+                                                    : on == On::TbyA ? banks->t_by_a : banks->row;
+    Insn insn = alu(steps[i].op, on == On::A || on == On::T, steps[i].imm, sh);
     if (push && i + 1 == steps.size()) insn[Member::push_next] = 1;
     e.emit(insn);
   }
 }
 
 struct LayerAddrs {
-  int64_t in = 0, in2 = 0, out = 0, wgt = 0, bias = 0, uop = 0;  // element indices of each buffer
+  int64_t in = 0, in2 = 0, out = 0, wgt = 0, bias = 0, uop = 0, row = 0;  // element indices of each buffer
   int self = -1;                                                  // the node's id
 };
 
@@ -130,6 +141,7 @@ void emit_conv(Emitter& e, const Node& n, const ConvGeom& g, const Tile& t, cons
   auto wgtb = [&](int64_t sp) { return sp * wgt_half; };
   auto accb = [&](int64_t ap) { return ap * acc_half; };
   auto biasb = [&](int64_t ap) { return ap * acc_half + acc_half - TO; };
+  auto rowb = [&](int64_t ap) { return ap * acc_half + acc_half - 2 * TO; };  // Node::lshift, negated
   // Uop banks: conv (step parity, acc parity) at (sp*2+ap)*conv_n; epilogue ap at 4*conv_n + ap*TO.
   auto put = [&](int64_t dst, int64_t src, int64_t wgt) {
     Insn u;
@@ -151,16 +163,25 @@ void emit_conv(Emitter& e, const Node& n, const ConvGeom& g, const Tile& t, cons
     for (int64_t o = 0; o < TO; ++o) put(accb(ap) + o / ro * area + o % ro, biasb(ap) + o, 0);
   for (int64_t ap = 0; ap < 2; ++ap)
     for (int64_t o = 0; o < TO; ++o) put(accb(ap) + o / ro * area + o % ro, 0, 0);
-  // Fused Add: its operand's tile follows the conv's tile in each ACC half.
+  // Fused Add: its operand's tile follows the conv's tile in each ACC half;
+  // the scratch tile of half-to-even rounding is the same tile, used before.
   auto skipb = [&](int64_t ap) { return accb(ap) + t.toc * area; };
-  if (add) {
+  if (add || g.scratch) {
     for (int64_t ap = 0; ap < 2; ++ap)
       for (int64_t o = 0; o < TO; ++o) put(accb(ap) + o / ro * area + o % ro, skipb(ap) + o / ro * area + o % ro, 0);
     for (int64_t ap = 0; ap < 2; ++ap)
       for (int64_t o = 0; o < TO; ++o) put(skipb(ap) + o / ro * area + o % ro, 0, 0);
   }
+  if (g.scratch)
+    for (int64_t ap = 0; ap < 2; ++ap)
+      for (int64_t o = 0; o < TO; ++o) put(skipb(ap) + o / ro * area + o % ro, accb(ap) + o / ro * area + o % ro, 0);
+  if (g.row)
+    for (int64_t ap = 0; ap < 2; ++ap)
+      for (int64_t o = 0; o < TO; ++o) put(accb(ap) + o / ro * area + o % ro, rowb(ap) + o, 0);
   const int64_t conv_bank = 0, epi_bank = 4 * conv_n, reset_bank = 4 * conv_n + 2 * TO;
   const int64_t sum_bank = 4 * conv_n + 4 * TO, skip_bank = 4 * conv_n + 6 * TO;
+  const int64_t copy_bank = 4 * conv_n + 8 * TO;
+  const int64_t row_bank = 4 * conv_n + (4 + (add || g.scratch ? 4 : 0) + (g.scratch ? 2 : 0)) * TO;
   // The shifts of the conv's output and of the other operand (Add::shift_a applies to inputs[0]).
   const bool conv_is_a = add && add->inputs[0] == a.self;
   const int shift_conv = add ? (conv_is_a ? add->shift_a : add->shift_b) : 0;
@@ -209,10 +230,16 @@ void emit_conv(Emitter& e, const Node& n, const ConvGeom& g, const Tile& t, cons
             e.emit(w);
             // compute
             const Insn epi = loop(Opcode::ALU, epi_bank + ap * TO, toc * ro, th, t.tw, t.tw * ro, ro, 0, 0);
+            const EpilogueBanks banks{
+                loop(Opcode::ALU, skip_bank + ap * TO, toc * ro, th, t.tw, t.tw * ro, ro, 0, 0),
+                loop(Opcode::ALU, sum_bank + ap * TO, toc * ro, th, t.tw, t.tw * ro, ro, t.tw * ro, ro),
+                loop(Opcode::ALU, copy_bank + ap * TO, toc * ro, th, t.tw, t.tw * ro, ro, t.tw * ro, ro),
+                loop(Opcode::ALU, row_bank + ap * TO, toc * ro, th, t.tw, t.tw * ro, ro, 0, 0)};
             if (j == 0) {
               Insn b = mem(Opcode::LOAD, MemId::ACC, biasb(ap), a.bias + ob0 * ro, 1, toc * ro, toc * ro);
               if (tile >= 2) b[Member::pop_next] = 1, --e.s2c;
               e.emit(b);
+              if (g.row) e.emit(mem(Opcode::LOAD, MemId::ACC, rowb(ap), a.row + ob0 * ro, 1, toc * ro, toc * ro));
               // The reset's uops name only ACC rows (the epilogue's bias row is no INP index).
               Insn r = loop(Opcode::GEMM, reset_bank + ap * TO, toc * ro, th, t.tw, t.tw * ro, ro, 0, 0);
               r[Member::reset] = 1;
@@ -226,7 +253,7 @@ void emit_conv(Emitter& e, const Node& n, const ConvGeom& g, const Tile& t, cons
             e.emit(gm);
             if (j == steps - 1) {
               e.emit(alu(AluOp::ADD, false, 0, epi));  // + bias row of each channel block
-              emit_requant(e, epi, n, add == nullptr);
+              emit_requant(e, epi, n, add == nullptr, &banks);
               if (add) {
                 if (shift_conv > 0) e.emit(alu(AluOp::SHR, true, -shift_conv, epi));
                 for (int64_t o = 0; o < toc; ++o)
@@ -398,12 +425,14 @@ std::vector<uint8_t> pack_weights(const Node& n, const Shape& in, const ConvGeom
   return out;
 }
 
-std::vector<uint8_t> pack_bias(const Node& n, const ConvGeom& g, const Config& c) {
+// One int32 per output channel as ACC elements (the bias, the shift row).
+std::vector<uint8_t> pack_channels(const Node& n, const ConvGeom& g, const Config& c,
+                                   const std::function<int32_t(int64_t)>& value) {
   const int64_t bo = c.gemm.block_out, batch = c.gemm.batch;
   std::vector<uint8_t> out(static_cast<size_t>(g.cob * g.ro * batch * bo * 4), 0);
   for (int64_t o = 0; o < n.out.c; ++o)
     for (int64_t b = 0; b < batch; ++b) {
-      const int32_t v = n.bias.empty() ? 0 : n.bias[static_cast<size_t>(o)];
+      const int32_t v = value(o);
       std::memcpy(out.data() + ((o / bo * batch + b) * bo + o % bo) * 4, &v, 4);
     }
   return out;
@@ -465,7 +494,16 @@ CompiledNetwork codegen(CompiledNetwork net, const Config& c) {
         }
         a.self = id;
         info.tile = net.layers.at(id).tile;  // the tiling pass's choice
-        std::vector<uint8_t> w = pack_weights(n, in, geo, c), bias = pack_bias(n, geo, c);
+        std::vector<uint8_t> w = pack_weights(n, in, geo, c);
+        std::vector<uint8_t> bias = pack_channels(n, geo, c, [&](int64_t o) {
+          return n.bias.empty() ? 0 : n.bias[static_cast<size_t>(o)];
+        });
+        if (geo.row) {  // SHR by a negative amount shifts left
+          std::vector<uint8_t> row =
+              pack_channels(n, geo, c, [&](int64_t o) { return -int32_t{n.lshift[static_cast<size_t>(o)]}; });
+          const int rb = plan.add(Buffer{n.name + ".lshift", MemId::ACC, row.size(), 0, std::move(row), -1});
+          a.row = plan.elem(rb, c);
+        }
         const int wb = plan.add(Buffer{n.name + ".weight", MemId::WGT, w.size(), 0, std::move(w), -1});
         const int bb = plan.add(Buffer{n.name + ".bias", MemId::ACC, bias.size(), 0, std::move(bias), -1});
         const Tile& t = info.tile;

@@ -31,6 +31,8 @@ const char* op_name(Op op) {
       return "reshape";
     case Op::Im2col:
       return "im2col";
+    case Op::Pad:
+      return "pad";
   }
   return "?";
 }

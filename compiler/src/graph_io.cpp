@@ -9,7 +9,7 @@ namespace vta::compiler {
 
 // A field added to Node must be written and read below (and the zoo cache's
 // format version bumped): this fails to compile until the sizes agree again.
-static_assert(sizeof(Node) == 280, "Node changed: update graph_io.cpp and kZooCacheFormat in zoo_cache.cpp");
+static_assert(sizeof(Node) == 312, "Node changed: update graph_io.cpp and kZooCacheFormat in zoo_cache.cpp");
 
 namespace {
 
@@ -100,13 +100,16 @@ void write_node(std::string& out, const Node& n) {
   put(out, n.scale);
   put<int32_t>(out, n.vta_rq.pre), put(out, n.vta_rq.m), put<int32_t>(out, n.vta_rq.s);
   put(out, n.weight_sets);
+  put<uint8_t>(out, n.round_even);
+  put(out, n.fmult);
+  put_vec(out, n.lshift);
 }
 
 Node read_node(Reader& r, int index) {
   Node n;
   n.name = r.str();
   const auto op = r.get<int32_t>();
-  if (op < 0 || op > static_cast<int32_t>(Op::Im2col)) r.bad(fmt::format("node {} has op {}", index, op));
+  if (op < 0 || op > static_cast<int32_t>(Op::Pad)) r.bad(fmt::format("node {} has op {}", index, op));
   n.op = static_cast<Op>(op);
   n.inputs = r.vec<int>();
   for (int in : n.inputs)
@@ -130,6 +133,9 @@ Node read_node(Reader& r, int index) {
   n.scale = r.get<double>();
   n.vta_rq.pre = r.get<int32_t>(), n.vta_rq.m = r.get<int32_t>(), n.vta_rq.s = r.get<int32_t>();
   n.weight_sets = r.get<int64_t>();
+  n.round_even = r.flag();
+  n.fmult = r.get<float>();
+  n.lshift = r.vec<int8_t>();
   return n;
 }
 

@@ -11,11 +11,13 @@
 // - Gemm gets a rank-2 input (a 2-D graph input, or a Flatten before it).
 #include <onnx/onnx_pb.h>
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <set>
 
 #include "vta/compiler/onnx.h"
+#include "vta/compiler/requant.h"
 #include "vta/isa/error.h"
 #include "vta/isa/write_file.h"
 
@@ -186,9 +188,10 @@ std::string export_onnx_bytes(const Graph& graph) {
     const Node& n = g.nodes[id];
     auto in = [&](size_t k) { return g.at(n.inputs.at(k)).name; };
     auto in_exp = [&](size_t k) { return g.at(n.inputs.at(k)).exp; };
-    if (n.asymmetric() || n.uint8)
-      fail("export of {}: node '{}' has zero points, a requantization multiplier or an int32 output (only the "
-           "symmetric power-of-two form is exported)", g.name, n.name);
+    if (n.asymmetric() || n.uint8 || n.round_even || !n.lshift.empty())
+      fail("export of {}: node '{}' has zero points, a requantization multiplier, an int32 output, per-channel "
+           "scales or half-to-even rounding (only the symmetric power-of-two form, rounding half up, is exported)",
+           g.name, n.name);
     switch (n.op) {
       case Op::Input: {
         const bool flat = n.out.h == 1 && n.out.w == 1 && only_dense_uses(id);
@@ -262,6 +265,7 @@ std::string export_onnx_bytes(const Graph& graph) {
       }
       case Op::Reshape: fail("export of {}: Reshape is not exported (use Flatten)", g.name);
       case Op::Im2col: fail("export of {}: Im2col is internal to the compiler (pack_stem)", g.name);
+      case Op::Pad: fail("export of {}: node '{}' pads with a zero point (only the symmetric form is exported)", g.name, n.name);
       case Op::Softmax: fail("export of {}: Softmax is not exported (the zoo ends at the logits)", g.name);
     }
   }
@@ -270,6 +274,25 @@ std::string export_onnx_bytes(const Graph& graph) {
   std::string bytes;
   if (!m.SerializeToString(&bytes)) fail("export of {}: protobuf serialisation failed", g.name);
   return bytes;
+}
+
+std::vector<ExportLimit> export_limits(const Graph& g) {
+  std::vector<ExportLimit> out;
+  for (const auto& n : g.nodes) {
+    int64_t bound = 0;
+    const Shape is = n.inputs.empty() ? n.out : g.at(n.inputs[0]).out;
+    switch (n.op) {
+      case Op::Conv2d:
+      case Op::Dense: bound = acc_bound(n); break;
+      case Op::Add: bound = (int64_t{128} << n.shift_a) + (int64_t{128} << n.shift_b); break;
+      case Op::AvgPool: bound = 128 * n.pool * n.pool; break;
+      case Op::GlobalAvgPool: bound = 128 * is.h * is.w * n.mult; break;
+      default: break;
+    }
+    if (bound >= (int64_t{1} << 22)) out.push_back({n.name, bound});
+  }
+  std::stable_sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.bound > b.bound; });
+  return out;
 }
 
 void export_onnx(const Graph& g, const std::string& path) { write_file(path, export_onnx_bytes(g)); }

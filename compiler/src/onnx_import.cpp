@@ -18,6 +18,7 @@
 #include "onnx_integer.h"
 #include "onnx_read.h"
 #include "vta/compiler/onnx.h"
+#include "vta/compiler/requant.h"
 #include "vta/isa/error.h"
 #include "vta/isa/read_file.h"
 
@@ -26,21 +27,22 @@ namespace vta::compiler {
 namespace {
 
 constexpr const char* kUint8Only =
-    "uint8 tensors, non-zero zero points and int32 outputs are supported only by QLinearConv, QLinearMatMul, "
-    "ConvInteger and MatMulInteger, not in QDQ form";
+    "uint8 weights and weight zero points are supported only by QLinearConv, QLinearMatMul, ConvInteger and "
+    "MatMulInteger, not in QDQ form (weights must be int8 and symmetric)";
 
-struct Act {  // a dequantized activation: node id and scale exponent
+struct Act {  // a dequantized activation: node id, scale exponent, zero point (int8 domain: uint8 - 128)
   int node;
   int exp;
+  int32_t zp = 0;
 };
 struct Weight {
   std::vector<int8_t> data;
   std::vector<int64_t> dims;
-  int exp;
+  std::vector<int> exps;  // one (per tensor) or one per output channel (per axis 0)
 };
 struct Bias {
   std::vector<int32_t> data;
-  int exp;
+  std::vector<int> exps;
 };
 struct Pending {  // a float result waiting for its QuantizeLinear
   Node node;
@@ -160,11 +162,42 @@ class Importer : public OnnxReader {
     return e - 1;
   }
 
+  // Per-axis power-of-two scales: their exponents.
+  std::vector<int> scale_exps(const onnx::NodeProto& n, int k) const {
+    std::vector<int> out;
+    for (float v : float_values(n, k)) {
+      int e = 0;
+      if (!(v > 0) || std::frexp(v, &e) != 0.5f)
+        bad(n, fmt::format("scale {} is not a power of two; requantization here is a shift (multiplier + shift "
+                           "requantization is not supported yet)", v));
+      out.push_back(e - 1);
+    }
+    return out;
+  }
+
+  // The zero point of an activation (one value; int8 domain: a uint8 one
+  // less 128); `uint8` says its type. An absent one is 0 of the type
+  // `absent_uint8` says (QuantizeLinear's default is uint8).
+  int32_t zero_point(const onnx::NodeProto& n, int k, bool& uint8, bool absent_uint8) const {
+    if (n.input_size() <= k || n.input(k).empty()) {
+      uint8 = absent_uint8;
+      return uint8 ? -128 : 0;
+    }
+    const auto& t = initializer(n, k);
+    if (t.data_type() != onnx::TensorProto::UINT8 && t.data_type() != onnx::TensorProto::INT8)
+      bad(n, fmt::format("zero point '{}' must be int8 or uint8", t.name()));
+    uint8 = t.data_type() == onnx::TensorProto::UINT8;
+    const std::vector<int64_t> v = int_values(t, n);
+    if (v.size() != 1) bad(n, fmt::format("zero point '{}' of an activation must be one value", t.name()));
+    return static_cast<int32_t>(uint8 ? v[0] - 128 : v[0]);
+  }
+
+  // Weight and bias zero points: absent, or all 0 of the tensor's type.
   void zero_point_is_zero(const onnx::NodeProto& n, int k) const {
     if (n.input_size() <= k || n.input(k).empty()) return;
     if (initializer(n, k).data_type() == onnx::TensorProto::UINT8) bad(n, kUint8Only);
     for (int64_t v : int_values(initializer(n, k), n))
-      if (v != 0) bad(n, "zero points must be 0 (symmetric quantization)");
+      if (v != 0) bad(n, "weight and bias zero points must be 0 (symmetric weights)");
   }
 
   const Act& act(const onnx::NodeProto& n, int k) const {
@@ -183,13 +216,17 @@ class Importer : public OnnxReader {
       need(2);
       only_attrs(n, {"axis"});
       const int exp = scale_exp(n, 1);
-      zero_point_is_zero(n, 2);
+      bool u8 = true;
+      const int32_t zp = zero_point(n, 2, u8, true);
       if (n.input(0) == float_input_) {  // a float graph input: one Input node, however many quantize it
         if (float_input_id_ < 0) {
           Node in = float_input_node_;
           in.exp = exp;
+          in.zp = zp;
+          in.uint8 = u8;
           float_input_id_ = g_.add(in);
-        } else if (g_.at(float_input_id_).exp != exp) {
+        } else if (g_.at(float_input_id_).exp != exp || g_.at(float_input_id_).zp != zp ||
+                   g_.at(float_input_id_).uint8 != u8) {
           bad(n, fmt::format("input '{}' is quantized again with another scale", n.input(0)));
         }
         q_[n.output(0)] = float_input_id_;
@@ -201,6 +238,7 @@ class Importer : public OnnxReader {
       // fan-out), each of which gets its own requantized node.
       Pending p = it->second;
       finish(p, exp, n);
+      set_output_zero_point(p.node, zp, u8);
       q_[n.output(0)] = g_.add(std::move(p.node));
       g_.nodes.back().name = n.output(0);
       return;
@@ -208,26 +246,33 @@ class Importer : public OnnxReader {
     if (op == "DequantizeLinear") {
       need(2);
       only_attrs(n, {"axis"});
-      const int exp = scale_exp(n, 1);
-      zero_point_is_zero(n, 2);
       if (auto q = q_.find(n.input(0)); q != q_.end()) {
-        // An int8 graph input takes its scale from its DequantizeLinear.
+        // An 8-bit graph input takes its scale and zero point from its DequantizeLinear.
         Node& src = g_.nodes[static_cast<size_t>(q->second)];
-        if (src.uint8 || src.asymmetric()) bad(n, kUint8Only);
-        if (src.op == Op::Input) src.exp = exp;
-        acts_[n.output(0)] = Act{q->second, exp};
+        if (src.int32_out)
+          bad(n, fmt::format("input '{}' is int32 (DequantizeLinear of int32 activations is not supported)", n.input(0)));
+        const int exp = scale_exp(n, 1);
+        bool u8 = src.uint8;
+        const int32_t zp = zero_point(n, 2, u8, src.uint8);
+        if (u8 != src.uint8) bad(n, fmt::format("zero point type differs from the type of '{}'", n.input(0)));
+        if (src.op == Op::Input) src.exp = exp, src.zp = zp;
+        acts_[n.output(0)] = Act{q->second, exp, zp};
         return;
       }
       const auto& t = initializer(n, 0);
       if (t.data_type() == onnx::TensorProto::UINT8) bad(n, kUint8Only);
+      zero_point_is_zero(n, 2);
+      const std::vector<int> exps = scale_exps(n, 1);
+      if (exps.size() > 1 && attr_i(n, "axis", 1) != 0)
+        bad(n, "per-axis scales are supported along axis 0 (the output channels) only");
       const std::vector<int64_t> v = int_values(t, n);
       if (t.data_type() == onnx::TensorProto::INT8) {
-        Weight w{std::vector<int8_t>(v.begin(), v.end()), {t.dims().begin(), t.dims().end()}, exp};
+        Weight w{std::vector<int8_t>(v.begin(), v.end()), {t.dims().begin(), t.dims().end()}, exps};
         weights_[n.output(0)] = std::move(w);
       } else {
         Bias b;
         for (auto x : v) b.data.push_back(static_cast<int32_t>(x));
-        b.exp = exp;
+        b.exps = exps;
         biases_[n.output(0)] = std::move(b);
       }
       return;
@@ -243,11 +288,25 @@ class Importer : public OnnxReader {
       out.name = n.name();
       out.op = conv ? Op::Conv2d : Op::Dense;
       out.inputs = {x.node};
-      const Shape is = g_.at(x.node).out;
+      Shape is = g_.at(x.node).out;
       if (conv) {
         only_attrs(n, {"kernel_shape", "strides", "pads", "group", "dilations", "auto_pad"});
         const auto [k, s, pad] = window(n, is);
         out.kernel = k, out.stride = s, out.pad = pad, out.groups = attr_i(n, "group", 1);
+        if (pad > 0 && x.zp != 0) {
+          // ONNX pads the dequantized input with 0, the zero point: a host
+          // Pad gives that; VTA's loads pad with 0 (the int8 value 0).
+          Node pd;
+          pd.name = n.name() + ".pad";
+          pd.op = Op::Pad;
+          pd.inputs = {x.node};
+          pd.pad = pad;
+          pd.x_zp = pd.zp = x.zp;
+          pd.exp = x.exp;
+          pd.uint8 = g_.at(x.node).uint8;
+          pd.out = Shape{is.n, is.c, is.h + 2 * pad, is.w + 2 * pad};
+          out.inputs = {g_.add(pd)};
+        }
         // first, so that dims[1] * group below cannot overflow
         if (out.groups != 1 && out.groups != is.c) bad(n, "attribute group must be 1 or the channel count (depthwise)");
         if (w->second.dims.size() != 4 || w->second.dims[2] != k || w->second.dims[3] != k ||
@@ -255,6 +314,7 @@ class Importer : public OnnxReader {
           bad(n, "weight dims must be [O, C/group, K, K] matching the input");
         out.out = Shape{is.n, w->second.dims[0], (is.h + 2 * pad - k) / s + 1, (is.w + 2 * pad - k) / s + 1};
         out.weight = w->second.data;
+        if (out.inputs[0] != x.node) out.pad = 0;
       } else {
         only_attrs(n, {"transB", "transA", "alpha", "beta"});
         if (attr_i(n, "transA", 0) != 0) bad(n, "attribute transA must be 0");
@@ -272,14 +332,27 @@ class Importer : public OnnxReader {
             out.weight[static_cast<size_t>(r * i + c)] = w->second.data[static_cast<size_t>(tb ? r * i + c : c * o + r)];
         out.out = Shape{is.n, o, 1, 1};
       }
-      int bias_exp = x.exp + w->second.exp;
+      // Per-channel weight scales: each channel's accumulator moves to the
+      // scale of the finest one (Node::lshift).
+      const std::vector<int>& we = w->second.exps;
+      if (we.size() != 1 && static_cast<int64_t>(we.size()) != out.out.c)
+        bad(n, fmt::format("the weight has {} scales for {} output channels", we.size(), out.out.c));
+      auto wexp = [&](int64_t c) { return we.size() == 1 ? we[0] : we[static_cast<size_t>(c)]; };
+      const int emin = *std::min_element(we.begin(), we.end());
+      const int bias_exp = x.exp + emin;
+      if (*std::max_element(we.begin(), we.end()) != emin)
+        for (int64_t c = 0; c < out.out.c; ++c) out.lshift.push_back(static_cast<int8_t>(wexp(c) - emin));
       if (n.input_size() > 2 && !n.input(2).empty()) {
         auto b = biases_.find(n.input(2));
         if (b == biases_.end()) bad(n, fmt::format("bias '{}' must be a dequantized int32 initializer", n.input(2)));
         if (static_cast<int64_t>(b->second.data.size()) != out.out.c) bad(n, "bias length differs from the output channels");
-        if (b->second.exp != bias_exp) bad(n, "bias scale must be input scale x weight scale");
+        const auto& be = b->second.exps;
+        for (int64_t c = 0; c < out.out.c; ++c)
+          if ((be.size() == 1 ? be[0] : be.at(static_cast<size_t>(c))) != x.exp + wexp(c))
+            bad(n, "bias scale must be input scale x weight scale (per output channel)");
         out.bias = b->second.data;
       }
+      fold_input_zero_point(out, x.zp, n);
       p.in_exps = {bias_exp};
       pending_[n.output(0)] = std::move(p);
       return;
@@ -314,6 +387,7 @@ class Importer : public OnnxReader {
       p.node.name = n.name();
       p.node.op = Op::GlobalAvgPool;
       p.node.inputs = {x.node};
+      p.node.x_zp = x.zp;
       const Shape is = g_.at(x.node).out;
       p.node.out = Shape{is.n, is.c, 1, 1};
       p.node.mult = 4096;
@@ -346,6 +420,7 @@ class Importer : public OnnxReader {
       p.node.name = n.name();
       p.node.op = Op::Add;
       p.node.inputs = {a.node, b.node};
+      p.node.x_zp = a.zp, p.node.w_zp = b.zp;
       p.node.out = g_.at(a.node).out;
       p.in_exps = {a.exp, b.exp};
       pending_[n.output(0)] = std::move(p);
@@ -358,6 +433,7 @@ class Importer : public OnnxReader {
       Pending p;
       p.node.name = n.name();
       p.node.inputs = {x.node};
+      p.node.x_zp = x.zp;
       p.in_exps = {x.exp};
       if (op == "AveragePool") {
         only_attrs(n, {"kernel_shape", "strides", "pads", "auto_pad", "count_include_pad", "ceil_mode"});
@@ -383,6 +459,7 @@ class Importer : public OnnxReader {
       out.name = n.output(0);
       out.inputs = {it->second};
       out.exp = in.exp;
+      out.zp = in.zp, out.uint8 = in.uint8;
       if (op == "MaxPool") {
         only_attrs(n, {"kernel_shape", "strides", "pads", "auto_pad", "dilations", "ceil_mode", "storage_order"});
         const auto [k, s, pad] = window(n, in.out);
@@ -432,6 +509,43 @@ class Importer : public OnnxReader {
     if (p.offset_exp != Pending::kNoOffset && p.offset_exp != exp - n.shift - 2)
       bad(q, fmt::format("the rounding offset 2^{} before it is not 2^{} (a quarter of the unit of its input)",
                          p.offset_exp, exp - n.shift - 2));
+    // Without the export's tie offset QuantizeLinear rounds half to even.
+    n.round_even = p.offset_exp == Pending::kNoOffset && n.shift > 0;
+    if (!n.lshift.empty()) {  // the per-channel left shifts must not overflow the 32-bit accumulator
+      const int64_t per_out = static_cast<int64_t>(n.weight.size()) / n.out.c;
+      Node one = n;
+      one.out.c = 1;
+      for (int64_t c = 0; c < n.out.c; ++c) {
+        one.bias = n.bias.empty() ? std::vector<int32_t>{} : std::vector<int32_t>{n.bias[static_cast<size_t>(c)]};
+        one.weight.assign(n.weight.begin() + c * per_out, n.weight.begin() + (c + 1) * per_out);
+        if ((acc_bound(one) << n.lshift[static_cast<size_t>(c)]) >= (int64_t{1} << 31) - (int64_t{1} << 15))
+          bad(q, fmt::format("the per-channel scales of '{}' span 2^{}: its channel {} overflows 32 bits", n.name,
+                             n.lshift[static_cast<size_t>(c)], c));
+      }
+    }
+  }
+
+  // QuantizeLinear's zero point on the node it finishes. A Conv2d / Dense
+  // with one takes the VTA form with m = 1 (the shift, then ADD zp).
+  static void set_output_zero_point(Node& n, int32_t zp, bool u8) {
+    n.zp = zp;
+    n.uint8 = u8;
+    if (zp != 0 && (n.op == Op::Conv2d || n.op == Op::Dense)) n.vta_rq = VtaRequant{0, 1, n.shift};
+  }
+
+  // sum (x - zx) w + b = sum x w + (b - zx sum w): the input zero point
+  // folded into the bias (padding already holds zx: a Pad node).
+  void fold_input_zero_point(Node& out, int32_t zx, const onnx::NodeProto& n) const {
+    if (zx == 0) return;
+    const int64_t per_out = static_cast<int64_t>(out.weight.size()) / out.out.c;
+    if (out.bias.empty()) out.bias.assign(static_cast<size_t>(out.out.c), 0);
+    for (int64_t o = 0; o < out.out.c; ++o) {
+      int64_t sum = 0;
+      for (int64_t i = 0; i < per_out; ++i) sum += out.weight[static_cast<size_t>(o * per_out + i)];
+      const int64_t b = out.bias[static_cast<size_t>(o)] - int64_t{zx} * sum;
+      if (b < INT32_MIN || b > INT32_MAX) bad(n, "the bias with the input zero point folded in overflows int32");
+      out.bias[static_cast<size_t>(o)] = static_cast<int32_t>(b);
+    }
   }
 
   const onnx::ModelProto& m_;

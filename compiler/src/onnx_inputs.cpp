@@ -71,6 +71,25 @@ std::vector<std::string> onnx_graph_inputs(const std::string& model) {
   return out;
 }
 
+NpyArray output_array(const Tensor& t, const Node& producer, const std::string& model) {
+  NpyArray a;
+  a.type = producer.int32_out ? NpyType::Int32 : producer.uint8 ? NpyType::Uint8 : NpyType::Int8;
+  a.values = output_values(t, producer);
+  const Shape& s = producer.out;
+  a.dims = {s.n, s.c, s.h, s.w};
+  onnx::ModelProto m;
+  if (m.ParseFromString(model) && m.graph().output_size() == 1) {
+    std::vector<int64_t> d;
+    int64_t count = 1;
+    for (const auto& dim : m.graph().output(0).type().tensor_type().shape().dim()) {
+      d.push_back(dim.has_dim_value() ? dim.dim_value() : 0);
+      count *= d.back();
+    }
+    if (!d.empty() && count == static_cast<int64_t>(a.values.size())) a.dims = d;
+  }
+  return a;
+}
+
 std::string bind_operands(const std::string& model, const std::map<std::string, std::string>& files,
                           const std::string& source, std::string& activation) {
   onnx::ModelProto m;

@@ -3,11 +3,10 @@
 // uint8 tensors are held as int8 (value - 128) with their zero points moved
 // alike, which leaves every (x - zero point) unchanged. ONNX requantizes
 // with a float multiplier M = x_scale * w_scale / y_scale and rounds half to
-// even; here M becomes mult * 2^-shift with a 31-bit mult and the rounding
-// is half up, so results may differ from ONNX's by one LSB at exact ties or
-// where M's float rounding decides. Without input and weight zero points the
-// multiplier form is lowered to the VTA ALU's steps (requant.h), which may
-// give up low accumulator bits and differ by about one more LSB.
+// even. A power-of-two M is a shift rounding half to even (VTA, with the
+// input zero point folded into the bias where nothing pads; the host where
+// zero points remain); any other M is computed as ONNX Runtime does, in
+// float (Node::fmult, host), so results are ONNX Runtime's bit for bit.
 #include <bit>
 #include <cmath>
 
@@ -60,7 +59,17 @@ class IntegerOp {
     if (qlinear) {
       requantization(out, r_.float_scalar(n_, 1) * static_cast<double>(r_.float_scalar(n_, 4)), r_.float_scalar(n_, 6));
       if (op == "QLinearConv" && n_.input_size() > 8 && !n_.input(8).empty()) bias(out);
-      lower_for_vta(out);  // the VTA ALU's multiplier form, where one exists
+      // ONNX rounds half to even. A power-of-two multiplier is a shift,
+      // which VTA rounds so (requant_steps()), with the input zero point
+      // folded into the bias when nothing pads and the weights have none;
+      // any other multiplier is ONNX Runtime's float requantization (host).
+      out.round_even = true;
+      if (out.mult == 1 && out.w_zp == 0 && (out.pad == 0 || out.x_zp == 0) && out.weight_sets == 1) {
+        fold_input_zero_point(out);
+        if (out.zp != 0) out.vta_rq = VtaRequant{0, 1, out.shift};
+      } else if (out.mult != 1) {
+        out.fmult = static_cast<float>(r_.float_scalar(n_, 1) * r_.float_scalar(n_, 4)) / r_.float_scalar(n_, 6);
+      }
     } else {
       out.int32_out = true;  // the accumulators themselves
     }
@@ -173,6 +182,21 @@ class IntegerOp {
       out.shift = shift;
     }
     if (out.mult == 1 && out.shift > 30) out.mult = 2, ++out.shift;  // beyond the 32-bit shift form: the 64-bit one
+  }
+
+  // sum (x - zx) w + b = sum x w + (b - zx sum w).
+  void fold_input_zero_point(Node& out) const {
+    if (out.x_zp == 0) return;
+    const int64_t per_out = static_cast<int64_t>(out.weight.size()) / out.out.c;
+    if (out.bias.empty()) out.bias.assign(static_cast<size_t>(out.out.c), 0);
+    for (int64_t o = 0; o < out.out.c; ++o) {
+      int64_t sum = 0;
+      for (int64_t i = 0; i < per_out; ++i) sum += out.weight[static_cast<size_t>(o * per_out + i)];
+      const int64_t b = out.bias[static_cast<size_t>(o)] - int64_t{out.x_zp} * sum;
+      if (b < INT32_MIN || b > INT32_MAX) r_.bad(n_, "the bias with the input zero point folded in overflows int32");
+      out.bias[static_cast<size_t>(o)] = static_cast<int32_t>(b);
+    }
+    out.x_zp = 0;
   }
 
   void bias(Node& out) const {

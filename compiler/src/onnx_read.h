@@ -49,6 +49,22 @@ class OnnxReader {
     return v;
   }
 
+  // The values of a float initializer (a per-tensor or per-axis scale).
+  std::vector<float> float_values(const onnx::NodeProto& n, int k) const {
+    const auto& t = initializer(n, k);
+    if (t.data_type() != onnx::TensorProto::FLOAT) bad(n, fmt::format("scale '{}' must be float", t.name()));
+    std::vector<float> v(t.float_data().begin(), t.float_data().end());
+    if (v.empty() && !t.raw_data().empty()) {
+      if (t.raw_data().size() % 4 != 0) bad(n, fmt::format("scale '{}' has a truncated raw_data", t.name()));
+      v.resize(t.raw_data().size() / 4);
+      std::memcpy(v.data(), t.raw_data().data(), t.raw_data().size());
+    }
+    if (v.empty()) bad(n, fmt::format("scale '{}' has no values", t.name()));
+    for (float x : v)
+      if (!std::isfinite(x)) bad(n, fmt::format("scale '{}' is {} (it must be finite)", t.name(), x));
+    return v;
+  }
+
   std::vector<int64_t> int_values(const onnx::TensorProto& t, const onnx::NodeProto& n) const {
     const std::vector<int64_t> dims(t.dims().begin(), t.dims().end());
     if (const std::string e = dims_problem(dims); !e.empty()) bad(n, fmt::format("initializer '{}' {}", t.name(), e));

@@ -1,5 +1,10 @@
 // Partitioning between VTA and the host.
 //
+// Half-to-even requantization (imported ONNX graphs, Node::round_even) runs
+// on VTA in conv / dense epilogues when it is one shift of at most 15; Add
+// and the pools that round half to even, and the Pad nodes that give a
+// zero point as padding, run on the host.
+//
 // On VTA: Conv2d with groups 1 (channel counts below the block size, like the
 // RGB stem, are zero-padded to the block) or depthwise (diagonal weight
 // blocks: correct, at 1/block of the MAC array's throughput), Dense, and, when the config has
@@ -17,6 +22,7 @@
 // OUT elements (act_block()), so padding counts in those elements (at most
 // 15), and depthwise convolutions run on the host.
 #include "vta/compiler/compile.h"
+#include "vta/compiler/requant.h"
 #include "vta/isa/error.h"
 
 namespace vta::compiler {
@@ -25,6 +31,9 @@ Device placement(const Graph& g, const Node& n, const Config& c) {
   // Zero points, multipliers, int32 outputs: the host's 64-bit requantization;
   // the VTA multiplier form needs ALU MUL when it multiplies.
   if (n.asymmetric() || (n.vta_rq.m > 1 && !c.isa.alu_mul)) return Device::Host;
+  // Half to even: exact on VTA for one shift of at most 15, with the scratch
+  // tile of a conv / dense epilogue (requant_steps()); otherwise the host.
+  if (!vta_requant_exact(n) || (needs_scratch(n) && n.op != Op::Conv2d && n.op != Op::Dense)) return Device::Host;
   switch (n.op) {
     case Op::Conv2d: {
       const int64_t in_c = g.at(n.inputs[0]).out.c;
@@ -39,7 +48,8 @@ Device placement(const Graph& g, const Node& n, const Config& c) {
       return c.isa.acc_8bit ? Device::Vta : Device::Host;
     case Op::MaxPool: {
       const Node& src = g.at(n.inputs[0]);
-      const bool nonneg = src.relu && (src.op == Op::Conv2d || src.op == Op::Dense || src.op == Op::Add);
+      // (a ReLU output is at least its zero point, which must be >= 0 for VTA's zero padding never to win)
+      const bool nonneg = src.relu && src.zp >= 0 && (src.op == Op::Conv2d || src.op == Op::Dense || src.op == Op::Add);
       return c.isa.acc_8bit && n.pool_pad * out_per_pos(c) <= 15 && (n.pool_pad == 0 || nonneg) ? Device::Vta
                                                                                                  : Device::Host;
     }

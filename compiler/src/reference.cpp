@@ -98,23 +98,57 @@ std::vector<int32_t> dense_acc(const Node& n, const Tensor& in) {
   return out;
 }
 
+// v / 2^shift rounded half up or (round_even) half to even, in 64 bits.
+int64_t round_shift(int64_t v, int shift, bool round_even) {
+  if (shift <= 0) return v;
+  const int64_t half = int64_t{1} << (shift - 1), q = (v + half) >> shift;
+  // A tie that went up to an odd result goes back down to the even one.
+  const bool tie = (v & ((int64_t{1} << shift) - 1)) == half;
+  return round_even && tie && (q & 1) ? q - 1 : q;
+}
+
+int8_t clip8(int64_t v, const Node& n) {
+  return static_cast<int8_t>(std::clamp<int64_t>(v, n.relu ? std::max(n.zp, -128) : -128, 127));
+}
+
 // The multiplier form of requantization (asymmetric nodes), in 64 bits.
 int8_t requantize_mult(int32_t acc, const Node& n) {
-  const int64_t round = n.shift > 0 ? (int64_t{1} << (n.shift - 1)) : 0;
-  const int64_t v = ((static_cast<int64_t>(acc) * n.mult + round) >> n.shift) + n.zp;
-  return static_cast<int8_t>(std::clamp<int64_t>(v, n.relu ? std::max(n.zp, -128) : -128, 127));
+  return clip8(round_shift(static_cast<int64_t>(acc) * n.mult, n.shift, n.round_even) + n.zp, n);
+}
+
+// ONNX Runtime's float requantization of QLinearConv / QLinearMatMul
+// (MlasRequantizeOutput): float(acc) * scale, clipped to the output range
+// less the zero point, rounded to nearest even, plus the zero point.
+int8_t requantize_float(int32_t acc, const Node& n) {
+  const float lo = static_cast<float>((n.relu ? std::max(n.zp, -128) : -128) - n.zp);
+  const float hi = static_cast<float>(127 - n.zp);
+  const float v = std::min(std::max(static_cast<float>(acc) * n.fmult, lo), hi);
+  return clip8(static_cast<int64_t>(std::nearbyint(v)) + n.zp, n);
+}
+
+int8_t requantize_one(int32_t acc, const Node& n) {
+  if (n.fmult != 0) return requantize_float(acc, n);
+  if (n.round_even) {  // the shift form or the VTA form with m 1 (import makes no other)
+    const int s = n.vta_rq.m != 0 ? n.vta_rq.pre + n.vta_rq.s : n.shift;
+    if (n.vta_rq.m > 1 || n.asymmetric()) return requantize_mult(acc, n);
+    return clip8(round_shift(acc, s, true) + (n.vta_rq.m != 0 ? n.zp : 0), n);
+  }
+  if (n.vta_rq.m != 0) return requantize_vta(acc, n.vta_rq, n.zp, n.relu);
+  if (n.asymmetric()) return requantize_mult(acc, n);
+  return requantize(acc, n.shift, n.relu);
 }
 
 }  // namespace
 
 Tensor requantize_all(const Node& n, std::vector<int32_t> acc) {
+  if (!n.lshift.empty()) {  // per-channel weight scales: to the finest channel's scale
+    const int64_t area = n.out.h * n.out.w;
+    for (size_t i = 0; i < acc.size(); ++i)
+      acc[i] = shift_left(acc[i], n.lshift[static_cast<size_t>((static_cast<int64_t>(i) / area) % n.out.c)]);
+  }
   if (n.int32_out) return Tensor{n.out, {}, std::move(acc)};
   Tensor out{n.out, std::vector<int8_t>(acc.size()), {}};
-  const bool wide = n.asymmetric(), vta_mult = n.vta_rq.m != 0;
-  for (size_t i = 0; i < acc.size(); ++i)
-    out.data[i] = vta_mult ? requantize_vta(acc[i], n.vta_rq, n.zp, n.relu)
-                  : wide   ? requantize_mult(acc[i], n)
-                           : requantize(acc[i], n.shift, n.relu);
+  for (size_t i = 0; i < acc.size(); ++i) out.data[i] = requantize_one(acc[i], n);
   return out;
 }
 
@@ -123,9 +157,11 @@ namespace {
 Tensor add(const Node& n, const Tensor& a, const Tensor& b) {
   if (!(a.shape == b.shape)) fail("{}: add of different shapes", n.name);
   Tensor out{n.out, std::vector<int8_t>(a.data.size())};
-  for (size_t i = 0; i < a.data.size(); ++i)
-    out.data[i] =
-        requantize(wrap_add(shift_left(a.data[i], n.shift_a), shift_left(b.data[i], n.shift_b)), n.shift, n.relu);
+  for (size_t i = 0; i < a.data.size(); ++i) {
+    const int32_t sum = wrap_add(shift_left(a.data[i] - n.x_zp, n.shift_a), shift_left(b.data[i] - n.w_zp, n.shift_b));
+    out.data[i] = n.round_even || n.zp != 0 ? clip8(round_shift(sum, n.shift, n.round_even) + n.zp, n)
+                                            : requantize(sum, n.shift, n.relu);
+  }
   return out;
 }
 
@@ -143,10 +179,12 @@ Tensor pool(const Node& n, const Tensor& in, bool max) {
               const int64_t ih = oh * n.pool_stride + kh - n.pool_pad, iw = ow * n.pool_stride + kw - n.pool_pad;
               if (ih < 0 || ih >= is.h || iw < 0 || iw >= is.w) continue;  // padding never wins, adds 0
               const int32_t v = in.data[static_cast<size_t>(((b * is.c + c) * is.h + ih) * is.w + iw)];
-              acc = max ? std::max(acc, v) : acc + v;
+              acc = max ? std::max(acc, v) : acc + v - n.x_zp;
             }
           out.data[static_cast<size_t>(((b * os.c + c) * os.h + oh) * os.w + ow)] =
-              max ? static_cast<int8_t>(acc) : requantize(acc, n.shift, n.relu);
+              max                               ? static_cast<int8_t>(acc)
+              : n.round_even || n.zp != 0 ? clip8(round_shift(acc, n.shift, n.round_even) + n.zp, n)
+                                                : requantize(acc, n.shift, n.relu);
         }
   return out;
 }
@@ -157,8 +195,11 @@ Tensor global_avg_pool(const Node& n, const Tensor& in) {
   for (int64_t b = 0; b < is.n; ++b)
     for (int64_t c = 0; c < is.c; ++c) {
       int32_t sum = 0;
-      for (int64_t q = 0; q < is.h * is.w; ++q) sum += in.data[static_cast<size_t>((b * is.c + c) * is.h * is.w + q)];
-      out.data[static_cast<size_t>(b * is.c + c)] = requantize(sum * n.mult, n.shift, n.relu);
+      for (int64_t q = 0; q < is.h * is.w; ++q)
+        sum += in.data[static_cast<size_t>((b * is.c + c) * is.h * is.w + q)] - n.x_zp;
+      out.data[static_cast<size_t>(b * is.c + c)] =
+          n.round_even || n.zp != 0 ? clip8(round_shift(int64_t{sum} * n.mult, n.shift, n.round_even) + n.zp, n)
+                                    : requantize(sum * n.mult, n.shift, n.relu);
     }
   return out;
 }
@@ -183,6 +224,17 @@ Tensor im2col(const Node& n, const Tensor& in) {
             }
           }
         }
+  return out;
+}
+
+// Op::Pad: H and W padded by n.pad on each side with x_zp.
+Tensor pad(const Node& n, const Tensor& in) {
+  const Shape& is = in.shape;
+  Tensor out{n.out, std::vector<int8_t>(static_cast<size_t>(n.out.size()), static_cast<int8_t>(n.x_zp))};
+  for (int64_t bc = 0; bc < is.n * is.c; ++bc)
+    for (int64_t y = 0; y < is.h; ++y)
+      std::copy_n(in.data.data() + (bc * is.h + y) * is.w, is.w,
+                  out.data.data() + (bc * n.out.h + y + n.pad) * n.out.w + n.pad);
   return out;
 }
 
@@ -218,6 +270,8 @@ Tensor run_node(const Node& n, const std::vector<const Tensor*>& in) {
       return Tensor{n.out, in.at(0)->data, in.at(0)->wide};
     case Op::Im2col:
       return im2col(n, *in.at(0));
+    case Op::Pad:
+      return pad(n, *in.at(0));
   }
   fail("{}: unknown op", n.name);
 }

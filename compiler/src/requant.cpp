@@ -7,6 +7,9 @@
 #include <cstdlib>
 #include <limits>
 
+#include "vta/isa/error.h"
+#include "vta/model/datapath.h"
+
 namespace vta::compiler {
 
 namespace {
@@ -96,9 +99,31 @@ int8_t requantize_vta(int32_t acc, const VtaRequant& r, int32_t zp, bool relu) {
   return static_cast<int8_t>(std::clamp(v, relu ? std::max(zp, -128) : -128, 127));
 }
 
+namespace {
+// The final shift of n's requantization and whether the form is one shift.
+int final_shift(const Node& n, bool& single) {
+  single = n.vta_rq.m == 0 || (n.vta_rq.pre == 0 && n.vta_rq.m == 1);
+  return n.vta_rq.m == 0 ? n.shift : n.vta_rq.s;
+}
+}  // namespace
+
+bool vta_requant_exact(const Node& n) {
+  if (!n.round_even) return true;
+  bool single = false;
+  const int s = final_shift(n, single);
+  return single && s >= 0 && s <= kMaxRoundShift;
+}
+
+bool needs_scratch(const Node& n) {
+  bool single = false;
+  return n.round_even && final_shift(n, single) > 0;
+}
+
 std::vector<AluStep> requant_steps(const Node& n) {
   using isa::AluOp;
+  using On = AluStep::On;
   std::vector<AluStep> steps;
+  if (!n.lshift.empty()) steps.push_back({AluOp::SHR, 0, On::AbyRow});
   const auto shift = [&](int s) {  // rounding_shift()
     if (s == 0) return;
     if (s > kMaxRoundShift) {
@@ -108,13 +133,25 @@ std::vector<AluStep> requant_steps(const Node& n) {
     steps.push_back({AluOp::ADD, static_cast<int32_t>(round_constant(s))});
     steps.push_back({AluOp::SHR, s});
   };
+  const auto shift_even = [&](int s) {
+    if (s == 0) return;
+    if (!vta_requant_exact(n)) fail("node {}: no exact VTA form of its half-to-even requantization", n.name);
+    steps.push_back({AluOp::MAX, 0, On::TbyA});
+    steps.push_back({AluOp::MIN, 0, On::TbyA});
+    steps.push_back({AluOp::ADD, -(int32_t{1} << s), On::T});  // flips bit s: T's bit s is !b
+    steps.push_back({AluOp::SHR, -(31 - s), On::T});
+    steps.push_back({AluOp::SHR, 31, On::T});  // -(1 - b) = b - 1
+    steps.push_back({AluOp::ADD, static_cast<int32_t>(round_constant(s))});
+    steps.push_back({AluOp::ADD, 0, On::AbyT});
+    steps.push_back({AluOp::SHR, s});
+  };
   int32_t lo = n.relu ? 0 : -128;
   if (n.vta_rq.m == 0) {
-    shift(n.shift);
+    n.round_even ? shift_even(n.shift) : shift(n.shift);
   } else {
     shift(n.vta_rq.pre);
     if (n.vta_rq.m > 1) steps.push_back({AluOp::MUL, n.vta_rq.m});
-    shift(n.vta_rq.s);
+    n.round_even ? shift_even(n.vta_rq.s) : shift(n.vta_rq.s);
     if (n.zp != 0) steps.push_back({AluOp::ADD, n.zp});
     if (n.relu) lo = std::max(n.zp, -128);
   }
@@ -124,5 +161,20 @@ std::vector<AluStep> requant_steps(const Node& n) {
 }
 
 int requant_imm_ops(const Node& n) { return static_cast<int>(requant_steps(n).size()); }
+
+int8_t run_steps(int32_t acc, const std::vector<AluStep>& steps, int32_t row, int32_t t0) {
+  using isa::AluOp;
+  using On = AluStep::On;
+  const auto apply = model::alu_apply;  // the golden datapath's own ALU
+  int32_t a = acc, t = t0;
+  for (const AluStep& st : steps) switch (st.on) {
+      case On::A: a = apply(st.op, a, st.imm); break;
+      case On::T: t = apply(st.op, t, st.imm); break;
+      case On::AbyT: a = apply(st.op, a, t); break;
+      case On::TbyA: t = apply(st.op, t, a); break;
+      case On::AbyRow: a = apply(st.op, a, row); break;
+    }
+  return static_cast<int8_t>(a);
+}
 
 }  // namespace vta::compiler

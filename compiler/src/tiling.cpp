@@ -32,6 +32,8 @@ ConvGeom conv_geom(const Node& n, const Shape& in, const Config& c) {
     g.dw = n.groups > 1;
   }
   g.cob = (n.out.c + block - 1) / block;
+  g.scratch = needs_scratch(n);
+  g.row = !n.lshift.empty();
   return g;
 }
 
@@ -44,7 +46,7 @@ bool tile_fits(const ConvGeom& g, const Tile& t, const Config& c, bool residual)
   const int64_t to = t.toc * g.ro, ti = t.tic * g.ri;  // OUT and INP elements per position
   if (in_blocks * g.ri * ih * iw > d.inp_depth / 2) return false;
   if (to * ti * kk > d.wgt_depth / 2) return false;
-  if ((residual ? 2 : 1) * to * t.th * t.tw + to > d.acc_depth / 2) return false;
+  if ((residual || g.scratch ? 2 : 1) * to * t.th * t.tw + (g.row ? 2 : 1) * to > d.acc_depth / 2) return false;
   if (conv_uops(t, g, residual) > d.uop_depth) return false;
   // GEMM factors: src out s * iw * ri, dst out tw * ro.
   if (g.s * iw * g.ri >= (int64_t{1} << d.log_inp_depth) || t.tw * g.ro >= (int64_t{1} << d.log_acc_depth))
@@ -89,8 +91,9 @@ Tile choose_tile(const Node& n, const Shape& in, const Config& c, const Node* ad
   static std::map<std::string, Tile> memo;
   const ConvGeom g = conv_geom(n, in, c);
   const int requant_ops = requant_imm_ops(n), residual_ops = residual_imm_ops(add);
-  const std::string key = fmt::format("{}:{}x{}x{}x{}>{}x{}x{}k{}s{}p{}r{}a{}|{}", op_name(n.op), g.nb, g.cib, g.h,
-                                      g.w, g.cob, g.ho, g.wo, g.k, g.s, g.p, requant_ops, residual_ops, c.hash());
+  const std::string key = fmt::format("{}:{}x{}x{}x{}>{}x{}x{}k{}s{}p{}r{}a{}t{}w{}|{}", op_name(n.op), g.nb, g.cib,
+                                      g.h, g.w, g.cob, g.ho, g.wo, g.k, g.s, g.p, requant_ops, residual_ops, g.scratch,
+                                      g.row, c.hash());
   {
     std::lock_guard<std::mutex> lock(mu);
     if (auto it = memo.find(key); it != memo.end()) return it->second;

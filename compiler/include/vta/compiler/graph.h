@@ -32,6 +32,8 @@ enum class Op {
   Reshape,        // host only: same NCHW data, another shape
   Im2col,         // host only, made by pack_stem(): the kernel x kernel windows (stride, zero pad) of
                   // each output position as channels c*k*k + kh*k + kw of an N x (C k k) x Ho x Wo tensor
+  Pad,            // host only, made at import: H and W padded by `pad` on each side with the value `x_zp`
+                  // (the zero point of a convolution's input, which VTA's zero-filling loads cannot give)
 };
 const char* op_name(Op op);
 
@@ -76,6 +78,8 @@ struct Node {
   int64_t pool = 2, pool_stride = 2, pool_pad = 0;
 
   // Asymmetric quantization (Conv2d / Dense): real = (q - zero point) * scale.
+  // Add: x_zp and w_zp are the zero points of inputs a and b; GlobalAvgPool:
+  // x_zp is its input's. Every node's zp is its output's zero point.
   // acc = sum (x - x_zp) * (w - w_zp) + bias (padding adds 0, i.e. pads with
   // x_zp); out = clip(((int64 acc * mult + 2^(shift-1)) >> shift) + zp,
   // relu ? zp : -128, 127). uint8 ONNX tensors are held as int8 (value - 128,
@@ -89,6 +93,20 @@ struct Node {
   // lower_for_vta() when the node has no input or weight zero points):
   //   out = clip((((acc >> pre) * m) >> s) + zp, relu ? zp : -128, 127), shifts rounding.
   VtaRequant vta_rq;
+  // Rounding of every requantizing shift of this node: half up (the
+  // project's own graphs and exports) or half to even (ONNX's QuantizeLinear
+  // and QLinear* semantics, for imported graphs that do not carry the
+  // export's tie offset). VTA runs half to even exactly for a final shift of
+  // at most 15 with a scratch ACC tile (requant_steps()); otherwise the host.
+  bool round_even = false;
+  // QLinearConv / QLinearMatMul whose multiplier is not a power of two:
+  // ONNX Runtime's float requantization, out = clip(nearbyint(float(acc) *
+  // fmult) + zp) with fmult = float(x_scale * w_scale) / y_scale (host only).
+  float fmult = 0;
+  // Conv2d / Dense with per-channel power-of-two weight scales: a left shift
+  // per output channel applied to the accumulator before the requantizing
+  // shift (which is then the one of the finest channel); empty: none.
+  std::vector<int8_t> lshift;
   // Dense: the input rows form weight_sets equal groups, each multiplied by
   // its own O x I weights (a batched MatMul); weight holds them one after another.
   int64_t weight_sets = 1;
@@ -96,8 +114,8 @@ struct Node {
   /// True when the node uses any of the asymmetric fields above in the
   /// 64-bit form (host only); false for the shift and VTA multiplier forms.
   bool asymmetric() const {
-    return vta_rq.m == 0 && (x_zp != 0 || w_zp != 0 || zp != 0 || int32_out || weight_sets != 1 ||
-                             (mult != 1 && op != Op::GlobalAvgPool));
+    return fmult != 0 || (vta_rq.m == 0 && (x_zp != 0 || w_zp != 0 || zp != 0 || int32_out || weight_sets != 1 ||
+                                            (mult != 1 && op != Op::GlobalAvgPool)));
   }
 
   /// Multiply-accumulates of this node (Conv2d/Dense), 0 otherwise.

@@ -1,17 +1,45 @@
 #pragma once
 // ONNX import and export of quantized networks in the QDQ form (opset 13):
-// int8 tensors between QuantizeLinear / DequantizeLinear pairs around float
-// Conv, Gemm, Add, Relu, AveragePool and GlobalAveragePool; int8 MaxPool and
-// Flatten directly. Every scale must be a power of two (requantization is a
-// shift); zero points must be 0. Export then import gives back the same graph.
+// 8-bit tensors between QuantizeLinear / DequantizeLinear pairs around float
+// Conv, Gemm, Add, Relu, AveragePool and GlobalAveragePool; MaxPool and
+// Flatten directly on the 8-bit tensor. Every scale must be a power of two
+// (requantization is a shift). Export then import gives back the same graph.
+//
+// Import computes what ONNX defines, bit for bit with ONNX Runtime:
+// - Rounding: QuantizeLinear rounds half to even (Node::round_even), except
+//   after the export's own tie offset (an Add of a quarter of the unit just
+//   before it, onnx_export.cpp), which the import recognises as the
+//   project's half-up shift. VTA rounds half to even exactly in conv / dense
+//   epilogues for shifts up to 15 (requant_steps(): a scratch ACC tile);
+//   Add and the pools that round half to even run on the host.
+// - Activations may be uint8 (as ONNX Runtime's static quantizer emits)
+//   with any zero point. Representation: every 8-bit tensor is held as int8,
+//   a uint8 value u as u - 128 and its zero point z as z - 128 (Node::uint8,
+//   Node::zp), on VTA and on the host alike; (u - z) is unchanged, and the
+//   graph's input and output convert at the boundary (input_tensor(),
+//   output_values()). A conv / dense input zero point is folded into the
+//   bias (sum (x - z) w + b = sum x w + (b - z sum w)); where the conv pads,
+//   a host Pad node pads with z first (VTA's loads pad with 0). The output
+//   zero point is an ALU ADD after the shift, and the clip is [-128, 127]
+//   (ReLU: [z, 127]).
+// - Weights are int8 and symmetric (zero point 0), with a per-tensor or a
+//   per-axis (axis 0) scale; per-channel scales become a per-channel left
+//   shift of the accumulator to the finest channel's scale (Node::lshift, an
+//   SHR by a row of ACC on VTA), refused where it could overflow 32 bits.
+//   Biases are int32 at input scale x weight scale (per channel).
+// - Residual Add, AveragePool and GlobalAveragePool with zero points run on
+//   the host with the same rounding.
 //
 // The integer operators QLinearConv, ConvInteger, QLinearMatMul and
 // MatMulInteger take int8 or uint8 tensors with any scales and per-tensor
-// zero points (uint8 is held as int8 value - 128: Node::uint8), and give int8
-// / uint8 or int32 outputs (Node::int32_out). Their nodes run on VTA when
-// they reduce to the symmetric shift form, on the host otherwise
-// (onnx_integer.h). 3-D inputs (batched MatMul rows) fold their batch into N.
+// zero points, and give int8 / uint8 or int32 outputs (Node::int32_out).
+// A power-of-two multiplier is a half-to-even shift (VTA when the weights
+// have no zero point and nothing pads with a non-zero input zero point);
+// any other is ONNX Runtime's float requantization on the host
+// (Node::fmult), which gives its results bit for bit (onnx_integer.h).
+// 3-D inputs (batched MatMul rows) fold their batch into N.
 #include <string>
+#include <vector>
 
 #include "vta/compiler/graph.h"
 
@@ -27,6 +55,20 @@ namespace vta::compiler {
 /// it is checked, so no input ends in a signal.
 Graph import_onnx(const std::string& path);
 Graph import_onnx_bytes(const std::string& bytes, const std::string& source);
+
+/// A requantized value of a node that may leave the range where the export
+/// is exact: float32 holds z + 1/4 (the tie offset) exactly only for |z| <
+/// 2^22, so the exported file means what the project computes only while
+/// every accumulator (Conv/Dense, bias included), shifted sum (Add) and
+/// window sum (pools) stays below 2^22.
+struct ExportLimit {
+  std::string node;
+  int64_t bound;  // the largest |z| over all int8 inputs
+};
+/// The nodes of `g` whose bound reaches 2^22, largest first; `vta zoo
+/// export` names them in a note (typical inputs stay far below: the oracle
+/// tests check the exports bit for bit).
+std::vector<ExportLimit> export_limits(const Graph& g);
 
 /// Writes `g` as an ONNX model file (int8 input named "input").
 void export_onnx(const Graph& g, const std::string& path);

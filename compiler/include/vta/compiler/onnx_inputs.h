@@ -31,6 +31,11 @@ Tensor input_tensor(const NpyArray& a, const Node& in, const std::string& path);
 /// The output tensor's ONNX values (uint8 outputs: held value + 128; int32).
 std::vector<int64_t> output_values(const Tensor& t, const Node& producer);
 
+/// The output as an array of its ONNX element type (int8, uint8 or int32)
+/// and the dims of the model's graph output (the node's NCHW shape when the
+/// model does not give them or they do not hold its elements).
+NpyArray output_array(const Tensor& t, const Node& producer, const std::string& model);
+
 struct Mismatch {
   size_t elements = 0, differing = 0, first = 0;
   int64_t largest = 0;

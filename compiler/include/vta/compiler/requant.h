@@ -42,15 +42,39 @@ int32_t rounding_shift(int32_t v, int s);
 /// arithmetic exactly as the ALU computes it.
 int8_t requantize_vta(int32_t acc, const VtaRequant& r, int32_t zp, bool relu);
 
-/// One ALU instruction with an immediate.
+/// One ALU instruction of an epilogue on the accumulator tile A, with an
+/// immediate or with a scratch tile T of the same shape (round half to even).
 struct AluStep {
+  enum class On {
+    A,       // A = A op imm
+    T,       // T = T op imm
+    AbyT,    // A = A op T
+    TbyA,    // T = T op A
+    AbyRow,  // A = A op the per-channel row of Node::lshift (negated: SHR left)
+  };
   isa::AluOp op;
   int32_t imm;
+  On on = On::A;
 };
 /// The requantization epilogue of `n` (the shift form, or the VTA form with
-/// its zero point), ending with the clip MAX, MIN: what codegen emits.
+/// its zero point), ending with the clip MAX, MIN: what codegen emits. With
+/// n.round_even the final shift by s (1..15) rounds half to even:
+///   T = A (MAX, MIN by A); T = ((T - 2^s) << (31 - s)) >> 31, i.e. b - 1
+///   where b is bit s of A, the kept LSB; A = (A + 2^(s-1) + T) >> s,
+/// which is floor((acc + 2^(s-1) - 1 + b) / 2^s): a tie goes up only to an
+/// even result. Throws vta::Error when `n` has no such VTA form
+/// (vta_round_even_ok()).
 std::vector<AluStep> requant_steps(const Node& n);
-/// ALU instructions with an immediate in the requantization epilogue of `n`.
+/// Whether the requantization of `n` has an exact VTA form: half up, or
+/// half to even by a single shift of at most 15 (no pre-shift, no MUL).
+bool vta_requant_exact(const Node& n);
+/// Whether the epilogue of `n` needs the scratch tile T.
+bool needs_scratch(const Node& n);
+/// ALU instructions in the requantization epilogue of `n`.
 int requant_imm_ops(const Node& n);
+/// Runs `steps` on one accumulator value as the ALU would (32-bit wrap
+/// around, T starting from `t0`, `row` the lane's per-channel operand):
+/// the unit tests check the epilogue against the reference with it.
+int8_t run_steps(int32_t acc, const std::vector<AluStep>& steps, int32_t row = 0, int32_t t0 = 0);
 
 }  // namespace vta::compiler

@@ -15,6 +15,9 @@ struct ConvGeom {
   int64_t h = 1, w = 1, ho = 1, wo = 1;
   int64_t k = 1, s = 1, p = 0;
   bool dw = false;  // depthwise: output block o reads only input block o (tic is 1)
+  // The epilogue's scratch tile (half-to-even rounding, needs_scratch()) and
+  // per-channel shift row (Node::lshift) in ACC.
+  bool scratch = false, row = false;
 };
 /// Dense is a 1x1 convolution over a 1x1 image of all flattened inputs.
 ConvGeom conv_geom(const Node& n, const Shape& in, const Config& c);
@@ -25,9 +28,12 @@ bool tile_fits(const ConvGeom& g, const Tile& t, const Config& c, bool residual 
 /// epilogue uops (dst, bias row) and toc ro reset uops (dst only: a reset
 /// GEMM must not name an INP or WGT element, and the bias row is an ACC
 /// address); with a fused residual Add per ACC half toc ro uops (dst, its
-/// operand) and toc ro (its operand alone).
+/// operand) and toc ro (its operand alone), the same two banks for the
+/// scratch tile T (A by T, T alone) and toc ro (T by A); with a shift row toc
+/// ro (dst, the row).
 inline int64_t conv_uops(const Tile& t, const ConvGeom& g, bool residual = false) {
-  return 4 * t.toc * g.ro * t.tic * g.ri * g.k * g.k + (residual ? 8 : 4) * t.toc * g.ro;
+  return 4 * t.toc * g.ro * t.tic * g.ri * g.k * g.k +
+         (4 + (residual || g.scratch ? 4 : 0) + (g.scratch ? 2 : 0) + (g.row ? 2 : 0)) * t.toc * g.ro;
 }
 /// The cost model's cycles of the whole layer with tile `t`; `requant_ops` ALU
 /// immediates per output tile in the epilogue (requant_imm_ops());
