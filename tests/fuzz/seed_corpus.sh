@@ -30,8 +30,12 @@ case $t in
   vasm) cp -n examples/*.vasm tests/data/repro-programs/*.vasm "$c"/ ;;
   sweep_spec) cp -n sweeps/examples/*.yaml "$c"/ ;;
   program | systemc)
+    # The lenet5_conv1 vectors (52 KB, a second per run under the
+    # sanitizers) add no instruction kind the others lack: left out, so the
+    # inputs stay under -max_len=8192 (scripts/fuzz.sh).
     for v in tests/data/conformance/vectors/*/ tests/data/racy-programs/*/; do
       [ -f "$v/instructions.bin" ] || continue
+      case $v in *lenet5*) continue ;; esac
       f="$c/$(basename "$(dirname "$v")")-$(basename "$v").bin"
       [ -f "$f" ] || pack "$v" "$f"
     done ;;
