@@ -16,6 +16,7 @@ merge=0
 if [ "${1:-}" = --merge ]; then merge=1; shift; secs=0; else secs=${1:-60}; shift || true; fi
 targets=("$@")
 root=$(pwd) out=build/asan
+export LSAN_OPTIONS="${LSAN_OPTIONS:-suppressions=$root/tests/lsan.supp:print_suppressions=0}"
 cmake --preset asan >/dev/null
 if [ ${#targets[@]} -eq 0 ]; then
   targets=(config config_import vasm program onnx sweep_spec)
