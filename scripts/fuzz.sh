@@ -20,7 +20,9 @@ export LSAN_OPTIONS="${LSAN_OPTIONS:-suppressions=$root/tests/lsan.supp:print_su
 cmake --preset asan >/dev/null
 if [ ${#targets[@]} -eq 0 ]; then
   targets=(config config_import vasm program onnx sweep_spec)
-  grep -q '^VTA_WITH_SYSTEMC:BOOL=ON' "$out/CMakeCache.txt" && targets+=(systemc)
+  # fuzz_systemc is not in the default list: Debian SystemC's unannounced
+  # stack switches leave AddressSanitizer reporting false stack overflows in
+  # later calls (tests/fuzz/README.md); name it to run it.
 fi
 cmake --build --preset asan --target vta "${targets[@]/#/fuzz_}"
 for t in "${targets[@]}"; do
