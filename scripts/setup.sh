@@ -5,6 +5,7 @@ set -euo pipefail
 
 PACKAGES=(
   build-essential cmake ninja-build ccache pkg-config git clang-format
+  clang libclang-rt-14-dev libfuzzer-14-dev
   libyaml-cpp-dev libeigen3-dev libgtest-dev libgmock-dev libbenchmark-dev
   libcli11-dev nlohmann-json3-dev libfmt-dev libsqlite3-dev
   libsystemc-dev verilator

@@ -122,6 +122,20 @@ TEST(CliInputErrors, ConformanceVectorFiles) {
   Vector longer("vec-long-expect");
   longer.file("expected_out.bin", 512);
   expect_one_line_error("run " + longer.dir.string(), "expected_out.bin has 512 bytes, more than out.bin's 256");
+  // Found by fuzz_program under UBSan: an empty instructions.bin was copied
+  // from a null pointer.
+  Vector none("vec-no-insns");
+  none.file("instructions.bin", 0);
+  expect_one_line_error("run " + none.dir.string(), "instructions.bin: no instructions (the file is empty)");
+}
+
+// A DRAM image larger than memory.dram_size is refused before it is
+// installed, naming the buffer, the field and the limit (issue 16, item 4).
+TEST(CliInputErrors, DramImageLargerThanTheDramSize) {
+  Vector big("vec-big-input");
+  big.file("input.bin", 2 << 20);
+  expect_one_line_error("run " + big.dir.string() + " --set memory.dram_size=1MiB",
+                        "buffer 'input' has 2097152 bytes, more than memory.dram_size (1048576 bytes)");
 }
 
 TEST(CliInputErrors, VasmNumbers) {
@@ -227,6 +241,15 @@ TEST(CliInputErrors, HugeGemmIsRefusedByTheStepBudget) {
   EXPECT_EQ(raised.code, 0) << raised.out;
 }
 
+// The budget holds for timing-only runs too (they compute no tensors but
+// still walk every step): huge_gemm.vasm said 274,844,354,095 cycles.
+TEST(CliInputErrors, StepBudgetAppliesToTimingOnlyRuns) {
+  if (!have_backend("systemc")) GTEST_SKIP() << "built without SystemC";
+  expect_one_line_error("run -b systemc --timing-only " + kRepro + "huge_gemm.vasm",
+                        "over the budget of 4294967296 steps per run (raise it with --max-steps)");
+  expect_one_line_error("run -b systemc --timing-only " + kProgram + " --max-steps 3", "over the budget of 3 steps per run");
+}
+
 // --batch and --image are refused up front, naming the option and the limit,
 // rather than running until memory runs out.
 TEST(CliInputErrors, BatchAndImageLimits) {
@@ -234,6 +257,16 @@ TEST(CliInputErrors, BatchAndImageLimits) {
   expect_one_line_error("run --model lenet5 --image 100000", "--image 100000 is outside 0 (the network's standard size) .. 2048");
   expect_one_line_error("run --model resnet18 --batch 1000", "over the limit of 4194304");
   expect_one_line_error("run --model lenet5 --batch 64 --image 2048", "--batch 64 x --image 2048 is 268435456 input pixels");
+}
+
+// An image smaller than the network's total stride used to run and report 0 %
+// utilisation (issue 16); it is refused, naming --image and the minimum.
+TEST(CliInputErrors, ImageBelowTheNetworksMinimum) {
+  expect_one_line_error("run --model resnet18 --image 1", "--image 1 is below resnet18's minimum of 32");
+  expect_one_line_error("run --model mobilenet_v1 --image 31", "--image 31 is below mobilenet_v1's minimum of 32");
+  expect_one_line_error("run --model lenet5 --image 15", "--image 15 is below lenet5's minimum of 16");
+  const auto ok = run_vta("run --model lenet5 --image 16");
+  EXPECT_EQ(ok.code, 0) << ok.out;
 }
 
 // FINDINGS section 5: messages that named nothing or leaked a library's own text.

@@ -269,6 +269,13 @@ TEST(ConfigErrors, UpstreamJsonInvalid) {
   expect_parts(import_error("[1, 2]"), {"vta_config.json", "object"});
 }
 
+// Found by fuzz_config_import: a number too large for a double is
+// nlohmann's out_of_range, not a parse_error, and escaped as itself.
+TEST(ConfigErrors, UpstreamJsonNumberOverflow) {
+  expect_parts(import_error("1e3001"), {"vta_config.json", "not valid JSON", "number overflow"});
+  expect_parts(import_error(R"({"LOG_BLOCK": 1e400})"), {"vta_config.json", "not valid JSON"});
+}
+
 TEST(ConfigErrors, UpstreamJsonBadValues) {
   expect_parts(import_error(R"({"LOG_BATCH": "2"})"), {"vta_config.json", "LOG_BATCH", "integer"});
   expect_parts(import_error(R"({"LOG_BLOCK": 9})"), {"vta_config.json", "LOG_BLOCK", "out of range"});

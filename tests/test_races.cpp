@@ -125,6 +125,64 @@ TEST(Races, LoadOverwritingAnInputTheGemmReads) {
 // The same program synchronised passes.
 TEST(Races, TheSameProgramWithTheTokenPasses) { EXPECT_EQ(load_gemm_load(true), ""); }
 
+// DRAM races (issue 16): a GEMM writes OUT element 0, a STORE writes it to
+// the DRAM buffer `out`, and a LOAD reads those DRAM bytes back as INP.
+// With `synchronised`, the STORE pushes to the compute module, whose second
+// GEMM pops it and pushes to the load module, whose LOAD pops it: a token
+// path from the STORE to the LOAD. Without it the LOAD may read the bytes
+// before or after the STORE writes them. `load_first` puts the LOAD before
+// the GEMM in the program (a write after read). The error, "" when it passes.
+std::string store_then_load(bool synchronised, bool load_first = false) {
+  auto backend = vta::make_backend("golden", preset("vta-1x16x16"));
+  return run_error(*backend, [&](ProgramBuilder& p) {
+    const uint32_t out = p.buffer(MemId::OUT, 1);
+    const uint32_t uop = p.uops({make_uop(0, 0, 0)});
+    if (load_first) p.add(make_load(MemId::INP, 0, out, 1, 1, 1));
+    p.add(make_load(MemId::UOP, 0, uop, 1, 1, 1));
+    p.add(with_deps(make_gemm(true, 0, 1, 1, 1), false, false, false, true));
+    p.add(with_deps(make_store(0, out, 1, 1, 1), true, false, synchronised, false));
+    if (synchronised) p.add(with_deps(make_gemm(true, 0, 1, 1, 1), false, true, true, false));
+    if (!load_first) p.add(with_deps(make_load(MemId::INP, 0, out, 1, 1, 1), false, synchronised, false, false));
+    p.add(make_finish());
+  });
+}
+
+TEST(Races, LoadOfBytesAStoreWritesWithoutAToken) {
+  const std::string msg = store_then_load(false);
+  EXPECT_NE(msg.find("data race on DRAM byte 0x"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("(STORE"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("(LOAD INP"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("on the store module writes it"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("no dependency-token path"), std::string::npos) << msg;
+}
+
+TEST(Races, StoreOverBytesALoadReadsWithoutAToken) {
+  const std::string msg = store_then_load(false, true);
+  EXPECT_NE(msg.find("data race on DRAM byte 0x"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("instruction 0 (LOAD INP"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("on the load module reads it"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("(STORE"), std::string::npos) << msg;
+}
+
+TEST(Races, StoreThenLoadThroughTheComputeModulePasses) { EXPECT_EQ(store_then_load(true), ""); }
+
+// A LOAD of other DRAM bytes than the STORE writes does not race.
+TEST(Races, LoadOfOtherBytesThanTheStoreWrites) {
+  auto backend = vta::make_backend("golden", preset("vta-1x16x16"));
+  EXPECT_EQ(run_error(*backend,
+                      [](ProgramBuilder& p) {
+                        const uint32_t out = p.buffer(MemId::OUT, 1);
+                        const uint32_t inp = p.buffer(MemId::INP, 1);
+                        const uint32_t uop = p.uops({make_uop(0, 0, 0)});
+                        p.add(make_load(MemId::UOP, 0, uop, 1, 1, 1));
+                        p.add(with_deps(make_gemm(true, 0, 1, 1, 1), false, false, false, true));
+                        p.add(with_deps(make_store(0, out, 1, 1, 1), true, false, false, false));
+                        p.add(make_load(MemId::INP, 0, inp, 1, 1, 1));
+                        p.add(make_finish());
+                      }),
+            "");
+}
+
 // Every conformance vector is race-free.
 TEST(Races, ConformanceVectorsAreRaceFree) {
   const vta::Config cfg = preset("vta-1x16x16");

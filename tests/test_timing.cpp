@@ -71,7 +71,9 @@ struct OneLoad {
 class TimingLoadEachMemory : public ::testing::TestWithParam<std::tuple<OneLoad, bool>> {};
 
 TEST_P(TimingLoadEachMemory, ExactCycles) {
-  const auto [l, padded] = GetParam();
+  // Not a structured binding: clang 14 (the asan preset) cannot capture one.
+  const OneLoad l = std::get<0>(GetParam());
+  const bool padded = std::get<1>(GetParam());
   auto s = run_timed([&](ProgramBuilder& p) {
     uint32_t a = p.buffer(l.mem, 1);
     p.add(make_load(l.mem, 0, a, 1, 1, 1, 0, 0, padded ? 2 : 0, 0));

@@ -458,6 +458,7 @@ bool onnx_is_float_model(const std::string& bytes) {
 QuantizedModel import_onnx_float(const std::string& bytes, const std::string& source, const std::vector<float>& calibration) {
   onnx::ModelProto m;
   if (bytes.empty() || !m.ParseFromString(bytes)) fail("{}: not a valid ONNX model (empty, truncated or corrupt protobuf)", source);
+  check_model_limits(m, source);
   return guarded_import(source, [&] { return FloatImporter(m, source).run(calibration); });
 }
 

@@ -191,6 +191,15 @@ Graph build_zoo(const std::string& name, const ZooOptions& o) {
   if (o.batch > kMaxZooBatch) fail("--batch {} is over the limit of {}", o.batch, kMaxZooBatch);
   if (o.image < 0 || o.image > kMaxZooImage)
     fail("--image {} is outside 0 (the network's standard size) .. {}", o.image, kMaxZooImage);
+  // The smallest input a whole network takes: its total stride (every
+  // stride-2 conv and pool halves the image; below it the deeper layers
+  // compute on padding alone and a run measures nothing); LeNet-5's two
+  // unpadded 5x5 convs and 2x2 pools need 16.
+  const bool whole = name == "resnet18" || name == "resnet34" || name == "resnet50" || name == "vgg16" ||
+                     name == "mobilenet_v1";
+  const int64_t min_image = name == "lenet5" ? 16 : whole ? 32 : 0;
+  if (o.image != 0 && o.image < min_image)
+    fail("--image {} is below {}'s minimum of {} (0: the network's standard size)", o.image, name, min_image);
   // The whole networks' input size (the microbenchmarks' is in their name and
   // bounded per tensor by the calibrator).
   const int64_t img = o.image ? o.image : name == "lenet5" ? 32 : name.find(':') == std::string::npos ? 224 : 0;

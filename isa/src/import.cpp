@@ -27,7 +27,7 @@ std::string import_upstream_json(const std::string& json_text, const std::string
   };
   try {
     j = nlohmann::json::parse(json_text, watch);
-  } catch (const nlohmann::json::parse_error& e) {
+  } catch (const nlohmann::json::exception& e) {  // parse_error, and out_of_range for a number like 1e3001
     fail("{}: not valid JSON: {}", source, e.what());
   }
   if (!duplicate.empty()) fail("{}: key '{}' is given twice", source, duplicate);

@@ -24,7 +24,7 @@ uint64_t Dram::alloc(uint64_t bytes, uint64_t align) {
     at = std::max(at, up(addr + a.data.size()));
   }
   if (at + need > size_)
-    fail("DRAM allocation of {} bytes does not fit: the {}-byte device address space has no free range that large",
+    fail("DRAM allocation of {} bytes does not fit: the {}-byte device address space (memory.dram_size) has no free range that large",
          bytes, size_);
   last_ = nullptr;
   Allocation a{at, bytes, std::vector<uint8_t>(need, 0)};

@@ -30,6 +30,7 @@ std::vector<uint8_t> read_bytes(const fs::path& p, std::string_view what = {}) {
 std::vector<isa::Raw128> to_insns(const std::vector<uint8_t>& bytes, const std::string& what) {
   if (bytes.size() % isa::kInsnBytes != 0)
     fail("{}: {} bytes is not a whole number of 16-byte instructions", what, bytes.size());
+  if (bytes.empty()) fail("{}: no instructions (the file is empty)", what);
   std::vector<isa::Raw128> v(bytes.size() / isa::kInsnBytes);
   std::memcpy(v.data(), bytes.data(), bytes.size());
   return v;
@@ -52,20 +53,31 @@ const ImageBuffer* ProgramImage::buffer(const std::string& name) const {
 }
 
 ProgramImage read_conformance_dir(const std::string& dir) {
+  if (!fs::is_directory(dir)) fail("{}: not a conformance-vector folder", dir);
+  ConformanceFiles f;
+  for (const char* name : ConformanceFiles::kNames) {
+    fs::path p = fs::path(dir) / name;
+    if (!fs::exists(p)) fail("{}: missing {} (see tests/data/conformance/README.md)", dir, name);
+    f.file(name) = read_bytes(p);
+  }
+  return conformance_image(f, dir);
+}
+
+std::vector<uint8_t>& ConformanceFiles::file(std::string_view name) {
+  for (size_t i = 0; i < kNames.size(); ++i)
+    if (name == kNames[i]) return bytes[i];
+  fail("no conformance file '{}'", name);
+}
+
+ProgramImage conformance_image(ConformanceFiles files, const std::string& dir) {
   ProgramImage img;
   img.source = dir;
-  if (!fs::is_directory(dir)) fail("{}: not a conformance-vector folder", dir);
-  auto need = [&](const char* f) {
-    fs::path p = fs::path(dir) / f;
-    if (!fs::exists(p)) fail("{}: missing {} (see tests/data/conformance/README.md)", dir, f);
-    return read_bytes(p);
-  };
   // Layout order fixed by the conformance README.
   const std::pair<const char*, MemId> order[] = {{"input", MemId::INP},  {"weight", MemId::WGT},
                                                  {"out", MemId::OUT},    {"uop", MemId::UOP},
                                                  {"accumulator", MemId::ACC}};
   for (const auto& [name, mem] : order) {
-    ImageBuffer b{name, mem, need((std::string(name) + ".bin").c_str()), 0};
+    ImageBuffer b{name, mem, std::move(files.file(std::string(name) + ".bin")), 0};
     if (mem == MemId::UOP && b.init.size() % 4 != 0)
       fail("{}: uop.bin has {} bytes, not a whole number of 4-byte uops", dir, b.init.size());
     // The README places each file "rounded up to whole pages", and vectors
@@ -77,9 +89,9 @@ ProgramImage read_conformance_dir(const std::string& dir) {
       b.size = (std::max<uint64_t>(b.init.size(), 1) + Dram::kPageBytes - 1) / Dram::kPageBytes * Dram::kPageBytes;
     img.buffers.push_back(std::move(b));
   }
-  img.insns = to_insns(need("instructions.bin"), dir + "/instructions.bin");
+  img.insns = to_insns(files.file("instructions.bin"), dir + "/instructions.bin");
   Expectation e;
-  e.bytes = need("expected_out.bin");
+  e.bytes = std::move(files.file("expected_out.bin"));
   if (e.bytes.empty()) fail("{}: expected_out.bin is empty (nothing would be checked)", dir);
   // A program with no STORE is checked on the OUT buffer (the `relu` vector).
   bool has_store = false;
@@ -292,6 +304,10 @@ Launch install(ProgramImage& image, Backend& backend) {
       fail("{}: {}: {}", image.source, what, e.what());
     }
   };
+  const uint64_t dram_size = static_cast<uint64_t>(backend.config().memory.dram_size);
+  for (const auto& b : image.buffers)
+    if (const uint64_t n = std::max<uint64_t>(b.size, b.init.size()); n > dram_size)
+      fail("{}: buffer '{}' has {} bytes, more than memory.dram_size ({} bytes)", image.source, b.name, n, dram_size);
   for (auto& b : image.buffers) {
     b.addr = alloc(std::max<uint64_t>(b.size, b.init.size()), fmt::format("buffer '{}'", b.name),
                    Dram::align_for(static_cast<uint64_t>(backend.config().elem_bytes(static_cast<int>(b.mem)))));

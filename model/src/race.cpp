@@ -27,6 +27,53 @@ RaceChecker::RaceChecker(const Config& c, const isa::Layout& layout, const Progr
   shadow_[kWgt].resize(static_cast<size_t>(d.wgt_depth));
   shadow_[kAcc].resize(static_cast<size_t>(d.acc_depth));
   shadow_[kOut].resize(static_cast<size_t>(d.out_depth));
+  for (size_t m = 0; m < elem_bytes_.size(); ++m) elem_bytes_[m] = c.elem_bytes(static_cast<int>(m));
+  for (const Insn& insn : prog.insns) dram_ |= insn.opcode() == Opcode::STORE && insn[Member::x_size] != 0;
+}
+
+void RaceChecker::dram_rows(uint64_t base, uint64_t y, uint64_t x, uint64_t stride, uint64_t elem, bool writes) {
+  if (!dram_) return;
+  // Rows that touch or overlap make one range (x_stride == x_size: a block).
+  uint64_t lo = 0, hi = 0;
+  for (uint64_t r = 0; r < y; ++r) {
+    const uint64_t a = (base + r * stride) * elem, b = a + x * elem;
+    if (r > 0 && a <= hi && a >= lo) {
+      hi = std::max(hi, b);
+      continue;
+    }
+    if (r > 0) dram_range(lo, hi, writes);
+    lo = a;
+    hi = b;
+  }
+  if (y > 0) dram_range(lo, hi, writes);
+}
+
+void RaceChecker::dram_range(uint64_t lo, uint64_t hi, bool writes) {
+  for (uint64_t page = lo >> kPageBits; page <= (hi - 1) >> kPageBits; ++page) {
+    const uint64_t plo = std::max(lo, page << kPageBits), phi = std::min(hi, (page + 1) << kPageBits);
+    auto& list = pages_[page];
+    size_t keep = 0;
+    for (size_t k = 0; k < list.size(); ++k) {
+      const DramAccess& a = list[k];
+      if (a.lo < phi && plo < a.hi && a.insn != now_ && (a.writes || writes) && !ordered(a.insn))
+        report_dram(a.insn, a.writes, writes, std::max(a.lo, plo));
+      const bool covered = static_cast<size_t>(prog_.module[a.insn - 1]) == mod_ && plo <= a.lo && a.hi <= phi &&
+                           (writes || !a.writes);
+      if (!covered) list[keep++] = a;
+    }
+    list.resize(keep);
+    list.push_back(DramAccess{plo, phi, now_, writes});
+  }
+}
+
+void RaceChecker::report_dram(uint32_t earlier, bool earlier_writes, bool now_writes, uint64_t addr) const {
+  auto who = [&](uint32_t i) {
+    return fmt::format("{} on the {} module", insn_label(layout_, prog_.insns[i - 1], i - 1),
+                       module_name(prog_.module[i - 1]));
+  };
+  throw RaceError(fmt::format(
+      "data race on DRAM byte 0x{:x}: {} {} it and {} {} it, with no dependency-token path between them", addr,
+      who(earlier), earlier_writes ? "writes" : "reads", who(now_), now_writes ? "writes" : "reads"));
 }
 
 bool RaceChecker::ordered(uint32_t earlier) const {
@@ -99,6 +146,8 @@ void RaceChecker::record(uint32_t i, const std::vector<Uop>& uops) {
       }
       const uint64_t base = insn[Member::sram_base];
       for (uint64_t e = base; e < base + x * y; ++e) write(b, e);
+      dram_rows(insn[Member::dram_base], insn[Member::y_size], insn[Member::x_size], insn[Member::x_stride],
+                static_cast<uint64_t>(elem_bytes_[static_cast<size_t>(insn.mem())]), false);
       break;
     }
     case Opcode::STORE: {
@@ -106,6 +155,8 @@ void RaceChecker::record(uint32_t i, const std::vector<Uop>& uops) {
       const uint64_t base = insn[Member::sram_base];
       const uint64_t n = uint64_t{insn[Member::y_size]} * insn[Member::x_size];
       for (uint64_t e = base; e < base + n; ++e) read(kOut, e);
+      dram_rows(insn[Member::dram_base], insn[Member::y_size], insn[Member::x_size], insn[Member::x_stride],
+                static_cast<uint64_t>(elem_bytes_[static_cast<size_t>(MemId::OUT)]), true);
       break;
     }
     case Opcode::GEMM:

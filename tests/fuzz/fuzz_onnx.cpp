@@ -1,8 +1,11 @@
 // libFuzzer target: the ONNX importer (QDQ, integer and float paths) and the
 // whole compiler behind it, for the default design. Byte-level mutation of a
-// protobuf mostly breaks the parse; the seed corpus (zoo exports and the
-// crash reproductions) and -use_value_profile get it past the parser.
+// protobuf mostly breaks the parse, so the mutation is structure-aware
+// (onnx_mutator.h: one change to the parsed ModelProto, byte mutation one
+// time in eight); the seed corpus holds zoo exports and the crash
+// reproductions.
 #include "fuzz_common.h"
+#include "onnx_mutator.h"
 #include "vta/compiler/compile.h"
 #include "vta/compiler/onnx.h"
 #include "vta/isa/config.h"
@@ -19,4 +22,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     }
   });
   return 0;
+}
+
+extern "C" size_t LLVMFuzzerCustomMutator(uint8_t* data, size_t size, size_t max_size, unsigned seed) {
+  return vta::fuzz::mutate_onnx(data, size, max_size, seed);
 }

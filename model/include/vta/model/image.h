@@ -3,8 +3,10 @@
 // instructions, optional regions, and expected results. Read from a
 // conformance-vector folder (tests/data/conformance/README.md) or from the
 // text assembler format (.vasm, docs/asm.md), and installed into any Backend.
+#include <array>
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "vta/isa/config.h"
@@ -45,6 +47,18 @@ struct ProgramImage {
 /// Reads a conformance-vector folder. Throws vta::Error naming missing or
 /// malformed files.
 ProgramImage read_conformance_dir(const std::string& dir);
+/// The files of a conformance-vector folder, by name (kNames).
+struct ConformanceFiles {
+  static constexpr std::array<const char*, 7> kNames = {"input.bin", "weight.bin",       "out.bin",
+                                                        "uop.bin",   "accumulator.bin",  "instructions.bin",
+                                                        "expected_out.bin"};
+  std::array<std::vector<uint8_t>, 7> bytes;
+  /// The bytes of file `name` (one of kNames); throws vta::Error for another name.
+  std::vector<uint8_t>& file(std::string_view name);
+};
+/// The image of a conformance-vector folder's files (read_conformance_dir
+/// without the file system); `dir` names it in errors.
+ProgramImage conformance_image(ConformanceFiles files, const std::string& dir);
 /// Assembles .vasm text for config `c`; `source` names it in errors and is
 /// the base for relative file paths.
 ProgramImage assemble_program(const std::string& text, const std::string& source, const Config& c);

@@ -15,9 +15,17 @@
 // same racing pairs. Each SRAM element keeps its last writer and, per
 // module, its last reader since that write (as FastTrack does); the first
 // access that is unordered with one of them is reported.
+//
+// DRAM bytes race too: a STORE and a LOAD (or two STOREs) of the same bytes
+// with no token path between them. A program without a STORE cannot race
+// in DRAM and pays nothing; otherwise each 4 KiB page keeps the byte ranges
+// of the LOAD and STORE rows that touched it, and an access drops the ranges
+// it covers of the same module and kind (an access unordered with the
+// earlier one is unordered with the later one).
 #include <array>
 #include <cstdint>
 #include <deque>
+#include <unordered_map>
 #include <vector>
 
 #include "vta/isa/config.h"
@@ -59,16 +67,31 @@ class RaceChecker {
 
   void read(Buf b, uint64_t e);
   void write(Buf b, uint64_t e);
+  /// The DRAM rows of a LOAD (`writes` false) or STORE: y rows of x elements
+  /// of `elem` bytes, `stride` elements apart, from element `base`.
+  void dram_rows(uint64_t base, uint64_t y, uint64_t x, uint64_t stride, uint64_t elem, bool writes);
+  void dram_range(uint64_t lo, uint64_t hi, bool writes);
   /// True when the access by instruction `earlier` (index + 1) is ordered
   /// before the current instruction.
   bool ordered(uint32_t earlier) const;
   [[noreturn]] void report(uint32_t earlier, bool earlier_writes, bool now_writes, Buf b, uint64_t e) const;
+  [[noreturn]] void report_dram(uint32_t earlier, bool earlier_writes, bool now_writes, uint64_t addr) const;
+
+  struct DramAccess {
+    uint64_t lo, hi;  // bytes [lo, hi)
+    uint32_t insn;    // instruction index + 1
+    bool writes;
+  };
+  static constexpr unsigned kPageBits = 12;
 
   const isa::Layout& layout_;
   const Program& prog_;
   std::array<Clock, 3> clock_{};             // per module
   std::array<std::deque<Clock>, 4> tokens_;  // the clocks in flight, per TokenQueue
   std::array<std::vector<Shadow>, kBufs> shadow_;
+  std::array<int64_t, 6> elem_bytes_{};  // DRAM bytes per element, by MemId
+  bool dram_ = false;                     // the program has a STORE: DRAM is checked
+  std::unordered_map<uint64_t, std::vector<DramAccess>> pages_;  // by DRAM page
   uint32_t now_ = 0;  // the instruction being recorded
   size_t mod_ = 0;    // its module
 };
