@@ -442,7 +442,7 @@ CompiledNetwork compile(const Graph& input, const Config& c, const std::string& 
   check_compilable(c);
   CompiledNetwork net;
   net.config_hash = c.hash();
-  net.graph = partition(pack_stem(input, c), c);
+  net.graph = partition(band_rows(pack_stem(input, c), c), c);
   if (dump_after == "partition") std::cerr << net.graph.dump();
   const Graph& g = net.graph;
   isa::Layout layout(c);

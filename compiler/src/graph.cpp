@@ -31,6 +31,8 @@ const char* op_name(Op op) {
       return "reshape";
     case Op::Im2col:
       return "im2col";
+    case Op::Bands:
+      return "bands";
   }
   return "?";
 }
@@ -38,7 +40,9 @@ const char* op_name(Op op) {
 const char* device_name(Device d) { return d == Device::Vta ? "vta" : "host"; }
 
 int64_t Node::macs(const Shape& in) const {
-  if (op == Op::Conv2d) return out.n * out.c * out.h * out.w * (in.c / groups) * kernel * kernel;
+  // A banded conv's rows past image_h are not the network's work.
+  const int64_t rows = image_h > 0 ? image_h : out.n * out.h;
+  if (op == Op::Conv2d) return rows * out.c * out.w * (in.c / groups) * kernel * kernel;
   if (op == Op::Dense) return out.n * out.c * in.c * in.h * in.w;
   return 0;
 }
@@ -64,6 +68,8 @@ std::string Graph::dump() const {
       out += fmt::format(" k{} s{} p{} g{} shift {}{}", n.kernel, n.stride, n.pad, n.groups, n.shift,
                          n.relu ? " relu" : "");
     if (n.op == Op::Dense || n.op == Op::Add) out += fmt::format(" shift {}{}", n.shift, n.relu ? " relu" : "");
+    if (n.op == Op::Bands) out += fmt::format(" k{} s{} p{} of {} rows", n.kernel, n.stride, n.pad, n.src_h);
+    if (n.image_h > 0) out += fmt::format(" banded {} rows", n.image_h);
     if (n.asymmetric())
       out += fmt::format(" zp x{} w{} out{} mult {}{}{}", n.x_zp, n.w_zp, n.zp, n.mult, n.int32_out ? " int32" : "",
                          n.weight_sets != 1 ? fmt::format(" sets {}", n.weight_sets) : "");

@@ -166,6 +166,27 @@ Tensor im2col(const Node& n, const Tensor& in) {
   return out;
 }
 
+// Op::Bands (graph.h): out[b][c][y][x] = image[c][b R s - p + y][x - p], 0
+// outside the image; for k = 1 image[c][(b R + y) s][x s]. The image is `in`
+// itself, or (in.n > 1, a banded input) its bands one after another, of
+// which the first n.src_h rows are real.
+Tensor bands(const Node& n, const Tensor& in) {
+  const Shape& is = in.shape;
+  const int64_t s = n.stride, d = n.kernel == 1 ? s : 1;  // d: the step between rows and columns read
+  const int64_t R = n.kernel == 1 ? n.out.h : (n.out.h - n.kernel) / s + 1, H = n.src_h, W = is.w;
+  Tensor out{n.out, std::vector<int8_t>(static_cast<size_t>(n.out.size()), 0)};
+  for (int64_t b = 0; b < n.out.n; ++b)
+    for (int64_t c = 0; c < n.out.c; ++c)
+      for (int64_t y = 0; y < n.out.h; ++y) {
+        const int64_t r = b * R * s - n.pad + y * d;
+        if (r < 0 || r >= H) continue;
+        const int8_t* src = in.data.data() + ((r / is.h * is.c + c) * is.h + r % is.h) * W;
+        int8_t* dst = out.data.data() + ((b * n.out.c + c) * n.out.h + y) * n.out.w;
+        for (int64_t x = 0; x < W; x += d) dst[x / d + n.pad] = src[x];
+      }
+  return out;
+}
+
 }  // namespace
 
 int8_t requantize(int32_t acc, int shift, bool relu) {
@@ -198,6 +219,8 @@ Tensor run_node(const Node& n, const std::vector<const Tensor*>& in) {
       return Tensor{n.out, in.at(0)->data, in.at(0)->wide};
     case Op::Im2col:
       return im2col(n, *in.at(0));
+    case Op::Bands:
+      return bands(n, *in.at(0));
   }
   fail("{}: unknown op", n.name);
 }

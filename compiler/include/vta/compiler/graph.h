@@ -32,6 +32,9 @@ enum class Op {
   Reshape,        // host only: same NCHW data, another shape
   Im2col,         // host only, made by pack_stem(): the kernel x kernel windows (stride, zero pad) of
                   // each output position as channels c*k*k + kh*k + kw of an N x (C k k) x Ho x Wo tensor
+  Bands,          // host only, made by band_rows(): the image in out.n row bands for a k x k, stride s, pad p
+                  // window: out[b][c][y][x] = image[c][b R s - p + y][x - p], 0 outside, R = (out.h - k) / s + 1;
+                  // k = 1: image[c][(b R + y) s][x s], R = out.h (every s-th row and column)
 };
 const char* op_name(Op op);
 
@@ -74,6 +77,11 @@ struct Node {
   int32_t mult = 1;
   // Pools
   int64_t pool = 2, pool_stride = 2, pool_pad = 0;
+  // Batch rows for batch-1 networks (bands.cpp): a banded output holds one
+  // image in out.n bands of out.h rows (batch image b: image rows b out.h ..),
+  // the first image_h of which are real (rows past them are computed, never
+  // read); 0: not banded. Op::Bands: src_h, the image rows of its input.
+  int64_t image_h = 0, src_h = 0;
 
   // Asymmetric quantization (Conv2d / Dense): real = (q - zero point) * scale.
   // acc = sum (x - x_zp) * (w - w_zp) + bias (padding adds 0, i.e. pads with
