@@ -118,14 +118,22 @@ TEST(RequantImmOps, CountsTheEpilogueSteps) {
   Node n;
   n.op = Op::Conv2d;
   n.shift = 5;
+  EXPECT_EQ(requant_imm_ops(n), 3);  // SHR, MAX, MIN: the rounding ADD is in the bias
+  EXPECT_EQ(bias_fold(n), 16);
+  n.op = Op::Add;
   EXPECT_EQ(requant_imm_ops(n), 4);  // ADD, SHR, MAX, MIN
+  EXPECT_EQ(bias_fold(n), 0);
+  n.op = Op::Conv2d;
   n.shift = 0;
   EXPECT_EQ(requant_imm_ops(n), 2);
+  EXPECT_EQ(bias_fold(n), 0);
   n.vta_rq = VtaRequant{3, 100, 12};
   n.zp = 4;
-  EXPECT_EQ(requant_imm_ops(n), 2 + 1 + 2 + 1 + 2);
-  n.vta_rq.s = 20;  // SHR 5, ADD, SHR 15
-  EXPECT_EQ(requant_imm_ops(n), 2 + 1 + 3 + 1 + 2);
+  EXPECT_EQ(requant_imm_ops(n), 1 + 1 + 2 + 1 + 2);  // the pre-shift's rounding ADD in the bias
+  EXPECT_EQ(bias_fold(n), 4);
+  n.vta_rq.pre = 20;  // SHR 5 first: nothing to fold
+  EXPECT_EQ(requant_imm_ops(n), 3 + 1 + 2 + 1 + 2);
+  EXPECT_EQ(bias_fold(n), 0);
 }
 
 }  // namespace

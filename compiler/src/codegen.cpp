@@ -397,10 +397,13 @@ std::vector<uint8_t> pack_weights(const Node& n, const Shape& in, const ConvGeom
 
 std::vector<uint8_t> pack_bias(const Node& n, const ConvGeom& g, const Config& c) {
   const int64_t bo = c.gemm.block_out, batch = c.gemm.batch;
+  const int32_t fold = bias_fold(n);
   std::vector<uint8_t> out(static_cast<size_t>(g.cob * g.ro * batch * bo * 4), 0);
   for (int64_t o = 0; o < n.out.c; ++o)
     for (int64_t b = 0; b < batch; ++b) {
-      const int32_t v = n.bias.empty() ? 0 : n.bias[static_cast<size_t>(o)];
+      // The first requantization step's immediate is folded in (bias_fold()), wrapping as the ALU's ADD does.
+      const int32_t v = static_cast<int32_t>(static_cast<uint32_t>(n.bias.empty() ? 0 : n.bias[static_cast<size_t>(o)]) +
+                                             static_cast<uint32_t>(fold));
       std::memcpy(out.data() + ((o / bo * batch + b) * bo + o % bo) * 4, &v, 4);
     }
   return out;

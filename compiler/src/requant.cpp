@@ -96,7 +96,9 @@ int8_t requantize_vta(int32_t acc, const VtaRequant& r, int32_t zp, bool relu) {
   return static_cast<int8_t>(std::clamp(v, relu ? std::max(zp, -128) : -128, 127));
 }
 
-std::vector<AluStep> requant_steps(const Node& n) {
+namespace {
+
+std::vector<AluStep> all_steps(const Node& n) {
   using isa::AluOp;
   std::vector<AluStep> steps;
   const auto shift = [&](int s) {  // rounding_shift()
@@ -120,6 +122,20 @@ std::vector<AluStep> requant_steps(const Node& n) {
   }
   steps.push_back({AluOp::MAX, lo});
   steps.push_back({AluOp::MIN, 127});
+  return steps;
+}
+
+}  // namespace
+
+int32_t bias_fold(const Node& n) {
+  if (n.op != Op::Conv2d && n.op != Op::Dense) return 0;
+  const std::vector<AluStep> steps = all_steps(n);
+  return steps.front().op == isa::AluOp::ADD ? steps.front().imm : 0;
+}
+
+std::vector<AluStep> requant_steps(const Node& n) {
+  std::vector<AluStep> steps = all_steps(n);
+  if (bias_fold(n) != 0) steps.erase(steps.begin());
   return steps;
 }
 

@@ -48,8 +48,14 @@ struct AluStep {
   int32_t imm;
 };
 /// The requantization epilogue of `n` (the shift form, or the VTA form with
-/// its zero point), ending with the clip MAX, MIN: what codegen emits.
+/// its zero point), ending with the clip MAX, MIN: what codegen emits. Of a
+/// Conv2d / Dense, a first step that adds an immediate (a rounding
+/// constant) is left out: it is added to every bias instead (bias_fold()),
+/// which gives the same 32-bit wrap-around sums one ALU pass sooner.
 std::vector<AluStep> requant_steps(const Node& n);
+/// The immediate a Conv2d / Dense adds to its biases in place of its first
+/// requantization step, or 0.
+int32_t bias_fold(const Node& n);
 /// ALU instructions with an immediate in the requantization epilogue of `n`.
 int requant_imm_ops(const Node& n);
 
