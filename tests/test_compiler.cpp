@@ -394,6 +394,35 @@ INSTANTIATE_TEST_SUITE_P(Presets, RandomLayers,
                          ::testing::Values("vta-1x16x16", "vta-4x16x16", "vta-1x32x32", "vta-1x16x16+gemm.block_out=32",
                                            "vta-1x16x16+gemm.block_in=32"));
 
+// A depthwise conv loads toc input blocks per step, a dense one tic: the
+// tile memo keeps them apart (a process that compiled ResNet-50 before
+// MobileNet-v1 once gave a depthwise layer a dense layer's tile, and its
+// INP loads overran the buffer).
+TEST(Tiling, DepthwiseAndDenseShapesHaveTheirOwnTiles) {
+  const vta::Config cfg = preset("vta-1x16x16");
+  int differ = 0;  // shapes whose dense tile would overrun the depthwise layer's buffers
+  for (int64_t ch : {32, 64, 128, 256, 512, 1024})
+    for (int64_t hw : {7, 14, 28, 56, 112})
+      for (int64_t stride : {1, 2}) {
+        Node dense;
+        dense.name = "dense3x3";
+        dense.op = Op::Conv2d;
+        dense.kernel = 3, dense.stride = stride, dense.pad = 1;
+        dense.out = Shape{1, ch, (hw - 1) / stride + 1, (hw - 1) / stride + 1};
+        dense.shift = 7;
+        const Shape in{1, ch, hw, hw};
+        Node dw = dense;
+        dw.name = "dw3x3";
+        dw.groups = ch;
+        const Tile td = choose_tile(dense, in, cfg), tw = choose_tile(dw, in, cfg);
+        const ConvGeom gd = conv_geom(dw, in, cfg);
+        ASSERT_TRUE(gd.dw);
+        differ += !tile_fits(gd, td, cfg);
+        EXPECT_TRUE(tile_fits(gd, tw, cfg)) << ch << "x" << hw << "x" << hw << " stride " << stride;
+      }
+  EXPECT_GT(differ, 0) << "the shapes no longer tell the two apart";
+}
+
 TEST(Tiling, ChosenTilesFitHalfOfEveryBuffer) {
   const vta::Config cfg = preset("vta-1x16x16");
   const Graph& g = built("resnet18").graph;
