@@ -141,10 +141,11 @@ TEST(Rectangular, BatchRowsAreRefused) {
 }
 
 // Batch rows for batch-1 networks (band_rows()): on vta-4x16x16 every VTA
-// conv, pool and add of the image computes four row bands at once (its
-// output is 4 x C x ceil(H/4) x W, the GEMM's batch rows hold different
-// pixels), reads a banded input without padding (a host Bands node cut it,
-// or it is a banded output it reads as it is), and the network stays
+// conv, pool and add of the image computes four bands of its output at once
+// (its output is 4 x C x R x Q, the GEMM's batch rows hold different
+// pixels; ResNet-18's 14x14 layers are 2 x 2 bands of 7x7, the others 4
+// row bands), reads a banded input without padding (a host Bands node cut
+// it, or it is a banded output it reads as it is), and the network stays
 // bit-exact on golden and systemc; the integer reference of the banded graph
 // is the zoo's, and the analytic estimate sees the same layers.
 class BatchRows : public ::testing::TestWithParam<std::string> {};
@@ -155,25 +156,31 @@ TEST_P(BatchRows, BandsShareTheWeightsBitExactly) {
   const CompiledNetwork net = compile(b.graph, cfg);
   const Graph& g = net.graph;
   size_t banded = 0, cuts = 0;
+  std::set<int64_t> grids;
   for (const auto& n : g.nodes) {
     if (n.op == Op::Bands) {
       ++cuts;
       EXPECT_EQ(n.device, Device::Host) << n.name;
-      EXPECT_GT(n.src_h, 0) << n.name;
+      EXPECT_EQ(n.band.h, 0) << n.name;
     }
-    if (n.image_h == 0) continue;
+    if (n.band.h == 0) continue;
     ++banded;
+    grids.insert(n.band.cols);
     EXPECT_EQ(n.device, Device::Vta) << n.name;
     EXPECT_EQ(n.out.n, 4) << n.name;
-    EXPECT_EQ(n.out.h, (n.image_h + 3) / 4) << n.name;
+    EXPECT_EQ(n.out.h, (n.band.h + 4 / n.band.cols - 1) / (4 / n.band.cols)) << n.name;
+    EXPECT_EQ(n.out.w, (n.band.w + n.band.cols - 1) / n.band.cols) << n.name;
     EXPECT_EQ(n.pad + n.pool_pad, 0) << n.name;
     for (int k : n.inputs) EXPECT_EQ(g.at(k).out.n, 4) << n.name << " reads " << g.at(k).name;
   }
   EXPECT_GT(banded, 0u);
   EXPECT_GT(cuts, 0u);
+  if (GetParam() == "resnet18") {
+    EXPECT_EQ(grids, (std::set<int64_t>{1, 2}));
+  }
   // Every VTA conv with two output rows or more is banded.
   for (const auto& n : g.nodes) {
-    if (n.device == Device::Vta && n.op == Op::Conv2d && n.image_h == 0) {
+    if (n.device == Device::Vta && n.op == Op::Conv2d && n.band.h == 0) {
       EXPECT_LT(n.out.h, 2) << n.name;
     }
   }
@@ -196,7 +203,7 @@ TEST(BatchRows, BatchedNetworksAreNotBanded) {
   const vta::Config cfg = preset("vta-4x16x16");
   const CompiledNetwork net = compile(g, cfg);
   EXPECT_EQ(net.graph.nodes.size(), pack_stem(g, cfg).nodes.size());
-  for (const auto& n : net.graph.nodes) EXPECT_EQ(n.image_h, 0) << n.name;
+  for (const auto& n : net.graph.nodes) EXPECT_EQ(n.band.h, 0) << n.name;
 }
 
 // An INP buffer shallower than ACC: a conv's reset GEMM once named its bias
