@@ -19,6 +19,7 @@
 #include <chrono>
 #include <cstring>
 #include <iostream>
+#include <map>
 #include <optional>
 
 #include "vta/compiler/compile.h"
@@ -409,15 +410,25 @@ std::vector<uint8_t> pack_bias(const Node& n, const ConvGeom& g, const Config& c
   return out;
 }
 
-// Sequential page allocation from 0x1000, exactly as Dram::alloc on a fresh
-// backend (aligned to elements larger than a page, Dram::align_for).
+// Page allocation from 0x1000, exactly as Dram::alloc on a fresh backend:
+// aligned to elements larger than a page (Dram::align_for), in the first
+// free range large enough, so a small buffer can land in the gap an earlier
+// alignment left.
 class Planner {
  public:
   Planner(CompiledNetwork& net, const Config& c) : net_(net), cfg_(c) {}
   int add(Buffer b) {
     const uint64_t align = Dram::align_for(static_cast<uint64_t>(cfg_.elem_bytes(static_cast<int>(b.mem))));
-    b.addr = (next_ + align - 1) / align * align;
-    next_ = b.addr + (std::max<uint64_t>(b.bytes, 1) + Dram::kPageBytes - 1) / Dram::kPageBytes * Dram::kPageBytes;
+    const uint64_t need =
+        (std::max<uint64_t>(b.bytes, 1) + Dram::kPageBytes - 1) / Dram::kPageBytes * Dram::kPageBytes;
+    auto up = [&](uint64_t a) { return (a + align - 1) / align * align; };
+    uint64_t at = up(Dram::kBase);
+    for (const auto& [addr, size] : used_) {
+      if (addr >= at && addr - at >= need) break;
+      at = std::max(at, up(addr + size));
+    }
+    used_[at] = need;
+    b.addr = at;
     net_.buffers.push_back(std::move(b));
     return static_cast<int>(net_.buffers.size()) - 1;
   }
@@ -433,7 +444,7 @@ class Planner {
  private:
   CompiledNetwork& net_;
   const Config& cfg_;
-  uint64_t next_ = Dram::kBase;
+  std::map<uint64_t, uint64_t> used_;  // allocated ranges: address -> bytes (whole pages)
 };
 
 }  // namespace
