@@ -176,6 +176,7 @@ TEST(Cli, BackendsListsGolden) {
 TEST(Cli, DumpAfterEveryPass) {
   const std::map<std::string, std::vector<std::string>> expect = {
       {"pack_stem", {"conv1.im2col = im2col [host]", "conv1 = conv2d [host]", "k1 s1 p0"}},
+      {"band_rows", {"conv1 = conv2d [host]"}},  // batch 1: nothing to band
       {"partition", {"conv1 = conv2d [vta]", "fc1 = dense [vta]"}},
       {"layout", {"input 16384 bytes at 0x1000", /* 3 channels blocked to 16, 32x32 */ "conv1.im2col ", "fc1 "}},
       {"segments", {"segment 0: ", " conv1 maxpool1 conv2", "segment 1: 1 nodes: fc1"}},
@@ -187,6 +188,10 @@ TEST(Cli, DumpAfterEveryPass) {
     ASSERT_EQ(r.code, 0) << pass << "\n" << r.out;
     for (const auto& n : needles) EXPECT_NE(r.out.find(n), std::string::npos) << pass << ": no '" << n << "' in\n" << r.out;
   }
+  // On a batch-4 array band_rows cuts the image into bands (host Bands nodes).
+  const auto banded = run_vta("run --model resnet18 --image 32 -c vta-4x16x16 --dump-after band_rows", "", ">/dev/null");
+  ASSERT_EQ(banded.code, 0) << banded.out;
+  EXPECT_NE(banded.out.find(" = bands [host]"), std::string::npos) << banded.out;
   // The graph passes print the graph; the later ones do not repeat it.
   EXPECT_EQ(run_vta("run --model resnet18 --image 32 --dump-after tiling", "", ">/dev/null").out.find("= conv2d"),
             std::string::npos);

@@ -141,6 +141,72 @@ TEST(Rectangular, BatchRowsAreRefused) {
   }
 }
 
+// Batch rows for batch-1 networks (band_rows()): on vta-4x16x16 every VTA
+// conv, pool and add of the image computes four bands of its output at once
+// (its output is 4 x C x R x Q, the GEMM's batch rows hold different
+// pixels; ResNet-18's 14x14 layers are 2 x 2 bands of 7x7, the others 4
+// row bands), reads a banded input without padding (a host Bands node cut
+// it, or it is a banded output it reads as it is), and the network stays
+// bit-exact on golden and systemc; the integer reference of the banded graph
+// is the zoo's, and the analytic estimate sees the same layers.
+class BatchRows : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(BatchRows, BandsShareTheWeightsBitExactly) {
+  const vta::Config cfg = preset("vta-4x16x16");
+  const Built& b = built(GetParam());
+  const CompiledNetwork net = compile(b.graph, cfg);
+  const Graph& g = net.graph;
+  size_t banded = 0, cuts = 0;
+  std::set<int64_t> grids;
+  for (const auto& n : g.nodes) {
+    if (n.op == Op::Bands) {
+      ++cuts;
+      EXPECT_EQ(n.device, Device::Host) << n.name;
+      EXPECT_EQ(n.band.h, 0) << n.name;
+    }
+    if (n.band.h == 0) continue;
+    ++banded;
+    grids.insert(n.band.cols);
+    EXPECT_EQ(n.device, Device::Vta) << n.name;
+    EXPECT_EQ(n.out.n, 4) << n.name;
+    EXPECT_EQ(n.out.h, (n.band.h + 4 / n.band.cols - 1) / (4 / n.band.cols)) << n.name;
+    EXPECT_EQ(n.out.w, (n.band.w + n.band.cols - 1) / n.band.cols) << n.name;
+    EXPECT_EQ(n.pad + n.pool_pad, 0) << n.name;
+    for (int k : n.inputs) EXPECT_EQ(g.at(k).out.n, 4) << n.name << " reads " << g.at(k).name;
+  }
+  EXPECT_GT(banded, 0u);
+  EXPECT_GT(cuts, 0u);
+  if (GetParam() == "resnet18") {
+    EXPECT_EQ(grids, (std::set<int64_t>{1, 2}));
+  }
+  // Every VTA conv with two output rows or more is banded.
+  for (const auto& n : g.nodes) {
+    if (n.device == Device::Vta && n.op == Op::Conv2d && n.band.h == 0) {
+      EXPECT_LT(n.out.h, 2) << n.name;
+    }
+  }
+  EXPECT_EQ(g.at(g.output).out.n, 1);
+  EXPECT_EQ(run_graph(g, b.input)[static_cast<size_t>(g.output)].data, b.expected.data);
+  EXPECT_EQ(estimate_network(b.graph, cfg).layers.size(), g.nodes.size() - 1);
+  for (const auto& be : backend_names()) {
+    auto backend = vta::make_backend(be, cfg);
+    EXPECT_EQ(run_network(net, *backend, b.input).output.data, b.expected.data) << GetParam() << " on " << be;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Zoo, BatchRows, ::testing::Values("lenet5", "resnet18", "mobilenet_v1"));
+
+// A batch-2 network on vta-4x16x16 keeps its images in the batch rows: nothing is banded.
+TEST(BatchRows, BatchedNetworksAreNotBanded) {
+  ZooOptions o;
+  o.batch = 2;
+  const Graph g = build_zoo("lenet5", o);
+  const vta::Config cfg = preset("vta-4x16x16");
+  const CompiledNetwork net = compile(g, cfg);
+  EXPECT_EQ(net.graph.nodes.size(), pack_stem(g, cfg).nodes.size());
+  for (const auto& n : net.graph.nodes) EXPECT_EQ(n.band.h, 0) << n.name;
+}
+
 // An INP buffer shallower than ACC: a conv's reset GEMM once named its bias
 // row (an ACC address) as its INP index and overran INP (found by a sweep's
 // stage 3; timing-only runs skip that bounds check).
@@ -285,7 +351,7 @@ TEST_P(RaceFree, EveryCompiledSegmentPassesTheRaceChecker) {
 
 INSTANTIATE_TEST_SUITE_P(Zoo, RaceFree,
                          ::testing::Combine(::testing::Values("lenet5", "resnet18", "mobilenet_v1"),
-                                            ::testing::Values("vta-1x16x16", "vta-1x32x32")),
+                                            ::testing::Values("vta-1x16x16", "vta-1x32x32", "vta-4x16x16")),
                          [](const auto& p) {
                            std::string n = std::get<0>(p.param) + "_" + std::get<1>(p.param);
                            for (auto& ch : n)
@@ -335,6 +401,35 @@ TEST_P(RandomLayers, MatchTheReference) {
 INSTANTIATE_TEST_SUITE_P(Presets, RandomLayers,
                          ::testing::Values("vta-1x16x16", "vta-4x16x16", "vta-1x32x32", "vta-1x16x16+gemm.block_out=32",
                                            "vta-1x16x16+gemm.block_in=32"));
+
+// A depthwise conv loads toc input blocks per step, a dense one tic: the
+// tile memo keeps them apart (a process that compiled ResNet-50 before
+// MobileNet-v1 once gave a depthwise layer a dense layer's tile, and its
+// INP loads overran the buffer).
+TEST(Tiling, DepthwiseAndDenseShapesHaveTheirOwnTiles) {
+  const vta::Config cfg = preset("vta-1x16x16");
+  int differ = 0;  // shapes whose dense tile would overrun the depthwise layer's buffers
+  for (int64_t ch : {32, 64, 128, 256, 512, 1024})
+    for (int64_t hw : {7, 14, 28, 56, 112})
+      for (int64_t stride : {1, 2}) {
+        Node dense;
+        dense.name = "dense3x3";
+        dense.op = Op::Conv2d;
+        dense.kernel = 3, dense.stride = stride, dense.pad = 1;
+        dense.out = Shape{1, ch, (hw - 1) / stride + 1, (hw - 1) / stride + 1};
+        dense.shift = 7;
+        const Shape in{1, ch, hw, hw};
+        Node dw = dense;
+        dw.name = "dw3x3";
+        dw.groups = ch;
+        const Tile td = choose_tile(dense, in, cfg), tw = choose_tile(dw, in, cfg);
+        const ConvGeom gd = conv_geom(dw, in, cfg);
+        ASSERT_TRUE(gd.dw);
+        differ += !tile_fits(gd, td, cfg);
+        EXPECT_TRUE(tile_fits(gd, tw, cfg)) << ch << "x" << hw << "x" << hw << " stride " << stride;
+      }
+  EXPECT_GT(differ, 0) << "the shapes no longer tell the two apart";
+}
 
 TEST(Tiling, ChosenTilesFitHalfOfEveryBuffer) {
   const vta::Config cfg = preset("vta-1x16x16");

@@ -119,14 +119,22 @@ TEST(RequantImmOps, CountsTheEpilogueSteps) {
   Node n;
   n.op = Op::Conv2d;
   n.shift = 5;
+  EXPECT_EQ(requant_imm_ops(n), 3);  // SHR, MAX, MIN: the rounding ADD is in the bias
+  EXPECT_EQ(bias_fold(n), 16);
+  n.op = Op::Add;
   EXPECT_EQ(requant_imm_ops(n), 4);  // ADD, SHR, MAX, MIN
+  EXPECT_EQ(bias_fold(n), 0);
+  n.op = Op::Conv2d;
   n.shift = 0;
   EXPECT_EQ(requant_imm_ops(n), 2);
+  EXPECT_EQ(bias_fold(n), 0);
   n.vta_rq = VtaRequant{3, 100, 12};
   n.zp = 4;
-  EXPECT_EQ(requant_imm_ops(n), 2 + 1 + 2 + 1 + 2);
-  n.vta_rq.s = 20;  // SHR 5, ADD, SHR 15
-  EXPECT_EQ(requant_imm_ops(n), 2 + 1 + 3 + 1 + 2);
+  EXPECT_EQ(requant_imm_ops(n), 1 + 1 + 2 + 1 + 2);  // the pre-shift's rounding ADD in the bias
+  EXPECT_EQ(bias_fold(n), 4);
+  n.vta_rq.pre = 20;  // SHR 5 first: nothing to fold
+  EXPECT_EQ(requant_imm_ops(n), 3 + 1 + 2 + 1 + 2);
+  EXPECT_EQ(bias_fold(n), 0);
 }
 
 // Half to even in exact arithmetic: floor(acc / 2^s) + 1 above a half, and
@@ -185,8 +193,10 @@ TEST(RoundHalfToEven, TiesGoToTheEvenNeighbour) {
   EXPECT_EQ(run_steps(5, steps), 2);    // 2.5 -> 2
   EXPECT_EQ(run_steps(-1, steps), 0);   // -0.5 -> 0
   EXPECT_EQ(run_steps(-3, steps), -2);  // -1.5 -> -2
-  n.round_even = false;                 // the project's half up
-  EXPECT_EQ(run_steps(5, requant_steps(n)), 3);
+  EXPECT_EQ(bias_fold(n), 0);           // the scratch-tile steps come first: nothing to fold
+  n.round_even = false;                 // the project's half up: its rounding constant goes to the bias
+  EXPECT_EQ(bias_fold(n), 1);
+  EXPECT_EQ(run_steps(5 + bias_fold(n), requant_steps(n)), 3);
 }
 
 TEST(RoundHalfToEven, LongShiftsAndMultipliersHaveNoExactVtaForm) {

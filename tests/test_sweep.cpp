@@ -101,9 +101,10 @@ TEST(SweepStages, AnalyticTracksSystemC) {
   NetworkSpec ns;
   ns.zoo = "lenet5";
   const PreparedNetwork n = prepare_network(ns, "t.yaml");
-  // The last two: rectangular arrays (several INP or OUT elements per position).
+  // vta-4x16x16: batch rows (band_rows()); the last two: rectangular arrays (several INP or OUT
+  // elements per position).
   const std::vector<std::pair<const char*, std::vector<vta::Override>>> designs = {
-      {"vta-1x16x16", {}}, {"vta-1x32x32", {}}, {"vta-1x16x16", {{"gemm.block_out", "32"}}},
+      {"vta-1x16x16", {}}, {"vta-1x32x32", {}}, {"vta-4x16x16", {}}, {"vta-1x16x16", {{"gemm.block_out", "32"}}},
       {"vta-1x16x16", {{"gemm.block_in", "32"}}}};
   for (const auto& [preset, sets] : designs) {
     const vta::Config c = vta::load_config(vta::resolve_config_path(preset), sets);

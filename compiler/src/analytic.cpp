@@ -139,7 +139,7 @@ void estimate_pool(LayerEstimate& e, const Node& n, const Shape& in, const Confi
 
 NetworkEstimate estimate_network(const Graph& input, const Config& c) {
   check_compilable(c);
-  const Graph g = pack_stem(input, c);  // placement() per node, no partitioned copy
+  const Graph g = band_rows(pack_stem(input, c), c);  // placement() per node, no partitioned copy
   NetworkEstimate net;
   for (size_t i = 0; i < g.nodes.size(); ++i) {
     const Node& n = g.nodes[i];

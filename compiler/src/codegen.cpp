@@ -495,8 +495,11 @@ CompiledNetwork codegen(CompiledNetwork net, const Config& c) {
         a.self = id;
         info.tile = net.layers.at(id).tile;  // the tiling pass's choice
         std::vector<uint8_t> w = pack_weights(n, in, geo, c);
+        // The first requantization step's immediate is folded in (bias_fold()), wrapping as the ALU's ADD does.
+        const int32_t fold = bias_fold(n);
         std::vector<uint8_t> bias = pack_channels(n, geo, c, [&](int64_t o) {
-          return n.bias.empty() ? 0 : n.bias[static_cast<size_t>(o)];
+          const int32_t b = n.bias.empty() ? 0 : n.bias[static_cast<size_t>(o)];
+          return static_cast<int32_t>(static_cast<uint32_t>(b) + static_cast<uint32_t>(fold));
         });
         if (geo.row) {  // SHR by a negative amount shifts left
           std::vector<uint8_t> row =

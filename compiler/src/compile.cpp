@@ -22,6 +22,7 @@ struct Pass {
 // In order. A new pass is one line here.
 const Pass kPasses[] = {
     {"pack_stem", [](CompiledNetwork n, const Config& c) { n.graph = pack_stem(n.graph, c); return n; }, dump_graph},
+    {"band_rows", [](CompiledNetwork n, const Config& c) { n.graph = band_rows(n.graph, c); return n; }, dump_graph},
     {"partition", [](CompiledNetwork n, const Config& c) { n.graph = partition(n.graph, c); return n; }, dump_graph},
     {"layout", plan_layout, dump_layout},
     {"segments", form_segments, dump_segments},

@@ -33,6 +33,8 @@ const char* op_name(Op op) {
       return "im2col";
     case Op::Pad:
       return "pad";
+    case Op::Bands:
+      return "bands";
   }
   return "?";
 }
@@ -40,7 +42,9 @@ const char* op_name(Op op) {
 const char* device_name(Device d) { return d == Device::Vta ? "vta" : "host"; }
 
 int64_t Node::macs(const Shape& in) const {
-  if (op == Op::Conv2d) return out.n * out.c * out.h * out.w * (in.c / groups) * kernel * kernel;
+  // A banded conv's positions past the image are not the network's work.
+  const int64_t positions = band.h > 0 && op != Op::Bands ? band.h * band.w : out.n * out.h * out.w;
+  if (op == Op::Conv2d) return positions * out.c * (in.c / groups) * kernel * kernel;
   if (op == Op::Dense) return out.n * out.c * in.c * in.h * in.w;
   return 0;
 }
@@ -66,6 +70,10 @@ std::string Graph::dump() const {
       out += fmt::format(" k{} s{} p{} g{} shift {}{}", n.kernel, n.stride, n.pad, n.groups, n.shift,
                          n.relu ? " relu" : "");
     if (n.op == Op::Dense || n.op == Op::Add) out += fmt::format(" shift {}{}", n.shift, n.relu ? " relu" : "");
+    if (n.op == Op::Bands)
+      out += fmt::format(" k{} s{} p{} of {}x{} in {} band columns", n.kernel, n.stride, n.pad, n.band_src.h,
+                         n.band_src.w, n.band_src.cols);
+    if (n.band.h > 0) out += fmt::format(" banded {}x{} in {} band columns", n.band.h, n.band.w, n.band.cols);
     if (n.asymmetric())
       out += fmt::format(" zp x{} w{} out{} mult {}{}{}", n.x_zp, n.w_zp, n.zp, n.mult, n.int32_out ? " int32" : "",
                          n.weight_sets != 1 ? fmt::format(" sets {}", n.weight_sets) : "");

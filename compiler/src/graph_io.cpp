@@ -9,7 +9,7 @@ namespace vta::compiler {
 
 // A field added to Node must be written and read below (and the zoo cache's
 // format version bumped): this fails to compile until the sizes agree again.
-static_assert(sizeof(Node) == 312, "Node changed: update graph_io.cpp and kZooCacheFormat in zoo_cache.cpp");
+static_assert(sizeof(Node) == 360, "Node changed: update graph_io.cpp and kZooCacheFormat in zoo_cache.cpp");
 
 namespace {
 
@@ -103,13 +103,14 @@ void write_node(std::string& out, const Node& n) {
   put<uint8_t>(out, n.round_even);
   put(out, n.fmult);
   put_vec(out, n.lshift);
+  for (const Node::Banding* b : {&n.band, &n.band_src}) put(out, b->h), put(out, b->w), put(out, b->cols);
 }
 
 Node read_node(Reader& r, int index) {
   Node n;
   n.name = r.str();
   const auto op = r.get<int32_t>();
-  if (op < 0 || op > static_cast<int32_t>(Op::Pad)) r.bad(fmt::format("node {} has op {}", index, op));
+  if (op < 0 || op > static_cast<int32_t>(Op::Bands)) r.bad(fmt::format("node {} has op {}", index, op));
   n.op = static_cast<Op>(op);
   n.inputs = r.vec<int>();
   for (int in : n.inputs)
@@ -136,6 +137,8 @@ Node read_node(Reader& r, int index) {
   n.round_even = r.flag();
   n.fmult = r.get<float>();
   n.lshift = r.vec<int8_t>();
+  for (Node::Banding* b : {&n.band, &n.band_src})
+    b->h = r.get<int64_t>(), b->w = r.get<int64_t>(), b->cols = r.get<int64_t>();
   return n;
 }
 

@@ -2,6 +2,7 @@
 // DRAM planning shared by the layout and codegen passes: buffers at fixed
 // physical addresses, allocated as a fresh backend's Dram::alloc would.
 #include <algorithm>
+#include <map>
 #include <optional>
 
 #include "vta/compiler/compile.h"
@@ -9,18 +10,27 @@
 
 namespace vta::compiler {
 
-// Sequential page allocation from 0x1000, exactly as Dram::alloc on a fresh
-// backend (aligned to elements larger than a page, Dram::align_for), after
-// the buffers `net` already holds (the earlier passes').
+// Page allocation from 0x1000, exactly as Dram::alloc on a fresh backend:
+// aligned to elements larger than a page (Dram::align_for), in the first
+// free range large enough, so a small buffer can land in the gap an earlier
+// alignment left; the buffers `net` already holds (the earlier passes') are
+// taken.
 class Planner {
  public:
   Planner(CompiledNetwork& net, const Config& c) : net_(net), cfg_(c) {
-    for (const Buffer& b : net.buffers) next_ = std::max(next_, end_of(b));
+    for (const Buffer& b : net.buffers) used_[b.addr] = pages(b.bytes);
   }
   int add(Buffer b) {
     const uint64_t align = Dram::align_for(static_cast<uint64_t>(cfg_.elem_bytes(static_cast<int>(b.mem))));
-    b.addr = (next_ + align - 1) / align * align;
-    next_ = end_of(b);
+    const uint64_t need = pages(b.bytes);
+    auto up = [&](uint64_t a) { return (a + align - 1) / align * align; };
+    uint64_t at = up(Dram::kBase);
+    for (const auto& [addr, size] : used_) {
+      if (addr >= at && addr - at >= need) break;
+      at = std::max(at, up(addr + size));
+    }
+    used_[at] = need;
+    b.addr = at;
     net_.buffers.push_back(std::move(b));
     return static_cast<int>(net_.buffers.size()) - 1;
   }
@@ -34,12 +44,12 @@ class Planner {
   }
 
  private:
-  static uint64_t end_of(const Buffer& b) {
-    return b.addr + (std::max<uint64_t>(b.bytes, 1) + Dram::kPageBytes - 1) / Dram::kPageBytes * Dram::kPageBytes;
+  static uint64_t pages(uint64_t bytes) {
+    return (std::max<uint64_t>(bytes, 1) + Dram::kPageBytes - 1) / Dram::kPageBytes * Dram::kPageBytes;
   }
   CompiledNetwork& net_;
   const Config& cfg_;
-  uint64_t next_ = Dram::kBase;
+  std::map<uint64_t, uint64_t> used_;  // allocated ranges: address -> bytes (whole pages)
 };
 
 }  // namespace vta::compiler

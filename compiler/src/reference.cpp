@@ -238,6 +238,42 @@ Tensor pad(const Node& n, const Tensor& in) {
   return out;
 }
 
+// Op::Bands (graph.h). The image is `in` itself (band_src.h == 0) or the
+// bands of a banded input, of which the first band_src.h x band_src.w
+// positions are real.
+Tensor bands(const Node& n, const Tensor& in) {
+  const Shape& is = in.shape;
+  const int64_t k = n.kernel, s = n.stride, d = k == 1 ? s : 1;  // d: the step between rows and columns read
+  const int64_t R = k == 1 ? n.out.h : (n.out.h - k) / s + 1, Q = k == 1 ? n.out.w : (n.out.w - k) / s + 1;
+  const bool plain = n.band_src.h == 0;
+  const int64_t H = plain ? is.h : n.band_src.h, W = plain ? is.w : n.band_src.w, X = n.band.cols;
+  const int64_t src_cols = plain ? 1 : n.band_src.cols;
+  Tensor out{n.out, std::vector<int8_t>(static_cast<size_t>(n.out.size()), 0)};
+  // Per output column: its source band column and column within the band, or -1 outside the image.
+  std::vector<int64_t> band_col(static_cast<size_t>(n.out.w)), in_col(static_cast<size_t>(n.out.w));
+  for (int64_t b = 0; b < n.out.n; ++b) {
+    for (int64_t x = 0; x < n.out.w; ++x) {
+      const int64_t v = b % X * Q * s - n.pad + x * d;
+      band_col[static_cast<size_t>(x)] = v < 0 || v >= W ? -1 : v / is.w;
+      in_col[static_cast<size_t>(x)] = v % is.w;
+    }
+    for (int64_t c = 0; c < n.out.c; ++c)
+      for (int64_t y = 0; y < n.out.h; ++y) {
+        const int64_t r = b / X * R * s - n.pad + y * d;
+        if (r < 0 || r >= H) continue;
+        int8_t* dst = out.data.data() + ((b * n.out.c + c) * n.out.h + y) * n.out.w;
+        const int64_t first = r / is.h * src_cols;  // the source band of column band 0
+        for (int64_t x = 0; x < n.out.w; ++x) {
+          const int64_t bc = band_col[static_cast<size_t>(x)];
+          if (bc < 0) continue;
+          dst[x] = in.data[static_cast<size_t>((((first + bc) * is.c + c) * is.h + r % is.h) * is.w +
+                                               in_col[static_cast<size_t>(x)])];
+        }
+      }
+  }
+  return out;
+}
+
 }  // namespace
 
 int8_t requantize(int32_t acc, int shift, bool relu) {
@@ -272,6 +308,8 @@ Tensor run_node(const Node& n, const std::vector<const Tensor*>& in) {
       return im2col(n, *in.at(0));
     case Op::Pad:
       return pad(n, *in.at(0));
+    case Op::Bands:
+      return bands(n, *in.at(0));
   }
   fail("{}: unknown op", n.name);
 }

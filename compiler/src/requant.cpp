@@ -119,7 +119,11 @@ bool needs_scratch(const Node& n) {
   return n.round_even && final_shift(n, single) > 0;
 }
 
-std::vector<AluStep> requant_steps(const Node& n) {
+namespace {
+
+// Every step of the epilogue, the rounding constant of a Conv2d / Dense
+// included (requant_steps() leaves it to the bias).
+std::vector<AluStep> all_steps(const Node& n) {
   using isa::AluOp;
   using On = AluStep::On;
   std::vector<AluStep> steps;
@@ -157,6 +161,23 @@ std::vector<AluStep> requant_steps(const Node& n) {
   }
   steps.push_back({AluOp::MAX, lo});
   steps.push_back({AluOp::MIN, 127});
+  return steps;
+}
+
+}  // namespace
+
+int32_t bias_fold(const Node& n) {
+  if (n.op != Op::Conv2d && n.op != Op::Dense) return 0;
+  const std::vector<AluStep> steps = all_steps(n);
+  // Only a plain add to A: a per-channel shift row or a scratch-tile step
+  // before it would see the constant at a different point.
+  const AluStep& first = steps.front();
+  return first.op == isa::AluOp::ADD && first.on == AluStep::On::A ? first.imm : 0;
+}
+
+std::vector<AluStep> requant_steps(const Node& n) {
+  std::vector<AluStep> steps = all_steps(n);
+  if (bias_fold(n) != 0) steps.erase(steps.begin());
   return steps;
 }
 

@@ -91,9 +91,10 @@ Tile choose_tile(const Node& n, const Shape& in, const Config& c, const Node* ad
   static std::map<std::string, Tile> memo;
   const ConvGeom g = conv_geom(n, in, c);
   const int requant_ops = requant_imm_ops(n), residual_ops = residual_imm_ops(add);
-  const std::string key = fmt::format("{}:{}x{}x{}x{}>{}x{}x{}k{}s{}p{}r{}a{}t{}w{}|{}", op_name(n.op), g.nb, g.cib,
-                                      g.h, g.w, g.cob, g.ho, g.wo, g.k, g.s, g.p, requant_ops, residual_ops, g.scratch,
-                                      g.row, c.hash());
+  // Depthwise or not is part of the shape: a depthwise layer loads toc input blocks per step, not tic.
+  const std::string key = fmt::format("{}{}:{}x{}x{}x{}>{}x{}x{}k{}s{}p{}r{}a{}t{}w{}|{}", op_name(n.op),
+                                      g.dw ? "dw" : "", g.nb, g.cib, g.h, g.w, g.cob, g.ho, g.wo, g.k, g.s, g.p,
+                                      requant_ops, residual_ops, g.scratch, g.row, c.hash());
   {
     std::lock_guard<std::mutex> lock(mu);
     if (auto it = memo.find(key); it != memo.end()) return it->second;

@@ -27,6 +27,13 @@ Device placement(const Graph& g, const Node& n, const Config& c);
 /// Op::Im2col node named "<conv>.im2col") and becomes 1x1. The first pass
 /// of compile() and estimate_network(); returns `g` when nothing is packed.
 Graph pack_stem(const Graph& g, const Config& c);
+/// Batch rows for batch-1 networks (bands.cpp): on a config with gemm.batch
+/// B > 1, each VTA conv, pool and add of a batch-1 image computes B row bands
+/// of its output at once, one per batch row, so that they share the weights;
+/// host Op::Bands nodes cut the inputs into bands (with the rows the windows
+/// overlap). After pack_stem() in compile() and estimate_network(); returns
+/// `g` when nothing is banded. Test: Zoo/BatchRows.* in tests/test_compiler.cpp.
+Graph band_rows(const Graph& g, const Config& c);
 
 /// Residual adds fused into the convolution that produces one operand
 /// (fusion.cpp has the rules): the conv's epilogue loads the other operand

@@ -34,6 +34,11 @@ enum class Op {
                   // each output position as channels c*k*k + kh*k + kw of an N x (C k k) x Ho x Wo tensor
   Pad,            // host only, made at import: H and W padded by `pad` on each side with the value `x_zp`
                   // (the zero point of a convolution's input, which VTA's zero-filling loads cannot give)
+  Bands,          // host only, made by band_rows(): the image in out.n bands (a grid of out.n / X rows of
+                  // X = band.cols) of R x Q output positions of a k x k, stride s, pad p window: batch image
+                  // b = by X + bx, out[b][c][y][x] = image[c][by R s - p + y][bx Q s - p + x], 0 outside,
+                  // R = (out.h - k) / s + 1, Q = (out.w - k) / s + 1; k = 1: every s-th row and column,
+                  // image[c][(by R + y) s][(bx Q + x) s], R = out.h, Q = out.w
 };
 const char* op_name(Op op);
 
@@ -76,6 +81,17 @@ struct Node {
   int32_t mult = 1;
   // Pools
   int64_t pool = 2, pool_stride = 2, pool_pad = 0;
+  // Batch rows for batch-1 networks (bands.cpp): a banded output holds one
+  // image of h x w in out.n bands of out.h x out.w, a grid of cols bands
+  // per row of bands (batch image b = by cols + bx: image rows by out.h ..,
+  // columns bx out.w ..); positions past the image are computed, never read.
+  // h == 0: not banded. Op::Bands: band describes its own output, band_src
+  // its input (h == 0 there: a plain image).
+  struct Banding {
+    int64_t h = 0, w = 0, cols = 1;
+    bool operator==(const Banding&) const = default;
+  };
+  Banding band, band_src;
 
   // Asymmetric quantization (Conv2d / Dense): real = (q - zero point) * scale.
   // Add: x_zp and w_zp are the zero points of inputs a and b; GlobalAvgPool:

@@ -62,9 +62,15 @@ struct AluStep {
 ///   T = A (MAX, MIN by A); T = ((T - 2^s) << (31 - s)) >> 31, i.e. b - 1
 ///   where b is bit s of A, the kept LSB; A = (A + 2^(s-1) + T) >> s,
 /// which is floor((acc + 2^(s-1) - 1 + b) / 2^s): a tie goes up only to an
-/// even result. Throws vta::Error when `n` has no such VTA form
-/// (vta_round_even_ok()).
+/// even result. Of a Conv2d / Dense, a first step that adds an immediate to
+/// A (a rounding constant) is left out: it is added to every bias instead
+/// (bias_fold()), which gives the same 32-bit wrap-around sums one ALU pass
+/// sooner. Throws vta::Error when `n` has no such VTA form
+/// (vta_requant_exact()).
 std::vector<AluStep> requant_steps(const Node& n);
+/// The immediate a Conv2d / Dense adds to its biases in place of its first
+/// requantization step, or 0.
+int32_t bias_fold(const Node& n);
 /// Whether the requantization of `n` has an exact VTA form: half up, or
 /// half to even by a single shift of at most 15 (no pre-shift, no MUL).
 bool vta_requant_exact(const Node& n);
