@@ -3,8 +3,10 @@
 // and the `vta estimate` command.
 #include <gtest/gtest.h>
 
+#include <fstream>
 #include <map>
 #include <set>
+#include <sstream>
 
 #include "run_cli.h"
 #include "vta/estimate/estimate.h"
@@ -196,6 +198,56 @@ TEST(Estimate, FmaxMatchesThePublishedClocks) {
   EXPECT_LT(wide.fmax.mhz, 100.0);
   EXPECT_LT(wide.fmax.low_mhz, wide.fmax.mhz);
   EXPECT_GT(wide.fmax.high_mhz, wide.fmax.mhz);
+}
+
+// The Fmax model against the synthesized logic depth it is fitted to
+// (estimate/calibration/depth.csv): each design's GEMM path within 5 % of the
+// measurement and its other paths within 10 % (one constant), and the
+// model's clock of the RTL as written orders the designs as their measured
+// critical paths do.
+TEST(Estimate, FmaxOrdersDesignsAsTheMeasuredDepth) {
+  const std::string dir = std::string(VTA_SOURCE_DIR) + "/estimate/calibration/";
+  std::ifstream f(dir + "depth.csv");
+  ASSERT_TRUE(f) << dir << "depth.csv";
+  std::string line, header;
+  struct Row {
+    std::string name;
+    double critical_ns, gemm_ns, rest_ns, model_mhz;
+  };
+  std::vector<Row> rows;
+  while (std::getline(f, line)) {
+    if (line.empty() || line[0] == '#') continue;
+    if (header.empty()) {
+      header = line;
+      ASSERT_EQ(header.rfind("name,overrides,critical_ns,fmax_mhz,gemm_ns,rest_ns,", 0), 0u) << header;
+      continue;
+    }
+    // name,"k=v k=v",critical_ns,fmax_mhz,gemm_ns,rest_ns,...
+    const size_t q1 = line.find('"'), q2 = line.find('"', q1 + 1);
+    ASSERT_NE(q2, std::string::npos) << line;
+    std::vector<vta::Override> ov;
+    std::istringstream kvs(line.substr(q1 + 1, q2 - q1 - 1));
+    for (std::string kv; kvs >> kv;) ov.push_back({kv.substr(0, kv.find('=')), kv.substr(kv.find('=') + 1)});
+    std::istringstream nums(line.substr(q2 + 2));
+    Row r;
+    r.name = line.substr(0, q1 - 1);
+    char comma;
+    double fmax_mhz;
+    nums >> r.critical_ns >> comma >> fmax_mhz >> comma >> r.gemm_ns >> comma >> r.rest_ns;
+    const Estimate e = estimate(vta::load_config(dir + "base.yaml", ov), target("", "xc7"));
+    EXPECT_NEAR(e.fmax.gemm_path_ns, r.gemm_ns, 0.05 * r.gemm_ns) << r.name;
+    EXPECT_NEAR(e.fmax.rest_path_ns, r.rest_ns, 0.10 * r.rest_ns) << r.name;  // a constant in the model
+    r.model_mhz = e.fmax.rtl_mhz;
+    rows.push_back(r);
+  }
+  ASSERT_GE(rows.size(), 4u);
+  for (const Row& a : rows) {
+    for (const Row& b : rows) {
+      if (a.critical_ns > 1.05 * b.critical_ns) {
+        EXPECT_LT(a.model_mhz, b.model_mhz) << a.name << " is measured slower than " << b.name;
+      }
+    }
+  }
 }
 
 TEST(Estimate, ClockAboveFmaxIsFlagged) {

@@ -3,6 +3,7 @@
 // and the HTML reports drawn in headless Chromium.
 #include <gtest/gtest.h>
 #include <signal.h>
+#include <sqlite3.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -104,7 +105,10 @@ TEST(SweepStages, AnalyticTracksSystemC) {
   // vta-4x16x16: batch rows (band_rows()); the last two: rectangular arrays (several INP or OUT
   // elements per position).
   const std::vector<std::pair<const char*, std::vector<vta::Override>>> designs = {
-      {"vta-1x16x16", {}}, {"vta-1x32x32", {}}, {"vta-4x16x16", {}}, {"vta-1x16x16", {{"gemm.block_out", "32"}}},
+      {"vta-1x16x16", {}},
+      {"vta-1x32x32", {}},
+      {"vta-4x16x16", {}},
+      {"vta-1x16x16", {{"gemm.block_out", "32"}}},
       {"vta-1x16x16", {{"gemm.block_in", "32"}}}};
   for (const auto& [preset, sets] : designs) {
     const vta::Config c = vta::load_config(vta::resolve_config_path(preset), sets);
@@ -195,6 +199,56 @@ TEST(SweepRunner, ResourceColumnsConstraintsAndDeviceFit) {
   EXPECT_EQ(big["status"], "invalid");
   EXPECT_NE(big["error"].get<std::string>().find("xc7z020: needs"), std::string::npos) << big.dump();
   EXPECT_NE(j["points"][2]["stages"]["config"]["error"].get<std::string>().find("xc7z020"), std::string::npos);
+}
+
+// Energy from stage 2 on, per point and per layer, with the device's static
+// power; a store of schema version 1 (no energy columns) is upgraded in place.
+TEST(SweepRunner, EnergyIsAStageTwoObjectiveAndVersion1StoresUpgrade) {
+  const auto dir = sweep_dir("energy");
+  const std::string spec =
+      write_spec(dir, "s.yaml",
+                 "base: vta-1x16x16\ndevice: xc7z020\nnetworks: [lenet5]\n"
+                 "set: {gemm.block_in: 8, gemm.block_out: 8, alu.lanes: 8, buffers.inp: 8KiB, buffers.wgt: 64KiB, "
+                 "buffers.acc: 32KiB, buffers.uop: 8KiB}\n"
+                 "axes:\n  - knob: clock.mhz\n    values: [50, 100]\n"
+                 "objectives:\n  - minimize: time_ms\n  - minimize: energy_uj\n");
+  const std::string db = (dir / "s.db").string();
+  ASSERT_EQ(run_vta("sweep run -q --max-stage 1 " + spec + " --db " + db).code, 0);
+  // Make it a version-1 store, as an older vta wrote it.
+  sqlite3* h = nullptr;
+  ASSERT_EQ(sqlite3_open(db.c_str(), &h), SQLITE_OK);
+  ASSERT_EQ(sqlite3_exec(h,
+                         "ALTER TABLE results DROP COLUMN energy_uj; ALTER TABLE layers DROP COLUMN energy_uj; "
+                         "UPDATE sweep SET schema_version = 1",
+                         nullptr, nullptr, nullptr),
+            SQLITE_OK)
+      << sqlite3_errmsg(h);
+  sqlite3_close(h);
+  const auto r = run_vta("sweep run -q " + spec + " --db " + db);
+  ASSERT_EQ(r.code, 0) << r.out;
+  const auto j = nlohmann::json::parse(run_vta("sweep export --json --layers " + db).out);
+  EXPECT_EQ(j["sweep"]["schema_version"], 2);
+  ASSERT_EQ(j["points"].size(), 2u);
+  double e[2] = {0, 0};
+  for (size_t p = 0; p < 2; ++p) {
+    const auto& st = j["points"][p]["stages"];
+    EXPECT_FALSE(st["analytic"]["metrics"].contains("energy_uj")) << "stage 1 has no activity counts";
+    ASSERT_TRUE(st["systemc"]["metrics"].contains("energy_uj")) << st["systemc"].dump();
+    e[p] = st["systemc"]["metrics"]["energy_uj"].get<double>();
+    double sum = 0;
+    int vta_layers = 0;
+    for (const auto& l : st["systemc"]["layers"]) {
+      ASSERT_EQ(l.size(), 12u) << l.dump();
+      EXPECT_EQ(l[11].get<double>() > 0, l[2] == "vta") << l.dump();
+      if (l[2] == "vta") sum += l[11].get<double>(), ++vta_layers;
+    }
+    EXPECT_GE(vta_layers, 5);
+    EXPECT_NEAR(sum, e[p], 1e-9 * e[p]);
+  }
+  // Same cycles at half the clock: twice the static energy (the xc7z020's static power), same dynamic.
+  EXPECT_GT(e[0], e[1]);
+  const auto csv = run_vta("sweep export --csv " + db);
+  EXPECT_NE(csv.out.find(",energy_uj"), std::string::npos);
 }
 
 // Export of a store with the run-dependent columns (wall time) removed.
@@ -364,8 +418,9 @@ TEST(SweepReport, SweepReportDrawsEveryPlot) {
   // The stage-1 error over every VTA layer result, as sweeps/README.md quotes it.
   std::ifstream f(html);
   const std::string page((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
-  EXPECT_TRUE(std::regex_search(page, std::regex("Over all [0-9]+ VTA layer results: \\|error\\| [0-9.]+ % at the median, "
-                                                 "[0-9.]+ % at the 90th percentile, [0-9.]+ % at worst")))
+  EXPECT_TRUE(
+      std::regex_search(page, std::regex("Over all [0-9]+ VTA layer results: \\|error\\| [0-9.]+ % at the median, "
+                                         "[0-9.]+ % at the 90th percentile, [0-9.]+ % at worst")))
       << "no all-layers error line in the report";
 }
 

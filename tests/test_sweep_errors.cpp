@@ -130,6 +130,20 @@ TEST(SweepSpecErrors, ConstraintOnAResourceColumnIsKnownButATypoIsNot) {
       "s.yaml:5: constraint 'dps <= 220':");
 }
 
+// Energy is measured from stage 2 on: a spec whose stage 1 ranks on it is an error.
+TEST(SweepSpecErrors, EnergyObjectiveRankedAtStageOne) {
+  const std::string axes = "axes:\n  - knob: clock.mhz\n    values: [100, 200]\n";
+  expect_spec_error(std::string("base: vta-1x16x16\n") + kNet + axes +
+                        "objectives:\n  - minimize: cycles\n  - minimize: energy_uj\n"
+                        "funnel: {stage2: {top_k: 1}}\n",
+                    "s.yaml:8: objective energy_uj is measured from stage 2 (systemc) on, but funnel.stage2");
+  expect_spec_error(std::string("base: vta-1x16x16\n") + kNet + axes + "objectives:\n  - minimize: energy_uj\n" +
+                        "strategy: {kind: evolve, population: 2, generations: 1}\n",
+                    "s.yaml:7: objective energy_uj is measured from stage 2 (systemc) on, but strategy evolve");
+  expect_spec_error(std::string("base: vta-1x16x16\n") + kNet + "constraints:\n  - \"energy_uj <= 5\"\n",
+                    "s.yaml:4: constraint 'energy_uj <= 5':");
+}
+
 TEST(SweepStoreErrors, NotAStore) {
   const auto dir = sweep_dir("store");
   write_spec(dir, "junk.db", "this is not SQLite");

@@ -1,37 +1,54 @@
-// Fmax from the logic depth of the GEMM write-back path and the pipeline
-// stages the config gives it.
+// Fmax from the synthesized logic depth of the RTL, pinned to the published
+// VTA clocks.
 //
-// Path: the int8 multiply, the adder tree over block_in products
-// (ceil(log2(block_in)) levels), the accumulate with the forwarded ACC value
-// and the write-back select: levels = ceil(log2(block_in)) + 3. The
-// configured gemm.pipeline_depth P has stages for the uop read, the address
-// and the operand read; the remaining max(1, P - 3) stages share the levels
-// (as upstream VTA's HLS core pipelines its GEMM; our RTL keeps the
-// arithmetic in the last stage, so this is the clock a design that
-// distributes the path reaches, see estimate/README.md).
+// Measured (estimate/calibration/depth.csv; critical_path.py over the
+// flattened yosys synth_xilinx netlist with an xc7 -1 delay table): the
+// deepest path of the core is the GEMM write-back path. It starts at the INP
+// and WGT block RAM outputs, multiplies in one DSP48E1 per MAC and sums the
+// block_in products through the DSPs' PCIN cascade, all in one cycle (the
+// RTL keeps the arithmetic in its last pipeline stage), then adds the
+// forwarded ACC value in a carry chain and writes the ACC RAM. It grows
+// linearly with block_in, one cascade hop per product:
+//   gemm_ns(block_in) = kGemmNs0 + kGemmNsPerBlockIn x block_in
+// and does not depend on batch, block_out or gemm.pipeline_depth (the
+// earlier stages carry only addresses). Every other path of the core (the
+// store's address arithmetic, the DMA engines, control) is shorter and
+// about constant: kRestNs. The constants are fitted by
+// `critical_path.py --fit --write` (fmax_fit.inc).
 //
-//   period = t_fixed + t_level x ceil(levels / stages), capped by the
-//   family's block-RAM / DSP maximum clock.
+// The RTL as written: 1000 / max(gemm_ns, rest_ns) MHz on xc7 (`rtl_mhz`;
+// the delay table's absolute accuracy, about +-30 %).
 //
-// Calibration (one published clock per family, so it pins one constant; the
-// split fixed : per-level is assumed, 40 : 60 at the reference point):
-//   xc7   the upstream VTA 1x16x16 (P = 4 here) closes at 100 MHz on the
-//         Zynq-7020 of the Pynq-Z1 (TVM VTA pynq config, fclk 100 MHz);
-//   xcup  the same design at 333 MHz on Zynq UltraScale+ (TVM VTA ultra96
-//         config, 333 MHz).
+// The estimate (`mhz`, what clock.mhz is checked against): a design that
+// spreads the GEMM path over the stages gemm.pipeline_depth P leaves after
+// the uop read, the address and the operand read, max(1, P - 3) (as
+// upstream's HLS core pipelines its GEMM), while the rest of the core is
+// not shortened:
+//   period(c) = max(rest_ns, gemm_ns(block_in) / stages)
+// pinned to one published clock per family at the reference design
+// (upstream's 1x16x16, P = 4: one stage):
+//   mhz(c) = ref_mhz x period(ref) / period(c), capped by the family's
+//   block-RAM/DSP maximum clock.
+// So the depth measurements set how the clock scales with the config; the
+// published clock sets its level:
+//   xc7   100 MHz on the Zynq-7020 of the Pynq-Z1 (TVM VTA pynq config);
+//   xcup  333 MHz on Zynq UltraScale+ (TVM VTA ultra96 config).
 // Intel families have no published VTA clock: arria10 takes 0.8 and
-// stratix10 0.9 of xcup's speed (uncalibrated, flagged).
-// Uncertainty: +-25 % where calibrated, +-40 % otherwise.
+// stratix10 0.9 of xcup's level (uncalibrated, flagged).
+// Uncertainty: +-25 % where calibrated, +-40 % otherwise (the pipelining
+// assumption and the pin dominate; the depth fit's residual is in
+// kDepthFitResidual).
 #include "fmax.h"
 
 #include <algorithm>
-#include <cmath>
 
 #include <fmt/format.h>
 
 namespace vta::estimate {
 
 namespace {
+
+#include "fmax_fit.inc"
 
 struct Timing {
   double ref_mhz;  // published clock of the reference design
@@ -55,30 +72,31 @@ Timing timing(Family f) {
   return {100.0, 388.0, 0.25, true, ""};
 }
 
-int levels_of(int64_t block_in) {
-  return static_cast<int>(std::ceil(std::log2(static_cast<double>(std::max<int64_t>(block_in, 1))))) + 3;
-}
+double gemm_ns(int64_t block_in) { return kGemmNs0 + kGemmNsPerBlockIn * static_cast<double>(block_in); }
+
+int stages_of(int64_t pipeline_depth) { return static_cast<int>(std::max<int64_t>(1, pipeline_depth - 3)); }
+
+double period_ns(int64_t block_in, int stages) { return std::max(kRestNs, gemm_ns(block_in) / stages); }
 
 }  // namespace
 
 Fmax estimate_fmax(const Config& c, Family f) {
   const Timing t = timing(f);
-  // The reference design: block_in 16, pipeline depth 4 -> 7 levels in 1 stage.
-  const int ref_levels = levels_of(16);
-  const double ref_period = 1000.0 / t.ref_mhz;
-  const double t_fixed = 0.4 * ref_period;
-  const double t_level = 0.6 * ref_period / ref_levels;
+  const double ref_period = period_ns(16, stages_of(4));  // upstream's 1x16x16, P = 4
 
   Fmax r;
-  r.logic_levels = levels_of(c.gemm.block_in);
-  r.stages = static_cast<int>(std::max<int64_t>(1, c.gemm.pipeline_depth - 3));
-  const int per_stage = (r.logic_levels + r.stages - 1) / r.stages;
-  const double period = t_fixed + t_level * per_stage;
-  r.mhz = std::min(1000.0 / period, t.cap_mhz);
+  r.gemm_path_ns = gemm_ns(c.gemm.block_in);
+  r.rest_path_ns = kRestNs;
+  r.stages = stages_of(c.gemm.pipeline_depth);
+  r.rtl_mhz = f == Family::xc7 ? 1000.0 / std::max(r.gemm_path_ns, r.rest_path_ns) : 0.0;
+  r.mhz = std::min(t.ref_mhz * ref_period / period_ns(c.gemm.block_in, r.stages), t.cap_mhz);
   r.low_mhz = r.mhz * (1.0 - t.band);
   r.high_mhz = std::min(r.mhz * (1.0 + t.band), t.cap_mhz);
   r.calibrated = t.calibrated;
-  r.basis = fmt::format("{}; {} levels in {} stage(s), +-{:.0f} %", t.basis, r.logic_levels, r.stages, t.band * 100);
+  r.basis = fmt::format(
+      "{}; scaled by the synthesized depth: GEMM path {:.1f} ns over {} stage(s), rest {:.1f} ns (xc7 -1 "
+      "delay table), +-{:.0f} %",
+      t.basis, r.gemm_path_ns, r.stages, r.rest_path_ns, t.band * 100);
   return r;
 }
 

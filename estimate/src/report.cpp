@@ -43,6 +43,7 @@ std::vector<std::pair<std::string, double>> columns(const Estimate& e) {
       {"fmax_mhz", e.fmax.mhz},
       {"fmax_low_mhz", e.fmax.low_mhz},
       {"fmax_high_mhz", e.fmax.high_mhz},
+      {"fmax_rtl_mhz", e.fmax.rtl_mhz},
       {"clock_ok", e.clock_ok ? 1.0 : 0.0},
       {"fits", e.fits ? 1.0 : 0.0},
       {"util_lut", u.lut},
@@ -92,9 +93,14 @@ nlohmann::ordered_json to_json(const Estimate& e) {
   j["total"] = resources_json(e.total, e.family);
   j["total"]["lutram"] = e.lutram;
   if (e.device) j["utilization_percent"] = resources_json(e.utilization, e.family);
-  j["fmax"] = {{"mhz", e.fmax.mhz},           {"low_mhz", e.fmax.low_mhz},
-               {"high_mhz", e.fmax.high_mhz}, {"logic_levels", e.fmax.logic_levels},
-               {"stages", e.fmax.stages},     {"calibrated", e.fmax.calibrated},
+  j["fmax"] = {{"mhz", e.fmax.mhz},
+               {"low_mhz", e.fmax.low_mhz},
+               {"high_mhz", e.fmax.high_mhz},
+               {"gemm_path_ns", e.fmax.gemm_path_ns},
+               {"rest_path_ns", e.fmax.rest_path_ns},
+               {"stages", e.fmax.stages},
+               {"rtl_mhz", e.fmax.rtl_mhz},
+               {"calibrated", e.fmax.calibrated},
                {"basis", e.fmax.basis}};
   j["clock_mhz"] = e.clock_mhz;
   j["clock_ok"] = e.clock_ok;
@@ -142,6 +148,9 @@ std::string to_text(const Estimate& e) {
   out += fmt::format("\nFmax          {:.0f} MHz ({:.0f}-{:.0f}{}); clock.mhz {:g}: {}\n", e.fmax.mhz, e.fmax.low_mhz,
                      e.fmax.high_mhz, e.fmax.calibrated ? "" : ", uncalibrated", e.clock_mhz,
                      e.clock_ok ? "ok" : "ABOVE the estimate");
+  if (e.fmax.rtl_mhz > 0)
+    out += fmt::format("              this RTL as written: {:.0f} MHz (GEMM path {:.1f} ns in one stage)\n",
+                       e.fmax.rtl_mhz, e.fmax.gemm_path_ns);
   if (e.device) out += fmt::format("fit           {}\n", e.fits ? "fits" : "does NOT fit");
   for (const auto& p : e.problems) out += fmt::format("  - {}\n", p);
   if (e.energy)

@@ -41,6 +41,20 @@ const std::vector<std::pair<std::string, std::string>>& metric_docs() {
   return docs;
 }
 
+const std::vector<std::pair<std::string, std::string>>& cycle_model_metric_docs() {
+  static const std::vector<std::pair<std::string, std::string>> docs = {
+      {"energy_uj",
+       "energy of one inference in microjoules (VTA layers; stages 2 and 3 only): the backend's activity "
+       "counts through the estimate's technology table, plus the spec device's static power x time"},
+  };
+  return docs;
+}
+
+bool is_cycle_model_metric(const std::string& name) {
+  const auto& d = cycle_model_metric_docs();
+  return std::any_of(d.begin(), d.end(), [&](const auto& kv) { return kv.first == name; });
+}
+
 const std::vector<std::string>& metric_names() {
   static const std::vector<std::string> names = [] {
     std::vector<std::string> v;
@@ -56,6 +70,7 @@ namespace {
 const std::vector<std::string>& all_metric_names() {
   static const std::vector<std::string> names = [] {
     std::vector<std::string> v = metric_names();
+    for (const auto& [k, d] : cycle_model_metric_docs()) v.push_back(k);
     v.push_back("gops_per_dsp");
     estimate::EstimateOptions o;
     o.device = estimate::devices().front().name;

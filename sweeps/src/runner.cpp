@@ -13,6 +13,7 @@
 #include <sstream>
 #include <thread>
 
+#include "vta/estimate/devices.h"
 #include "vta/estimate/estimate.h"
 #include "vta/isa/error.h"
 #include "vta/sweeps/constraints.h"
@@ -179,9 +180,11 @@ class Runner {
       inject_fault(stage, index);
       const Config c = load_config_text(spec_.base_text, spec_.base, space_.overrides(index));
       const PreparedNetwork& n = nets_[static_cast<size_t>(net)];
+      // Energy's static term: the spec device's static power (dynamic only without a device).
+      const double static_w = spec_.device.empty() ? 0.0 : estimate::find_device(spec_.device).static_w;
       r = stage == kStageAnalytic  ? stage_analytic(c, n)
-          : stage == kStageSystemC ? stage_systemc(c, n)
-                                   : stage_verify(c, n, spec_.funnel.stage3_verilator);
+          : stage == kStageSystemC ? stage_systemc(c, n, static_w)
+                                   : stage_verify(c, n, spec_.funnel.stage3_verilator, static_w);
       add_resources(r.metrics, resource_columns(c, estimate_options(spec_)));  // objectives such as gops_per_dsp
     } catch (const std::exception& e) {
       r = StageResult{};
@@ -349,9 +352,11 @@ class Runner {
     std::set<size_t> keep;
     for (const auto& group : by_network()) {
       const auto r = rows(group, kStageAnalytic);
-      if (f.stage2_top_k == 0 && f.stage2_within_pct < 0) {
-        for (size_t i = 0; i < group.size(); ++i)
-          if (std::isfinite(r[i][0])) keep.insert(group[i]);
+      if (f.stage2_top_k == 0 &&
+          f.stage2_within_pct < 0) {  // every point stage 1 ran (its objectives may be NaN: energy)
+        for (size_t v : group)
+          if (const StageResult* s1 = stored(visits_[v].info.key, kStageAnalytic); s1 && s1->status == "ok")
+            keep.insert(v);
         continue;
       }
       if (f.stage2_top_k > 0)

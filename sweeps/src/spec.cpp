@@ -443,6 +443,22 @@ SweepSpec load_spec_text(const std::string& text, const std::string& source, con
       fail("{}: {}", x.at(root[s.device.empty() ? "family" : "device"]), e.what());
     }
   }
+  // Energy and the other cycle-model metrics exist from stage 2 on: stage 1
+  // (which ranks the points for the funnel's stage-2 selection, and for
+  // evolve) has no activity counts to rank on.
+  if (const YAML::Node& objs = root["objectives"])
+    for (size_t i = 0; i < s.objectives.size(); ++i) {
+      const std::string& m = s.objectives[i].metric;
+      if (!is_cycle_model_metric(m)) continue;
+      const bool evolve = s.strategy == Strategy::Evolve;
+      if (evolve || s.funnel.stage2_top_k > 0 || s.funnel.stage2_within_pct >= 0)
+        fail(
+            "{}: objective {} is measured from stage 2 (systemc) on, but {} on the stage-1 (analytic) objectives, "
+            "which have no activity counts; {}",
+            x.at(objs[i]), m, evolve ? "strategy evolve ranks designs" : "funnel.stage2 (top_k / within_pct) selects",
+            evolve ? "use strategy grid or random"
+                   : "drop funnel.stage2's top_k / within_pct (every valid point then runs stage 2)");
+    }
   if (s.strategy == Strategy::Evolve && s.axes.empty())
     fail("{}: strategy evolve needs at least one axis to mutate", source);
   return s;

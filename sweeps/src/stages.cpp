@@ -13,8 +13,10 @@
 #include "vta/compiler/report.h"
 #include "vta/compiler/runtime.h"
 #include "vta/compiler/zoo.h"
+#include "vta/estimate/energy.h"
 #include "vta/isa/error.h"
 #include "vta/model/backend.h"
+#include "vta/sweeps/layer_energy.h"
 
 namespace vta::sweeps {
 
@@ -47,7 +49,7 @@ nlohmann::ordered_json StageResult::to_json() const {
   j["layers"] = nlohmann::ordered_json::array();
   for (const auto& l : layers)
     j["layers"].push_back(
-        {l.name, l.op, l.device, l.macs, l.cycles, l.load, l.gemm, l.alu, l.store, l.stall, l.dram_bytes});
+        {l.name, l.op, l.device, l.macs, l.cycles, l.load, l.gemm, l.alu, l.store, l.stall, l.dram_bytes, l.energy_uj});
   return j;
 }
 
@@ -61,7 +63,8 @@ StageResult StageResult::from_json(const nlohmann::json& j) {
   for (auto it = j.at("metrics").begin(); it != j.at("metrics").end(); ++it)
     r.metrics.values.emplace_back(it.key(), it.value().get<double>());
   for (const auto& l : j.at("layers"))
-    r.layers.push_back(LayerRow{l[0], l[1], l[2], l[3], l[4], l[5], l[6], l[7], l[8], l[9], l[10]});
+    r.layers.push_back(LayerRow{l[0], l[1], l[2], l[3], l[4], l[5], l[6], l[7], l[8], l[9], l[10],
+                                l.size() > 11 ? l[11].get<double>() : -1.0});
   return r;
 }
 
@@ -103,7 +106,7 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
-// Rows and metrics of a run's per-layer report.
+// Rows and metrics of a run's per-layer report (energy when the report has it).
 void fill_from_report(StageResult& r, const Report& rep, const Config& c, const PreparedNetwork& n) {
   int64_t vta_macs = 0;
   double bytes = 0;
@@ -111,12 +114,21 @@ void fill_from_report(StageResult& r, const Report& rep, const Config& c, const 
     const double b = static_cast<double>(w.bytes_inp + w.bytes_wgt + w.bytes_acc + w.bytes_uop + w.bytes_out);
     r.layers.push_back(LayerRow{w.layer, w.op, w.device, w.macs, static_cast<double>(w.cycles),
                                 static_cast<double>(w.load), static_cast<double>(w.gemm), static_cast<double>(w.alu),
-                                static_cast<double>(w.store), static_cast<double>(w.stall), b});
+                                static_cast<double>(w.store), static_cast<double>(w.stall), b, w.energy_uj});
     if (w.device == "vta") vta_macs += w.macs;
     bytes += b;
   }
   r.metrics =
       network_metrics(c, static_cast<double>(rep.total.cycles), bytes, rep.total.macs, vta_macs, n.graph.at(0).out.n);
+  if (rep.total.energy_uj >= 0) r.metrics.set("energy_uj", rep.total.energy_uj);
+}
+
+// The per-layer report of a cycle-model run, with its energy.
+Report energy_report(const CompiledNetwork& net, const NetworkResult& res, const Config& c, const std::string& backend,
+                     double static_w) {
+  Report rep = make_report(net, res, c, backend);
+  add_energy(rep, res, c, estimate::default_tech(), static_w);
+  return rep;
 }
 
 }  // namespace
@@ -134,7 +146,7 @@ StageResult stage_analytic(const Config& c, const PreparedNetwork& n) {
   return r;
 }
 
-StageResult stage_systemc(const Config& c, const PreparedNetwork& n) {
+StageResult stage_systemc(const Config& c, const PreparedNetwork& n, double static_w) {
   const auto t0 = std::chrono::steady_clock::now();
   StageResult r;
   r.stage = kStageSystemC;
@@ -143,19 +155,19 @@ StageResult stage_systemc(const Config& c, const PreparedNetwork& n) {
   bo.timing_only = true;
   auto backend = make_backend("systemc", c, bo);
   const NetworkResult res = run_network(net, *backend, n.input);
-  fill_from_report(r, make_report(net, res, c, backend->name()), c, n);
+  fill_from_report(r, energy_report(net, res, c, backend->name(), static_w), c, n);
   r.wall_s = seconds_since(t0);
   return r;
 }
 
-StageResult stage_verify(const Config& c, const PreparedNetwork& n, bool verilator) {
+StageResult stage_verify(const Config& c, const PreparedNetwork& n, bool verilator, double static_w) {
   const auto t0 = std::chrono::steady_clock::now();
   StageResult r;
   r.stage = kStageVerify;
   const CompiledNetwork net = compile(n.graph, c);
   auto backend = make_backend("systemc", c);
   const NetworkResult res = run_network(net, *backend, n.input);
-  const Report rep = make_report(net, res, c, backend->name());
+  const Report rep = energy_report(net, res, c, backend->name(), static_w);
   fill_from_report(r, rep, c, n);
   const std::vector<Tensor> ref = run_graph(n.graph, n.input);
   const Tensor& want = ref[static_cast<size_t>(n.graph.output)];

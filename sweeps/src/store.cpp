@@ -29,13 +29,22 @@ CREATE TABLE IF NOT EXISTS results(
   status TEXT NOT NULL, error TEXT, "check" TEXT,
   cycles REAL, time_ms REAL, inferences_per_s REAL, gops REAL, gops_per_mac REAL,
   dram_bytes REAL, util REAL, macs REAL,
-  metrics TEXT NOT NULL, wall_s REAL, finished TEXT NOT NULL,
+  metrics TEXT NOT NULL, wall_s REAL, finished TEXT NOT NULL, energy_uj REAL,
   PRIMARY KEY(point_key, stage));
 CREATE TABLE IF NOT EXISTS layers(
   point_key TEXT NOT NULL, stage INTEGER NOT NULL, layer INTEGER NOT NULL,
   name TEXT, op TEXT, device TEXT, macs INTEGER,
-  cycles REAL, load REAL, gemm REAL, alu REAL, store REAL, stall REAL, dram_bytes REAL,
+  cycles REAL, load REAL, gemm REAL, alu REAL, store REAL, stall REAL, dram_bytes REAL, energy_uj REAL,
   PRIMARY KEY(point_key, stage, layer));
+)sql";
+
+// Version 1 -> 2: energy per point and per layer (stages 2 and 3). Appended
+// columns, so a migrated store's tables have the same column order as a new
+// one's (merge copies rows with SELECT *).
+const char* kMigrate1to2 = R"sql(
+ALTER TABLE results ADD COLUMN energy_uj REAL;
+ALTER TABLE layers ADD COLUMN energy_uj REAL;
+UPDATE sweep SET schema_version = 2 WHERE id = 1;
 )sql";
 
 std::string now_utc() {
@@ -84,11 +93,23 @@ Store::Store(const std::string& path, bool create) : impl_(std::make_unique<Impl
   } catch (const SQLite::Exception& e) {
     fail("{}: cannot open the results store: {}", path, e.what());
   }
+  if (auto i = info(); i && i->schema_version == 1) migrate_from_1();
   if (auto i = info(); i && i->schema_version != kSchemaVersion)
     fail("{}: results store of schema version {}, this vta reads version {}", path, i->schema_version, kSchemaVersion);
 }
 
 Store::~Store() = default;
+
+void Store::migrate_from_1() {
+  try {
+    SQLite::Transaction t(*impl_->db, SQLite::TransactionBehavior::IMMEDIATE);
+    SQLite::Statement q(*impl_->db, "SELECT schema_version FROM sweep WHERE id = 1");
+    if (q.executeStep() && q.getColumn(0).getInt() == 1) impl_->db->exec(kMigrate1to2);  // not migrated meanwhile
+    t.commit();
+  } catch (const SQLite::Exception& e) {
+    fail("{}: results store of schema version 1 cannot be upgraded to version {}: {}", path_, kSchemaVersion, e.what());
+  }
+}
 
 std::optional<SweepInfo> Store::info() const {
   try {
@@ -146,10 +167,11 @@ void Store::put_many(const std::vector<std::pair<PointInfo, StageResult>>& rows)
         *impl_->db,
         "INSERT OR IGNORE INTO results(point_key, stage, stage_name, status, error, \"check\", cycles, "
         "time_ms, inferences_per_s, gops, gops_per_mac, dram_bytes, util, macs, metrics, wall_s, "
-        "finished) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+        "finished, energy_uj) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
     SQLite::Statement lq(*impl_->db,
                          "INSERT OR IGNORE INTO layers(point_key, stage, layer, name, op, device, macs, cycles, load, "
-                         "gemm, alu, store, stall, dram_bytes) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+                         "gemm, alu, store, stall, dram_bytes, energy_uj) "
+                         "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
     const std::string finished = now_utc();
     for (const auto& [p, r] : rows) {
       pq.bind(1, p.key);
@@ -187,6 +209,10 @@ void Store::put_many(const std::vector<std::pair<PointInfo, StageResult>>& rows)
       rq.bind(col++, mj.dump());
       rq.bind(col++, r.wall_s);
       rq.bind(col++, finished);
+      if (const double e = r.metrics.get("energy_uj"); std::isnan(e))
+        rq.bind(col++);
+      else
+        rq.bind(col++, e);
       rq.exec();
       rq.reset();
       for (size_t i = 0; i < r.layers.size(); ++i) {
@@ -205,6 +231,10 @@ void Store::put_many(const std::vector<std::pair<PointInfo, StageResult>>& rows)
         lq.bind(12, l.store);
         lq.bind(13, l.stall);
         lq.bind(14, l.dram_bytes);
+        if (l.energy_uj < 0)
+          lq.bind(15);
+        else
+          lq.bind(15, l.energy_uj);
         lq.exec();
         lq.reset();
       }
@@ -264,13 +294,14 @@ std::map<std::string, std::map<int, StageResult>> Store::results(bool with_layer
     if (with_layers) {
       SQLite::Statement l(*impl_->db,
                           "SELECT point_key, stage, name, op, device, macs, cycles, load, gemm, alu, store, stall, "
-                          "dram_bytes FROM layers ORDER BY point_key, stage, layer");
+                          "dram_bytes, energy_uj FROM layers ORDER BY point_key, stage, layer");
       while (l.executeStep()) {
         auto& r = out[l.getColumn(0).getString()][l.getColumn(1).getInt()];
         r.layers.push_back(LayerRow{l.getColumn(2).getString(), l.getColumn(3).getString(), l.getColumn(4).getString(),
                                     l.getColumn(5).getInt64(), l.getColumn(6).getDouble(), l.getColumn(7).getDouble(),
                                     l.getColumn(8).getDouble(), l.getColumn(9).getDouble(), l.getColumn(10).getDouble(),
-                                    l.getColumn(11).getDouble(), l.getColumn(12).getDouble()});
+                                    l.getColumn(11).getDouble(), l.getColumn(12).getDouble(),
+                                    l.getColumn(13).isNull() ? -1.0 : l.getColumn(13).getDouble()});
       }
     }
   } catch (const SQLite::Exception& e) {

@@ -60,8 +60,10 @@ struct Component {
 struct Fmax {
   double mhz = 0;                    // point estimate
   double low_mhz = 0, high_mhz = 0;  // stated uncertainty band
-  int logic_levels = 0;              // levels of the GEMM write-back path (multiply, adder tree, accumulate)
-  int stages = 0;                    // register stages the configured pipeline gives that path
+  double gemm_path_ns = 0;           // the RTL's GEMM write-back path, from the synthesized depth (xc7 -1 delays)
+  double rest_path_ns = 0;           // the longest other path of the core, same basis
+  int stages = 0;                    // register stages the configured pipeline gives the GEMM path (max(1, P - 3))
+  double rtl_mhz = 0;                // xc7 only (else 0): the RTL as written, 1000 / its longest path, +-30 %
   bool calibrated = false;           // the family's constants come from a published VTA clock
   std::string basis;                 // one line: what the figure is calibrated on
 };
@@ -92,7 +94,7 @@ Estimate estimate(const Config& c, const EstimateOptions& o = {});
 
 /// Flat named numbers for sweeps (objectives and constraints by name), in a
 /// fixed order: lut, ff, dsp, bram36, uram, alm, m20k, lutram, fmax_mhz,
-/// fmax_low_mhz, fmax_high_mhz, clock_ok, fits, util_<resource> percents (with
+/// fmax_low_mhz, fmax_high_mhz, fmax_rtl_mhz, clock_ok, fits, util_<resource> percents (with
 /// a device; 0 otherwise), max_util, energy_nj, energy_*_nj (with activity).
 std::vector<std::pair<std::string, double>> columns(const Estimate& e);
 

@@ -28,7 +28,13 @@ const std::vector<std::string>& metric_names();
 /// One-line meaning of each metric (for the README and `vta sweep metrics`).
 const std::vector<std::pair<std::string, std::string>>& metric_docs();
 bool is_metric(const std::string& name);
-/// Every name is_metric() accepts (network metrics, gops_per_dsp, resource columns).
+/// Metrics only the cycle-model stages (2 systemc, 3 verify) measure, from
+/// the backend's activity counters: `energy_uj` (one inference, the VTA
+/// layers, sweeps/layer_energy.h). Stage 1 has no activity counts, so it
+/// cannot rank on them (load_spec rejects a spec whose stage 1 would).
+const std::vector<std::pair<std::string, std::string>>& cycle_model_metric_docs();
+bool is_cycle_model_metric(const std::string& name);
+/// Every name is_metric() accepts (network metrics, energy_uj, gops_per_dsp, resource columns).
 const std::vector<std::string>& known_metrics();
 
 struct SweepSpec;

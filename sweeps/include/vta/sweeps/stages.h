@@ -27,6 +27,7 @@ struct LayerRow {
   std::string name, op, device;
   int64_t macs = 0;
   double cycles = 0, load = 0, gemm = 0, alu = 0, store = 0, stall = 0, dram_bytes = 0;
+  double energy_uj = -1;  // stages 2 and 3, VTA layers; < 0: not measured (stage 1, host layers)
 };
 
 /// One point's result at one stage.
@@ -53,7 +54,10 @@ struct PreparedNetwork {
 PreparedNetwork prepare_network(const NetworkSpec& n, const std::string& spec_source);
 
 StageResult stage_analytic(const Config& c, const PreparedNetwork& n);
-StageResult stage_systemc(const Config& c, const PreparedNetwork& n);
-StageResult stage_verify(const Config& c, const PreparedNetwork& n, bool verilator);
+/// Stages 2 and 3 also record energy per layer and `energy_uj` per inference
+/// (sweeps/layer_energy.h: the default technology table; static power
+/// `static_w` x time when > 0, the spec device's).
+StageResult stage_systemc(const Config& c, const PreparedNetwork& n, double static_w = 0);
+StageResult stage_verify(const Config& c, const PreparedNetwork& n, bool verilator, double static_w = 0);
 
 }  // namespace vta::sweeps

@@ -18,7 +18,9 @@
 
 namespace vta::sweeps {
 
-constexpr int kSchemaVersion = 1;
+// 1: the first; 2: energy_uj in results and layers (a version-1 store is
+// upgraded in place when opened).
+constexpr int kSchemaVersion = 2;
 
 /// A design point of the sweep: one config and one network.
 struct PointInfo {
@@ -72,6 +74,7 @@ class Store {
 
  private:
   struct Impl;
+  void migrate_from_1();  // schema version 1 -> 2, in place
   std::unique_ptr<Impl> impl_;
   std::string path_;
 };

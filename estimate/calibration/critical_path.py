@@ -1,0 +1,424 @@
+#!/usr/bin/env python3
+"""The longest register-to-register path of a flattened yosys synth_xilinx
+(xc7) netlist, in nanoseconds, from a per-cell delay table.
+
+    critical_path.py NETLIST.json [--path]      one CSV row (see HEADER); --path
+                                                also prints the path, cell by cell
+    critical_path.py --fit [depth.csv] [--write]  the Fmax model's constants from the
+                                                rows (estimate/src/fmax_fit.inc)
+
+Why not yosys: `ltp -noff` counts cells and walks through the Xilinx
+flip-flop cells (FDRE is not a yosys $dff), and `sta` needs timing
+annotations the xilinx cell library does not carry. This is static timing
+analysis over the netlist graph, with these rules:
+
+  start points  FD*E Q (clock-to-out), block RAM DO (RAMB18E1/RAMB36E1,
+                clock-to-out with or without the output register),
+                LUT-RAM and SRL outputs (clock-to-out of the write), a
+                DSP48E1's internal registers (AREG/BREG, MREG, PREG), top-level
+                input ports (arrival 0)
+  end points    FD*E D/CE/R/S, block RAM address/data/enable inputs, LUT-RAM
+                and SRL write inputs, DSP48E1 inputs into an enabled
+                register, top-level output ports (setup 0)
+  combinational LUT1-6, MUXF7/8, CARRY4, INV, LUT-RAM/SRL read address to
+                data, and DSP48E1 internal paths between its registers:
+                A/B -> multiplier -> post-adder -> P, C/PCIN -> post-adder;
+                a DSP48E1 with no pipeline register enabled is one long
+                combinational element (A/B to P about 4.3 ns)
+  net delay     NET_NS per connection through general routing; 0 on the
+                dedicated ones (DSP cascade PCIN/ACIN/BCIN, CARRY4 CI, MUXF7/8
+                inputs). Fan-out and placement are ignored.
+
+Delays (DELAY below) are approximations of the Xilinx 7-series -1 speed grade
+switching characteristics (DS181 Artix-7 / DS187 Zynq-7000, whose
+programmable logic is Artix-7 fabric in the xc7z020): LUT T_ILO about
+0.1 ns, CARRY4 about 0.1 ns per carry-in hop and 0.4-0.5 ns from S/DI, block
+RAM clock-to-out about 2.2 ns without its output register, DSP48E1 A/B to P
+about 4.3 ns with no register, PCIN to P about 1.5 ns, and a net hop of
+0.3-0.5 ns (routing is not in the data sheet; it is the typical order of a
+placed design's net delays). They are not a substitute for a vendor's
+timing report: what this measures with confidence is the *structure* (which
+path is longest, how it grows with the config), which the Fmax model uses
+relative to a published clock (estimate/README.md, Fmax).
+"""
+import json
+import sys
+from collections import defaultdict, deque
+
+NET_NS = 0.40
+DELAY = {
+    "lut": 0.12,           # LUT1-6 input to output (T_ILO)
+    "muxf7": 0.28,         # MUXF7 I0/I1/S to O
+    "muxf8": 0.28,
+    "carry_in": 0.12,      # CARRY4 CI to CO/O
+    "carry_s": 0.45,       # CARRY4 S/DI/CYINIT to CO/O
+    "inv": 0.12,
+    "ff_cko": 0.46,        # FD*E clock to Q
+    "ff_setup": 0.10,
+    "bram_cko": 2.20,      # RAMB clock to DO, no output register (T_RCKO_DO)
+    "bram_cko_reg": 0.90,  # with DOA_REG/DOB_REG
+    "bram_setup": 0.50,
+    "lutram_cko": 1.10,    # write clock to DO of a LUT-RAM / SRL
+    "lutram_read": 0.30,   # read address to DO
+    "lutram_setup": 0.50,
+    "dsp_ab_m": 2.80,      # A/B (or A/B register) through the 25x18 multiplier
+    "dsp_m_p": 1.50,       # multiplier (or M register) through the post-adder to P
+    "dsp_c_p": 1.50,       # C or PCIN through the post-adder to P
+    "dsp_ab_p_nomult": 1.50,  # A:B to P when the multiplier is not used
+    "dsp_pcout": 0.20,     # P to PCOUT (extra)
+    "dsp_reg_cko": 0.35,   # clock to out of an internal A/B/C/M register
+    "dsp_p_cko": 0.60,     # clock to P of PREG
+    "dsp_setup": 0.30,
+}
+# gemm_*: the GEMM write-back path (from the INP/WGT block RAM outputs);
+# lut_levels .. path_cells count its cells; rest_*: the longest other path.
+DEPTH_CSV = __file__.rsplit("/", 1)[0] + "/depth.csv"
+HEADER = "critical_ns,fmax_mhz,gemm_ns,rest_ns,lut_levels,carry4,dsp,muxf,path_cells,rest_start,rest_end"
+
+
+def param(cell, name, default=0):
+    v = cell.get("parameters", {}).get(name)
+    if v is None:
+        return default
+    try:
+        return int(v, 2)
+    except (TypeError, ValueError):
+        return v
+
+
+class Graph:
+    def __init__(self):
+        self.arcs = defaultdict(list)  # node -> [(node, delay, cell)]
+        self.start = {}                 # node -> arrival (ns)
+        self.end = []                   # (node, setup, description)
+        self.kind = {}                  # node -> cell type driving it (for the path)
+
+    def arc(self, a, b, d, cell):
+        if isinstance(a, str) and a in ("0", "1", "x", "z"):
+            return
+        self.arcs[a].append((b, d, cell))
+
+    def begin(self, node, t, cell):
+        self.start[node] = max(self.start.get(node, 0.0), t)
+        self.kind.setdefault(node, cell)
+
+    def finish(self, node, setup, what):
+        if isinstance(node, str) and node in ("0", "1", "x", "z"):
+            return
+        self.end.append((node, setup, what))
+
+
+DEDICATED = {("DSP48E1", "PCIN"), ("DSP48E1", "ACIN"), ("DSP48E1", "BCIN"), ("DSP48E1", "CARRYCASCIN"),
+             ("DSP48E1", "MULTSIGNIN"), ("CARRY4", "CI"), ("MUXF7", "I0"), ("MUXF7", "I1"), ("MUXF8", "I0"),
+             ("MUXF8", "I1")}
+PASS = {"IBUF", "OBUF", "BUFG", "BUFGCTRL", "IBUFG"}
+LUTRAM = ("RAM32M", "RAM64M", "RAM32X1D", "RAM64X1D", "RAM128X1D", "RAM256X1S", "RAM32X1S", "RAM64X1S",
+          "RAM128X1S", "RAM32M16", "RAM64M8")
+
+
+def where(name, c):
+    """TYPE@file:line of a cell: its innermost RTL source (the yosys src attribute)."""
+    src = [x for x in str(c.get("attributes", {}).get("src", "")).split("|") if "sim/rtl/src/" in x]
+    loc = src[-1].split("/")[-1].split(":")[0] + ":" + src[-1].split(":")[1].split(".")[0] if src else name
+    return f"{c['type']}@{loc}"
+
+
+def net(t, pin):
+    return 0.0 if (t, pin) in DEDICATED else NET_NS
+
+
+def build(module):
+    g = Graph()
+    unknown = defaultdict(int)
+    for port, p in module["ports"].items():
+        for b in p["bits"]:
+            if p["direction"] == "input":
+                g.begin(b, 0.0, f"port {port}")
+            else:
+                g.finish(b, 0.0, f"port {port}")
+    for name, c in module["cells"].items():
+        t = c["type"]
+        ins = {k: v for k, v in c["connections"].items() if c["port_directions"].get(k) == "input"}
+        outs = {k: v for k, v in c["connections"].items() if c["port_directions"].get(k) == "output"}
+        ob = [b for v in outs.values() for b in v]
+        label = t
+        here = where(name, c)
+        if t.startswith("LUT") or t in ("INV", "MUXF7", "MUXF8") or t in PASS:
+            d = 0.0 if t in PASS else DELAY["lut"] if t.startswith("LUT") else DELAY["inv"] if t == "INV" else DELAY[t.lower()]
+            for pin, bits in ins.items():
+                for a in bits:
+                    for o in ob:
+                        g.arc(a, o, (0.0 if t in PASS else net(t, pin)) + d, label)
+        elif t == "CARRY4":
+            for pin, bits in ins.items():
+                d = DELAY["carry_in"] if pin == "CI" else DELAY["carry_s"]
+                for a in bits:
+                    for o in ob:
+                        g.arc(a, o, net(t, pin) + d, label)
+        elif t.startswith("FD"):
+            for o in ob:
+                g.begin(o, DELAY["ff_cko"], here)
+            for pin, bits in ins.items():
+                if pin != "C":
+                    for a in bits:
+                        g.finish(a, NET_NS + DELAY["ff_setup"], here)
+        elif t in ("RAMB18E1", "RAMB36E1"):
+            reg = param(c, "DOA_REG") or param(c, "DOB_REG")
+            for o in ob:
+                g.begin(o, DELAY["bram_cko_reg" if reg else "bram_cko"], here)
+            for pin, bits in ins.items():
+                if not pin.startswith("CLK"):
+                    for a in bits:
+                        g.finish(a, NET_NS + DELAY["bram_setup"], here)
+        elif t in LUTRAM or t.startswith("SRL"):
+            for o in ob:
+                g.begin(o, DELAY["lutram_cko"], here)
+            for pin, bits in ins.items():
+                if pin.startswith("WCLK") or pin in ("CLK", "WCLK"):
+                    continue
+                read = pin.startswith("ADDR") and t in LUTRAM or pin.startswith("A") and t.startswith("SRL")
+                read = read or pin in ("A", "DPRA")  # single-bit RAMs: A (shared) and DPRA (read) addresses
+                for a in bits:
+                    g.finish(a, NET_NS + DELAY["lutram_setup"], here)
+                    if read:
+                        for o in ob:
+                            g.arc(a, o, NET_NS + DELAY["lutram_read"], label)
+        elif t == "DSP48E1":
+            dsp(g, name, c, ins, outs, here)
+        elif t in ("GND", "VCC"):
+            pass
+        else:
+            unknown[t] += 1
+            for o in ob:
+                g.begin(o, 0.0, here)
+            for bits in ins.values():
+                for a in bits:
+                    g.finish(a, 0.0, here)
+    return g, unknown
+
+
+def dsp(g, name, c, ins, outs, here):
+    """A DSP48E1 as internal nodes: AB (after the A/B registers), M (after the
+    multiplier register), P (after the post-adder register)."""
+    t = "DSP48E1"
+    ab, m, p = (name, "AB"), (name, "M"), (name, "P")
+    areg = param(c, "AREG") or param(c, "BREG")
+    mreg, preg, creg = param(c, "MREG"), param(c, "PREG"), param(c, "CREG")
+    mult = param(c, "USE_MULT", "MULTIPLY") != "NONE"
+    # Inputs into A/B (or their registers).
+    for pin in ("A", "B", "ACIN", "BCIN", "D"):
+        for a in ins.get(pin, []):
+            if areg:
+                g.finish(a, net(t, pin) + DELAY["dsp_setup"], here)
+            else:
+                g.arc(a, ab, net(t, pin), t)
+    if areg:
+        g.begin(ab, DELAY["dsp_reg_cko"], here)
+    # A/B -> M (multiplier) or straight to the post-adder (A:B concatenated).
+    if mult:
+        if mreg:
+            g.finish(ab, DELAY["dsp_ab_m"] + DELAY["dsp_setup"], here)
+            g.begin(m, DELAY["dsp_reg_cko"], here)
+        else:
+            g.arc(ab, m, DELAY["dsp_ab_m"], t)
+        pre = [(m, DELAY["dsp_m_p"])]
+    else:
+        pre = [(ab, DELAY["dsp_ab_p_nomult"])]
+    # C, PCIN and the dynamic controls into the post-adder.
+    cnode = (name, "C")
+    for pin in ("C",):
+        for a in ins.get(pin, []):
+            if creg:
+                g.finish(a, net(t, pin) + DELAY["dsp_setup"], here)
+            else:
+                g.arc(a, cnode, net(t, pin), t)
+    if creg:
+        g.begin(cnode, DELAY["dsp_reg_cko"], here)
+    pre.append((cnode, DELAY["dsp_c_p"]))
+    for pin in ("PCIN", "OPMODE", "ALUMODE", "CARRYIN", "CARRYINSEL", "CARRYCASCIN", "INMODE"):
+        regd = param(c, {"OPMODE": "OPMODEREG", "ALUMODE": "ALUMODEREG", "CARRYIN": "CARRYINREG",
+                         "CARRYINSEL": "CARRYINSELREG", "INMODE": "INMODEREG"}.get(pin, "-"), 0)
+        for a in ins.get(pin, []):
+            if regd:
+                g.finish(a, net(t, pin) + DELAY["dsp_setup"], here)
+            else:
+                g.arc(a, cnode, net(t, pin), t)
+    for src, d in pre:
+        if preg:
+            g.finish(src, d + DELAY["dsp_setup"], here)
+        else:
+            g.arc(src, p, d, t)
+    if preg:
+        g.begin(p, DELAY["dsp_p_cko"], here)
+    for pin, bits in outs.items():
+        for o in bits:
+            if pin in ("ACOUT", "BCOUT"):
+                g.arc(ab, o, 0.0, t)
+            else:
+                g.arc(p, o, DELAY["dsp_pcout"] if pin == "PCOUT" else 0.0, t)
+    for pin in ("CEA1", "CEA2", "CEB1", "CEB2", "CEM", "CEP", "CEC", "RSTA", "RSTB", "RSTM", "RSTP", "RSTC"):
+        for a in ins.get(pin, []):
+            g.finish(a, NET_NS + DELAY["dsp_setup"], here)
+
+
+def longest(g, keep):
+    """Arrival times by a topological walk (Kahn) from the start points whose
+    label `keep` accepts; nodes on a combinational loop are left out (counted)."""
+    indeg = defaultdict(int)
+    for a, outs in g.arcs.items():
+        for b, _, _ in outs:
+            indeg[b] += 1
+    nodes = set(g.arcs) | set(indeg) | set(g.start)
+    none = float("-inf")
+    arr = {n: (g.start[n] if n in g.start and keep(g.kind.get(n, "")) else none) for n in nodes}
+    pred = {}
+    q = deque(n for n in nodes if indeg[n] == 0)
+    seen = 0
+    while q:
+        a = q.popleft()
+        seen += 1
+        for b, d, cell in g.arcs.get(a, []):
+            if arr[a] + d > arr[b]:
+                arr[b] = arr[a] + d
+                pred[b] = (a, cell)
+            indeg[b] -= 1
+            if indeg[b] == 0:
+                q.append(b)
+    return arr, pred, len(nodes) - seen
+
+
+def worst(g, keep):
+    """The longest path from the start points `keep` accepts to any end point."""
+    arr, pred, loops = longest(g, keep)
+    best = None
+    for node, setup, what in g.end:
+        t = arr.get(node, float("-inf"))
+        if t > float("-inf") and (best is None or t + setup > best[0]):
+            best = (t + setup, node, what)
+    total, node, what = best
+    cells = []
+    n = node
+    while n in pred:
+        n, cell = pred[n]
+        cells.append(cell)
+    cells.reverse()
+    return {
+        "ns": total,
+        "lut_levels": sum(1 for c in cells if c.startswith("LUT")),
+        "carry4": sum(1 for c in cells if c == "CARRY4"),
+        "dsp": len(set(dsp_hops(node, pred))),
+        "muxf": sum(1 for c in cells if c.startswith("MUXF")),
+        "path_cells": len(cells),
+        "start": g.kind.get(n, "?"),
+        "end": what,
+        "cells": cells,
+        "loops": loops,
+    }
+
+
+def is_gemm_operand(label):
+    """The GEMM's operand reads: the INP and WGT buffers' block RAM outputs
+    (they feed only the MAC array, so every path from them is the GEMM
+    write-back path: multiply, block_in-long sum, accumulate, ACC write)."""
+    return label.startswith("RAMB") and ("@u_inp." in label or "@u_wgt." in label)
+
+
+def analyse(path):
+    with open(path) as f:
+        mods = json.load(f)["modules"]
+    tops = [m for m in mods.values() if int(str(m.get("attributes", {}).get("top", "0")), 2)]
+    module = tops[0] if tops else mods["vta_core"]
+    g, unknown = build(module)
+    gemm = worst(g, is_gemm_operand)
+    rest = worst(g, lambda label: not is_gemm_operand(label))
+    top = gemm if gemm["ns"] >= rest["ns"] else rest
+    return {
+        "critical_ns": top["ns"],
+        "fmax_mhz": 1000.0 / top["ns"],
+        "gemm_ns": gemm["ns"],
+        "rest_ns": rest["ns"],
+        **{k: gemm[k] for k in ("lut_levels", "carry4", "dsp", "muxf", "path_cells")},
+        "rest_start": rest["start"],
+        "rest_end": rest["end"],
+        "gemm_cells": gemm["cells"],
+        "rest_cells": rest["cells"],
+        "loops": top["loops"],
+        "unknown": dict(unknown),
+    }
+
+
+def dsp_hops(node, pred):
+    n = node
+    while n in pred:
+        if isinstance(n, tuple):
+            yield n[0]
+        n = pred[n][0]
+    if isinstance(n, tuple):
+        yield n[0]
+
+
+def block_in_of(overrides):
+    for kv in overrides.split():
+        if kv.startswith("gemm.block_in="):
+            return int(kv.split("=")[1])
+    return 8  # base.yaml
+
+
+def fit(path, write):
+    """The Fmax model's constants from depth.csv: the GEMM write-back path as
+    G0 + G1 x block_in (least squares), the rest of the core as the mean of
+    its paths; --write puts them in estimate/src/fmax_fit.inc."""
+    import csv
+    import os
+    with open(path) as f:
+        rows = list(csv.DictReader(line for line in f if not line.startswith("#")))
+    xs = [block_in_of(r["overrides"]) for r in rows]
+    ys = [float(r["gemm_ns"]) for r in rows]
+    n = len(rows)
+    mx, my = sum(xs) / n, sum(ys) / n
+    g1 = sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / sum((x - mx) ** 2 for x in xs)
+    g0 = my - g1 * mx
+    rest = [float(r["rest_ns"]) for r in rows]
+    r0 = sum(rest) / n
+    worst = max(abs(g0 + g1 * x - y) / y for x, y in zip(xs, ys))
+    worst_rest = max(abs(r0 - y) / y for y in rest)
+    lines = [
+        "// Generated by estimate/calibration/critical_path.py --fit --write from",
+        f"// estimate/calibration/depth.csv ({n} designs). Do not edit.",
+        f"// GEMM write-back path = gemm_ns0 + gemm_ns_per_block_in x block_in (worst residual {worst * 100:.1f} %);",
+        f"// the rest of the core: mean {r0:.2f} ns (worst residual {worst_rest * 100:.1f} %). xc7 -1 delay table, ns.",
+        f"constexpr double kGemmNs0 = {g0:.3f};",
+        f"constexpr double kGemmNsPerBlockIn = {g1:.4f};",
+        f"constexpr double kRestNs = {r0:.3f};",
+        f"constexpr double kDepthFitResidual = {max(worst, worst_rest):.4f};",
+    ]
+    print("\n".join(lines))
+    if write:
+        root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+        with open(os.path.join(root, "estimate", "src", "fmax_fit.inc"), "w") as f:
+            f.write("\n".join(lines) + "\n")
+
+
+def main():
+    if len(sys.argv) == 2 and sys.argv[1] == "--header":
+        print(HEADER)
+        return
+    if len(sys.argv) >= 2 and sys.argv[1] == "--fit":
+        args = [a for a in sys.argv[2:] if a != "--write"]
+        fit(args[0] if args else DEPTH_CSV, "--write" in sys.argv)
+        return
+    if len(sys.argv) < 2 or sys.argv[1].startswith("-"):
+        sys.exit(__doc__)
+    r = analyse(sys.argv[1])
+    if r["loops"]:
+        print(f"critical_path: {r['loops']} nodes on combinational loops left out", file=sys.stderr)
+    if r["unknown"]:
+        print(f"critical_path: cells treated as registers (no timing model): {r['unknown']}", file=sys.stderr)
+    print(",".join(f"{r[k]:.2f}" if isinstance(r[k], float) else str(r[k]) for k in HEADER.split(",")))
+    if "--path" in sys.argv:
+        print("gemm: " + " -> ".join(r["gemm_cells"]))
+        print("rest: " + " -> ".join(r["rest_cells"]))
+
+
+if __name__ == "__main__":
+    main()
