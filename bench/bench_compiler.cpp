@@ -57,11 +57,10 @@ void BM_RunResNet18(benchmark::State& state, bool timing_only) {
   state.counters["ms_at_clock"] = r.total.time_us / 1e3;
 }
 
-void BM_UtilResNet18(benchmark::State& state, const char* preset, const char* knob, const char* value) {
-  const vta::Config cfg = vta::test::preset(preset, knob ? std::vector<vta::Override>{{knob, value}}
-                                                         : std::vector<vta::Override>{});
-  const CompiledNetwork net = compile(resnet18(), cfg);
-  const Tensor input = zoo_input(resnet18(), 1);
+// The benchmark's iterations: `net` timing-only on the SystemC model; the
+// last run's report.
+Report timing_only_runs(benchmark::State& state, const CompiledNetwork& net, const vta::Config& cfg,
+                        const Tensor& input) {
   Report r;
   for (auto _ : state) {
     vta::BackendOptions o;
@@ -69,6 +68,13 @@ void BM_UtilResNet18(benchmark::State& state, const char* preset, const char* kn
     auto backend = vta::make_backend("systemc", cfg, o);
     r = make_report(net, run_network(net, *backend, input), cfg, "systemc");
   }
+  return r;
+}
+
+void BM_UtilResNet18(benchmark::State& state, const char* preset, const char* knob, const char* value) {
+  const vta::Config cfg = vta::test::preset(preset, knob ? std::vector<vta::Override>{{knob, value}}
+                                                         : std::vector<vta::Override>{});
+  const Report r = timing_only_runs(state, compile(resnet18(), cfg), cfg, zoo_input(resnet18(), 1));
   state.counters["cycles"] = static_cast<double>(r.total.cycles);
   state.counters["gemm_util_%"] = r.total.util;
 }
@@ -81,15 +87,7 @@ void BM_Zoo(benchmark::State& state, const char* network, const char* preset) {
   if (!graphs.count(network)) graphs[network] = build_zoo(network);
   const Graph& g = graphs[network];
   const vta::Config cfg = vta::test::preset(preset);
-  const CompiledNetwork net = compile(g, cfg);
-  const Tensor input = zoo_input(g, 1);
-  Report r;
-  for (auto _ : state) {
-    vta::BackendOptions o;
-    o.timing_only = true;
-    auto backend = vta::make_backend("systemc", cfg, o);
-    r = make_report(net, run_network(net, *backend, input), cfg, "systemc");
-  }
+  const Report r = timing_only_runs(state, compile(g, cfg), cfg, zoo_input(g, 1));
   state.counters["cycles"] = static_cast<double>(r.total.cycles);
   state.counters["gemm_util_%"] = r.total.util;
   state.counters["roofline"] = static_cast<double>(r.total.roofline);
