@@ -69,7 +69,13 @@ for _ in $(seq 1 150); do
   sleep 0.1
 done
 [ "$state" = RUNNING ] || fail "task ${job_a}_1 never ran (state '$state')"
-sleep 1
+# Freeze the task (every process of it, the batch script included) at once, so
+# that it cannot finish before the cancel however fast the machine is; then
+# cancel it. A task that ended between the poll and the freeze is a failure
+# of this test's timing, said as such.
+scancel --full --signal=STOP "${job_a}_1" 2> /dev/null
+state=$(squeue -h -r -j "${job_a}_1" -o %T 2> /dev/null)
+[ "$state" = RUNNING ] || [ "$state" = STOPPED ] || fail "task ${job_a}_1 ended before it could be frozen (state '$state'): make the tasks longer"
 scancel "${job_a}_1" || fail "scancel"
 echo "cancelled ${job_a}_1 while it was $state"
 wait_idle 120 || fail "jobs did not finish after the cancel"
