@@ -21,7 +21,7 @@ void put(std::string& out, T v) {
 template <class T>
 void put_vec(std::string& out, const std::vector<T>& v) {
   put<uint64_t>(out, v.size());
-  out.append(reinterpret_cast<const char*>(v.data()), v.size() * sizeof(T));
+  if (!v.empty()) out.append(reinterpret_cast<const char*>(v.data()), v.size() * sizeof(T));
 }
 void put_str(std::string& out, const std::string& s) {
   put<uint64_t>(out, s.size());
@@ -47,7 +47,7 @@ class Reader {
     const auto n = get<uint64_t>();
     if (n > (b_.size() - pos_) / sizeof(T)) fail("{}: truncated or corrupt (a length of {} is past the end)", what_, n);
     std::vector<T> v(n);
-    std::memcpy(v.data(), b_.data() + pos_, n * sizeof(T));
+    if (n != 0) std::memcpy(v.data(), b_.data() + pos_, n * sizeof(T));  // an empty vector's data() may be null
     pos_ += n * sizeof(T);
     return v;
   }
