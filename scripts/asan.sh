@@ -2,8 +2,9 @@
 # The sanitizer stage of CI (issue 16): builds the `asan` preset (clang,
 # AddressSanitizer + UndefinedBehaviorSanitizer, no recovery; the verilated
 # models unsanitized), runs every test label but `synth` under it, then runs
-# each libFuzzer target of the same tree for FUZZ_SECONDS (default 45) on its
-# committed corpus. Extra arguments go to ctest.
+# each libFuzzer target of the same tree on its committed corpus with a fixed
+# seed and a fixed number of executions (scripts/fuzz.sh --ci: the same inputs
+# here and in CI for the same commit). Extra arguments go to ctest.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export CCACHE_DIR="${CCACHE_DIR:-$HOME/.cache/ccache}"
@@ -24,4 +25,4 @@ conf="${VTA_CONFORMANCE_DIR:-$(pwd)/tests/data/conformance/vectors}"
 # pointers from the exit leak scan (CompareCyclesPerRegionOfTwoCycleModels).
 ctest --preset asan -j "$(nproc)" -LE synth \
   -E '^(CliOutputErrors\.TraceToAFullDisk|Cli\.CompareCyclesPerRegionOfTwoCycleModels)$' "$@"
-bash scripts/fuzz.sh "${FUZZ_SECONDS:-45}"
+bash scripts/fuzz.sh --ci

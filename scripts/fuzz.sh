@@ -7,13 +7,26 @@
 # empty message, a hang past 10 s, more than 4 GiB) stops the target and
 # leaves crash-*/timeout-*/oom-* files in build/asan/fuzz/findings/TARGET.
 #   scripts/fuzz.sh [SECONDS] [TARGET ...]   (default 60 s; all targets)
+#   scripts/fuzz.sh --ci [TARGET ...]        what CI runs: a fixed seed and a fixed
+#                                            number of executions per target (about
+#                                            45 s each) from a fresh working corpus, so
+#                                            a commit's result is the same here and in CI
 #   scripts/fuzz.sh --merge [TARGET ...]     minimise the working corpus into tests/fuzz/corpus/TARGET
 # FUZZ_FLAGS adds libFuzzer flags (-use_value_profile=1 guides comparisons
 # better at a third of the speed; tests/fuzz/README.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-merge=0
-if [ "${1:-}" = --merge ]; then merge=1; shift; secs=0; else secs=${1:-60}; shift || true; fi
+merge=0 ci=0
+case "${1:-}" in
+  --merge) merge=1; shift; secs=0 ;;
+  --ci) ci=1; shift; secs=0 ;;
+  *) secs=${1:-60}; shift || true ;;
+esac
+# --ci: executions per target, about 45 s each on CI's 2 cores (rates in
+# tests/fuzz/README.md); libFuzzer with one seed and one process replays the
+# same inputs for the same code.
+declare -A ci_runs=([config]=150000 [config_import]=600000 [vasm]=200000 [program]=45000 [onnx]=20000
+  [sweep_spec]=100000 [systemc]=20000)
 targets=("$@")
 root=$(pwd) out=build/asan
 export LSAN_OPTIONS="${LSAN_OPTIONS:-suppressions=$root/tests/lsan.supp:print_suppressions=0}"
@@ -28,6 +41,7 @@ cmake --build --preset asan --target vta "${targets[@]/#/fuzz_}"
 for t in "${targets[@]}"; do
   bin="$root/$out/tests/fuzz/fuzz_$t"
   work="$out/fuzz/corpus/$t"
+  if [ $ci = 1 ]; then work="$out/fuzz/ci-corpus/$t"; rm -rf "$work"; fi
   tests/fuzz/seed_corpus.sh "$t" "$work" "$root/$out/apps/vta"
   if [ $merge = 1 ]; then
     mkdir -p "tests/fuzz/corpus/$t"
@@ -37,11 +51,19 @@ for t in "${targets[@]}"; do
   dict=()
   [ -f "tests/fuzz/$t.dict" ] && dict=(-dict="$root/tests/fuzz/$t.dict")
   case $t in program | systemc) dict+=(-max_len=8192) ;; esac
+  budget=(-max_total_time="$secs")
+  [ $ci = 1 ] && budget=(-runs="${ci_runs[$t]}" -seed=1)
   mkdir -p "$out/fuzz/findings/$t"
-  echo "== fuzz_$t for ${secs}s"
+  echo "== fuzz_$t: ${budget[*]}"
+  log="$root/$out/fuzz/fuzz_$t.log"
   (cd "$out/fuzz/findings/$t" &&
-    "$bin" -max_total_time="$secs" -timeout=10 -rss_limit_mb=4096 -print_final_stats=1 ${FUZZ_FLAGS:-} \
-      "${dict[@]}" "$root/$work" 2>&1 | tee "$root/$out/fuzz/fuzz_$t.log" |
-      grep -E "^#[0-9]+.*(INITED|DONE)|stat::number_of_executed_units|ERROR|SUMMARY" || true)
-  ! ls "$out/fuzz/findings/$t" | grep -qE '^(crash|timeout|leak|oom)-' || { echo "fuzz_$t: findings in $out/fuzz/findings/$t"; exit 1; }
+    "$bin" "${budget[@]}" -timeout=10 -rss_limit_mb=4096 -print_final_stats=1 ${FUZZ_FLAGS:-} \
+      "${dict[@]}" "$root/$work" 2>&1 | tee "$log" |
+      grep -aE "^#[0-9]+.*(INITED|DONE)|stat::number_of_executed_units|ERROR|SUMMARY" || true)
+  if ls "$out/fuzz/findings/$t" | grep -qE '^(crash|timeout|leak|oom)-'; then
+    # The report and stack of the finding, so that a CI log alone says what broke.
+    grep -a -m1 -B2 -A60 -E "ERROR: |runtime error:|terminate called|==[0-9]+==" "$log" | cut -c1-300 || true
+    echo "fuzz_$t: findings in $out/fuzz/findings/$t (reproduce: $bin FILE)"
+    exit 1
+  fi
 done

@@ -293,6 +293,16 @@ TEST(CliInputErrors, DirectoriesAsInputFiles) {
   expect_one_line_error("run " + vec.string(), "instructions.bin: cannot read (it is a directory)");
 }
 
+// Names longer than the system allows (a preset, an ONNX file, a test
+// folder): the same message as a missing file, never std::filesystem's own
+// "File name too long" exception (found by tests/fuzz/fuzz_sweep_spec).
+TEST(CliInputErrors, NamesTooLongForTheSystem) {
+  const std::string name(300, 'x');
+  expect_one_line_error("run -c " + name + " " + kProgram, name + ": no such config file or preset");
+  expect_one_line_error("run --onnx-test /tmp/" + name, "/tmp/" + name + ": no model.onnx");
+  expect_one_line_error("sweep status /tmp/" + name + ".db", "/tmp/" + name + ".db: no such results store");
+}
+
 TEST(CliInputErrors, YamlComplexKeyIsNamed) {
   const auto r = run_vta("config validate " + write_temp("complex.yaml", "? [a, b]\n: 1\n").string());
   EXPECT_EQ(r.code, 2) << r.out;

@@ -6,6 +6,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <unistd.h>
 
 #include "run_cli.h"
 #include "vta/compiler/npy.h"
@@ -30,7 +31,9 @@ struct Fixture {
 const Fixture& lenet() {
   static const Fixture f = [] {
     Fixture x;
-    x.dir = fs::path(VTA_BINARY_DIR) / "test-tmp" / "cli-onnx-inputs";
+    // One folder per test process: ctest -j runs these tests in parallel,
+    // and each process writes its own lenet5.onnx and inputs.
+    x.dir = fs::path(VTA_BINARY_DIR) / "test-tmp" / ("cli-onnx-inputs-" + std::to_string(::getpid()));
     fs::create_directories(x.dir);
     const Graph g = build_zoo("lenet5");
     x.model = x.dir / "lenet5.onnx";
@@ -167,6 +170,16 @@ TEST(CliOnnxInputsErrors, TestFolderWithoutModel) {
   const auto r = run_vta("run --onnx-test " + d.string());
   EXPECT_EQ(r.code, 2) << r.out;
   EXPECT_HAS(r.out, "no model.onnx");
+}
+
+// A folder that cannot be made (a file in the way): one line naming the
+// option, not std::filesystem's "filesystem error: cannot create directories".
+TEST(CliOnnxInputsErrors, OutputDirThatCannotBeMade) {
+  const fs::path file = write("a-file", "x");
+  const auto r = run_vta(run_lenet("--output-dir " + (file / "out").string()));
+  EXPECT_EQ(r.code, 2) << r.out;
+  EXPECT_HAS(r.out, "vta: error: --output-dir " + (file / "out").string() + ": cannot create the folder (Not a directory)");
+  EXPECT_EQ(r.out.find("filesystem error"), std::string::npos) << r.out;
 }
 
 // ONNX's node tests give operands as graph inputs: without --input they are

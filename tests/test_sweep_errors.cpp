@@ -93,7 +93,17 @@ TEST(SweepSpecErrors, MissingOnnxFile) {
   expect_spec_error("base: vta-1x16x16\nnetworks:\n  - onnx: nowhere.onnx\n", "s.yaml:3: onnx file");
 }
 
-TEST(SweepSpecErrors, UnknownBase) { expect_spec_error(std::string("base: vta-9x9x9\n") + kNet, "vta-9x9x9"); }
+TEST(SweepSpecErrors, UnknownBase) {
+  expect_spec_error(std::string("base: vta-9x9x9\n") + kNet, "s.yaml:1: base: vta-9x9x9: no such config file or preset");
+}
+
+// A base name longer than the system allows in a file name (found by
+// tests/fuzz/fuzz_sweep_spec: std::filesystem's exception escaped and the
+// process aborted; regressions/sweep_spec/base-name-too-long.yaml).
+TEST(SweepSpecErrors, BaseNameTooLongForTheSystem) {
+  expect_spec_error("base: " + std::string(300, 'x') + "\n" + kNet, "s.yaml:1: base: xxxxxxxx");
+  expect_spec_error("base: " + std::string(300, 'y') + ".yaml\n" + kNet, "no such config file or preset");
+}
 
 TEST(SweepSpecErrors, WrongType) {
   expect_spec_error(std::string("base: vta-1x16x16\n") + kNet + "timeout: [1]\n",

@@ -28,6 +28,7 @@
 #include "vta/compiler/onnx.h"
 #include "vta/compiler/compile.h"
 #include "vta/compiler/zoo.h"
+#include "vta/isa/path_probe.h"
 
 #ifndef VTA_VERSION
 #define VTA_VERSION "0.0.0"
@@ -388,7 +389,7 @@ static int run_cli(int argc, char** argv) {
     } else if (*dis) {
       vta::Config c = dis_opts.load();
       vta::ProgramImage img;
-      if (std::filesystem::is_directory(dis_in) || dis_in.ends_with(".vasm")) {
+      if (vta::path_is_dir(dis_in) || dis_in.ends_with(".vasm")) {
         img = vta::read_program(dis_in, c);
       } else {
         std::string bin = slurp(dis_in);

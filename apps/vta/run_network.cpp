@@ -21,6 +21,7 @@
 #include "vta/isa/write_file.h"
 #include "vta/sweeps/html.h"
 #include "vta/sweeps/layer_energy.h"
+#include "vta/isa/path_probe.h"
 
 namespace vta::app {
 
@@ -80,12 +81,12 @@ std::string describe(const Mismatch& m) {
 int run_onnx_test(const NetworkRunOptions& o, const Config& c) {
   namespace fs = std::filesystem;
   const fs::path dir = o.onnx_test, model = dir / "model.onnx";
-  if (!fs::is_regular_file(model))
+  if (!path_is_file(model))
     fail("{}: no model.onnx (an ONNX test folder holds model.onnx and test_data_set_N/)", dir.string());
   const std::vector<std::string> names = onnx_graph_inputs(read_file(model.string(), "--onnx-test"));
   std::vector<fs::path> sets;
-  for (const auto& e : fs::directory_iterator(dir))
-    if (e.is_directory() && e.path().filename().string().rfind("test_data_set_", 0) == 0) sets.push_back(e.path());
+  for (const auto& e : list_dir(dir))
+    if (path_is_dir(e.path()) && e.path().filename().string().rfind("test_data_set_", 0) == 0) sets.push_back(e.path());
   std::sort(sets.begin(), sets.end());
   if (sets.empty()) fail("{}: no test_data_set_N folder", dir.string());
   bool all = true;
@@ -93,7 +94,7 @@ int run_onnx_test(const NetworkRunOptions& o, const Config& c) {
     std::map<std::string, std::string> files;
     for (size_t k = 0; k < names.size(); ++k) {
       const fs::path f = set / fmt::format("input_{}.pb", k);
-      if (!fs::exists(f)) fail("{}: missing (the model has {} inputs)", f.string(), names.size());
+      if (!path_exists(f)) fail("{}: missing (the model has {} inputs)", f.string(), names.size());
       files[names[k]] = f.string();
     }
     const fs::path want_file = set / "output_0.pb";
@@ -126,7 +127,7 @@ int run_onnx_inputs(const NetworkRunOptions& o, const Config& c) {
     ok = ok && m.differing == 0;
   }
   if (!o.output_dir.empty()) {
-    std::filesystem::create_directories(o.output_dir);
+    make_dirs(o.output_dir, "--output-dir");
     const std::string path = (std::filesystem::path(o.output_dir) / (r.output_name + ".npy")).string();
     write_npy(path, r.array);
     std::cout << fmt::format("wrote {}\n", path);

@@ -19,6 +19,7 @@
 #include "vta/sweeps/slurm.h"
 #include "vta/sweeps/spec.h"
 #include "vta/sweeps/store.h"
+#include "vta/isa/path_probe.h"
 
 #ifndef VTA_VERSION
 #define VTA_VERSION "0.0.0"
@@ -42,13 +43,13 @@ void emit(const std::string& text, const std::string& path) {
 // A store, or a sharded sweep's folder: its shard stores (and merged.sqlite,
 // when the last job wrote it) merged in memory.
 std::unique_ptr<sweeps::Store> open_results(const std::string& path) {
-  if (!std::filesystem::is_directory(path)) return std::make_unique<sweeps::Store>(path, false);
+  if (!path_is_dir(path)) return std::make_unique<sweeps::Store>(path, false);
   auto merged = std::make_unique<sweeps::Store>(":memory:", true);
   const auto shards = sweeps::shard_stores(path);
   if (shards.empty()) fail("{}: no shard-*.sqlite stores in this folder", path);
   for (const auto& s : shards) merged->merge_from(s);
   // The last job's merged store holds stage 3, which runs after the merge.
-  if (const auto m = std::filesystem::path(path) / "merged.sqlite"; std::filesystem::exists(m)) merged->merge_from(m.string());
+  if (const auto m = std::filesystem::path(path) / "merged.sqlite"; path_exists(m)) merged->merge_from(m.string());
   return merged;
 }
 
@@ -88,7 +89,7 @@ void add_sweep_command(CLI::App& app) {
       if (!run_args->peers.empty()) {
         if (run_args->shard.empty()) fail("sweep run: --peers needs --shard");
         for (const auto& p : sweeps::shard_stores(run_args->peers))
-          if (!std::filesystem::equivalent(p, run_args->db)) o.peers.push_back(p);
+          if (!same_file(p, run_args->db)) o.peers.push_back(p);
       }
       const sweeps::RunSummary s = sweeps::run_sweep(spec, store, o);
       emit(sweeps::summary_text(s) + fmt::format("results in {}\n", run_args->db), "");
@@ -101,7 +102,7 @@ void add_sweep_command(CLI::App& app) {
   status->add_option("db", *status_db, "results store, or a sharded sweep's folder")->required();
   status->callback([status_db] {
     run_and_exit([&] {
-      if (std::filesystem::is_directory(*status_db) && std::filesystem::exists(*status_db + "/slurm-jobs.json")) {
+      if (path_is_dir(*status_db) && path_exists(*status_db + "/slurm-jobs.json")) {
         std::ifstream in(*status_db + "/slurm-jobs.json");
         const auto jobs = nlohmann::json::parse(in, nullptr, false);
         if (jobs.is_discarded() || !jobs.contains("spec"))
@@ -150,7 +151,7 @@ void add_sweep_command(CLI::App& app) {
     run_and_exit([&] {
       std::vector<std::string> files;
       for (const auto& in : mg->inputs) {
-        if (std::filesystem::is_directory(in)) {
+        if (path_is_dir(in)) {
           const auto s = sweeps::shard_stores(in);
           if (s.empty()) fail("{}: no shard-*.sqlite stores in this folder", in);
           files.insert(files.end(), s.begin(), s.end());
@@ -162,7 +163,7 @@ void add_sweep_command(CLI::App& app) {
       sweeps::Store out(mg->out, true);
       int64_t added = 0;
       for (const auto& f : files) {
-        if (std::filesystem::exists(mg->out) && std::filesystem::equivalent(f, mg->out)) continue;
+        if (path_exists(mg->out) && same_file(f, mg->out)) continue;
         added += out.merge_from(f);
       }
       emit(fmt::format("merged {} stores into {}: {} rows added\n", files.size(), mg->out, added), "");

@@ -14,6 +14,7 @@
 #include "vta/compiler/zoo.h"
 #include "vta/isa/error.h"
 #include "vta/model/random_program.h"
+#include "vta/isa/path_probe.h"
 
 namespace vta::bringup {
 
@@ -30,7 +31,7 @@ std::string conformance_folder(const std::string& given) {
            std::string(VTA_SOURCE_DIR) + "/tests/data/conformance/vectors",
 #endif
            std::string("tests/data/conformance/vectors"), std::string("../shared/conformance/vectors")})
-    if (fs::is_directory(p)) return p;
+    if (path_is_dir(p)) return p;
   return "";
 }
 
@@ -115,12 +116,12 @@ Report run(const Options& o, std::ostream* progress) {
         cr.status = Status::SKIP;
         cr.message = "no conformance folder (give --vectors or set VTA_CONFORMANCE_DIR)";
       });
-    } else if (!std::filesystem::is_directory(dir)) {
+    } else if (!path_is_dir(dir)) {
       fail("conformance vectors: '{}' is not a folder", dir);
     } else {
       std::vector<std::string> names;
-      for (const auto& e : std::filesystem::directory_iterator(dir))
-        if (e.is_directory()) names.push_back(e.path().filename().string());
+      for (const auto& e : list_dir(dir))
+        if (path_is_dir(e.path())) names.push_back(e.path().filename().string());
       std::sort(names.begin(), names.end());
       for (const auto& n : names) {
         one("conformance", n, [&](CaseResult& cr) {

@@ -13,6 +13,7 @@
 #include "vta/model/builders.h"
 #include "vta/model/program.h"
 #include "vta/model/race.h"
+#include "vta/isa/write_file.h"
 
 namespace vta::bringup {
 
@@ -214,7 +215,7 @@ std::string write_wave_window(const std::string& backend, const Config& c, const
   const std::string wb = wave_backend(backend);
   if (wb.empty() || wave_file.empty()) return "";
   if (const auto dir = std::filesystem::path(wave_file).parent_path(); !dir.empty())
-    std::filesystem::create_directories(dir);
+    make_dirs(dir.string(), "--wave-dir");
   const auto [start, end] = insn_cycles(wb, c, image, index, wave_file + ".trace.json");
   constexpr uint64_t kMargin = 100;  // cycles shown before the instruction starts
   const uint64_t from = start > kMargin ? start - kMargin : 0;

@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "vta/isa/error.h"
+#include "vta/isa/path_probe.h"
 #include "vta/isa/yaml_documents.h"
 #include "vta/isa/read_file.h"
 #include "vta/isa/fields.h"
@@ -477,12 +478,12 @@ std::string presets_dir() {
 
 std::string resolve_config_path(const std::string& name_or_path) {
   namespace fs = std::filesystem;
-  if (fs::exists(name_or_path) && fs::is_regular_file(name_or_path)) return name_or_path;
+  if (path_exists(name_or_path) && path_is_file(name_or_path)) return name_or_path;
   fs::path preset = fs::path(presets_dir()) / (name_or_path + ".yaml");
-  if (fs::exists(preset)) return preset.string();
+  if (path_exists(preset)) return preset.string();
   std::vector<std::string> names;
-  if (fs::is_directory(presets_dir()))
-    for (const auto& e : fs::directory_iterator(presets_dir()))
+  if (path_is_dir(presets_dir()))
+    for (const auto& e : list_dir(presets_dir()))
       if (e.path().extension() == ".yaml") names.push_back(e.path().stem().string());
   std::sort(names.begin(), names.end());
   std::string list;

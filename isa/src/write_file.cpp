@@ -3,6 +3,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 
 #include "vta/isa/error.h"
 
@@ -17,6 +18,12 @@ void write_file(const std::string& path, std::string_view bytes, std::string_vie
   const int err = errno;
   const bool closed = std::fclose(f) == 0;
   if (!wrote || !closed) fail("{}: cannot write ({})", name, std::strerror(wrote ? errno : err));
+}
+
+void make_dirs(const std::string& path, std::string_view what) {
+  std::error_code ec;
+  std::filesystem::create_directories(path, ec);
+  if (ec) fail("{}: cannot create the folder ({})", what.empty() ? path : fmt::format("{} {}", what, path), ec.message());
 }
 
 }  // namespace vta

@@ -14,6 +14,7 @@
 #include "vta/isa/error.h"
 #include "vta/isa/parse_int.h"
 #include "vta/isa/read_file.h"
+#include "vta/isa/path_probe.h"
 
 namespace vta {
 
@@ -53,11 +54,11 @@ const ImageBuffer* ProgramImage::buffer(const std::string& name) const {
 }
 
 ProgramImage read_conformance_dir(const std::string& dir) {
-  if (!fs::is_directory(dir)) fail("{}: not a conformance-vector folder", dir);
+  if (!path_is_dir(dir)) fail("{}: not a conformance-vector folder", dir);
   ConformanceFiles f;
   for (const char* name : ConformanceFiles::kNames) {
     fs::path p = fs::path(dir) / name;
-    if (!fs::exists(p)) fail("{}: missing {} (see tests/data/conformance/README.md)", dir, name);
+    if (!path_exists(p)) fail("{}: missing {} (see tests/data/conformance/README.md)", dir, name);
     f.file(name) = read_bytes(p);
   }
   return conformance_image(f, dir);
@@ -290,7 +291,7 @@ ProgramImage assemble_program(const std::string& text, const std::string& source
 }
 
 ProgramImage read_program(const std::string& path, const Config& c) {
-  if (fs::is_directory(path)) return read_conformance_dir(path);
+  if (path_is_dir(path)) return read_conformance_dir(path);
   return assemble_program(read_file(path, "program"), path, c);
 }
 

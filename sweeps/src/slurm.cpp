@@ -15,6 +15,7 @@
 #include "vta/isa/error.h"
 #include "vta/isa/write_file.h"
 #include "vta/sweeps/store.h"
+#include "vta/isa/path_probe.h"
 
 namespace vta::sweeps {
 
@@ -90,8 +91,8 @@ std::string shard_store(const std::string& dir, int i) {
 
 std::vector<std::string> shard_stores(const std::string& dir) {
   std::vector<std::string> out;
-  if (!fs::is_directory(dir)) fail("{}: not a folder of shard stores", dir);
-  for (const auto& e : fs::directory_iterator(dir)) {
+  if (!path_is_dir(dir)) fail("{}: not a folder of shard stores", dir);
+  for (const auto& e : list_dir(dir)) {
     const std::string n = e.path().filename().string();
     if (n.starts_with("shard-") && n.ends_with(".sqlite")) out.push_back(e.path().string());
   }
@@ -104,7 +105,7 @@ std::string submit_slurm(const SweepSpec& spec, const std::string& spec_path, co
   if (o.dir.empty()) fail("sweep submit: give --dir DIR for the shards");
   if (spec.strategy == Strategy::Evolve) fail("{}: the evolve strategy cannot be sharded", spec.source);
   if (!o.dry_run && !have("sbatch")) fail("sweep submit --slurm: sbatch is not on PATH (is this a Slurm login node?)");
-  fs::create_directories(o.dir);
+  make_dirs(o.dir, "--dir");
   const std::string dir = fs::absolute(o.dir).string(), spec_abs = fs::absolute(spec_path).string();
   SlurmOptions so = o;
   so.dir = dir;
@@ -116,7 +117,7 @@ std::string submit_slurm(const SweepSpec& spec, const std::string& spec_path, co
   std::vector<int> tasks_a, tasks_b;
   for (int i = 0; i < n; ++i) {
     const std::string st = shard_store(dir, i);
-    const bool a_done = o.resume && fs::exists(st) && shard_unfinished(spec, st, i, n, 0) == 0 &&
+    const bool a_done = o.resume && path_exists(st) && shard_unfinished(spec, st, i, n, 0) == 0 &&
                         shard_unfinished(spec, st, i, n, 1) == 0;
     if (!a_done) tasks_a.push_back(i);
     tasks_b.push_back(i);  // stage 2 skips what is stored: a finished task ends at once
@@ -149,7 +150,7 @@ std::string submit_slurm(const SweepSpec& spec, const std::string& spec_path, co
 
   // A resubmission replaces the jobs of the last submission that still wait.
   const fs::path jobs_file = fs::path(dir) / "slurm-jobs.json";
-  if (o.resume && fs::exists(jobs_file)) {
+  if (o.resume && path_exists(jobs_file)) {
     std::ifstream in(jobs_file);
     const auto old = nlohmann::json::parse(in, nullptr, false);
     if (!old.is_discarded())
@@ -176,7 +177,7 @@ std::string submit_slurm(const SweepSpec& spec, const std::string& spec_path, co
 std::string slurm_status(const SweepSpec& spec, const std::string& dir) {
   const fs::path jobs_file = fs::path(dir) / "slurm-jobs.json";
   nlohmann::json jobs = nlohmann::json::object();
-  if (fs::exists(jobs_file)) {
+  if (path_exists(jobs_file)) {
     std::ifstream in(jobs_file);
     jobs = nlohmann::json::parse(in, nullptr, false);
     if (jobs.is_discarded()) jobs = nlohmann::json::object();
@@ -206,7 +207,7 @@ std::string slurm_status(const SweepSpec& spec, const std::string& dir) {
   for (int i = 0; i < n; ++i) {
     const std::string st = shard_store(dir, i);
     int64_t c[4] = {0, 0, 0, 0}, failed = 0, pending = 0;
-    if (fs::exists(st)) {
+    if (path_exists(st)) {
       const Store s(st, false);
       for (const auto& [key, stages] : s.results(false))
         for (const auto& [k, r] : stages) {
@@ -223,7 +224,7 @@ std::string slurm_status(const SweepSpec& spec, const std::string& dir) {
   }
   if (jobs.contains("C"))
     out += fmt::format("merge/stage 3/report job {}: {}\n", jobs["C"].get<std::string>(), job_state("C", -1));
-  if (fs::exists(fs::path(dir) / "merged.sqlite")) out += fmt::format("merged store: {}/merged.sqlite\n", dir);
+  if (path_exists(fs::path(dir) / "merged.sqlite")) out += fmt::format("merged store: {}/merged.sqlite\n", dir);
   return out;
 }
 

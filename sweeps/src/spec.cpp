@@ -18,6 +18,7 @@
 #include "vta/isa/yaml_documents.h"
 #include "vta/sweeps/constraints.h"
 #include "vta/sweeps/metrics.h"
+#include "vta/isa/path_probe.h"
 
 namespace vta::sweeps {
 
@@ -237,7 +238,7 @@ NetworkSpec parse_network(const Ctx& x, const YAML::Node& n, const std::string& 
   if (n["onnx"]) {
     const std::filesystem::path p = scalar(x, n["onnx"], "onnx");
     net.onnx = (p.is_absolute() ? p : std::filesystem::path(dir) / p).lexically_normal().string();
-    if (!std::filesystem::is_regular_file(net.onnx)) fail("{}: onnx file {} does not exist", x.at(n["onnx"]), net.onnx);
+    if (!path_is_file(net.onnx)) fail("{}: onnx file {} does not exist", x.at(n["onnx"]), net.onnx);
     if (n["batch"] || n["image"])
       fail("{}: batch and image apply to zoo networks (an ONNX file fixes its shape)", x.at(n));
   }
@@ -368,9 +369,12 @@ SweepSpec load_spec_text(const std::string& text, const std::string& source, con
   if (!root["base"]) fail("{}: the sweep spec needs base: PRESET (e.g. vta-1x16x16) or a config file", source);
   const std::string base = scalar(x, root["base"], "base");
   const std::filesystem::path local = std::filesystem::path(dir) / base;
-  s.base = (base.ends_with(".yaml") || base.ends_with(".yml")) && std::filesystem::exists(local)
-               ? local.string()
-               : resolve_config_path(base);
+  try {
+    s.base = (base.ends_with(".yaml") || base.ends_with(".yml")) && path_exists(local) ? local.string()
+                                                                                        : resolve_config_path(base);
+  } catch (const Error& e) {
+    fail("{}: base: {}", x.at(root["base"]), e.what());
+  }
   s.base_text = read_file(s.base);
   try {
     load_config_text(s.base_text, s.base);

@@ -11,6 +11,7 @@
 #include <thread>
 
 #include "vta/isa/error.h"
+#include "vta/isa/path_probe.h"
 
 namespace vta::sweeps {
 
@@ -61,7 +62,7 @@ struct Store::Impl {
 };
 
 Store::Store(const std::string& path, bool create) : impl_(std::make_unique<Impl>()), path_(path) {
-  if (!create && !std::filesystem::exists(path)) fail("{}: no such results store", path);
+  if (!create && !path_exists(path)) fail("{}: no such results store", path);
   try {
     impl_->db =
         std::make_unique<SQLite::Database>(path, SQLite::OPEN_READWRITE | (create ? SQLite::OPEN_CREATE : 0), 30000);

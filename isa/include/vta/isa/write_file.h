@@ -14,4 +14,9 @@ namespace vta {
 /// names the option it came from ("--trace"); empty: the path alone.
 void write_file(const std::string& path, std::string_view bytes, std::string_view what = {});
 
+/// Creates folder `path` and its parents where missing; throws vta::Error
+/// "WHAT PATH: cannot create the folder (REASON)" when it cannot (a file in
+/// the way, no permission), never std::filesystem's own message.
+void make_dirs(const std::string& path, std::string_view what = {});
+
 }  // namespace vta

@@ -1,0 +1,48 @@
+#pragma once
+// Questions about a path that the user gave (a preset name, a spec's `base`,
+// an ONNX file, a store, a test folder), asked without exceptions:
+// std::filesystem's throwing forms report a name too long, a loop of links
+// or a folder that cannot be searched as `filesystem error: cannot check
+// file status: ...`, which is neither one of our messages nor a reason to
+// stop. Here each reads as "no", and the caller's own message follows
+// (FuzzSweepSpec.BaseNameTooLongForTheSystem in tests/test_fuzz_findings.cpp).
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace vta {
+
+/// Whether `p` names a regular file (after links).
+inline bool path_is_file(const std::filesystem::path& p) {
+  std::error_code ec;
+  return std::filesystem::is_regular_file(p, ec);
+}
+
+/// Whether `p` names a folder (after links).
+inline bool path_is_dir(const std::filesystem::path& p) {
+  std::error_code ec;
+  return std::filesystem::is_directory(p, ec);
+}
+
+/// Whether `p` names anything at all.
+inline bool path_exists(const std::filesystem::path& p) {
+  std::error_code ec;
+  return std::filesystem::exists(p, ec);
+}
+
+/// Whether `a` and `b` name the same file; false when either does not exist.
+inline bool same_file(const std::filesystem::path& a, const std::filesystem::path& b) {
+  std::error_code ec;
+  const bool same = std::filesystem::equivalent(a, b, ec);
+  return !ec && same;
+}
+
+/// The entries of folder `dir`, or none when it cannot be listed.
+inline std::vector<std::filesystem::directory_entry> list_dir(const std::filesystem::path& dir) {
+  std::vector<std::filesystem::directory_entry> out;
+  std::error_code ec;
+  for (std::filesystem::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) out.push_back(*it);
+  return out;
+}
+
+}  // namespace vta
