@@ -16,9 +16,12 @@
 #include <regex>
 #include <thread>
 
+#include "env_guard.h"
 #include "run_cli.h"
 #include "sweep_test_util.h"
+#include "vta/compiler/reference.h"
 #include "vta/compiler/zoo.h"
+#include "vta/compiler/zoo_cache.h"
 #include "vta/isa/config.h"
 #include "vta/isa/error.h"
 #include "vta/sweeps/constraints.h"
@@ -94,6 +97,32 @@ TEST(SweepConstraints, UnitsAndTheViolatedMessage) {
       cs.violated(big).find("constraint 'gemm.block_in * gemm.block_out * gemm.batch <= 256' (t.yaml:4) is false"),
       std::string::npos)
       << cs.violated(big);
+}
+
+// A sweep's zoo networks come from the zoo cache, one entry for every design
+// point (kAnyConfig); --no-cache (use_cache false) leaves the cache alone.
+TEST(SweepStages, ZooNetworksComeFromTheCache) {
+  const auto dir = std::filesystem::path(VTA_BINARY_DIR) / "test-tmp" / ("sweep-zoo-cache-" + std::to_string(::getpid()));
+  std::filesystem::remove_all(dir);
+  vta::test::EnvGuard env("VTA_CACHE_DIR", dir.string());
+  NetworkSpec ns;
+  ns.zoo = "lenet5";
+  vta::compiler::ZooOptions zo;
+  zo.seed = ns.seed;
+  zo.batch = ns.batch;
+  zo.image = ns.image;
+  const std::string entry = vta::compiler::zoo_cache_path("lenet5", zo, vta::compiler::kAnyConfig);
+  prepare_network(ns, "t.yaml", /*use_cache=*/false);
+  EXPECT_FALSE(std::filesystem::exists(entry));
+  const PreparedNetwork built = prepare_network(ns, "t.yaml");
+  ASSERT_TRUE(std::filesystem::exists(entry)) << entry;
+  const PreparedNetwork cached = prepare_network(ns, "t.yaml");
+  EXPECT_EQ(cached.input.data, built.input.data);
+  ASSERT_EQ(cached.graph.nodes.size(), built.graph.nodes.size());
+  const vta::compiler::Tensor a = vta::compiler::run_graph(built.graph, built.input)[static_cast<size_t>(built.graph.output)];
+  const vta::compiler::Tensor b = vta::compiler::run_graph(cached.graph, cached.input)[static_cast<size_t>(cached.graph.output)];
+  EXPECT_EQ(a.data, b.data);
+  std::filesystem::remove_all(dir);
 }
 
 // The analytical stage must track the cycle model: per network within 25 %

@@ -10,6 +10,7 @@
 #include "vta/compiler/compile.h"
 #include "vta/compiler/runtime.h"
 #include "vta/compiler/zoo.h"
+#include "vta/compiler/zoo_cache.h"
 #include "vta/compiler/onnx.h"
 #include "vta/isa/config.h"
 #include "vta/isa/error.h"
@@ -109,8 +110,10 @@ int compare(const CompareOpts& o) {
       compiler::ZooOptions zo;
       zo.seed = o.seed;
       zo.image = o.image;
-      g = compiler::build_zoo(o.model, zo);
-      input = compiler::zoo_input(g, o.seed + 1000);
+      // Through the zoo cache: the network does not depend on the designs compared.
+      compiler::ZooRun z = compiler::zoo_run(o.model, zo, compiler::kAnyConfig, /*want_reference=*/false);
+      g = std::move(z.graph);
+      input = std::move(z.input);
       what = o.model;
     } else {
       const std::string bytes = read_file(o.onnx, "--onnx");

@@ -62,7 +62,7 @@ void add_sweep_command(CLI::App& app) {
   struct RunArgs {
     std::string spec, db, shard, peers;
     int jobs = 0, max_stage = 3;
-    bool quiet = false;
+    bool quiet = false, no_cache = false;
   };
   auto run_args = std::make_shared<RunArgs>();
   auto* run = sweep->add_subcommand("run", "run or resume a sweep into a results store");
@@ -73,6 +73,7 @@ void add_sweep_command(CLI::App& app) {
       ->check(CLI::Range(0, 3))
       ->capture_default_str();
   run->add_flag("-q,--quiet", run_args->quiet, "no progress output");
+  run->add_flag("--no-cache", run_args->no_cache, "build and calibrate zoo networks anew (no zoo cache)");
   run->add_option("--shard", run_args->shard, "run shard I of N (I/N): a deterministic slice of the points");
   run->add_option("--peers", run_args->peers,
                   "--shard: folder of the other shards' stores (shard-*.sqlite), whose stage 1 stage 2 selects over");
@@ -84,6 +85,7 @@ void add_sweep_command(CLI::App& app) {
       o.jobs = run_args->jobs;
       o.max_stage = run_args->max_stage;
       o.progress = !run_args->quiet;
+      o.use_cache = !run_args->no_cache;
       o.tool = std::string("vta-lab ") + VTA_VERSION;
       if (!run_args->shard.empty()) std::tie(o.shard, o.shards) = sweeps::parse_shard(run_args->shard, "--shard");
       if (!run_args->peers.empty()) {

@@ -141,7 +141,7 @@ class Runner {
     const auto t0 = std::chrono::steady_clock::now();
     store_.begin(spec_, opts_.tool);
     sum_.space = space_.size();
-    for (const auto& n : spec_.networks) nets_.push_back(prepare_network(n, spec_.source));
+    for (const auto& n : spec_.networks) nets_.push_back(prepare_network(n, spec_.source, opts_.use_cache));
     done_ = store_.results(false);
     const int jobs = opts_.jobs > 0 ? opts_.jobs : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
     pool_ = std::make_unique<WorkerPool>(

@@ -13,6 +13,7 @@
 #include "vta/compiler/report.h"
 #include "vta/compiler/runtime.h"
 #include "vta/compiler/zoo.h"
+#include "vta/compiler/zoo_cache.h"
 #include "vta/estimate/energy.h"
 #include "vta/isa/error.h"
 #include "vta/model/backend.h"
@@ -68,7 +69,7 @@ StageResult StageResult::from_json(const nlohmann::json& j) {
   return r;
 }
 
-PreparedNetwork prepare_network(const NetworkSpec& n, const std::string& spec_source) {
+PreparedNetwork prepare_network(const NetworkSpec& n, const std::string& spec_source, bool use_cache) {
   PreparedNetwork p;
   p.spec = n;
   try {
@@ -77,8 +78,9 @@ PreparedNetwork prepare_network(const NetworkSpec& n, const std::string& spec_so
       zo.seed = n.seed;
       zo.batch = n.batch;
       zo.image = n.image;
-      p.graph = build_zoo(n.zoo, zo);
-      p.input = zoo_input(p.graph, n.seed + 1000);
+      ZooRun z = zoo_run(n.zoo, zo, kAnyConfig, /*want_reference=*/false, use_cache);
+      p.graph = std::move(z.graph);
+      p.input = std::move(z.input);
     } else {
       std::ifstream f(n.onnx, std::ios::binary);
       if (!f) fail("{}: cannot open", n.onnx);

@@ -28,6 +28,11 @@ struct ZooRun {
   bool reference_from_cache = false;  // and the reference output too
 };
 
+/// The config key of an entry used for many designs at once (a sweep's
+/// networks, `vta compare --model`): a zoo network and its reference do not
+/// depend on the config, so one entry serves every design point.
+inline constexpr const char* kAnyConfig = "any-config";
+
 /// The cache folder (not created).
 std::string zoo_cache_dir();
 /// The entry's file for these arguments (in this build's folder of zoo_cache_dir()).

@@ -28,6 +28,9 @@ struct RunOptions {
   // stores, whose stage 1 must be complete (the runner says which is not).
   int shard = 0, shards = 1;
   std::vector<std::string> peers;
+  // Zoo networks built through the zoo cache (compiler/zoo_cache.h, one
+  // entry for every design point); false builds and calibrates them anew.
+  bool use_cache = true;
 };
 
 struct StageCounts {

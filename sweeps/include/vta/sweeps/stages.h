@@ -50,8 +50,10 @@ struct PreparedNetwork {
   compiler::Graph graph;
   compiler::Tensor input;
 };
-/// Throws vta::Error naming the spec file and line of the network.
-PreparedNetwork prepare_network(const NetworkSpec& n, const std::string& spec_source);
+/// Throws vta::Error naming the spec file and line of the network. A zoo
+/// network comes from the zoo cache (entry kAnyConfig) unless `use_cache` is
+/// false.
+PreparedNetwork prepare_network(const NetworkSpec& n, const std::string& spec_source, bool use_cache = true);
 
 StageResult stage_analytic(const Config& c, const PreparedNetwork& n);
 /// Stages 2 and 3 also record energy per layer and `energy_uj` per inference
