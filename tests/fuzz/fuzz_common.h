@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <string>
 
+#include "vta/isa/config.h"
 #include "vta/isa/error.h"
 
 namespace vta::fuzz {
@@ -27,6 +28,16 @@ void expect_clean(F&& body) {
       std::abort();
     }
   }
+}
+
+/// The design the program targets run on: the default with 16 MiB of DRAM.
+/// A program may ask for every byte the config has, and filling 1 GiB with
+/// random data under the sanitizers outlasts the 10 s timeout: a legitimate
+/// slow input, not a hang (`.buffer i INP 44444444 random 1` was one). The
+/// limit check is what is under test, and it is the same at 16 MiB.
+inline const vta::Config& program_config() {
+  static const vta::Config c = vta::load_config_text("", "<fuzz>", {{"memory.dram_size", "16777216"}});
+  return c;
 }
 
 inline std::string text(const uint8_t* data, size_t size) { return {reinterpret_cast<const char*>(data), size}; }

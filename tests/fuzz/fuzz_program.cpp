@@ -6,7 +6,7 @@
 #include "vta/isa/config.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  static const vta::Config c = vta::default_config();
+  const vta::Config& c = vta::fuzz::program_config();
   vta::fuzz::expect_clean([&] {
     vta::ProgramImage img = vta::conformance_image(vta::fuzz::unpack_program(data, size), "fuzz");
     (void)vta::disassemble_image(img, c);

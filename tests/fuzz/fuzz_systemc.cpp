@@ -42,7 +42,7 @@ Outcome run_on(const std::string& backend, const vta::Config& c, vta::Conformanc
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  static const vta::Config c = vta::default_config();
+  const vta::Config& c = vta::fuzz::program_config();
   const vta::ConformanceFiles files = vta::fuzz::unpack_program(data, size);
   const Outcome g = run_on("golden", c, files), s = run_on("systemc", c, files);
   if (g.error.has_value() != s.error.has_value())

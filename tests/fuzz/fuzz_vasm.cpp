@@ -7,7 +7,7 @@
 #include "vta/model/image.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  static const vta::Config c = vta::default_config();
+  const vta::Config& c = vta::fuzz::program_config();
   const std::string text = vta::fuzz::text(data, size);
   vta::fuzz::expect_clean([&] {
     vta::ProgramImage img = vta::assemble_program(text, "fuzz.vasm", c);
