@@ -1,5 +1,6 @@
 // Bad sweep specs and stores: one message naming file, line and key, exit 2.
 #include <gtest/gtest.h>
+#include <sqlite3.h>
 #include <sys/wait.h>
 
 #include <cstdio>
@@ -160,6 +161,38 @@ TEST(SweepStoreErrors, NotAStore) {
   const auto r = run_vta("sweep status " + (dir / "junk.db").string());
   EXPECT_EQ(r.code, 2) << r.out;
   EXPECT_NE(r.out.find("junk.db: "), std::string::npos) << r.out;
+}
+
+// A store damaged outside vta (a JSON column edited by hand, a disk error):
+// every command that reads it names the store, the row and the column, never
+// nlohmann's own "[json.exception...]" message.
+TEST(SweepStoreErrors, DamagedJsonColumnsAreNamed) {
+  const auto dir = sweep_dir("damaged");
+  const std::string spec = write_spec(dir, "s.yaml", std::string("base: vta-1x16x16\n") + kNet +
+                                                        "axes:\n  - knob: clock.mhz\n    values: [100, 200]\n");
+  const std::string good = (dir / "good.db").string();
+  ASSERT_EQ(run_vta("sweep run -q " + spec + " --db " + good + " --max-stage 1").code, 0);
+  const std::vector<std::pair<std::string, std::string>> damage = {
+      {"UPDATE results SET metrics = '{bad'", "stage 0 metrics is not a JSON object"},
+      {"UPDATE results SET metrics = '{\"cycles\": \"x\"}'", "metrics 'cycles' is not a number"},
+      {"UPDATE points SET knobs = '[1, 2]'", "knobs is not a JSON object"},
+      {"UPDATE points SET knobs = '{\"clock.mhz\": null}'", "knobs 'clock.mhz' is not a string"}};
+  int n = 0;
+  for (const auto& [sql, needle] : damage) {
+    const std::string db = (dir / ("damaged" + std::to_string(n++) + ".db")).string();
+    std::filesystem::copy_file(good, db, std::filesystem::copy_options::overwrite_existing);
+    sqlite3* h = nullptr;
+    ASSERT_EQ(sqlite3_open(db.c_str(), &h), SQLITE_OK);
+    ASSERT_EQ(sqlite3_exec(h, sql.c_str(), nullptr, nullptr, nullptr), SQLITE_OK) << sql;
+    sqlite3_close(h);
+    for (const std::string cmd : {"sweep status ", "sweep export --csv ", "sweep export --json "}) {
+      const auto r = run_vta(cmd + db);
+      EXPECT_EQ(r.code, 2) << cmd << sql << "\n" << r.out;
+      EXPECT_NE(r.out.find(db + ": damaged results store: point "), std::string::npos) << cmd << sql << "\n" << r.out;
+      EXPECT_NE(r.out.find(needle), std::string::npos) << cmd << sql << "\n" << r.out;
+      EXPECT_EQ(r.out.find("json.exception"), std::string::npos) << r.out;
+    }
+  }
 }
 
 TEST(SweepStoreErrors, MissingStore) {

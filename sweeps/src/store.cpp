@@ -48,6 +48,22 @@ ALTER TABLE layers ADD COLUMN energy_uj REAL;
 UPDATE sweep SET schema_version = 2 WHERE id = 1;
 )sql";
 
+// A JSON object column of a row (a result's metrics: numbers; a point's
+// knobs: the axis values as strings, as the runner writes them): a
+// store edited or damaged outside vta is named with the row, never with
+// nlohmann's own message (SweepStoreErrors.DamagedJsonColumnsAreNamed).
+nlohmann::json json_object_column(const std::string& text, const std::string& path, const std::string& row,
+                                  const char* column, bool numbers_only) {  // else strings only
+  const auto j = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (j.is_discarded() || !j.is_object())
+    fail("{}: damaged results store: {} {} is not a JSON object", path, row, column);
+  for (auto it = j.begin(); it != j.end(); ++it)
+    if (numbers_only ? !it.value().is_number() : !it.value().is_string())
+      fail("{}: damaged results store: {} {} '{}' is not a {}", path, row, column, it.key(),
+           numbers_only ? "number" : "string");
+  return j;
+}
+
 std::string now_utc() {
   const std::time_t t = std::time(nullptr);
   char buf[32];
@@ -286,7 +302,9 @@ std::map<std::string, std::map<int, StageResult>> Store::results(bool with_layer
       r.status = q.getColumn(2).getString();
       r.error = q.getColumn(3).isNull() ? "" : q.getColumn(3).getString();
       r.check = q.getColumn(4).isNull() ? "" : q.getColumn(4).getString();
-      const auto mj = nlohmann::json::parse(q.getColumn(5).getString());
+      const auto mj = json_object_column(q.getColumn(5).getString(), path_,
+                                         fmt::format("point {} stage {}", q.getColumn(0).getString(), r.stage),
+                                         "metrics", true);
       for (auto it = mj.begin(); it != mj.end(); ++it)
         r.metrics.values.emplace_back(it.key(), it.value().get<double>());
       r.wall_s = q.getColumn(6).getDouble();
@@ -324,6 +342,7 @@ std::vector<StoredPoint> Store::load(bool with_layers) const {
       p.info.network = q.getColumn(2).getString();
       p.info.config_hash = q.getColumn(3).isNull() ? "" : q.getColumn(3).getString();
       p.info.knobs = q.getColumn(4).getString();
+      json_object_column(p.info.knobs, path_, "point " + p.info.key, "knobs", false);
       if (auto it = res.find(p.info.key); it != res.end()) p.stages = std::move(it->second);
       out.push_back(std::move(p));
     }
