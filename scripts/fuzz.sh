@@ -12,6 +12,10 @@
 #                                            45 s each) from a fresh working corpus, so
 #                                            a commit's result is the same here and in CI
 #   scripts/fuzz.sh --merge [TARGET ...]     minimise the working corpus into tests/fuzz/corpus/TARGET
+# An open-ended run appends a row per target to tests/fuzz/campaign.tsv (date,
+# commit, target, seconds, executions, edges, corpus, findings): the ledger
+# of executions toward the 10 million per target;
+#   scripts/fuzz_totals.sh   sums it per target.
 # FUZZ_FLAGS adds libFuzzer flags (-use_value_profile=1 guides comparisons
 # better at a third of the speed; tests/fuzz/README.md).
 set -euo pipefail
@@ -60,7 +64,16 @@ for t in "${targets[@]}"; do
     "$bin" "${budget[@]}" -timeout=10 -rss_limit_mb=4096 -print_final_stats=1 ${FUZZ_FLAGS:-} \
       "${dict[@]}" "$root/$work" 2>&1 | tee "$log" |
       grep -aE "^#[0-9]+.*(INITED|DONE)|stat::number_of_executed_units|ERROR|SUMMARY" || true)
-  if ls "$out/fuzz/findings/$t" | grep -qE '^(crash|timeout|leak|oom)-'; then
+  found=$(ls "$out/fuzz/findings/$t" | grep -cE '^(crash|timeout|leak|oom)-' || true)
+  if [ $ci = 0 ] && [ $merge = 0 ]; then
+    # The campaign ledger (tests/fuzz/README.md "Runs"): one row per open-ended run.
+    execs=$(grep -a -m1 -oE 'stat::number_of_executed_units: [0-9]+' "$log" | grep -oE '[0-9]+$' || echo 0)
+    edges=$(grep -a -oE 'cov: [0-9]+' "$log" | tail -1 | grep -oE '[0-9]+$' || echo 0)
+    corpus=$(ls "$work" | wc -l)
+    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$(date -u +%FT%TZ)" "$(git rev-parse --short HEAD 2>/dev/null || echo -)" \
+      "$t" "$secs" "$execs" "$edges" "$corpus" "$found" >> tests/fuzz/campaign.tsv
+  fi
+  if [ "$found" -gt 0 ]; then
     # The report and stack of the finding, so that a CI log alone says what broke.
     grep -a -m1 -B2 -A60 -E "ERROR: |runtime error:|terminate called|==[0-9]+==" "$log" | cut -c1-300 || true
     echo "fuzz_$t: findings in $out/fuzz/findings/$t (reproduce: $bin FILE)"
