@@ -10,6 +10,7 @@
 #include "vta/estimate/estimate.h"
 #include "vta/isa/config.h"
 #include "vta/isa/error.h"
+#include "vta/isa/json_error.h"
 
 namespace vta::app {
 
@@ -29,7 +30,7 @@ nlohmann::json read_json(const std::string& path) {
   try {
     return nlohmann::json::parse(in);
   } catch (const nlohmann::json::exception& e) {
-    fail("{}: not JSON ({})", path, e.what());
+    fail_json(path, e);
   }
 }
 

@@ -6,6 +6,7 @@
 
 #include "vta/isa/config.h"
 #include "vta/isa/error.h"
+#include "vta/isa/json_error.h"
 
 namespace vta {
 
@@ -28,20 +29,7 @@ std::string import_upstream_json(const std::string& json_text, const std::string
   try {
     j = nlohmann::json::parse(json_text, watch);
   } catch (const nlohmann::json::exception& e) {  // parse_error, and out_of_range for a number like 1e3001
-    // nlohmann's what() is "[json.exception.parse_error.101] parse error at
-    // line L, column C: REASON": keep the place and the reason, not the tag.
-    std::string_view m = e.what();
-    if (const auto tag = m.find("] "); m.starts_with("[json.exception.") && tag != std::string_view::npos)
-      m.remove_prefix(tag + 2);
-    constexpr std::string_view kAt = "parse error at line ";
-    if (m.starts_with(kAt)) {
-      m.remove_prefix(kAt.size());
-      const auto comma = m.find(", column "), colon = m.find(": ");
-      if (comma != std::string_view::npos && colon != std::string_view::npos && comma < colon)
-        fail("{}:{}:{}: not valid JSON ({})", source, m.substr(0, comma), m.substr(comma + 9, colon - comma - 9),
-             m.substr(colon + 2));
-    }
-    fail("{}: not valid JSON ({})", source, m);
+    fail_json(source, e);
   }
   if (!duplicate.empty()) fail("{}: key '{}' is given twice", source, duplicate);
   if (!j.is_object()) fail("{}: expected a JSON object of upstream VTA parameters", source);
