@@ -139,6 +139,13 @@ Tensor requantize_all(const Node& n, std::vector<int32_t> acc) {
   }
   if (n.int32_out) return Tensor{n.out, {}, std::move(acc)};
   Tensor out{n.out, std::vector<int8_t>(acc.size()), {}};
+  if (!n.fmults.empty()) {  // ONNX Runtime's float requantization, one multiplier per output channel
+    const int64_t area = n.out.h * n.out.w;
+    for (size_t i = 0; i < acc.size(); ++i)
+      out.data[i] = requantize_ort(acc[i], n.fmults[static_cast<size_t>((static_cast<int64_t>(i) / area) % n.out.c)],
+                                   n.zp, n.relu);
+    return out;
+  }
   for (size_t i = 0; i < acc.size(); ++i) out.data[i] = requantize_one(acc[i], n);
   return out;
 }

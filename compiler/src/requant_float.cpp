@@ -52,6 +52,7 @@ std::optional<FloatRequantVta> lower_float_requant(float scale, int32_t zp, bool
   const auto z = [&](int64_t a) { return requantize_ort(static_cast<int32_t>(a), scale, zp, relu); };
   const int zmin = z(-acc_bound), zmax = z(acc_bound);
   FloatRequantVta f;
+  f.on = true;
   f.zmin = zmin;
   // Thresholds: tau[j] = the first a with z(a) >= zmin + j, j = 1 .. J.
   const int J = zmax - zmin;
@@ -81,7 +82,7 @@ std::optional<FloatRequantVta> lower_float_requant(float scale, int32_t zp, bool
         }
         if (c_lo > c_hi) continue;
         FloatRequantVta cand = f;
-        cand.m = m, cand.s = s;
+        cand.m = m, cand.s = static_cast<int32_t>(s);
         cand.j0 = m > 0 ? static_cast<int32_t>(c_lo / m) : 0;
         cand.c = c_lo - int64_t{cand.j0} * m;
         if (cand.j0 > kImm) continue;
@@ -107,6 +108,7 @@ std::optional<FloatRequantVta> lower_float_requant(float scale, int32_t zp, bool
 }
 
 std::vector<AluStep> float_requant_steps(const FloatRequantVta& f) {
+  if (!f.on) return {};
   using isa::AluOp;
   using On = AluStep::On;
   std::vector<AluStep> st;

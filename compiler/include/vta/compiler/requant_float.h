@@ -28,21 +28,6 @@ namespace vta::compiler {
 /// output is held as value - 128, its zero point likewise).
 int8_t requantize_ort(int32_t acc, float scale, int32_t zp, bool relu);
 
-/// The exact VTA form of requantize_ort() for |acc| <= acc_bound: the ALU
-/// starts from acc - t_hi (folded into the bias), then
-///   u' = max(min(acc - t_hi, 0) + span, j0)   (u' = u + j0, u in [0, W])
-///   z  = zmin + floor((m u' + c) / 2^s)
-struct FloatRequantVta {
-  int32_t t_hi = 0;  // the first accumulator of the largest output
-  int32_t span = 0;  // W + j0
-  int32_t j0 = 0;    // the intercept's whole multiples of m
-  int64_t m = 0;     // the multiplier (two words when above 32767: (m >> 12) 2^12 + (m & 4095))
-  int64_t c = 0;     // the intercept less m j0, in [0, m)
-  int s = 0;         // the shift
-  int32_t zmin = 0;  // the smallest output
-  bool two_words() const { return m > 32767; }
-  bool operator==(const FloatRequantVta&) const = default;
-};
 /// The exact form, checked against requantize_ort() for every accumulator of
 /// the clamped range, or nullopt when no line separates the thresholds
 /// within 32-bit words (or the scale is not positive and finite).
