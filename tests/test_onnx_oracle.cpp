@@ -178,7 +178,12 @@ TEST_P(AsymOracle, ImportRunsBitExactWithOnnxRuntime) {
   const AsymCase& c = GetParam();
   for (uint32_t seed : {1u, 2u}) {
     vta::test::AsymQdqBuilder b(seed);
-    if (c.net == "resnet18")
+    if (c.net.ends_with("_ort")) b.ort_scales();
+    if (c.net == "resnet18_plain_ort")
+      b.resnet18_plain(c.image, c.width, 10);
+    else if (c.net == "mobilenet_v1_ort")
+      b.mobilenet_v1(c.image, c.width, 10);
+    else if (c.net == "resnet18")
       b.resnet18(c.image, c.width, 10);
     else if (c.net == "mobilenet_v1")
       b.mobilenet_v1(c.image, c.width, 10);
@@ -227,7 +232,8 @@ TEST_P(AsymOracle, ImportRunsBitExactWithOnnxRuntime) {
 
 INSTANTIATE_TEST_SUITE_P(Asym, AsymOracle,
                          ::testing::Values(AsymCase{"resnet18", 32, 16}, AsymCase{"mobilenet_v1", 32, 8},
-                                           AsymCase{"tie_conv", 16, 16}),
+                                           AsymCase{"tie_conv", 16, 16}, AsymCase{"resnet18_plain_ort", 32, 16},
+                                           AsymCase{"mobilenet_v1_ort", 32, 8}),
                          [](const auto& i) { return i.param.net; });
 
 // ONNX's own integer operator tests (Debian's libonnx-testdata): ONNX

@@ -19,6 +19,7 @@
 #include "onnx_read.h"
 #include "vta/compiler/onnx.h"
 #include "vta/compiler/requant.h"
+#include "vta/compiler/requant_float.h"
 #include "vta/isa/error.h"
 #include "vta/isa/read_file.h"
 
@@ -34,15 +35,18 @@ struct Act {  // a dequantized activation: node id, scale exponent, zero point (
   int node;
   int exp;
   int32_t zp = 0;
+  float scale = 0;  // a scale that is not a power of two (0: it is 2^exp)
 };
 struct Weight {
   std::vector<int8_t> data;
   std::vector<int64_t> dims;
   std::vector<int> exps;  // one (per tensor) or one per output channel (per axis 0)
+  std::vector<float> scales;  // the same as floats
 };
 struct Bias {
   std::vector<int32_t> data;
   std::vector<int> exps;
+  std::vector<float> scales;
 };
 struct Pending {  // a float result waiting for its QuantizeLinear
   Node node;
@@ -52,6 +56,11 @@ struct Pending {  // a float result waiting for its QuantizeLinear
   int offset_exp = kNoOffset;
   bool reduce_sum = false;  // a GlobalAvgPool written as ReduceSum (+ Mul by mult * 2^-12)
   bool scaled = false;      // its Mul was seen
+  // Conv / Gemm whose input or weight scales are not all powers of two:
+  // ONNX Runtime's float requantization (requant_float.h) with these scales.
+  bool float_rq = false;
+  float x_scale = 0;
+  std::vector<float> w_scales;
   static constexpr int kNoOffset = -10000;
 };
 
@@ -162,6 +171,20 @@ class Importer : public OnnxReader {
     return e - 1;
   }
 
+  // A scale initializer: positive and finite; its exponent when it is a
+  // power of two, else the nearest exponent and the value in `value`.
+  int any_scale(const onnx::NodeProto& n, int k, float& value) const {
+    const float v = float_scalar(n, k);
+    check_scale(n, v);
+    int e = 0;
+    value = std::frexp(v, &e) == 0.5f ? 0.0f : v;
+    return value == 0 ? e - 1 : static_cast<int>(std::lround(std::log2(v)));
+  }
+  void check_scale(const onnx::NodeProto& n, float v) const {
+    if (!(v > 0) || !std::isfinite(v) || !std::isnormal(v))
+      bad(n, fmt::format("scale {} must be positive, finite and normal", v));
+  }
+
   // Per-axis power-of-two scales: their exponents.
   std::vector<int> scale_exps(const onnx::NodeProto& n, int k) const {
     std::vector<int> out;
@@ -206,6 +229,15 @@ class Importer : public OnnxReader {
     return it->second;
   }
 
+  // An activation whose scale is a power of two (Add and the pools requantize by shifts).
+  const Act& pow2_act(const onnx::NodeProto& n, int k) const {
+    const Act& a = act(n, k);
+    if (a.scale != 0)
+      bad(n, fmt::format("input '{}' has the scale {}, not a power of two (supported for Conv and Gemm only)",
+                         n.input(k), a.scale));
+    return a;
+  }
+
   void handle(const onnx::NodeProto& n) {
     const std::string& op = n.op_type();
     if (!n.domain().empty() && n.domain() != "ai.onnx") bad(n, fmt::format("domain '{}' is not supported", n.domain()));
@@ -215,10 +247,12 @@ class Importer : public OnnxReader {
     if (op == "QuantizeLinear") {
       need(2);
       only_attrs(n, {"axis"});
-      const int exp = scale_exp(n, 1);
+      float fs = 0;
+      const int exp = any_scale(n, 1, fs);
       bool u8 = true;
       const int32_t zp = zero_point(n, 2, u8, true);
-      if (n.input(0) == float_input_) {  // a float graph input: one Input node, however many quantize it
+      if (n.input(0) == float_input_) {
+        if (fs != 0) scale_exp(n, 1);  // names the scale that is not a power of two  // a float graph input: one Input node, however many quantize it
         if (float_input_id_ < 0) {
           Node in = float_input_node_;
           in.exp = exp;
@@ -237,8 +271,12 @@ class Importer : public OnnxReader {
       // A copy: one float result may feed several QuantizeLinear nodes (legal
       // fan-out), each of which gets its own requantized node.
       Pending p = it->second;
-      finish(p, exp, n);
-      set_output_zero_point(p.node, zp, u8);
+      if (fs != 0 || p.float_rq) {
+        finish_float(p, fs != 0 ? fs : std::ldexp(1.0f, exp), exp, zp, u8, n);
+      } else {
+        finish(p, exp, n);
+        set_output_zero_point(p.node, zp, u8);
+      }
       q_[n.output(0)] = g_.add(std::move(p.node));
       g_.nodes.back().name = n.output(0);
       return;
@@ -251,28 +289,37 @@ class Importer : public OnnxReader {
         Node& src = g_.nodes[static_cast<size_t>(q->second)];
         if (src.int32_out)
           bad(n, fmt::format("input '{}' is int32 (DequantizeLinear of int32 activations is not supported)", n.input(0)));
-        const int exp = scale_exp(n, 1);
+        float fs = 0;
+        const int exp = any_scale(n, 1, fs);
         bool u8 = src.uint8;
         const int32_t zp = zero_point(n, 2, u8, src.uint8);
         if (u8 != src.uint8) bad(n, fmt::format("zero point type differs from the type of '{}'", n.input(0)));
         if (src.op == Op::Input) src.exp = exp, src.zp = zp;
-        acts_[n.output(0)] = Act{q->second, exp, zp};
+        acts_[n.output(0)] = Act{q->second, exp, zp, fs};
         return;
       }
       const auto& t = initializer(n, 0);
       if (t.data_type() == onnx::TensorProto::UINT8) bad(n, kUint8Only);
       zero_point_is_zero(n, 2);
-      const std::vector<int> exps = scale_exps(n, 1);
+      const std::vector<float> fscales = float_values(n, 1);
+      for (float v : fscales) check_scale(n, v);
+      bool pow2 = true;
+      for (float v : fscales) {
+        int e = 0;
+        pow2 = pow2 && std::frexp(v, &e) == 0.5f;
+      }
+      const std::vector<int> exps = pow2 ? scale_exps(n, 1) : std::vector<int>(fscales.size(), 0);
       if (exps.size() > 1 && attr_i(n, "axis", 1) != 0)
         bad(n, "per-axis scales are supported along axis 0 (the output channels) only");
       const std::vector<int64_t> v = int_values(t, n);
       if (t.data_type() == onnx::TensorProto::INT8) {
-        Weight w{std::vector<int8_t>(v.begin(), v.end()), {t.dims().begin(), t.dims().end()}, exps};
+        Weight w{std::vector<int8_t>(v.begin(), v.end()), {t.dims().begin(), t.dims().end()}, exps, fscales};
         weights_[n.output(0)] = std::move(w);
       } else {
         Bias b;
         for (auto x : v) b.data.push_back(static_cast<int32_t>(x));
         b.exps = exps;
+        b.scales = fscales;
         biases_[n.output(0)] = std::move(b);
       }
       return;
@@ -332,9 +379,42 @@ class Importer : public OnnxReader {
             out.weight[static_cast<size_t>(r * i + c)] = w->second.data[static_cast<size_t>(tb ? r * i + c : c * o + r)];
         out.out = Shape{is.n, o, 1, 1};
       }
+      const std::vector<int>& we = w->second.exps;
+      const std::vector<float>& wsc = w->second.scales;
+      if (wsc.size() != 1 && static_cast<int64_t>(wsc.size()) != out.out.c)
+        bad(n, fmt::format("the weight has {} scales for {} output channels", wsc.size(), out.out.c));
+      bool w_pow2 = true;
+      for (float v : wsc) {
+        int e = 0;
+        w_pow2 = w_pow2 && std::frexp(v, &e) == 0.5f;
+      }
+      if (x.scale != 0 || !w_pow2) {
+        // Scales that are not powers of two: ONNX Runtime fuses DQ -> Conv /
+        // Gemm -> Q into QLinearConv / QLinearMatMul, whose int32 bias has the
+        // scale x_scale * w_scale and whose requantization is in float.
+        p.float_rq = true;
+        p.x_scale = x.scale != 0 ? x.scale : std::ldexp(1.0f, x.exp);
+        p.w_scales = wsc;
+        if (n.input_size() > 2 && !n.input(2).empty()) {
+          auto b = biases_.find(n.input(2));
+          if (b == biases_.end()) bad(n, fmt::format("bias '{}' must be a dequantized int32 initializer", n.input(2)));
+          if (static_cast<int64_t>(b->second.data.size()) != out.out.c) bad(n, "bias length differs from the output channels");
+          const auto& bs = b->second.scales;
+          for (int64_t c = 0; c < out.out.c; ++c) {
+            const float want = p.x_scale * wsc[wsc.size() == 1 ? 0 : static_cast<size_t>(c)];
+            const float got = bs[bs.size() == 1 ? 0 : static_cast<size_t>(c)];
+            if (std::abs(got - want) > want * 1e-6f)
+              bad(n, fmt::format("bias scale {} of channel {} is not input scale x weight scale ({})", got, c, want));
+          }
+          out.bias = b->second.data;
+        }
+        fold_input_zero_point(out, x.zp, n);
+        p.in_exps = {x.exp};
+        pending_[n.output(0)] = std::move(p);
+        return;
+      }
       // Per-channel weight scales: each channel's accumulator moves to the
       // scale of the finest one (Node::lshift).
-      const std::vector<int>& we = w->second.exps;
       if (we.size() != 1 && static_cast<int64_t>(we.size()) != out.out.c)
         bad(n, fmt::format("the weight has {} scales for {} output channels", we.size(), out.out.c));
       auto wexp = [&](int64_t c) { return we.size() == 1 ? we[0] : we[static_cast<size_t>(c)]; };
@@ -377,7 +457,7 @@ class Importer : public OnnxReader {
     if (op == "ReduceSum") {
       need(2);
       only_attrs(n, {"keepdims", "noop_with_empty_axes"});
-      const Act& x = act(n, 0);
+      const Act& x = pow2_act(n, 0);
       std::vector<int64_t> axes = int_values(initializer(n, 1), n);
       for (auto& a : axes)
         if (a < 0) a += 4;
@@ -413,8 +493,8 @@ class Importer : public OnnxReader {
     }
     if (op == "Add") {
       need(2);
-      const Act& a = act(n, 0);
-      const Act& b = act(n, 1);
+      const Act& a = pow2_act(n, 0);
+      const Act& b = pow2_act(n, 1);
       if (!(g_.at(a.node).out == g_.at(b.node).out)) bad(n, "inputs must have the same shape (no broadcasting)");
       Pending p;
       p.node.name = n.name();
@@ -428,7 +508,7 @@ class Importer : public OnnxReader {
     }
     if (op == "AveragePool" || op == "GlobalAveragePool") {
       need(1);
-      const Act& x = act(n, 0);
+      const Act& x = pow2_act(n, 0);
       const Shape is = g_.at(x.node).out;
       Pending p;
       p.node.name = n.name();
@@ -523,6 +603,32 @@ class Importer : public OnnxReader {
                              n.lshift[static_cast<size_t>(c)], c));
       }
     }
+  }
+
+  // QuantizeLinear with a float requantization: Conv / Gemm only. ONNX
+  // Runtime's multiplier per channel: fl(fl(x_scale * w_scale) / y_scale).
+  void finish_float(Pending& p, float y_scale, int exp, int32_t zp, bool u8, const onnx::NodeProto& q) {
+    Node& n = p.node;
+    if (n.op != Op::Conv2d && n.op != Op::Dense)
+      bad(q, fmt::format("the scale {} is not a power of two (supported after Conv and Gemm only)", y_scale));
+    if (p.offset_exp != Pending::kNoOffset) bad(q, "a rounding offset before a float requantization");
+    if (!p.float_rq)  // power-of-two input and weight scales
+      bad(q, fmt::format("the scale {} is not a power of two while the input and weight scales of '{}' are "
+                         "(supported when they are not)", y_scale, n.name));
+    n.exp = exp;
+    n.scale = y_scale;
+    n.zp = zp;
+    n.uint8 = u8;
+    n.round_even = true;
+    for (float w : p.w_scales) {
+      const float m = static_cast<float>(static_cast<double>(p.x_scale) * static_cast<double>(w)) / y_scale;
+      if (!(m > 0) || !std::isfinite(m)) bad(q, fmt::format("the requantization multiplier of '{}' is {}", n.name, m));
+      n.fmults.push_back(m);
+    }
+    n.fmult = n.fmults[0];
+    if (std::all_of(n.fmults.begin(), n.fmults.end(), [&](float m) { return m == n.fmult; })) n.fmults.clear();
+    if (n.fmults.empty())
+      if (const auto f = lower_float_requant(n.fmult, n.zp, n.relu, acc_bound(n))) n.frq = *f;
   }
 
   // QuantizeLinear's zero point on the node it finishes. A Conv2d / Dense

@@ -5,6 +5,7 @@
 
 #include "int_gemm.h"
 #include "vta/compiler/requant.h"
+#include "vta/compiler/requant_float.h"
 #include "vta/isa/error.h"
 
 namespace vta::compiler {
@@ -116,18 +117,8 @@ int8_t requantize_mult(int32_t acc, const Node& n) {
   return clip8(round_shift(static_cast<int64_t>(acc) * n.mult, n.shift, n.round_even) + n.zp, n);
 }
 
-// ONNX Runtime's float requantization of QLinearConv / QLinearMatMul
-// (MlasRequantizeOutput): float(acc) * scale, clipped to the output range
-// less the zero point, rounded to nearest even, plus the zero point.
-int8_t requantize_float(int32_t acc, const Node& n) {
-  const float lo = static_cast<float>((n.relu ? std::max(n.zp, -128) : -128) - n.zp);
-  const float hi = static_cast<float>(127 - n.zp);
-  const float v = std::min(std::max(static_cast<float>(acc) * n.fmult, lo), hi);
-  return clip8(static_cast<int64_t>(std::nearbyint(v)) + n.zp, n);
-}
-
 int8_t requantize_one(int32_t acc, const Node& n) {
-  if (n.fmult != 0) return requantize_float(acc, n);
+  if (n.fmult != 0) return requantize_ort(acc, n.fmult, n.zp, n.relu);  // ONNX Runtime's float requantization
   if (n.round_even) {  // the shift form or the VTA form with m 1 (import makes no other)
     const int s = n.vta_rq.m != 0 ? n.vta_rq.pre + n.vta_rq.s : n.shift;
     if (n.vta_rq.m > 1 || n.asymmetric()) return requantize_mult(acc, n);
@@ -148,6 +139,13 @@ Tensor requantize_all(const Node& n, std::vector<int32_t> acc) {
   }
   if (n.int32_out) return Tensor{n.out, {}, std::move(acc)};
   Tensor out{n.out, std::vector<int8_t>(acc.size()), {}};
+  if (!n.fmults.empty()) {  // ONNX Runtime's float requantization, one multiplier per output channel
+    const int64_t area = n.out.h * n.out.w;
+    for (size_t i = 0; i < acc.size(); ++i)
+      out.data[i] = requantize_ort(acc[i], n.fmults[static_cast<size_t>((static_cast<int64_t>(i) / area) % n.out.c)],
+                                   n.zp, n.relu);
+    return out;
+  }
   for (size_t i = 0; i < acc.size(); ++i) out.data[i] = requantize_one(acc[i], n);
   return out;
 }

@@ -1,5 +1,6 @@
 // Requantization in the VTA ALU's 32-bit steps. See requant.h.
 #include "vta/compiler/requant.h"
+#include "vta/compiler/requant_float.h"
 
 #include <algorithm>
 #include <bit>
@@ -108,13 +109,14 @@ int final_shift(const Node& n, bool& single) {
 }  // namespace
 
 bool vta_requant_exact(const Node& n) {
-  if (!n.round_even) return true;
+  if (n.frq.on || !n.round_even) return true;
   bool single = false;
   const int s = final_shift(n, single);
   return single && s >= 0 && s <= kMaxRoundShift;
 }
 
 bool needs_scratch(const Node& n) {
+  if (n.frq.on) return n.frq.two_words();
   bool single = false;
   return n.round_even && final_shift(n, single) > 0;
 }
@@ -126,6 +128,7 @@ namespace {
 std::vector<AluStep> all_steps(const Node& n) {
   using isa::AluOp;
   using On = AluStep::On;
+  if (n.frq.on) return float_requant_steps(n.frq);
   std::vector<AluStep> steps;
   if (!n.lshift.empty()) steps.push_back({AluOp::SHR, 0, On::AbyRow});
   const auto shift = [&](int s) {  // rounding_shift()
@@ -168,6 +171,7 @@ std::vector<AluStep> all_steps(const Node& n) {
 
 int32_t bias_fold(const Node& n) {
   if (n.op != Op::Conv2d && n.op != Op::Dense) return 0;
+  if (n.frq.on) return static_cast<int32_t>(0u - static_cast<uint32_t>(n.frq.t_hi));  // acc - t_hi
   const std::vector<AluStep> steps = all_steps(n);
   // Only a plain add to A: a per-channel shift row or a scratch-tile step
   // before it would see the constant at a different point.
@@ -177,7 +181,7 @@ int32_t bias_fold(const Node& n) {
 
 std::vector<AluStep> requant_steps(const Node& n) {
   std::vector<AluStep> steps = all_steps(n);
-  if (bias_fold(n) != 0) steps.erase(steps.begin());
+  if (!n.frq.on && bias_fold(n) != 0) steps.erase(steps.begin());
   return steps;
 }
 

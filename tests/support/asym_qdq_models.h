@@ -78,6 +78,35 @@ class AsymQdqBuilder {
     return x;
   }
 
+  /// Scales as ONNX Runtime's static quantizer computes them from
+  /// calibration ranges instead of powers of two: (max - min) / 255 for
+  /// uint8 activations (zero point round(-min / scale), 0 after a ReLU),
+  /// max|w| / 127 per tensor for weights (its default, per_channel=False), x_scale * w_scale for
+  /// biases. Set before building a net. Add and the pools keep power-of-two
+  /// scales in the importer, so the nets built this way leave them out:
+  /// resnet18_plain() has no residual adds, and the global average pool of
+  /// a 1 x 1 map (an identity) is left out of the head.
+  void ort_scales() { ort_ = true; }
+
+  /// ResNet-18's convolutions (7x7 stem, max pool, four stages of two
+  /// blocks of two 3x3 convolutions) without the residual adds and 1x1 skips.
+  std::string resnet18_plain(int64_t image, int64_t width, int64_t classes) {
+    std::string x = input(image);
+    x = conv(x, 3, width, 7, 2, 3, true);
+    x = maxpool(x, 3, 2, 1);
+    int64_t c = width;
+    for (int stage = 0; stage < 4; ++stage) {
+      const int64_t oc = width << stage;
+      for (int block = 0; block < 2; ++block) {
+        const int64_t s = stage > 0 && block == 0 ? 2 : 1;
+        x = conv(x, c, oc, 3, s, 1, true);
+        x = conv(x, oc, oc, 3, 1, 1, true);
+        c = oc;
+      }
+    }
+    return head(x, c, classes);
+  }
+
   OnnxBuilder& builder() { return b_; }
   /// The input's name and dims.
   const std::string& input_name() const { return in_; }
@@ -91,6 +120,8 @@ class AsymQdqBuilder {
     int exp;
     int zp;
     int64_t hw;
+    float scale = 0;  // ort_scales(): the scale (0: 2^exp)
+    float value() const { return scale != 0 ? scale : std::ldexp(1.0f, exp); }
   };
 
   std::string input(int64_t image) {
@@ -98,6 +129,11 @@ class AsymQdqBuilder {
     in_dims_ = {1, 3, image, image};
     b_.input(in_, onnx::TensorProto::UINT8, in_dims_);
     q_[in_] = Q{-6, 128 + pick(-20, 20), image};
+    if (ort_) {  // a calibration range of about [-1, 1.5]
+      const float lo = -1.0f + 0.01f * static_cast<float>(pick(-20, 20)), hi = 1.5f;
+      q_[in_].scale = (hi - lo) / 255.0f;
+      q_[in_].zp = static_cast<int>(std::lround(-lo / q_[in_].scale));
+    }
     return in_;
   }
 
@@ -109,7 +145,7 @@ class AsymQdqBuilder {
     const Q& q = q_.at(x);
     const std::string f = x + "_dq";
     if (!dqd_.insert(f).second) return f;
-    b_.scalar(f + "_s", std::ldexp(1.0f, q.exp));
+    b_.scalar(f + "_s", q.value());
     b_.ints(f + "_z", onnx::TensorProto::UINT8, {}, {q.zp});
     b_.node("DequantizeLinear", {x, f + "_s", f + "_z"}, {f});
     return f;
@@ -117,13 +153,19 @@ class AsymQdqBuilder {
 
   // QuantizeLinear of the float `f` to uint8 (zero point 0 after a ReLU, as
   // the quantizer calibrates a non-negative range).
-  std::string quantize(const std::string& f, int exp, bool relu, int64_t hw) {
+  std::string quantize(const std::string& f, int exp, bool relu, int64_t hw, float spread = 0) {
     const std::string q = name("q");
-    const int zp = relu ? 0 : 128 + pick(-16, 16);
-    b_.scalar(q + "_s", std::ldexp(1.0f, exp));
+    int zp = relu ? 0 : 128 + pick(-16, 16);
+    float scale = 0;
+    if (ort_) {  // the calibrated range: [0, spread] after a ReLU, else about [-spread, spread]
+      const float lo = relu ? 0.0f : -spread * (1.0f + 0.01f * static_cast<float>(pick(-10, 10)));
+      scale = (spread - lo) / 255.0f;
+      zp = static_cast<int>(std::lround(-lo / scale));
+    }
+    b_.scalar(q + "_s", scale != 0 ? scale : std::ldexp(1.0f, exp));
     b_.ints(q + "_z", onnx::TensorProto::UINT8, {}, {zp});
     b_.node("QuantizeLinear", {f, q + "_s", q + "_z"}, {q});
-    q_[q] = Q{exp, zp, hw};
+    q_[q] = Q{exp, zp, hw, scale};
     return q;
   }
 
@@ -137,12 +179,19 @@ class AsymQdqBuilder {
     std::vector<int64_t> w(static_cast<size_t>(oc * fan)), bias(static_cast<size_t>(oc));
     std::vector<float> ws(static_cast<size_t>(oc)), bs(static_cast<size_t>(oc));
     int wmin = 0;
+    float ort_ws = 0;
     for (int64_t o = 0; o < oc; ++o) {
       const int e = -7 - pick(0, 1);
       wmin = std::min(wmin, e);
       ws[static_cast<size_t>(o)] = std::ldexp(1.0f, e);
       bs[static_cast<size_t>(o)] = std::ldexp(1.0f, e + in.exp);
       for (int64_t i = 0; i < fan; ++i) w[static_cast<size_t>(o * fan + i)] = pick(-wmax_, wmax_);
+      if (ort_) {  // max|w| / 127 of a float range in [0.05, 2], per tensor (the quantizer's default per_channel=False)
+        if (o == 0) ort_ws = 0.05f * static_cast<float>(pick(1, 40)) / 127.0f;
+        ws[static_cast<size_t>(o)] = ort_ws;
+        bs[static_cast<size_t>(o)] = in.value() * ws[static_cast<size_t>(o)];
+        w[static_cast<size_t>(o * fan + static_cast<int64_t>(pick(0, static_cast<int>(fan) - 1)))] = pick(0, 1) ? 127 : -127;
+      }
       bias[static_cast<size_t>(o)] = pick(-bmax_, bmax_);
     }
     b_.ints(n + "_w", onnx::TensorProto::INT8, {oc, cin, k, k}, w);
@@ -170,7 +219,11 @@ class AsymQdqBuilder {
     // channel scale; the output scale puts it at about +-48.
     const int shift = shift_ >= 0 ? shift_
                                   : static_cast<int>(std::lround(std::log2(std::sqrt(static_cast<double>(fan)) * 64 * 74 / 48)));
-    return quantize(f, in.exp + wmin + shift, relu, (in.hw + 2 * p - k) / s + 1);
+    // ort_scales(): about 3 standard deviations of the real output (weights uniform, inputs about +-64 units)
+    float mean_ws = 0;
+    for (float v : ws) mean_ws += v / static_cast<float>(oc);
+    const float spread = 3.0f * in.value() * mean_ws * std::sqrt(static_cast<float>(fan)) * 64 * 74;
+    return quantize(f, in.exp + wmin + shift, relu, (in.hw + 2 * p - k) / s + 1, spread);
   }
 
   std::string maxpool(const std::string& x, int64_t k, int64_t s, int64_t p) {
@@ -194,9 +247,12 @@ class AsymQdqBuilder {
 
   // Global average pool (the image is reduced to 1 x 1 by then), Flatten, Gemm.
   std::string head(const std::string& x, int64_t c, int64_t classes) {
-    const std::string gap = name("gap");
-    b_.node("GlobalAveragePool", {dq(x)}, {gap + "_f"});
-    const std::string pooled = quantize(gap + "_f", q_.at(x).exp, false, 1);
+    std::string pooled = x;
+    if (!ort_ || q_.at(x).hw != 1) {
+      const std::string gap = name("gap");
+      b_.node("GlobalAveragePool", {dq(x)}, {gap + "_f"});
+      pooled = quantize(gap + "_f", q_.at(x).exp, false, 1);
+    }
     const std::string flat = name("flatten");
     auto* fl = b_.node("Flatten", {pooled}, {flat});
     OnnxBuilder::attr(fl, "axis", int64_t{1});
@@ -208,18 +264,20 @@ class AsymQdqBuilder {
     for (auto& v : w) v = pick(-127, 127);
     for (auto& v : bias) v = pick(-3000, 3000);
     b_.ints(n + "_w", onnx::TensorProto::INT8, {classes, c}, w);
-    b_.scalar(n + "_ws", std::ldexp(1.0f, -7));
+    const float fws = ort_ ? 1.3f / 127.0f : std::ldexp(1.0f, -7);
+    b_.scalar(n + "_ws", fws);
     b_.ints(n + "_wz", onnx::TensorProto::INT8, {}, {0});
     b_.node("DequantizeLinear", {n + "_w", n + "_ws", n + "_wz"}, {n + "_wf"});
     b_.ints(n + "_b", onnx::TensorProto::INT32, {classes}, bias);
-    b_.scalar(n + "_bs", std::ldexp(1.0f, in.exp - 7));
+    b_.scalar(n + "_bs", ort_ ? in.value() * fws : std::ldexp(1.0f, in.exp - 7));
     b_.ints(n + "_bz", onnx::TensorProto::INT32, {}, {0});
     b_.node("DequantizeLinear", {n + "_b", n + "_bs", n + "_bz"}, {n + "_bf"});
     auto* gm = b_.node("Gemm", {dq(flat), n + "_wf", n + "_bf"}, {n + "_f"});
     gm->set_name(n);
     OnnxBuilder::attr(gm, "transB", int64_t{1});
     const int shift = static_cast<int>(std::lround(std::log2(std::sqrt(static_cast<double>(c)) * 64 * 74 / 48)));
-    const std::string out = quantize(n + "_f", in.exp - 7 + shift, false, 1);
+    const std::string out =
+        quantize(n + "_f", in.exp - 7 + shift, false, 1, 3.0f * in.value() * fws * std::sqrt(static_cast<float>(c)) * 64 * 74);
     b_.output(out, onnx::TensorProto::UINT8, {1, classes});
     return out;
   }
@@ -231,6 +289,7 @@ class AsymQdqBuilder {
   std::string in_;
   std::vector<int64_t> in_dims_;
   int count_ = 0, convs_ = 0, denses_ = 0;
+  bool ort_ = false;
   int wmax_ = 127, bmax_ = 3000, shift_ = -1;  // weight and bias ranges; requantization shift (-1: from the spread)
 };
 

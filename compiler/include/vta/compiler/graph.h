@@ -60,6 +60,21 @@ struct VtaRequant {
   bool operator==(const VtaRequant&) const = default;
 };
 
+/// ONNX Runtime's float requantization as exact VTA ALU steps
+/// (requant_float.h); on == false: not used.
+struct FloatRequantVta {
+  bool on = false;
+  int32_t t_hi = 0;  // the first accumulator of the largest output (folded into the bias: acc - t_hi)
+  int32_t span = 0;  // W + j0: u' = max(min(acc - t_hi, 0) + span, j0), u' = u + j0
+  int32_t j0 = 0;    // the intercept's whole multiples of m
+  int64_t m = 0;     // the multiplier (two words when above 32767: (m >> 12) 2^12 + (m & 4095))
+  int64_t c = 0;     // the intercept less m j0, in [0, m)
+  int32_t s = 0;     // the shift: out = zmin + floor((m u' + c) / 2^s)
+  int32_t zmin = 0;  // the smallest output
+  bool two_words() const { return m > 32767; }
+  bool operator==(const FloatRequantVta&) const = default;
+};
+
 struct Node {
   std::string name;
   Op op = Op::Input;
@@ -119,6 +134,12 @@ struct Node {
   // ONNX Runtime's float requantization, out = clip(nearbyint(float(acc) *
   // fmult) + zp) with fmult = float(x_scale * w_scale) / y_scale (host only).
   float fmult = 0;
+  // The same per output channel (per-channel weight scales), when not empty
+  // (fmult is then the first channel's, marking the node as float-requantized).
+  std::vector<float> fmults;
+  // Conv2d / Dense with fmult (one per tensor): its exact VTA form, set at
+  // import by lower_float_requant() (requant_float.h) when one exists.
+  FloatRequantVta frq;
   // Conv2d / Dense with per-channel power-of-two weight scales: a left shift
   // per output channel applied to the accumulator before the requantizing
   // shift (which is then the one of the finest channel); empty: none.
@@ -130,6 +151,7 @@ struct Node {
   /// True when the node uses any of the asymmetric fields above in the
   /// 64-bit form (host only); false for the shift and VTA multiplier forms.
   bool asymmetric() const {
+    if (frq.on) return false;  // the exact VTA form holds the zero point and the multiplier
     return fmult != 0 || (vta_rq.m == 0 && (x_zp != 0 || w_zp != 0 || zp != 0 || int32_out || weight_sets != 1 ||
                                             (mult != 1 && op != Op::GlobalAvgPool)));
   }

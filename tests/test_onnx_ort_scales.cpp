@@ -1,0 +1,71 @@
+// ONNX Runtime's default quantizer output (scales that are not powers of
+// two, tests/support/asym_qdq_models.h ort_scales()) imported and compiled:
+// each convolution and dense layer with an exact VTA form of its float
+// requantization (requant_float.h) on VTA, the others on the host, bit-exact with the integer reference
+// (which computes ONNX Runtime's formula; test_onnx_oracle.cpp compares it
+// with ONNX Runtime) on golden and SystemC.
+#include <gtest/gtest.h>
+
+#include <random>
+#include <set>
+
+#include "asym_qdq_models.h"
+#include "test_support.h"
+#include "vta/compiler/compile.h"
+#include "vta/compiler/onnx.h"
+#include "vta/compiler/reference.h"
+#include "vta/compiler/runtime.h"
+
+namespace {
+
+using namespace vta::compiler;
+
+class OrtScales : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(OrtScales, ExactFormsOnVtaBitExactOnGoldenAndSystemc) {
+  vta::test::AsymQdqBuilder b(5);
+  b.ort_scales();
+  if (GetParam() == "resnet18_plain")
+    b.resnet18_plain(32, 16, 10);
+  else
+    b.mobilenet_v1(32, 8, 10);
+  const Graph g = import_onnx_bytes(b.builder().bytes(), GetParam());
+  int float_rq = 0, exact = 0;
+  for (const auto& n : g.nodes)
+    if (n.op == Op::Conv2d || n.op == Op::Dense) {
+      EXPECT_NE(n.fmult, 0.0f) << n.name;
+      float_rq += n.fmult != 0, exact += n.frq.on;
+    }
+  EXPECT_EQ(float_rq, b.convs() + b.denses());
+  EXPECT_GT(exact, float_rq / 3) << "measured: 8 of 18 (resnet18_plain), 23 of 28 (mobilenet_v1)";
+  const vta::Config cfg = vta::test::preset("vta-1x16x16");
+  const CompiledNetwork net = compile(g, cfg);
+  int on_vta = 0;
+  for (const auto& n : net.graph.nodes)
+    if (n.op == Op::Conv2d || n.op == Op::Dense) {
+      // exact VTA form: on VTA; none (a line cannot separate its thresholds in two words): the host
+      EXPECT_EQ(n.device, n.frq.on ? Device::Vta : Device::Host) << n.name << "\n" << net.graph.dump();
+      on_vta += n.device == Device::Vta;
+    }
+  EXPECT_EQ(on_vta, exact);
+  std::mt19937 rng(9);
+  std::uniform_int_distribution<int> u8(0, 255);
+  Tensor in{g.at(0).out, {}};
+  for (int64_t i = 0; i < in.shape.size(); ++i) in.data.push_back(static_cast<int8_t>(u8(rng) - 128));
+  const Tensor ref = run_graph(g, in)[static_cast<size_t>(g.output)];
+  std::set<int> values(ref.data.begin(), ref.data.end());
+  EXPECT_GT(values.size(), 3u) << "the logits should not be saturated";
+  for (const std::string be : {"golden", "systemc"}) {
+    if (be == "systemc" && !VTA_HAS_SYSTEMC) continue;
+    auto backend = vta::make_backend(be, cfg);
+    const NetworkResult res = run_network(net, *backend, in);
+    EXPECT_EQ(res.output.data, ref.data) << GetParam() << " on " << be;
+    std::cout << fmt::format("{} on {}: {} of {} conv/dense on VTA, {} output values compared\n", GetParam(), be,
+                             on_vta, float_rq, ref.data.size());
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Nets, OrtScales, ::testing::Values("resnet18_plain", "mobilenet_v1"),
+                         [](const auto& i) { return i.param; });
+
+}  // namespace

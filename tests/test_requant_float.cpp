@@ -1,0 +1,133 @@
+// ONNX Runtime's float requantization in VTA ALU steps (requant_float.h):
+// for scales as ONNX Runtime's quantizer makes them and for tie-heavy ones,
+// the steps give requantize_ort() for every accumulator of the node's range.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
+
+#include "vta/compiler/requant_float.h"
+
+using namespace vta::compiler;
+
+namespace {
+
+struct Outcome {
+  int64_t checked = 0, differing = 0;
+};
+
+// Every acc in [-bound, bound] through the steps (acc - t_hi: the bias fold).
+Outcome check_all(float scale, int32_t zp, bool relu, int64_t bound, const FloatRequantVta& f) {
+  const std::vector<AluStep> steps = float_requant_steps(f);
+  Outcome o;
+  for (int64_t a = -bound; a <= bound; ++a, ++o.checked) {
+    const int32_t acc = static_cast<int32_t>(a);
+    const int8_t got = run_steps(static_cast<int32_t>(static_cast<uint32_t>(acc) - static_cast<uint32_t>(f.t_hi)), steps);
+    if (got != requantize_ort(acc, scale, zp, relu)) ++o.differing;
+  }
+  return o;
+}
+
+// rne of the real product (one rounding), clamped as ORT clamps.
+int single_rounding(int32_t acc, float scale, int32_t zp, bool relu) {
+  const double v = std::nearbyint(static_cast<double>(acc) * static_cast<double>(scale));
+  return static_cast<int>(std::clamp<double>(v + zp, relu ? std::max(zp, -128) : -128, 127));
+}
+
+}  // namespace
+
+TEST(RequantFloat, OrtFormulaRoundsTheFloatProductHalfToEven) {
+  // 0.5 * 3 = 1.5 -> 2, 0.5 * 5 = 2.5 -> 2 (even), clamped to the range less the zero point.
+  EXPECT_EQ(requantize_ort(3, 0.5f, 0, false), 2);
+  EXPECT_EQ(requantize_ort(5, 0.5f, 0, false), 2);
+  EXPECT_EQ(requantize_ort(-5, 0.5f, 0, false), -2);
+  EXPECT_EQ(requantize_ort(1000, 0.5f, 10, false), 127);
+  EXPECT_EQ(requantize_ort(-1000, 0.5f, -100, true), -100);
+}
+
+TEST(RequantFloat, StepsEqualOrtForQuantizerScalesEverywhere) {
+  std::mt19937 rng(7);
+  std::uniform_real_distribution<float> range(0.5f, 12.0f), wmax(0.05f, 2.0f);
+  int lowered = 0, cases = 0, two_words = 0, double_rounding_cases = 0;
+  int64_t double_rounded = 0;
+  for (int i = 0; i < 150; ++i) {
+    // ONNX Runtime's quantizer: (max - min) / 255 for uint8 activations, max|w| / 127 for weights.
+    const float sx = range(rng) / 255.0f, sw = wmax(rng) / 127.0f, sy = range(rng) / 255.0f;
+    const float scale = static_cast<float>(sx * sw) / sy;
+    const int32_t zp = static_cast<int32_t>(rng() % 256) - 128;
+    const bool relu = rng() % 2 == 0;
+    const int64_t bound = 1 << (14 + rng() % 4);
+    ++cases;
+    const auto f = lower_float_requant(scale, zp, relu, bound);
+    if (!f) continue;
+    ++lowered;
+    two_words += f->two_words();
+    const Outcome o = check_all(scale, zp, relu, bound, *f);
+    EXPECT_EQ(o.differing, 0) << "scale " << scale << " zp " << zp << " relu " << relu << " bound " << bound;
+    int64_t here = 0;
+    for (int64_t a = -bound; a <= bound; ++a)
+      here += requantize_ort(static_cast<int32_t>(a), scale, zp, relu) !=
+              single_rounding(static_cast<int32_t>(a), scale, zp, relu);
+    double_rounded += here;
+    double_rounding_cases += here > 0;
+  }
+  // The lowered forms include accumulators where the float product's
+  // rounding decides the result (a fixed-point rne(acc * S) differs there).
+  std::cout << "lowered " << lowered << " of " << cases << " (" << two_words << " with two words); "
+            << double_rounding_cases << " of them with " << double_rounded << " double-rounded accumulators\n";
+  EXPECT_GE(lowered, cases * 9 / 10);
+  EXPECT_GT(two_words, 0);
+  EXPECT_GT(double_rounded, 0);
+}
+
+TEST(RequantFloat, StepsEqualOrtOnTiesAndDoubleRounding) {
+  // Scales with few significant bits make exact ties; scales just off
+  // 1/k make fl(acc * S) land on a tie from above or below.
+  // Exact ties (scales of few significant bits) alternate with the parity of
+  // the result, which no line gives: those are refused (the host computes
+  // them) or exact.
+  int refused = 0;
+  for (float scale : {0.5f, 0.25f, 0.375f, 0.125f, 0.75f, 3.0f})
+    if (const auto f = lower_float_requant(scale, 0, false, 1 << 12); !f)
+      ++refused;
+    else
+      EXPECT_EQ(check_all(scale, 0, false, 1 << 12, *f).differing, 0) << "scale " << scale;
+  EXPECT_GT(refused, 0);
+  std::vector<float> scales = {1.0f, 1.0f / 3.0f, 0.1f, 0.2f};
+  for (float base : {1.0f / 6.0f, 1.0f / 10.0f, 1.0f / 14.0f, 0.3f})
+    for (int k = -3; k <= 3; ++k) {
+      float v = base;
+      for (int j = 0; j < std::abs(k); ++j) v = std::nextafter(v, k > 0 ? 1.0f : 0.0f);
+      scales.push_back(v);
+    }
+  int64_t double_rounded = 0;
+  int forms = 0, refused_here = 0;
+  for (float scale : scales)
+    for (int32_t zp : {0, -128, 37})
+      for (bool relu : {false, true}) {
+        const int64_t bound = 1 << 16;
+        const auto f = lower_float_requant(scale, zp, relu, bound);
+        ++forms;
+        if (!f) {  // a run of tie zones that alternate with parity: the host's
+          ++refused_here;
+          continue;
+        }
+        const Outcome o = check_all(scale, zp, relu, bound, *f);
+        EXPECT_EQ(o.differing, 0) << "scale " << scale << " zp " << zp << " relu " << relu;
+        for (int64_t a = -bound; a <= bound; ++a)
+          double_rounded += requantize_ort(static_cast<int32_t>(a), scale, zp, relu) !=
+                            single_rounding(static_cast<int32_t>(a), scale, zp, relu);
+      }
+  // The set holds accumulators where the float product's rounding decides
+  // the result (a plain fixed-point rne(acc * S) would differ there).
+  std::cout << "double-rounded accumulators covered: " << double_rounded << "; refused " << refused_here << " of "
+            << forms << "\n";
+  EXPECT_LT(refused_here, forms / 2);
+}
+
+TEST(RequantFloat, RefusesWhatHasNoForm) {
+  EXPECT_FALSE(lower_float_requant(0.0f, 0, false, 1000));
+  EXPECT_FALSE(lower_float_requant(-0.5f, 0, false, 1000));
+  EXPECT_FALSE(lower_float_requant(INFINITY, 0, false, 1000));
+  EXPECT_FALSE(lower_float_requant(0.5f, 0, false, int64_t{1} << 31));
+}
