@@ -134,15 +134,14 @@ void emit_conv(Emitter& e, const Node& n, const ConvGeom& g, const Tile& t, cons
   const int64_t kk = g.k * g.k, ri = g.ri, ro = g.ro;
   const int64_t ih = (t.th - 1) * g.s + g.k, iw = (t.tw - 1) * g.s + g.k;
   const int64_t inp_half = d.inp_depth / 2, wgt_half = d.wgt_depth / 2, acc_half = d.acc_depth / 2;
-  const int64_t TO = t.toc * ro, TI = t.tic * ri;  // OUT / INP element columns of a tile
-  const int64_t conv_n = TO * TI * kk;
+  const int64_t TO = t.toc * ro;  // OUT element columns of a tile
   const int64_t area = t.th * t.tw * ro;  // ACC elements of one output channel block
   auto inpb = [&](int64_t sp) { return sp * inp_half; };
   auto wgtb = [&](int64_t sp) { return sp * wgt_half; };
   auto accb = [&](int64_t ap) { return ap * acc_half; };
   auto biasb = [&](int64_t ap) { return ap * acc_half + acc_half - TO; };
   auto rowb = [&](int64_t ap) { return ap * acc_half + acc_half - 2 * TO; };  // Node::lshift, negated
-  // Uop banks: conv (step parity, acc parity) at (sp*2+ap)*conv_n; epilogue ap at 4*conv_n + ap*TO.
+  // Uop banks: conv (class, step parity, acc parity), then the epilogue's (ap * TO within each).
   auto put = [&](int64_t dst, int64_t src, int64_t wgt) {
     Insn u;
     u[Member::dst] = static_cast<uint32_t>(dst);
@@ -150,15 +149,24 @@ void emit_conv(Emitter& e, const Node& n, const ConvGeom& g, const Tile& t, cons
     u[Member::wgt] = static_cast<uint32_t>(wgt);
     uops.push_back(layout.encode_uop(u));
   };
-  for (int64_t sp = 0; sp < 2; ++sp)
-    for (int64_t ap = 0; ap < 2; ++ap)
-      for (int64_t o = 0; o < TO; ++o)
-        for (int64_t ci = 0; ci < TI; ++ci)
-          for (int64_t kh = 0; kh < g.k; ++kh)
-            for (int64_t kw = 0; kw < g.k; ++kw)
-              put(accb(ap) + o / ro * area + o % ro,
-                  inpb(sp) + (g.dw ? o : ci / ri) * ri * ih * iw + (kh * iw + kw) * ri + ci % ri,
-                  wgtb(sp) + ((o * TI + ci) * g.k + kh) * g.k + kw);
+  // GEMM banks (conv_banks()): per (width, channel) class, the row pitch of
+  // its INP tile and its WGT columns; INP channel blocks keep the full pitch.
+  const ConvBanks gemm = conv_banks(t, g);
+  for (int wc = 0; wc < 2; ++wc)
+    for (int cc = 0; cc < 2; ++cc) {
+      if (gemm.size[wc][cc] == 0 || (wc == 1 && g.k == 1)) continue;
+      const int64_t iwc = (gemm.width[wc] - 1) * g.s + g.k, TIc = gemm.chans[cc] * ri;
+      for (int64_t sp = 0; sp < 2; ++sp)
+        for (int64_t ap = 0; ap < 2; ++ap) {
+          for (int64_t o = 0; o < TO; ++o)
+            for (int64_t ci = 0; ci < TIc; ++ci)
+              for (int64_t kh = 0; kh < g.k; ++kh)
+                for (int64_t kw = 0; kw < g.k; ++kw)
+                  put(accb(ap) + o / ro * area + o % ro,
+                      inpb(sp) + (g.dw ? o : ci / ri) * ri * ih * iw + (kh * iwc + kw) * ri + ci % ri,
+                      wgtb(sp) + ((o * TIc + ci) * g.k + kh) * g.k + kw);
+        }
+    }
   for (int64_t ap = 0; ap < 2; ++ap)
     for (int64_t o = 0; o < TO; ++o) put(accb(ap) + o / ro * area + o % ro, biasb(ap) + o, 0);
   for (int64_t ap = 0; ap < 2; ++ap)
@@ -178,10 +186,11 @@ void emit_conv(Emitter& e, const Node& n, const ConvGeom& g, const Tile& t, cons
   if (g.row)
     for (int64_t ap = 0; ap < 2; ++ap)
       for (int64_t o = 0; o < TO; ++o) put(accb(ap) + o / ro * area + o % ro, rowb(ap) + o, 0);
-  const int64_t conv_bank = 0, epi_bank = 4 * conv_n, reset_bank = 4 * conv_n + 2 * TO;
-  const int64_t sum_bank = 4 * conv_n + 4 * TO, skip_bank = 4 * conv_n + 6 * TO;
-  const int64_t copy_bank = 4 * conv_n + 8 * TO;
-  const int64_t row_bank = 4 * conv_n + (4 + (add || g.scratch ? 4 : 0) + (g.scratch ? 2 : 0)) * TO;
+  const int64_t conv_end = gemm.total;
+  const int64_t epi_bank = conv_end, reset_bank = conv_end + 2 * TO;
+  const int64_t sum_bank = conv_end + 4 * TO, skip_bank = conv_end + 6 * TO;
+  const int64_t copy_bank = conv_end + 8 * TO;
+  const int64_t row_bank = conv_end + (4 + (add || g.scratch ? 4 : 0) + (g.scratch ? 2 : 0)) * TO;
   // The shifts of the conv's output and of the other operand (Add::shift_a applies to inputs[0]).
   const bool conv_is_a = add && add->inputs[0] == a.self;
   const int shift_conv = add ? (conv_is_a ? add->shift_a : add->shift_b) : 0;
@@ -197,20 +206,25 @@ void emit_conv(Emitter& e, const Node& n, const ConvGeom& g, const Tile& t, cons
       for (int64_t ow0 = 0; ow0 < g.wo; ow0 += t.tw)
         for (int64_t ob0 = 0; ob0 < g.cob; ob0 += t.toc, ++tile) {
           const int64_t th = std::min(t.th, g.ho - oh0), toc = std::min(t.toc, g.cob - ob0);
+          // A narrower last tile of the row: its own row pitch (tw, iwc) and, for k > 1, uop bank.
+          const int64_t tw = std::min(t.tw, g.wo - ow0), iwc = (tw - 1) * g.s + g.k;
+          const int wc = tw < t.tw;
           const int64_t ap = tile % 2;
-          const int64_t steps = g.dw ? 1 : g.cib / t.tic;
+          const int64_t steps = g.dw ? 1 : (g.cib + t.tic - 1) / t.tic;
           for (int64_t j = 0; j < steps; ++j, ++q) {
             const int64_t sp = q % 2, c0 = j * t.tic;
+            const int64_t tic = g.dw ? 1 : std::min(t.tic, g.cib - c0), TI = tic * ri;
+            const int cc = tic < t.tic;
             // load
             const int64_t ih0 = oh0 * g.s - g.p, ih1 = ih0 + (th - 1) * g.s + g.k;
-            const int64_t iw0 = ow0 * g.s - g.p, iw1 = iw0 + (t.tw - 1) * g.s + g.k;
+            const int64_t iw0 = ow0 * g.s - g.p, iw1 = iw0 + iwc;
             const int64_t yp0 = std::max<int64_t>(0, -ih0), yp1 = std::max<int64_t>(0, ih1 - g.h);
             const int64_t xp0 = std::max<int64_t>(0, -iw0), xp1 = std::max<int64_t>(0, iw1 - g.w);
             const int64_t ys = ih1 - yp1 - (ih0 + yp0), xs = iw1 - xp1 - (iw0 + xp0);
             if (ys <= 0 || xs <= 0 || yp0 > 15 || yp1 > 15 || xp0 * ri > 15 || xp1 * ri > 15)
               fail("layer {}: a tile lies entirely in padding or needs more than 15 pad elements", n.name);
             // Input channel blocks of this step: tic from c0, or (depthwise) the output blocks.
-            const int64_t in_blocks = g.dw ? toc : t.tic, in_first = g.dw ? ob0 : c0;
+            const int64_t in_blocks = g.dw ? toc : tic, in_first = g.dw ? ob0 : c0;
             for (int64_t ci = 0; ci < in_blocks; ++ci) {
               Insn l = mem(Opcode::LOAD, MemId::INP, inpb(sp) + ci * ri * ih * iw,
                            a.in + (((nb * g.cib + in_first + ci) * g.h + ih0 + yp0) * g.w + iw0 + xp0) * ri, ys,
@@ -229,24 +243,24 @@ void emit_conv(Emitter& e, const Node& n, const ConvGeom& g, const Tile& t, cons
             w[Member::push_next] = 1;
             e.emit(w);
             // compute
-            const Insn epi = loop(Opcode::ALU, epi_bank + ap * TO, toc * ro, th, t.tw, t.tw * ro, ro, 0, 0);
+            const Insn epi = loop(Opcode::ALU, epi_bank + ap * TO, toc * ro, th, tw, tw * ro, ro, 0, 0);
             const EpilogueBanks banks{
-                loop(Opcode::ALU, skip_bank + ap * TO, toc * ro, th, t.tw, t.tw * ro, ro, 0, 0),
-                loop(Opcode::ALU, sum_bank + ap * TO, toc * ro, th, t.tw, t.tw * ro, ro, t.tw * ro, ro),
-                loop(Opcode::ALU, copy_bank + ap * TO, toc * ro, th, t.tw, t.tw * ro, ro, t.tw * ro, ro),
-                loop(Opcode::ALU, row_bank + ap * TO, toc * ro, th, t.tw, t.tw * ro, ro, 0, 0)};
+                loop(Opcode::ALU, skip_bank + ap * TO, toc * ro, th, tw, tw * ro, ro, 0, 0),
+                loop(Opcode::ALU, sum_bank + ap * TO, toc * ro, th, tw, tw * ro, ro, tw * ro, ro),
+                loop(Opcode::ALU, copy_bank + ap * TO, toc * ro, th, tw, tw * ro, ro, tw * ro, ro),
+                loop(Opcode::ALU, row_bank + ap * TO, toc * ro, th, tw, tw * ro, ro, 0, 0)};
             if (j == 0) {
               Insn b = mem(Opcode::LOAD, MemId::ACC, biasb(ap), a.bias + ob0 * ro, 1, toc * ro, toc * ro);
               if (tile >= 2) b[Member::pop_next] = 1, --e.s2c;
               e.emit(b);
               if (g.row) e.emit(mem(Opcode::LOAD, MemId::ACC, rowb(ap), a.row + ob0 * ro, 1, toc * ro, toc * ro));
               // The reset's uops name only ACC rows (the epilogue's bias row is no INP index).
-              Insn r = loop(Opcode::GEMM, reset_bank + ap * TO, toc * ro, th, t.tw, t.tw * ro, ro, 0, 0);
+              Insn r = loop(Opcode::GEMM, reset_bank + ap * TO, toc * ro, th, tw, tw * ro, ro, 0, 0);
               r[Member::reset] = 1;
               e.emit(r);
             }
-            Insn gm = loop(Opcode::GEMM, conv_bank + (sp * 2 + ap) * conv_n, toc * ro * TI * kk, th, t.tw, t.tw * ro,
-                           ro, g.s * iw * ri, g.s * ri);
+            Insn gm = loop(Opcode::GEMM, gemm.at[wc][cc] + (sp * 2 + ap) * gemm.size[wc][cc], toc * ro * TI * kk, th,
+                           tw, tw * ro, ro, g.s * iwc * ri, g.s * ri);
             gm[Member::pop_prev] = 1;
             gm[Member::push_prev] = 1;
             ++e.c2l;
@@ -258,18 +272,18 @@ void emit_conv(Emitter& e, const Node& n, const ConvGeom& g, const Tile& t, cons
                 if (shift_conv > 0) e.emit(alu(AluOp::SHR, true, -shift_conv, epi));
                 for (int64_t o = 0; o < toc; ++o)
                   e.emit(mem(Opcode::LOAD, MemId::ACC_8BIT, skipb(ap) + o * area,
-                             a.in2 + (((nb * g.cob + ob0 + o) * g.ho + oh0) * g.wo + ow0) * ro, th, t.tw * ro,
+                             a.in2 + (((nb * g.cob + ob0 + o) * g.ho + oh0) * g.wo + ow0) * ro, th, tw * ro,
                              g.wo * ro));
-                const Insn skip = loop(Opcode::ALU, skip_bank + ap * TO, toc * ro, th, t.tw, t.tw * ro, ro, 0, 0);
+                const Insn skip = loop(Opcode::ALU, skip_bank + ap * TO, toc * ro, th, tw, tw * ro, ro, 0, 0);
                 if (shift_skip > 0) e.emit(alu(AluOp::SHR, true, -shift_skip, skip));
                 e.emit(alu(AluOp::ADD, false, 0,
-                           loop(Opcode::ALU, sum_bank + ap * TO, toc * ro, th, t.tw, t.tw * ro, ro, t.tw * ro, ro)));
+                           loop(Opcode::ALU, sum_bank + ap * TO, toc * ro, th, tw, tw * ro, ro, tw * ro, ro)));
                 emit_requant(e, epi, *add);
               }
               // store
               for (int64_t o = 0; o < toc; ++o) {
                 Insn s = mem(Opcode::STORE, MemId::OUT, accb(ap) + o * area,
-                             a.out + (((nb * g.cob + ob0 + o) * g.ho + oh0) * g.wo + ow0) * ro, th, t.tw * ro,
+                             a.out + (((nb * g.cob + ob0 + o) * g.ho + oh0) * g.wo + ow0) * ro, th, tw * ro,
                              g.wo * ro);
                 if (o == 0) s[Member::pop_prev] = 1;
                 if (o == toc - 1) s[Member::push_prev] = 1, ++e.s2c;

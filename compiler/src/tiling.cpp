@@ -1,5 +1,8 @@
 // Per-layer tile search. A tile is th x tw output positions of toc output
-// channel blocks, accumulated over the input channels in steps of tic blocks.
+// channel blocks, accumulated over the input channels in steps of tic blocks;
+// none of the four need divide the layer (the last tile of a row, column or
+// channel range and the last step of a tile are smaller: tile_classes(), with
+// their own uop banks where the uops would differ: conv_banks()).
 // Each SRAM is split in two halves (double buffering: two virtual threads
 // alternate so that the loads of one step overlap the GEMM of the other), so
 // a tile must fit half of each buffer. Among the tiles that fit, the cost
@@ -41,7 +44,7 @@ bool tile_fits(const ConvGeom& g, const Tile& t, const Config& c, bool residual)
   const auto& d = c.derived;
   const int64_t ih = (t.th - 1) * g.s + g.k, iw = (t.tw - 1) * g.s + g.k;
   const int64_t kk = g.k * g.k;
-  if (g.wo % t.tw != 0 || g.cib % t.tic != 0 || (g.dw && t.tic != 1)) return false;
+  if (g.dw && t.tic != 1) return false;
   const int64_t in_blocks = g.dw ? t.toc : t.tic;  // input channel blocks a step loads
   const int64_t to = t.toc * g.ro, ti = t.tic * g.ri;  // OUT and INP elements per position
   if (in_blocks * g.ri * ih * iw > d.inp_depth / 2) return false;
@@ -59,31 +62,66 @@ int residual_imm_ops(const Node* add) {
   return add ? (add->shift_a > 0) + (add->shift_b > 0) + requant_imm_ops(*add) : -1;
 }
 
+std::vector<TileClass> tile_classes(const ConvGeom& g, const Tile& t) {
+  const int64_t hs[2] = {t.th, g.ho % t.th}, ws[2] = {t.tw, g.wo % t.tw}, os[2] = {t.toc, g.cob % t.toc};
+  const int64_t nh[2] = {g.ho / t.th, 1}, nw[2] = {g.wo / t.tw, 1}, no[2] = {g.cob / t.toc, 1};
+  TileClass steps;
+  if (g.dw) {
+    steps.steps[0] = 1, steps.tic[0] = 1;
+  } else {
+    steps.steps[0] = g.cib / t.tic, steps.tic[0] = t.tic;
+    if (g.cib % t.tic != 0) steps.steps[1] = 1, steps.tic[1] = g.cib % t.tic;
+  }
+  std::vector<TileClass> v;
+  for (int h = 0; h < 2; ++h)
+    for (int w = 0; w < 2; ++w)
+      for (int o = 0; o < 2; ++o) {
+        if (hs[h] == 0 || ws[w] == 0 || os[o] == 0 || nh[h] * nw[w] * no[o] == 0) continue;
+        TileClass tc = steps;
+        tc.count = g.nb * nh[h] * nw[w] * no[o], tc.th = hs[h], tc.tw = ws[w], tc.toc = os[o];
+        v.push_back(tc);
+      }
+  return v;
+}
+
 double tile_cost(const ConvGeom& g, const Tile& t, const Config& c, int requant_ops, int residual_ops) {
   const auto& d = c.derived;
   const double B = static_cast<double>(c.memory.bus_bits) / 8.0;
   const double rl = static_cast<double>(c.memory.read_latency), wl = static_cast<double>(c.memory.write_latency);
-  const int64_t ih = (t.th - 1) * g.s + g.k, iw = (t.tw - 1) * g.s + g.k, kk = g.k * g.k;
-  const double tiles =
-      static_cast<double>(g.nb * ((g.ho + t.th - 1) / t.th) * (g.wo / t.tw) * ((g.cob + t.toc - 1) / t.toc));
-  const double steps = tiles * static_cast<double>(g.dw ? 1 : g.cib / t.tic);
-  const int64_t in_blocks = g.dw ? t.toc : t.tic;
-  const int64_t to = t.toc * g.ro, ti = t.tic * g.ri;
-  const double load = static_cast<double>(in_blocks * g.ri * ih * iw * d.inp_elem_bytes) / B +
-                      static_cast<double>(to * ti * kk * d.wgt_elem_bytes) / B + rl +
-                      2.0 * static_cast<double>(t.tic + 1);
-  const double gemm = static_cast<double>(to * ti * kk * t.th * t.tw + c.gemm.pipeline_depth);
-  const double area = static_cast<double>(to * t.th * t.tw);
+  const int64_t kk = g.k * g.k;
   const double groups = static_cast<double>((c.gemm.batch * c.gemm.block_out + c.alu.lanes - 1) / c.alu.lanes);
-  double epilogue = area + static_cast<double>(c.gemm.pipeline_depth) +
-                    area * groups * static_cast<double>(c.alu.ii_vector + requant_ops * c.alu.ii_imm) +
-                    5.0 * static_cast<double>(c.alu.latency) + static_cast<double>(to * d.acc_elem_bytes) / B + rl;
-  if (residual_ops >= 0)  // the operand's loads (one per channel block), its ADD and immediates
-    epilogue += static_cast<double>(t.toc) * (1.0 + rl) + area * static_cast<double>(d.out_elem_bytes) / B +
-                area * groups * static_cast<double>(c.alu.ii_vector + residual_ops * c.alu.ii_imm) +
-                static_cast<double>(1 + residual_ops) * static_cast<double>(c.alu.latency);
-  const double store = area * static_cast<double>(d.out_elem_bytes) / B + wl;
-  return steps * std::max(load, gemm) + tiles * std::max(epilogue, store) + load;
+  // One step of a th x tw x toc tile over tic input channel blocks: its loads, its GEMM.
+  auto load = [&](int64_t th, int64_t tw, int64_t toc, int64_t tic) {
+    const int64_t ih = (th - 1) * g.s + g.k, iw = (tw - 1) * g.s + g.k;
+    const int64_t in_blocks = g.dw ? toc : tic;
+    return static_cast<double>(in_blocks * g.ri * ih * iw * d.inp_elem_bytes) / B +
+           static_cast<double>(toc * g.ro * tic * g.ri * kk * d.wgt_elem_bytes) / B + rl +
+           2.0 * static_cast<double>(tic + 1);
+  };
+  auto gemm = [&](int64_t th, int64_t tw, int64_t toc, int64_t tic) {
+    return static_cast<double>(toc * g.ro * tic * g.ri * kk * th * tw + c.gemm.pipeline_depth);
+  };
+  double total = 0;
+  for (const TileClass& tc : tile_classes(g, t)) {
+    double cycles = 0;
+    for (int j = 0; j < 2; ++j)
+      if (tc.steps[j] > 0)
+        cycles += static_cast<double>(tc.steps[j]) *
+                  std::max(load(tc.th, tc.tw, tc.toc, tc.tic[j]), gemm(tc.th, tc.tw, tc.toc, tc.tic[j]));
+    const double area = static_cast<double>(tc.toc * g.ro * tc.th * tc.tw);
+    double epilogue = area + static_cast<double>(c.gemm.pipeline_depth) +
+                      area * groups * static_cast<double>(c.alu.ii_vector + requant_ops * c.alu.ii_imm) +
+                      5.0 * static_cast<double>(c.alu.latency) +
+                      static_cast<double>(tc.toc * g.ro * d.acc_elem_bytes) / B + rl;
+    if (residual_ops >= 0)  // the operand's loads (one per channel block), its ADD and immediates
+      epilogue += static_cast<double>(tc.toc) * (1.0 + rl) + area * static_cast<double>(d.out_elem_bytes) / B +
+                  area * groups * static_cast<double>(c.alu.ii_vector + residual_ops * c.alu.ii_imm) +
+                  static_cast<double>(1 + residual_ops) * static_cast<double>(c.alu.latency);
+    const double store = area * static_cast<double>(d.out_elem_bytes) / B + wl;
+    total += static_cast<double>(tc.count) * (cycles + std::max(epilogue, store));
+  }
+  // The first step's load is not overlapped.
+  return total + load(t.th, t.tw, t.toc, t.tic);
 }
 
 Tile choose_tile(const Node& n, const Shape& in, const Config& c, const Node* add) {
@@ -110,11 +148,12 @@ Tile choose_tile(const Node& n, const Shape& in, const Config& c, const Node* ad
   };
   Tile best;
   bool found = false;
-  for (int64_t tic = g.dw ? 1 : g.cib; tic >= 1; --tic) {
-    if (g.cib % tic != 0) continue;
+  // Widths and input channel steps: the balanced size of each count (a
+  // divisor where one gives that count).
+  const std::vector<int64_t> tics = g.dw ? std::vector<int64_t>{1} : splits(g.cib);
+  for (int64_t tic : tics) {
     for (int64_t toc : splits(g.cob)) {
-      for (int64_t tw = g.wo; tw >= 1; --tw) {
-        if (g.wo % tw != 0) continue;
+      for (int64_t tw : splits(g.wo)) {
         // The largest th that fits, then the balanced one with the same tile count.
         Tile t{1, tw, toc, tic, 0};
         if (!tile_fits(g, t, c, add != nullptr)) continue;
