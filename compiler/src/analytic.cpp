@@ -47,34 +47,40 @@ void estimate_conv(LayerEstimate& e, const Node& n, const Shape& in, const Confi
   const Tile t = choose_tile(n, in, c, add);
   const auto& d = c.derived;
   const Rates r(c);
-  const double ih = static_cast<double>((t.th - 1) * g.s + g.k), iw = static_cast<double>((t.tw - 1) * g.s + g.k);
-  const double kk = static_cast<double>(g.k * g.k);
-  const double tiles =
-      static_cast<double>(g.nb * ((g.ho + t.th - 1) / t.th) * (g.wo / t.tw) * ((g.cob + t.toc - 1) / t.toc));
-  const double steps = tiles * static_cast<double>(g.dw ? 1 : g.cib / t.tic);
-  // INP element columns a step loads, OUT and INP element columns of the tile.
-  const double in_blocks = static_cast<double>((g.dw ? t.toc : t.tic) * g.ri);
-  const double toc = static_cast<double>(t.toc * g.ro), tic = static_cast<double>(t.tic * g.ri);
-  const double area = toc * static_cast<double>(t.th * t.tw);
+  const double kk = static_cast<double>(g.k * g.k), ri = static_cast<double>(g.ri), ro = static_cast<double>(g.ro);
   e.cycles = t.est_cycles;
-  e.bytes_inp = steps * in_blocks * ih * iw * static_cast<double>(d.inp_elem_bytes);
-  e.bytes_wgt = steps * toc * tic * kk * static_cast<double>(d.wgt_elem_bytes);
-  e.bytes_acc = tiles * toc * static_cast<double>(d.acc_elem_bytes);
+  // Per tile class (tile_classes(): the edge tiles of a layer the tile does not divide).
+  for (const TileClass& tc : tile_classes(g, t)) {
+    const double cnt = static_cast<double>(tc.count);
+    const double ih = static_cast<double>((tc.th - 1) * g.s + g.k), iw = static_cast<double>((tc.tw - 1) * g.s + g.k);
+    const double toc = static_cast<double>(tc.toc) * ro, area = toc * static_cast<double>(tc.th * tc.tw);
+    for (int j = 0; j < 2; ++j) {
+      if (tc.steps[j] == 0) continue;
+      const double steps = cnt * static_cast<double>(tc.steps[j]);
+      // INP element columns a step loads, INP element columns of the step.
+      const double in_blocks = static_cast<double>(g.dw ? tc.toc : tc.tic[j]) * ri;
+      const double tic = static_cast<double>(tc.tic[j]) * ri;
+      e.bytes_inp += steps * in_blocks * ih * iw * static_cast<double>(d.inp_elem_bytes);
+      e.bytes_wgt += steps * toc * tic * kk * static_cast<double>(d.wgt_elem_bytes);
+      // One INP load per channel block (ri INP elements per position), one WGT load.
+      e.load += steps * (in_blocks / ri * r.load(ih, iw * ri * static_cast<double>(d.inp_elem_bytes)) +
+                         r.load(toc, tic * kk * static_cast<double>(d.wgt_elem_bytes)));
+      e.gemm += steps * (toc * tic * kk * static_cast<double>(tc.th * tc.tw) + r.P);
+    }
+    e.bytes_acc += cnt * toc * static_cast<double>(d.acc_elem_bytes);
+    e.alu += cnt * (1 + requant_imm_ops(n)) * r.alu(area, false);
+    // One store per channel block (ro OUT elements per position).
+    const double rows = static_cast<double>(tc.th), row_bytes = static_cast<double>(tc.tw * d.out_elem_bytes) * ro;
+    e.store += cnt * toc / ro * r.store(rows, row_bytes);
+    if (add) {  // the operand's ACC_8BIT loads (compute module), its ADD and immediates
+      e.load += cnt * toc / ro * r.load(rows, row_bytes);
+      e.alu += cnt * (r.alu(area, false) + residual_imm_ops(add) * r.alu(area, true));
+    }
+  }
   e.bytes_uop = static_cast<double>(conv_uops(t, g, add != nullptr) * d.uop_elem_bytes);
   // Output positions beyond the layer (edge tiles) are not stored.
   e.bytes_out = static_cast<double>(g.nb * g.cob * g.ro * g.ho * g.wo * d.out_elem_bytes);
-  const double ri = static_cast<double>(g.ri), ro = static_cast<double>(g.ro);
-  // One INP load and one store per channel block (ri INP, ro OUT elements per position).
-  e.load = steps * (in_blocks / ri * r.load(ih, iw * ri * static_cast<double>(d.inp_elem_bytes)) +
-                    r.load(toc, tic * kk * static_cast<double>(d.wgt_elem_bytes)));
-  e.gemm = steps * (toc * tic * kk * static_cast<double>(t.th * t.tw) + r.P);
-  e.alu = tiles * (1 + requant_imm_ops(n)) * r.alu(area, false);
-  e.store = tiles * toc / ro * r.store(static_cast<double>(t.th), static_cast<double>(t.tw * d.out_elem_bytes) * ro);
-  if (add) {  // the operand's ACC_8BIT loads (compute module), its ADD and immediates
-    e.bytes_inp += e.bytes_out;
-    e.load += tiles * toc / ro * r.load(static_cast<double>(t.th), static_cast<double>(t.tw * d.out_elem_bytes) * ro);
-    e.alu += tiles * (r.alu(area, false) + residual_imm_ops(add) * r.alu(area, true));
-  }
+  if (add) e.bytes_inp += e.bytes_out;
 }
 
 void estimate_add(LayerEstimate& e, const Node& n, const Config& c) {

@@ -1,0 +1,188 @@
+// The tile search without divisor limits (issue 15): tile widths and
+// input-channel steps that do not divide their layer, with remainder tiles
+// (tile_classes(), conv_banks()). The search picks such a tile where the
+// cost model says it is cheaper than every divisor tile; programs with
+// remainder tiles in every conv of a network (fused residual adds, the
+// im2col stem, strided 1x1 convs, dense) stay bit-exact on the golden and
+// SystemC backends and pass the race checker.
+#include <gtest/gtest.h>
+
+#include <functional>
+#include <map>
+
+#include "test_support.h"
+#include "vta/compiler/compile.h"
+#include "vta/compiler/passes.h"
+#include "vta/compiler/reference.h"
+#include "vta/compiler/requant.h"
+#include "vta/compiler/runtime.h"
+#include "vta/compiler/tiling_geom.h"
+#include "vta/compiler/zoo.h"
+#include "vta/model/program.h"
+#include "vta/model/race.h"
+
+namespace {
+
+using namespace vta::compiler;
+using vta::test::preset;
+
+// The cheapest tile whose width divides wo and whose step divides cib (the
+// search before issue 15), th the largest that fits, balanced.
+Tile best_divisor_tile(const ConvGeom& g, const vta::Config& c, int requant_ops) {
+  Tile best;
+  best.est_cycles = -1;
+  for (int64_t tic = 1; tic <= g.cib; ++tic)
+    for (int64_t toc = 1; toc <= g.cob; ++toc)
+      for (int64_t tw = 1; tw <= g.wo; ++tw) {
+        if (g.cib % tic != 0 || g.wo % tw != 0) continue;
+        Tile t{1, tw, toc, tic, 0};
+        if (!tile_fits(g, t, c)) continue;
+        while (t.th < g.ho && tile_fits(g, Tile{t.th + 1, tw, toc, tic, 0}, c)) ++t.th;
+        const int64_t n = (g.ho + t.th - 1) / t.th;
+        t.th = (g.ho + n - 1) / n;
+        t.est_cycles = tile_cost(g, t, c, requant_ops);
+        if (best.est_cycles < 0 || t.est_cycles < best.est_cycles) best = t;
+      }
+  return best;
+}
+
+// The single conv/dense node of a zoo layer spec.
+const Node& only_layer(const Graph& g) {
+  for (const Node& n : g.nodes)
+    if (n.op == Op::Conv2d || n.op == Op::Dense) return n;
+  throw std::runtime_error("no conv or dense node");
+}
+
+TEST(Tiling, PrimeWidthGetsANonDivisorTileWhenCheaper) {
+  // 59 is prime: the only divisor widths are 1 and 59, and 59 columns of a
+  // 3x3 conv over 4 input blocks leave few rows in half of the INP buffer.
+  const vta::Config cfg = preset("vta-1x16x16");
+  const Graph g = build_zoo("conv:64,59,59,64,3,1,1");
+  const Node& n = only_layer(g);
+  const Shape in = g.at(n.inputs[0]).out;
+  const ConvGeom geo = conv_geom(n, in, cfg);
+  const Tile t = choose_tile(n, in, cfg);
+  EXPECT_NE(geo.wo % t.tw, 0) << t.tw;
+  EXPECT_TRUE(tile_fits(geo, t, cfg));
+  const Tile d = best_divisor_tile(geo, cfg, requant_imm_ops(n));
+  ASSERT_GT(d.est_cycles, 0);
+  EXPECT_LT(t.est_cycles, d.est_cycles) << "divisor tile " << d.th << "x" << d.tw;
+  // The remainder column of tiles is its own class, with its own uop bank (k = 3).
+  const auto classes = tile_classes(geo, t);
+  int64_t positions = 0;
+  for (const TileClass& tc : classes) positions += tc.count * tc.th * tc.tw * tc.toc;
+  EXPECT_EQ(positions, geo.ho * geo.wo * geo.cob);
+  const ConvBanks b = conv_banks(t, geo);
+  EXPECT_EQ(b.width[1], geo.wo % t.tw);
+  EXPECT_NE(b.at[1][0], b.at[0][0]);
+  EXPECT_EQ(b.total, 8 * b.size[0][0]);
+}
+
+TEST(Tiling, InputChannelsNotAMultipleOfTheStep) {
+  // Dense 2000 -> 100 on 16-wide blocks: 125 input blocks (5^3), so only
+  // steps of 1, 5, 25 or 125 blocks divide; the search takes another one.
+  const vta::Config cfg = preset("vta-1x16x16");
+  const Graph g = build_zoo("dense:2000,100");
+  const Node& n = only_layer(g);
+  const Shape in = g.at(n.inputs[0]).out;
+  const ConvGeom geo = conv_geom(n, in, cfg);
+  ASSERT_EQ(geo.cib, 125);
+  const Tile t = choose_tile(n, in, cfg);
+  EXPECT_NE(geo.cib % t.tic, 0) << t.tic;
+  EXPECT_LT(t.est_cycles, best_divisor_tile(geo, cfg, requant_imm_ops(n)).est_cycles);
+  // A 1x1 kernel: the last step has its own (smaller) bank; no width class.
+  const ConvBanks b = conv_banks(t, geo);
+  EXPECT_EQ(b.chans[1], geo.cib % t.tic);
+  EXPECT_EQ(b.size[0][1], t.toc * geo.ro * b.chans[1] * geo.ri);
+  const auto classes = tile_classes(geo, t);
+  for (const TileClass& tc : classes) {
+    EXPECT_EQ(tc.steps[0] * tc.tic[0] + tc.steps[1] * tc.tic[1], geo.cib);
+  }
+}
+
+TEST(Tiling, OneByOneRemainderWidthSharesTheFullBank) {
+  const vta::Config cfg = preset("vta-1x16x16");
+  const Graph g = build_zoo("conv:144,31,31,64,1,1,0");
+  const Node& n = only_layer(g);
+  const ConvGeom geo = conv_geom(n, g.at(n.inputs[0]).out, cfg);
+  const Tile t{8, 10, 4, 2, 0};  // 31 = 3 x 10 + 1, 9 blocks = 4 x 2 + 1
+  const ConvBanks b = conv_banks(t, geo);
+  EXPECT_EQ(b.at[1][0], b.at[0][0]);
+  EXPECT_EQ(b.at[1][1], b.at[0][1]);
+  EXPECT_EQ(b.total, 4 * (t.toc * 2 + t.toc * 1) * geo.ro * geo.ri);
+  EXPECT_EQ(conv_uops(t, geo), b.total + 4 * t.toc * geo.ro + (geo.scratch ? 6 : 0) * t.toc * geo.ro +
+                                   (geo.row ? 2 : 0) * t.toc * geo.ro);
+}
+
+// The largest value <= v, >= 1, that does not divide `total` and for which
+// `fits` holds; v itself when every smaller value divides or does not fit.
+int64_t non_divisor(int64_t total, int64_t v, const std::function<bool(int64_t)>& fits) {
+  for (int64_t x = v; x >= 1; --x)
+    if (total % x != 0 && fits(x)) return x;
+  return v;
+}
+
+// compile() with every conv/dense tile replaced by one that divides neither
+// the layer's width nor its input blocks, where one fits.
+CompiledNetwork compile_with_remainders(const Graph& g, const vta::Config& cfg, int* forced) {
+  CompiledNetwork net;
+  net.config_hash = cfg.hash();
+  net.graph = partition(band_rows(pack_stem(g, cfg), cfg), cfg);
+  net = choose_tiles(form_segments(plan_layout(std::move(net), cfg), cfg), cfg);
+  for (auto& [id, info] : net.layers) {
+    const Node& n = net.graph.at(id);
+    const ConvGeom geo = conv_geom(n, net.graph.at(n.inputs[0]).out, cfg);
+    const bool residual = fused_add(net.graph, id, cfg) >= 0;
+    Tile t = info.tile;
+    t.tw = non_divisor(geo.wo, t.tw, [&](int64_t tw) { return tile_fits(geo, Tile{t.th, tw, t.toc, t.tic, 0}, cfg, residual); });
+    if (!geo.dw)
+      t.tic = non_divisor(geo.cib, t.tic,
+                          [&](int64_t tic) { return tile_fits(geo, Tile{t.th, t.tw, t.toc, tic, 0}, cfg, residual); });
+    *forced += geo.wo % t.tw != 0 || geo.cib % t.tic != 0;
+    info.tile = t;
+  }
+  return codegen(std::move(net), cfg);
+}
+
+class Remainders : public ::testing::TestWithParam<std::tuple<std::string, std::string>> {};
+
+TEST_P(Remainders, ForcedRemainderTilesStayBitExactAndRaceFree) {
+  const auto& [net_name, preset_name] = GetParam();
+  const vta::Config cfg = preset(preset_name);
+  const Graph g = build_zoo(net_name);
+  const Tensor input = zoo_input(g, 3);
+  const Tensor want = run_graph(g, input)[static_cast<size_t>(g.output)];
+  int forced = 0;
+  const CompiledNetwork net = compile_with_remainders(g, cfg, &forced);
+  EXPECT_GE(forced, 5) << "too few layers with a remainder tile to test anything";
+  for (const auto& [be, desc] : vta::backends()) {
+    if (be != "golden" && be != "systemc") continue;
+    auto backend = vta::make_backend(be, cfg);
+    EXPECT_EQ(run_network(net, *backend, input).output.data, want.data) << net_name << " on " << preset_name << "/" << be;
+  }
+  vta::Dram dram(static_cast<uint64_t>(cfg.memory.dram_size));
+  for (const auto& b : net.buffers) {
+    ASSERT_EQ(dram.alloc(b.bytes), b.addr) << b.name;
+    if (!b.init.empty()) dram.write(b.addr, b.init);
+  }
+  for (const auto& seg : net.segments) {
+    const auto& ib = net.buffers[static_cast<size_t>(seg.insn_buffer)];
+    try {
+      vta::model::check_races(cfg, dram, vta::Launch{ib.addr, seg.insn_count, seg.regions});
+    } catch (const vta::Error& e) {
+      ADD_FAILURE() << ib.name << ": " << e.what();
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Zoo, Remainders,
+                         ::testing::Combine(::testing::Values("resnet18", "mobilenet_v1"),
+                                            ::testing::Values("vta-1x16x16", "vta-1x32x32", "vta-4x16x16")),
+                         [](const auto& p) {
+                           std::string n = std::get<0>(p.param) + "_" + std::get<1>(p.param);
+                           for (auto& ch : n)
+                             if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
+                           return n;
+                         });
+
+}  // namespace
