@@ -126,8 +126,11 @@ void estimate_pool(LayerEstimate& e, const Node& n, const Shape& in, const Confi
       const double ld =
           pads + r.load(in_rows, std::min<double>(static_cast<double>(iw), static_cast<double>(in.w)) * E);
       const double alu =
-          (max ? r.alu(out * Ro, true) : 0) + r.alu(out * Ro * static_cast<double>(k * k), false) +
-          tail_ops * r.alu(out * Ro, true);
+          separable_pool(n)
+              ? static_cast<double>(k - 1) * r.alu(ih * static_cast<double>(wo) * Ro, false) +
+                    static_cast<double>(k) * r.alu(out * Ro, false)
+              : (max ? r.alu(out * Ro, true) : 0) + r.alu(out * Ro * static_cast<double>(k * k), false) +
+                    tail_ops * r.alu(out * Ro, true);
       e.load += ld, e.alu += alu, e.gemm += r.P + out * Ro;
       compute += ld + r.P + out * Ro + alu;
       last_store = r.store(static_cast<double>(rows), static_cast<double>(wo) * E);
@@ -135,9 +138,10 @@ void estimate_pool(LayerEstimate& e, const Node& n, const Shape& in, const Confi
       rows_read += in_rows;
     }
   e.store = store;
-  e.cycles = std::max(compute + last_store, store) + r.load(1, static_cast<double>(2 * (k * k + 1) * ro * 4));
+  const double uop_bytes = static_cast<double>(pool_uops(n, c) * c.derived.uop_elem_bytes);
+  e.cycles = std::max(compute + last_store, store) + r.load(1, uop_bytes);
   e.bytes_inp = rows_read * std::min<double>(static_cast<double>(iw), static_cast<double>(in.w)) * E;
-  e.bytes_uop = static_cast<double>(2 * (k * k + 1) * ro * 4);
+  e.bytes_uop = uop_bytes;
   e.bytes_out = static_cast<double>(L.nb * L.cb * ho * wo) * E;
 }
 

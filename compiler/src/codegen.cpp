@@ -331,11 +331,21 @@ void emit_add(Emitter& e, const Node& n, int64_t total, const LayerAddrs& a, con
 
 // Max or average pooling, per (batch block, channel block) plane in bands of
 // th output rows: the band's input rows go into ACC through ACC_8BIT loads
-// (zero padding), the output rows are initialised (-128 for max, 0 for
-// average), and one ALU instruction with a uop per window offset folds the
-// window in (MAX or ADD); average pooling then requantizes. Compute and store
-// only, with the store->compute protocol of emit_add. A position is ro
-// ACC_8BIT elements (out_per_pos()), folded alike.
+// (zero padding), and the output rows after them. Compute and store only,
+// with the store->compute protocol of emit_add. A position is ro ACC_8BIT
+// elements (out_per_pos()), folded alike.
+//   Average pooling (and a max pool with s < k - 1): the output rows are
+// initialised (-128 for max, 0 for average), and one ALU instruction with a
+// uop per window offset folds the window in (MAX or ADD); average pooling
+// then requantizes.
+//   Max pooling with s >= k - 1 (ResNet's 3x3 stride 2) is separable, in
+// fewer ALU passes: each input row's column s x takes the max of its k
+// columns in place (one MAX per kw from k - 1 down: a source column is
+// either never a destination, or the destination of a later iteration of
+// the same instruction, so every source is read before it is written); the
+// output rows then copy the row s y (reset and ADD) and take the MAX of rows
+// s y + 1 .. s y + k - 1. Per output: 2 k + 2 (k - 1) (ih / th) ALU cycles
+// against 2 k k + 2. pool_uops() counts the uops of either form.
 void emit_pool(Emitter& e, const Node& n, const Shape& in, const LayerAddrs& a, const Config& c,
                std::vector<uint32_t>& uops, const isa::Layout& layout) {
   const Blocked L = blocked(in, c);
@@ -349,24 +359,33 @@ void emit_pool(Emitter& e, const Node& n, const Shape& in, const LayerAddrs& a, 
     fail("layer {}: one output row of the pool does not fit half of the ACC buffer", n.name);
   const int64_t ih = (th - 1) * s + k;
   const int64_t out_base = ih * iw * ro;  // output rows after the input band, in each half
-  const bool max = n.op == Op::MaxPool;
-  // Uops per half: [0, k*k*ro) window offsets (dst out, src input), then ro for the output rows alone.
+  const bool max = n.op == Op::MaxPool, sep = separable_pool(n);
+  auto put = [&](int64_t dst, int64_t src) {
+    Insn u;
+    u[Member::dst] = static_cast<uint32_t>(dst);
+    u[Member::src] = static_cast<uint32_t>(src);
+    uops.push_back(layout.encode_uop(u));
+  };
+  // Uops per half. Window form: [0, k*k*ro) window offsets (dst out, src
+  // input), then ro for the output rows alone. Separable form: [0, (k-1) ro)
+  // column offsets kw = 1 .. k-1 (dst input, src input), [(k-1) ro, (2k-1)
+  // ro) row offsets kh = 0 .. k-1 (dst out, src input), then ro for the
+  // output rows alone.
+  const int64_t per_half = pool_uops(n, c) / 2, rows_bank = per_half - ro;
   for (int64_t ap = 0; ap < 2; ++ap) {
-    for (int64_t kh = 0; kh < k; ++kh)
-      for (int64_t kw = 0; kw < k; ++kw)
-        for (int64_t so = 0; so < ro; ++so) {
-          Insn u;
-          u[Member::dst] = static_cast<uint32_t>(ap * acc_half + out_base + so);
-          u[Member::src] = static_cast<uint32_t>(ap * acc_half + (kh * iw + kw) * ro + so);
-          uops.push_back(layout.encode_uop(u));
-        }
-    for (int64_t so = 0; so < ro; ++so) {
-      Insn u;
-      u[Member::dst] = static_cast<uint32_t>(ap * acc_half + out_base + so);
-      uops.push_back(layout.encode_uop(u));
+    const int64_t base = ap * acc_half;
+    if (sep) {
+      for (int64_t kw = 1; kw < k; ++kw)
+        for (int64_t so = 0; so < ro; ++so) put(base + so, base + kw * ro + so);
+      for (int64_t kh = 0; kh < k; ++kh)
+        for (int64_t so = 0; so < ro; ++so) put(base + out_base + so, base + kh * iw * ro + so);
+    } else {
+      for (int64_t kh = 0; kh < k; ++kh)
+        for (int64_t kw = 0; kw < k; ++kw)
+          for (int64_t so = 0; so < ro; ++so) put(base + out_base + so, base + (kh * iw + kw) * ro + so);
     }
+    for (int64_t so = 0; so < ro; ++so) put(base + out_base + so, 0);
   }
-  const int64_t per_half = (k * k + 1) * ro;
   e.emit(
       mem(Opcode::LOAD, MemId::UOP, 0, a.uop, 1, static_cast<int64_t>(uops.size()), static_cast<int64_t>(uops.size())));
   int64_t tile = 0;
@@ -386,19 +405,32 @@ void emit_pool(Emitter& e, const Node& n, const Shape& in, const LayerAddrs& a, 
       if (tile >= 2) l[Member::pop_next] = 1, --e.s2c;
       e.emit(l);
       const int64_t bank = ap * per_half;
-      Insn init = loop(Opcode::GEMM, bank + k * k * ro, ro, rows, wo, wo * ro, ro, 0, 0);
+      Insn init = loop(Opcode::GEMM, bank + rows_bank, ro, rows, wo, wo * ro, ro, 0, 0);
       init[Member::reset] = 1;
       e.emit(init);
-      const Insn out_rows = loop(Opcode::ALU, bank + k * k * ro, ro, rows, wo, wo * ro, ro, 0, 0);
-      if (max) e.emit(alu(AluOp::ADD, true, -128, out_rows));
-      e.emit(alu(max ? AluOp::MAX : AluOp::ADD, false, 0,
-                 loop(Opcode::ALU, bank, k * k * ro, rows, wo, wo * ro, ro, s * iw * ro, s * ro)));
-      if (max) {
-        Insn last = alu(AluOp::MIN, true, 127, out_rows);  // a no-op that carries the token
-        last[Member::push_next] = 1;
-        e.emit(last);
+      const Insn out_rows = loop(Opcode::ALU, bank + rows_bank, ro, rows, wo, wo * ro, ro, 0, 0);
+      if (sep) {
+        const int64_t band_rows = (rows - 1) * s + k;
+        for (int64_t kw = k - 1; kw >= 1; --kw)
+          e.emit(alu(AluOp::MAX, false, 0,
+                     loop(Opcode::ALU, bank + (kw - 1) * ro, ro, band_rows, wo, iw * ro, s * ro, iw * ro, s * ro)));
+        for (int64_t kh = 0; kh < k; ++kh) {
+          Insn v = alu(kh == 0 ? AluOp::ADD : AluOp::MAX, false, 0,
+                       loop(Opcode::ALU, bank + (k - 1 + kh) * ro, ro, rows, wo, wo * ro, ro, s * iw * ro, s * ro));
+          if (kh == k - 1) v[Member::push_next] = 1;
+          e.emit(v);
+        }
       } else {
-        emit_requant(e, out_rows, n);
+        if (max) e.emit(alu(AluOp::ADD, true, -128, out_rows));
+        e.emit(alu(max ? AluOp::MAX : AluOp::ADD, false, 0,
+                   loop(Opcode::ALU, bank, k * k * ro, rows, wo, wo * ro, ro, s * iw * ro, s * ro)));
+        if (max) {
+          Insn last = alu(AluOp::MIN, true, 127, out_rows);  // a no-op that carries the token
+          last[Member::push_next] = 1;
+          e.emit(last);
+        } else {
+          emit_requant(e, out_rows, n);
+        }
       }
       Insn st = mem(Opcode::STORE, MemId::OUT, base + out_base, a.out + (plane * ho + oh0) * wo * ro, rows, wo * ro,
                     wo * ro);
@@ -483,7 +515,7 @@ CompiledNetwork codegen(CompiledNetwork net, const Config& c) {
       LayerInfo info;
       info.node = id;
       if (n.op == Op::MaxPool || n.op == Op::AvgPool) {
-        const int64_t nuops = 2 * (n.pool * n.pool + 1) * out_per_pos(c);
+        const int64_t nuops = pool_uops(n, c);
         const int ub = plan.add(Buffer{n.name + ".uop", MemId::UOP, static_cast<uint64_t>(nuops * 4), 0, {}, -1});
         a.uop = plan.elem(ub, c);
         emit_pool(e, n, in, a, c, uops, layout);

@@ -84,4 +84,18 @@ double tile_cost(const ConvGeom& g, const Tile& t, const Config& c, int requant_
 /// ALU immediates of residual Add `add` fused into conv `conv` (-1: none).
 int residual_imm_ops(const Node* add);
 
+/// A max pool with stride >= k - 1 runs separably (emit_pool(): each input
+/// row's k columns, then the output rows' k input rows), any other pool by
+/// folding the k x k window into each output.
+inline bool separable_pool(const Node& n) {
+  return n.op == Op::MaxPool && n.pool >= 2 && n.pool_stride >= n.pool - 1;
+}
+/// Uops of a max or average pool (both ACC halves): per half, k - 1 column
+/// and k row offsets (separable) or k x k window offsets, and one for the
+/// output rows alone, each out_per_pos() uops.
+inline int64_t pool_uops(const Node& n, const Config& c) {
+  const int64_t offsets = separable_pool(n) ? 2 * n.pool - 1 : n.pool * n.pool;
+  return 2 * (offsets + 1) * out_per_pos(c);
+}
+
 }  // namespace vta::compiler
