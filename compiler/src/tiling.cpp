@@ -9,6 +9,7 @@
 // model (the rules of docs/timing.md, with loads overlapping GEMMs) picks
 // the cheapest. Results are memoised by (layer shape, config hash).
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <mutex>
 
@@ -84,44 +85,132 @@ std::vector<TileClass> tile_classes(const ConvGeom& g, const Tile& t) {
   return v;
 }
 
-double tile_cost(const ConvGeom& g, const Tile& t, const Config& c, int requant_ops, int residual_ops) {
-  const auto& d = c.derived;
-  const double B = static_cast<double>(c.memory.bus_bits) / 8.0;
-  const double rl = static_cast<double>(c.memory.read_latency), wl = static_cast<double>(c.memory.write_latency);
-  const int64_t kk = g.k * g.k;
-  const double groups = static_cast<double>((c.gemm.batch * c.gemm.block_out + c.alu.lanes - 1) / c.alu.lanes);
-  // One step of a th x tw x toc tile over tic input channel blocks: its loads, its GEMM.
-  auto load = [&](int64_t th, int64_t tw, int64_t toc, int64_t tic) {
+namespace {
+
+// The cost model's parts of one tile shape (docs/timing.md rules, bytes over
+// the bus): a step's loads (load module) and GEMM, and per tile the compute
+// module's head (bias row load, reset GEMM) and tail (the epilogue's ALU
+// passes, a fused Add's operand loads), and the store.
+struct Parts {
+  const ConvGeom& g;
+  const Config& c;
+  int requant_ops, residual_ops;
+  double B, rl, wl, groups;
+  Parts(const ConvGeom& geo, const Config& cfg, int rq, int res)
+      : g(geo),
+        c(cfg),
+        requant_ops(rq),
+        residual_ops(res),
+        B(static_cast<double>(cfg.memory.bus_bits) / 8.0),
+        rl(static_cast<double>(cfg.memory.read_latency)),
+        wl(static_cast<double>(cfg.memory.write_latency)),
+        groups(static_cast<double>((cfg.gemm.batch * cfg.gemm.block_out + cfg.alu.lanes - 1) / cfg.alu.lanes)) {}
+  double load(int64_t th, int64_t tw, int64_t toc, int64_t tic) const {
+    const auto& d = c.derived;
     const int64_t ih = (th - 1) * g.s + g.k, iw = (tw - 1) * g.s + g.k;
     const int64_t in_blocks = g.dw ? toc : tic;
-    return static_cast<double>(in_blocks * g.ri * ih * iw * d.inp_elem_bytes) / B +
-           static_cast<double>(toc * g.ro * tic * g.ri * kk * d.wgt_elem_bytes) / B + rl +
-           2.0 * static_cast<double>(tic + 1);
-  };
-  auto gemm = [&](int64_t th, int64_t tw, int64_t toc, int64_t tic) {
-    return static_cast<double>(toc * g.ro * tic * g.ri * kk * th * tw + c.gemm.pipeline_depth);
-  };
-  double total = 0;
-  for (const TileClass& tc : tile_classes(g, t)) {
-    double cycles = 0;
-    for (int j = 0; j < 2; ++j)
-      if (tc.steps[j] > 0)
-        cycles += static_cast<double>(tc.steps[j]) *
-                  std::max(load(tc.th, tc.tw, tc.toc, tc.tic[j]), gemm(tc.th, tc.tw, tc.toc, tc.tic[j]));
-    const double area = static_cast<double>(tc.toc * g.ro * tc.th * tc.tw);
-    double epilogue = area + static_cast<double>(c.gemm.pipeline_depth) +
-                      area * groups * static_cast<double>(c.alu.ii_vector + requant_ops * c.alu.ii_imm) +
-                      5.0 * static_cast<double>(c.alu.latency) +
-                      static_cast<double>(tc.toc * g.ro * d.acc_elem_bytes) / B + rl;
-    if (residual_ops >= 0)  // the operand's loads (one per channel block), its ADD and immediates
-      epilogue += static_cast<double>(tc.toc) * (1.0 + rl) + area * static_cast<double>(d.out_elem_bytes) / B +
-                  area * groups * static_cast<double>(c.alu.ii_vector + residual_ops * c.alu.ii_imm) +
-                  static_cast<double>(1 + residual_ops) * static_cast<double>(c.alu.latency);
-    const double store = area * static_cast<double>(d.out_elem_bytes) / B + wl;
-    total += static_cast<double>(tc.count) * (cycles + std::max(epilogue, store));
+    // Rules 9 and 11: the load module's LOADs run one after another, each
+    // an issue cycle, the read latency and its rows' beats.
+    return static_cast<double>(in_blocks) * dma(ih, iw * g.ri * d.inp_elem_bytes) +
+           dma(toc * g.ro, tic * g.ri * g.k * g.k * d.wgt_elem_bytes);
   }
-  // The first step's load is not overlapped.
-  return total + load(t.th, t.tw, t.toc, t.tic);
+  double dma(int64_t rows, int64_t row_bytes) const {
+    return 1.0 + rl + static_cast<double>(rows) * std::ceil(static_cast<double>(row_bytes) / B);
+  }
+  double gemm(int64_t th, int64_t tw, int64_t toc, int64_t tic) const {
+    return static_cast<double>(toc * g.ro * tic * g.ri * g.k * g.k * th * tw + c.gemm.pipeline_depth);
+  }
+  double area(int64_t th, int64_t tw, int64_t toc) const { return static_cast<double>(toc * g.ro * th * tw); }
+  double head(int64_t th, int64_t tw, int64_t toc) const {
+    return area(th, tw, toc) + static_cast<double>(c.gemm.pipeline_depth) +
+           static_cast<double>(toc * g.ro * c.derived.acc_elem_bytes) / B + rl;
+  }
+  double tail(int64_t th, int64_t tw, int64_t toc) const {
+    const double ar = area(th, tw, toc);
+    double e = ar * groups * static_cast<double>(c.alu.ii_vector + requant_ops * c.alu.ii_imm) +
+               5.0 * static_cast<double>(c.alu.latency);
+    // A fused Add's operand: one ACC_8BIT load per channel block, its ADD and
+    // immediates. The loads share the read port with the next steps' INP and
+    // WGT loads (rule 14, round robin per burst): about half its bandwidth.
+    if (residual_ops >= 0)
+      e += static_cast<double>(toc) * (1.0 + rl) + 2.0 * ar * static_cast<double>(c.derived.out_elem_bytes) / B +
+           ar * groups * static_cast<double>(c.alu.ii_vector + residual_ops * c.alu.ii_imm) +
+           static_cast<double>(1 + residual_ops) * static_cast<double>(c.alu.latency);
+    return e;
+  }
+  // One STORE per output channel block (rule 10: issue, beats, WL each).
+  double store_one(int64_t th, int64_t tw) const {
+    return 2.0 + static_cast<double>(th) * std::ceil(static_cast<double>(tw * g.ro * c.derived.out_elem_bytes) / B) +
+           wl;
+  }
+  double store(int64_t th, int64_t tw, int64_t toc) const { return static_cast<double>(toc) * store_one(th, tw); }
+  // Instructions the compute module queues after a tile's last GEMM.
+  int64_t tail_insns(int64_t toc) const {
+    return 1 + requant_ops + (residual_ops >= 0 ? 1 + residual_ops + toc : 0);
+  }
+};
+
+// A bound no schedule of tile `t` beats: the load module's and the compute
+// module's busy cycles.
+double tile_bound(const Parts& p, const Tile& t) {
+  double loads = 0, compute = 0;
+  for (const TileClass& tc : tile_classes(p.g, t)) {
+    const double n = static_cast<double>(tc.count);
+    compute += n * (p.head(tc.th, tc.tw, tc.toc) + p.tail(tc.th, tc.tw, tc.toc));
+    for (int j = 0; j < 2; ++j) {
+      if (tc.steps[j] == 0) continue;
+      const double steps = n * static_cast<double>(tc.steps[j]);
+      loads += steps * p.load(tc.th, tc.tw, tc.toc, tc.tic[j]);
+      compute += steps * p.gemm(tc.th, tc.tw, tc.toc, tc.tic[j]);
+    }
+  }
+  return std::max(loads, compute);
+}
+
+// The layer's cycles with tile `t`: the three modules' timelines over the
+// steps and tiles in emit_conv()'s order, with its tokens (a step's load
+// waits for the GEMM two steps back to free its half; a tile's first GEMM
+// waits for the store two tiles back; the store for the tile's epilogue).
+double tile_timeline(const Parts& p, const Tile& t) {
+  const ConvGeom& g = p.g;
+  const int64_t depth = p.c.queues.command_depth;
+  double load_free = 0, compute_free = 0, gemm_end[2] = {0, 0}, store_end[2] = {0, 0};
+  int64_t q = 0, tile = 0;
+  const int64_t steps = g.dw ? 1 : (g.cib + t.tic - 1) / t.tic;
+  for (int64_t nb = 0; nb < g.nb; ++nb)
+    for (int64_t oh0 = 0; oh0 < g.ho; oh0 += t.th)
+      for (int64_t ow0 = 0; ow0 < g.wo; ow0 += t.tw)
+        for (int64_t ob0 = 0; ob0 < g.cob; ob0 += t.toc, ++tile) {
+          const int64_t th = std::min(t.th, g.ho - oh0), tw = std::min(t.tw, g.wo - ow0);
+          const int64_t toc = std::min(t.toc, g.cob - ob0);
+          compute_free = std::max(compute_free, store_end[tile % 2]) + p.head(th, tw, toc);
+          for (int64_t j = 0; j < steps; ++j, ++q) {
+            const int64_t tic = g.dw ? 1 : std::min(t.tic, g.cib - j * t.tic);
+            load_free = std::max(load_free, gemm_end[q % 2]) + p.load(th, tw, toc, tic);
+            compute_free = std::max(compute_free, load_free) + p.gemm(th, tw, toc, tic);
+            gemm_end[q % 2] = compute_free;
+          }
+          const double tail_start = compute_free;
+          compute_free += p.tail(th, tw, toc);
+          const double store_start = std::max(store_end[(tile + 1) % 2], compute_free);
+          store_end[tile % 2] = store_start + p.store(th, tw, toc);
+          // In-order fetch: the next tile's loads are dispatched only once
+          // the epilogue's instructions and the tile's stores fit their
+          // command queues (D entries each).
+          const int64_t alu_over = p.tail_insns(toc) - depth, store_over = toc - depth;
+          if (alu_over > 0)
+            load_free = std::max(load_free, tail_start + (compute_free - tail_start) * static_cast<double>(alu_over) /
+                                                             static_cast<double>(p.tail_insns(toc)));
+          if (store_over > 0)
+            load_free = std::max(load_free, store_start + static_cast<double>(store_over) * p.store_one(th, tw));
+        }
+  return std::max(store_end[0], store_end[1]);
+}
+
+}  // namespace
+
+double tile_cost(const ConvGeom& g, const Tile& t, const Config& c, int requant_ops, int residual_ops) {
+  return tile_timeline(Parts(g, c, requant_ops, residual_ops), t);
 }
 
 Tile choose_tile(const Node& n, const Shape& in, const Config& c, const Node* add) {
@@ -146,6 +235,7 @@ Tile choose_tile(const Node& n, const Shape& in, const Config& c, const Node* ad
     }
     return v;
   };
+  const Parts parts(g, c, requant_ops, residual_ops);
   Tile best;
   bool found = false;
   // Widths and input channel steps: the balanced size of each count (a
@@ -167,7 +257,9 @@ Tile choose_tile(const Node& n, const Shape& in, const Config& c, const Node* ad
             hi = mid - 1;
         }
         t.th = (g.ho + ((g.ho + lo - 1) / lo) - 1) / ((g.ho + lo - 1) / lo);
-        t.est_cycles = tile_cost(g, t, c, requant_ops, residual_ops);
+        // The timeline only where the bound could beat the best so far.
+        if (found && tile_bound(parts, t) >= best.est_cycles) continue;
+        t.est_cycles = tile_timeline(parts, t);
         if (!found || t.est_cycles < best.est_cycles) best = t, found = true;
       }
     }
