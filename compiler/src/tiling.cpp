@@ -6,8 +6,10 @@
 // Each SRAM is split in two halves (double buffering: two virtual threads
 // alternate so that the loads of one step overlap the GEMM of the other), so
 // a tile must fit half of each buffer. Among the tiles that fit, the cost
-// model (the rules of docs/timing.md, with loads overlapping GEMMs) picks
-// the cheapest. Results are memoised by (layer shape, config hash).
+// model picks the cheapest: the load, compute and store modules' timelines
+// over the layer's steps and tiles under the rules of docs/timing.md
+// (tile_timeline()), evaluated where a busy-cycle bound (tile_bound()) could
+// beat the best so far. Results are memoised by (layer shape, config hash).
 #include <algorithm>
 #include <cmath>
 #include <map>
