@@ -69,11 +69,14 @@ void estimate_conv(LayerEstimate& e, const Node& n, const Shape& in, const Confi
     }
     e.bytes_acc += cnt * toc * static_cast<double>(d.acc_elem_bytes);
     e.alu += cnt * (1 + requant_imm_ops(n)) * r.alu(area, false);
-    // One store per channel block (ro OUT elements per position).
-    const double rows = static_cast<double>(tc.th), row_bytes = static_cast<double>(tc.tw * d.out_elem_bytes) * ro;
-    e.store += cnt * toc / ro * r.store(rows, row_bytes);
+    // One store per channel block (ro OUT elements per position), or one for all (whole_rows()).
+    const bool whole = whole_rows(g, t, tc.th, tc.tw);
+    const double rows = whole ? static_cast<double>(tc.toc) : static_cast<double>(tc.th);
+    const double row_bytes = static_cast<double>((whole ? tc.th : 1) * tc.tw * d.out_elem_bytes) * ro;
+    const double moves = whole ? 1.0 : toc / ro;
+    e.store += cnt * moves * r.store(rows, row_bytes);
     if (add) {  // the operand's ACC_8BIT loads (compute module), its ADD and immediates
-      e.load += cnt * toc / ro * r.load(rows, row_bytes);
+      e.load += cnt * moves * r.load(rows, row_bytes);
       e.alu += cnt * (r.alu(area, false) + residual_imm_ops(add) * r.alu(area, true));
     }
   }

@@ -209,6 +209,7 @@ void emit_conv(Emitter& e, const Node& n, const ConvGeom& g, const Tile& t, cons
           // A narrower last tile of the row: its own row pitch (tw, iwc) and, for k > 1, uop bank.
           const int64_t tw = std::min(t.tw, g.wo - ow0), iwc = (tw - 1) * g.s + g.k;
           const int wc = tw < t.tw;
+          const bool whole = whole_rows(g, t, th, tw);  // one STORE (and operand LOAD) for all toc blocks
           const int64_t ap = tile % 2;
           const int64_t steps = g.dw ? 1 : (g.cib + t.tic - 1) / t.tic;
           for (int64_t j = 0; j < steps; ++j, ++q) {
@@ -270,23 +271,31 @@ void emit_conv(Emitter& e, const Node& n, const ConvGeom& g, const Tile& t, cons
               emit_requant(e, epi, n, add == nullptr, &banks);
               if (add) {
                 if (shift_conv > 0) e.emit(alu(AluOp::SHR, true, -shift_conv, epi));
-                for (int64_t o = 0; o < toc; ++o)
-                  e.emit(mem(Opcode::LOAD, MemId::ACC_8BIT, skipb(ap) + o * area,
-                             a.in2 + (((nb * g.cob + ob0 + o) * g.ho + oh0) * g.wo + ow0) * ro, th, tw * ro,
-                             g.wo * ro));
+                if (whole)
+                  e.emit(mem(Opcode::LOAD, MemId::ACC_8BIT, skipb(ap), a.in2 + ((nb * g.cob + ob0) * g.ho + oh0) * g.wo * ro,
+                             toc, th * tw * ro, g.ho * g.wo * ro));
+                else
+                  for (int64_t o = 0; o < toc; ++o)
+                    e.emit(mem(Opcode::LOAD, MemId::ACC_8BIT, skipb(ap) + o * area,
+                               a.in2 + (((nb * g.cob + ob0 + o) * g.ho + oh0) * g.wo + ow0) * ro, th, tw * ro,
+                               g.wo * ro));
                 const Insn skip = loop(Opcode::ALU, skip_bank + ap * TO, toc * ro, th, tw, tw * ro, ro, 0, 0);
                 if (shift_skip > 0) e.emit(alu(AluOp::SHR, true, -shift_skip, skip));
                 e.emit(alu(AluOp::ADD, false, 0,
                            loop(Opcode::ALU, sum_bank + ap * TO, toc * ro, th, tw, tw * ro, ro, tw * ro, ro)));
                 emit_requant(e, epi, *add);
               }
-              // store
-              for (int64_t o = 0; o < toc; ++o) {
-                Insn s = mem(Opcode::STORE, MemId::OUT, accb(ap) + o * area,
-                             a.out + (((nb * g.cob + ob0 + o) * g.ho + oh0) * g.wo + ow0) * ro, th, tw * ro,
-                             g.wo * ro);
+              // store: one per channel block, or one for all (whole_rows())
+              const int64_t stores = whole ? 1 : toc;
+              for (int64_t o = 0; o < stores; ++o) {
+                Insn s = whole ? mem(Opcode::STORE, MemId::OUT, accb(ap),
+                                     a.out + ((nb * g.cob + ob0) * g.ho + oh0) * g.wo * ro, toc, th * tw * ro,
+                                     g.ho * g.wo * ro)
+                               : mem(Opcode::STORE, MemId::OUT, accb(ap) + o * area,
+                                     a.out + (((nb * g.cob + ob0 + o) * g.ho + oh0) * g.wo + ow0) * ro, th, tw * ro,
+                                     g.wo * ro);
                 if (o == 0) s[Member::pop_prev] = 1;
-                if (o == toc - 1) s[Member::push_prev] = 1, ++e.s2c;
+                if (o == stores - 1) s[Member::push_prev] = 1, ++e.s2c;
                 e.emit(s);
               }
             }

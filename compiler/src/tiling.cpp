@@ -127,7 +127,8 @@ struct Parts {
     return area(th, tw, toc) + static_cast<double>(c.gemm.pipeline_depth) +
            static_cast<double>(toc * g.ro * c.derived.acc_elem_bytes) / B + rl;
   }
-  double tail(int64_t th, int64_t tw, int64_t toc) const {
+  // `whole`: whole_rows(), one ACC_8BIT load and one STORE for all toc blocks.
+  double tail(int64_t th, int64_t tw, int64_t toc, bool whole) const {
     const double ar = area(th, tw, toc);
     double e = ar * groups * static_cast<double>(c.alu.ii_vector + requant_ops * c.alu.ii_imm) +
                5.0 * static_cast<double>(c.alu.latency);
@@ -135,7 +136,8 @@ struct Parts {
     // immediates. The loads share the read port with the next steps' INP and
     // WGT loads (rule 14, round robin per burst): about half its bandwidth.
     if (residual_ops >= 0)
-      e += static_cast<double>(toc) * (1.0 + rl) + 2.0 * ar * static_cast<double>(c.derived.out_elem_bytes) / B +
+      e += static_cast<double>(whole ? 1 : toc) * (1.0 + rl) +
+           2.0 * ar * static_cast<double>(c.derived.out_elem_bytes) / B +
            ar * groups * static_cast<double>(c.alu.ii_vector + residual_ops * c.alu.ii_imm) +
            static_cast<double>(1 + residual_ops) * static_cast<double>(c.alu.latency);
     return e;
@@ -145,10 +147,16 @@ struct Parts {
     return 2.0 + static_cast<double>(th) * std::ceil(static_cast<double>(tw * g.ro * c.derived.out_elem_bytes) / B) +
            wl;
   }
-  double store(int64_t th, int64_t tw, int64_t toc) const { return static_cast<double>(toc) * store_one(th, tw); }
+  double store(int64_t th, int64_t tw, int64_t toc, bool whole) const {
+    if (!whole) return static_cast<double>(toc) * store_one(th, tw);
+    return 2.0 +
+           static_cast<double>(toc) *
+               std::ceil(static_cast<double>(th * tw * g.ro * c.derived.out_elem_bytes) / B) +
+           wl;
+  }
   // Instructions the compute module queues after a tile's last GEMM.
-  int64_t tail_insns(int64_t toc) const {
-    return 1 + requant_ops + (residual_ops >= 0 ? 1 + residual_ops + toc : 0);
+  int64_t tail_insns(int64_t toc, bool whole) const {
+    return 1 + requant_ops + (residual_ops >= 0 ? 1 + residual_ops + (whole ? 1 : toc) : 0);
   }
 };
 
@@ -158,7 +166,7 @@ double tile_bound(const Parts& p, const Tile& t) {
   double loads = 0, compute = 0;
   for (const TileClass& tc : tile_classes(p.g, t)) {
     const double n = static_cast<double>(tc.count);
-    compute += n * (p.head(tc.th, tc.tw, tc.toc) + p.tail(tc.th, tc.tw, tc.toc));
+    compute += n * (p.head(tc.th, tc.tw, tc.toc) + p.tail(tc.th, tc.tw, tc.toc, whole_rows(p.g, t, tc.th, tc.tw)));
     for (int j = 0; j < 2; ++j) {
       if (tc.steps[j] == 0) continue;
       const double steps = n * static_cast<double>(tc.steps[j]);
@@ -192,17 +200,19 @@ double tile_timeline(const Parts& p, const Tile& t) {
             compute_free = std::max(compute_free, load_free) + p.gemm(th, tw, toc, tic);
             gemm_end[q % 2] = compute_free;
           }
+          const bool whole = whole_rows(g, t, th, tw);
           const double tail_start = compute_free;
-          compute_free += p.tail(th, tw, toc);
+          compute_free += p.tail(th, tw, toc, whole);
           const double store_start = std::max(store_end[(tile + 1) % 2], compute_free);
-          store_end[tile % 2] = store_start + p.store(th, tw, toc);
+          store_end[tile % 2] = store_start + p.store(th, tw, toc, whole);
           // In-order fetch: the next tile's loads are dispatched only once
           // the epilogue's instructions and the tile's stores fit their
           // command queues (D entries each).
-          const int64_t alu_over = p.tail_insns(toc) - depth, store_over = toc - depth;
+          const int64_t insns = p.tail_insns(toc, whole);
+          const int64_t alu_over = insns - depth, store_over = (whole ? 1 : toc) - depth;
           if (alu_over > 0)
             load_free = std::max(load_free, tail_start + (compute_free - tail_start) * static_cast<double>(alu_over) /
-                                                             static_cast<double>(p.tail_insns(toc)));
+                                                             static_cast<double>(insns));
           if (store_over > 0)
             load_free = std::max(load_free, store_start + static_cast<double>(store_over) * p.store_one(th, tw));
         }

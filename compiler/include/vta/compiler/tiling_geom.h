@@ -67,6 +67,14 @@ inline int64_t conv_uops(const Tile& t, const ConvGeom& g, bool residual = false
   return conv_banks(t, g).total +
          (4 + (residual || g.scratch ? 4 : 0) + (g.scratch ? 2 : 0) + (g.row ? 2 : 0)) * t.toc * g.ro;
 }
+/// Whether a th x tw tile of tile `t` moves its toc channel blocks in one
+/// STORE (and a fused Add's operand in one ACC_8BIT LOAD): full rows (tw =
+/// wo) of a full-height tile (th = t.th), so that each block is one run of
+/// th wo positions in DRAM and in SRAM, ho wo and t.th t.tw positions apart
+/// (a 16-bit x_stride).
+inline bool whole_rows(const ConvGeom& g, const Tile& t, int64_t th, int64_t tw) {
+  return tw == g.wo && th == t.th && g.ho * g.wo * g.ro < (int64_t{1} << 16);
+}
 /// The output tiles of a layer by shape: `count` tiles of th x tw positions
 /// and toc output channel blocks, each accumulated in steps[0] steps of tic[0]
 /// input channel blocks, then steps[1] of tic[1] (depthwise: one step of
