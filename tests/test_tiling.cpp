@@ -97,8 +97,7 @@ TEST(Tiling, PrimeWidthGetsANonDivisorTileWhenCheaper) {
   EXPECT_EQ(b.width[1], geo.wo % t.tw);
   EXPECT_NE(b.at[1][0], b.at[0][0]);
   EXPECT_EQ(b.total, 8 * b.size[0][0]);
-  // Bit-exact on the cycle model, whose cycles the cost model is within 1 % of
-  // (on this layer the best divisor tile runs within 0.1 % of it).
+  // Bit-exact on the cycle model, whose cycles the cost model is within 1 % of.
   const Tensor x = zoo_input(g, 5);
   const Tensor want = run_graph(g, x)[static_cast<size_t>(g.output)];
   const uint64_t chosen = systemc_cycles(compile_with_tile(g, cfg, t), cfg, x, want);
