@@ -119,6 +119,13 @@ struct Parts {
   double dma(int64_t rows, int64_t row_bytes) const {
     return 1.0 + rl + static_cast<double>(rows) * std::ceil(static_cast<double>(row_bytes) / B);
   }
+  // Beats of the read bursts a streaming load module has in flight: up to
+  // outstanding_reads bursts of a WGT row (rules 11 to 13).
+  double granted_beats(int64_t toc, int64_t tic) const {
+    const double row = std::ceil(static_cast<double>(tic * g.ri * g.k * g.k * c.derived.wgt_elem_bytes) / B);
+    const double burst = std::min(row, static_cast<double>(c.memory.max_burst));
+    return static_cast<double>(std::min<int64_t>(c.memory.outstanding_reads, toc * g.ro)) * burst;
+  }
   double gemm(int64_t th, int64_t tw, int64_t toc, int64_t tic) const {
     return static_cast<double>(toc * g.ro * tic * g.ri * g.k * g.k * th * tw + c.gemm.pipeline_depth);
   }
@@ -193,11 +200,24 @@ double tile_timeline(const Parts& p, const Tile& t) {
         for (int64_t ob0 = 0; ob0 < g.cob; ob0 += t.toc, ++tile) {
           const int64_t th = std::min(t.th, g.ho - oh0), tw = std::min(t.tw, g.wo - ow0);
           const int64_t toc = std::min(t.toc, g.cob - ob0);
-          compute_free = std::max(compute_free, store_end[tile % 2]) + p.head(th, tw, toc);
+          // A step's loads wait for the GEMM two steps back, so the first two
+          // steps of this tile load before its head; the bias row's ACC load
+          // (compute module) then waits for the read data of the bursts
+          // already granted to the streaming load module (rule 13): up to
+          // outstanding_reads bursts of a WGT row.
+          double load_end[2] = {0, 0};
+          for (int64_t j = 0; j < std::min<int64_t>(2, steps); ++j) {
+            const int64_t tic = g.dw ? 1 : std::min(t.tic, g.cib - j * t.tic);
+            load_free = std::max(load_free, gemm_end[(q + j) % 2]) + p.load(th, tw, toc, tic);
+            load_end[j] = load_free;
+          }
+          const double head_at = std::max(compute_free, store_end[tile % 2]);
+          const double queued = std::min(std::max(0.0, load_free - head_at), p.granted_beats(toc, t.tic));
+          compute_free = head_at + queued + p.head(th, tw, toc);
           for (int64_t j = 0; j < steps; ++j, ++q) {
             const int64_t tic = g.dw ? 1 : std::min(t.tic, g.cib - j * t.tic);
-            load_free = std::max(load_free, gemm_end[q % 2]) + p.load(th, tw, toc, tic);
-            compute_free = std::max(compute_free, load_free) + p.gemm(th, tw, toc, tic);
+            if (j >= 2) load_free = std::max(load_free, gemm_end[q % 2]) + p.load(th, tw, toc, tic);
+            compute_free = std::max(compute_free, j < 2 ? load_end[j] : load_free) + p.gemm(th, tw, toc, tic);
             gemm_end[q % 2] = compute_free;
           }
           const bool whole = whole_rows(g, t, th, tw);
