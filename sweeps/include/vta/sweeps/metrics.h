@@ -21,7 +21,7 @@ struct Metrics {
   void set(const std::string& name, double v);
 };
 
-/// cycles, time_ms, inferences_per_s, gops, gops_per_mac, dram_bytes, util,
+/// cycles, time_ms, host_ms, inferences_per_s, gops, gops_per_mac, dram_bytes, util,
 /// macs, gops_per_dsp, then the estimate's columns (estimate::columns():
 /// lut, ff, dsp, bram36, uram, fmax_mhz, fits, util_* ...).
 const std::vector<std::string>& metric_names();
@@ -46,8 +46,9 @@ std::vector<std::pair<std::string, double>> resource_columns(const Config& c, co
 void add_resources(Metrics& m, const std::vector<std::pair<std::string, double>>& columns);
 
 /// The network metrics of one inference of `batch` images taking `cycles`
-/// device cycles on `c`, with `macs` MACs in all and `vta_macs` on VTA.
+/// device cycles on `c` and `host_ms` of the host model (host_cost.h), with
+/// `macs` MACs in all and `vta_macs` on VTA. time_ms is both together.
 Metrics network_metrics(const Config& c, double cycles, double dram_bytes, int64_t macs, int64_t vta_macs,
-                        int64_t batch);
+                        int64_t batch, double host_ms);
 
 }  // namespace vta::sweeps
