@@ -21,7 +21,7 @@ struct Metrics {
   void set(const std::string& name, double v);
 };
 
-/// cycles, time_ms, host_ms, inferences_per_s, gops, gops_per_mac, dram_bytes, util,
+/// cycles, time_ms, inferences_per_s, gops, gops_per_mac, dram_bytes, util,
 /// macs, gops_per_dsp, then the estimate's columns (estimate::columns():
 /// lut, ff, dsp, bram36, uram, fmax_mhz, fits, util_* ...).
 const std::vector<std::string>& metric_names();
@@ -34,7 +34,8 @@ bool is_metric(const std::string& name);
 /// cannot rank on them (load_spec rejects a spec whose stage 1 would).
 const std::vector<std::pair<std::string, std::string>>& cycle_model_metric_docs();
 bool is_cycle_model_metric(const std::string& name);
-/// Every name is_metric() accepts (network metrics, energy_uj, gops_per_dsp, resource columns).
+/// Every name is_metric() accepts (network metrics, energy_uj, gops_per_dsp,
+/// host_ms (network_metrics()' host model, kept in the metrics JSON), resource columns).
 const std::vector<std::string>& known_metrics();
 
 struct SweepSpec;
