@@ -39,6 +39,8 @@ TEST(CliErrors, HostOpsNamesTheValidKinds) {
   expect_error("run --model lenet5 --host-ops conv2d,softmax", "--host-ops softmax: not an op kind VTA runs " + kinds);
   expect_error(std::string("run ") + VTA_SOURCE_DIR + "/examples/identity_requant.vasm --host-ops conv2d",
                "run: --host-ops applies to --model or --onnx, not to program runs");
+  expect_error("compare --backends systemc,systemc --model lenet5 --host-ops bogus",
+               "--host-ops bogus: not an op kind VTA runs " + kinds);
 }
 
 TEST(CliErrors, UnknownPreset) { expect_error("config show --config no-such-design", "no such config file or preset"); }
