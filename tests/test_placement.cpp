@@ -111,9 +111,8 @@ TEST(Placement, ResNet50FirstBlockOnVta) {
 
   // The shortcut conv (the block's conv that reads the max pool directly and
   // feeds the add) moved to just before the add.
-  const int add = find(g, *std::find_if(block.begin(), block.end(), [&](const std::string& s) {
-    return g.at(find(g, s)).op == Op::Add;
-  }));
+  const int add = find(g, *std::find_if(block.begin(), block.end(),
+                                        [&](const std::string& s) { return g.at(find(g, s)).op == Op::Add; }));
   int shortcut = -1;
   for (int k : g.at(add).inputs)
     if (g.at(g.at(k).inputs[0]).op == Op::MaxPool) shortcut = k;
@@ -167,8 +166,8 @@ TEST(Copies, ExactlyWhereDevicesChange) {
   const Graph& g = net.graph;
   std::vector<std::string> names;
   for (const auto& n : g.nodes) names.push_back(n.name + (n.op == Op::DeviceCopy ? "*" : ""));
-  const std::vector<std::string> want = {"input",          "input.to_vta*", "conv", "conv.to_host*", "gap",
-                                         "flat",           "flat.to_vta*",  "fc",   "fc.to_host*"};
+  const std::vector<std::string> want = {"input", "input.to_vta*", "conv", "conv.to_host*", "gap",
+                                         "flat",  "flat.to_vta*",  "fc",   "fc.to_host*"};
   EXPECT_EQ(names, want) << g.dump();
   EXPECT_EQ(g.output, find(g, "fc.to_host"));
   for (const auto& n : g.nodes) {
@@ -228,7 +227,8 @@ TEST(Copies, BatchQueueSynchronisesOnlyForDeviceResults) {
 
 // The host link: PCIe is setup + bytes / bandwidth; shared DRAM a cache flush of the bytes only.
 TEST(HostCost, CopiesOnTheConfigsLink) {
-  const vta::Config pcie = preset("vta-1x16x16", {{"host.link", "pcie"}, {"host.bandwidth_gbps", "2"}, {"host.setup_us", "10"}});
+  const vta::Config pcie =
+      preset("vta-1x16x16", {{"host.link", "pcie"}, {"host.bandwidth_gbps", "2"}, {"host.setup_us", "10"}});
   const vta::Config shared = preset("vta-1x16x16", {{"host.flush_gbps", "4"}});
   EXPECT_DOUBLE_EQ(link_copy_us(pcie, 1000000), 10.0 + 500.0);
   EXPECT_DOUBLE_EQ(link_copy_us(shared, 1000000), 250.0);
