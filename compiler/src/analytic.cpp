@@ -12,6 +12,7 @@
 #include <cmath>
 
 #include "vta/compiler/compile.h"
+#include "vta/compiler/host_cost.h"
 #include "vta/compiler/requant.h"
 #include "vta/compiler/tiling_geom.h"
 #include "vta/isa/error.h"
@@ -152,7 +153,8 @@ void estimate_pool(LayerEstimate& e, const Node& n, const Shape& in, const Confi
 
 NetworkEstimate estimate_network(const Graph& input, const Config& c) {
   check_compilable(c);
-  const Graph g = band_rows(pack_stem(input, c), c);  // placement() per node, no partitioned copy
+  // As compile() places it: partitioned, with the device copies.
+  const Graph g = insert_copies(partition(band_rows(pack_stem(input, c), c), c), c);
   NetworkEstimate net;
   for (size_t i = 0; i < g.nodes.size(); ++i) {
     const Node& n = g.nodes[i];
@@ -161,7 +163,9 @@ NetworkEstimate estimate_network(const Graph& input, const Config& c) {
     e.node = static_cast<int>(i);
     e.name = n.name;
     e.op = op_name(n.op);
-    e.device = placement(g, n, c);
+    e.device = n.device;
+    e.host_us = host_model_us(g, static_cast<int>(i), c);
+    net.host_us += e.host_us;
     const Shape in = g.at(n.inputs[0]).out;
     e.macs = n.macs(in);
     if (e.device == Device::Vta) {
