@@ -113,34 +113,34 @@ void estimate_pool(LayerEstimate& e, const Node& n, const Shape& in, const Confi
   const Blocked L = blocked(in, c);
   const int64_t ro = out_per_pos(c);  // ACC_8BIT elements per position
   const double E = static_cast<double>(c.derived.out_elem_bytes * ro), Ro = static_cast<double>(ro);
-  const int64_t k = n.pool, s = n.pool_stride, ho = n.out.h, wo = n.out.w, iw = (wo - 1) * s + k;
-  const int64_t acc_half = c.derived.acc_depth / 2;
-  int64_t th = 1;  // the band height emit_pool() picks
-  while (th < ho && ((th * s + k) * iw + (th + 1) * wo) * ro <= acc_half) ++th;
+  const int64_t k = n.pool, s = n.pool_stride, ho = n.out.h, wo = n.out.w;
+  const PoolBand band = pool_band(n, c);  // the bands emit_pool() makes
+  const int64_t th = band.th, tw = band.tw, iw = band.iw;
   const bool max = n.op == Op::MaxPool;
   const int tail_ops = max ? 1 : requant_imm_ops(n);
   double compute = 0, store = 0, last_store = 0, rows_read = 0;
   for (int64_t plane = 0; plane < L.nb * L.cb; ++plane)
-    for (int64_t oh0 = 0; oh0 < ho; oh0 += th) {
-      const int64_t rows = std::min(th, ho - oh0);
-      const double ih = static_cast<double>((rows - 1) * s + k), out = static_cast<double>(rows * wo);
-      const double in_rows = std::min<double>(ih, static_cast<double>(in.h));
-      const double pads = Ro * (ih * static_cast<double>(iw) -
-                                in_rows * std::min<double>(static_cast<double>(iw), static_cast<double>(in.w)));
-      const double ld =
-          pads + r.load(in_rows, std::min<double>(static_cast<double>(iw), static_cast<double>(in.w)) * E);
-      const double alu =
-          separable_pool(n)
-              ? static_cast<double>(k - 1) * r.alu(ih * static_cast<double>(wo) * Ro, false) +
-                    static_cast<double>(k) * r.alu(out * Ro, false)
-              : (max ? r.alu(out * Ro, true) : 0) + r.alu(out * Ro * static_cast<double>(k * k), false) +
-                    tail_ops * r.alu(out * Ro, true);
-      e.load += ld, e.alu += alu, e.gemm += r.P + out * Ro;
-      compute += ld + r.P + out * Ro + alu;
-      last_store = r.store(static_cast<double>(rows), static_cast<double>(wo) * E);
-      store += last_store;
-      rows_read += in_rows;
-    }
+    for (int64_t oh0 = 0; oh0 < ho; oh0 += th)
+      for (int64_t ow0 = 0; ow0 < wo; ow0 += tw) {
+        const int64_t rows = std::min(th, ho - oh0);
+        const double ih = static_cast<double>((rows - 1) * s + k), out = static_cast<double>(rows * tw);
+        const double in_rows = std::min<double>(ih, static_cast<double>(in.h));
+        const double pads = Ro * (ih * static_cast<double>(iw) -
+                                  in_rows * std::min<double>(static_cast<double>(iw), static_cast<double>(in.w)));
+        const double ld =
+            pads + r.load(in_rows, std::min<double>(static_cast<double>(iw), static_cast<double>(in.w)) * E);
+        const double alu = separable_pool(n)
+                               ? static_cast<double>(k - 1) * r.alu(ih * static_cast<double>(tw) * Ro, false) +
+                                     static_cast<double>(k) * r.alu(out * Ro, false)
+                               : (max ? r.alu(out * Ro, true) : 0) +
+                                     r.alu(out * Ro * static_cast<double>(k * k), false) +
+                                     tail_ops * r.alu(out * Ro, true);
+        e.load += ld, e.alu += alu, e.gemm += r.P + out * Ro;
+        compute += ld + r.P + out * Ro + alu;
+        last_store = r.store(static_cast<double>(rows), static_cast<double>(tw) * E);
+        store += last_store;
+        rows_read += in_rows;
+      }
   e.store = store;
   const double uop_bytes = static_cast<double>(pool_uops(n, c) * c.derived.uop_elem_bytes);
   e.cycles = std::max(compute + last_store, store) + r.load(1, uop_bytes);

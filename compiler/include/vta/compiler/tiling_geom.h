@@ -3,6 +3,7 @@
 #include <vector>
 
 #include "vta/compiler/compile.h"
+#include "vta/isa/error.h"
 
 namespace vta::compiler {
 
@@ -95,9 +96,35 @@ int residual_imm_ops(const Node* add);
 /// A max pool with stride >= k - 1 runs separably (emit_pool(): each input
 /// row's k columns, then the output rows' k input rows), any other pool by
 /// folding the k x k window into each output.
-inline bool separable_pool(const Node& n) {
-  return n.op == Op::MaxPool && n.pool >= 2 && n.pool_stride >= n.pool - 1;
+inline bool separable_pool(const Node& n) { return n.op == Op::MaxPool && n.pool >= 2 && n.pool_stride >= n.pool - 1; }
+/// The band of a max or average pool's output that one ACC half holds: th
+/// output rows of tw output columns, with the (th - 1) s + k input rows of
+/// (tw - 1) s + k columns they read (row pitch iw) before them. Whole rows
+/// (tw = wo) while one fits; else one row of the widest tw that divides wo
+/// (every band then has the same input pitch, which the uops encode). Throws
+/// vta::Error when even one output column does not fit.
+struct PoolBand {
+  int64_t th = 1, tw = 1, iw = 1;
+};
+inline PoolBand pool_band(const Node& n, const Config& c) {
+  const int64_t k = n.pool, s = n.pool_stride, ho = n.out.h, wo = n.out.w;
+  const int64_t acc_half = c.derived.acc_depth / 2, ro = out_per_pos(c);
+  auto fits = [&](int64_t th, int64_t tw) {
+    return (((th - 1) * s + k) * ((tw - 1) * s + k) + th * tw) * ro <= acc_half;
+  };
+  PoolBand b;
+  if (fits(1, wo)) {
+    b.tw = wo;
+    while (b.th < ho && fits(b.th + 1, wo)) ++b.th;
+  } else {
+    for (int64_t tw = wo - 1; tw >= 1 && b.tw == 1; --tw)
+      if (wo % tw == 0 && fits(1, tw)) b.tw = tw;
+    if (!fits(1, b.tw)) fail("layer {}: one output column of the pool does not fit half of the ACC buffer", n.name);
+  }
+  b.iw = (b.tw - 1) * s + k;
+  return b;
 }
+
 /// Uops of a max or average pool (both ACC halves): per half, k - 1 column
 /// and k row offsets (separable) or k x k window offsets, and one for the
 /// output rows alone, each out_per_pos() uops.
