@@ -160,7 +160,9 @@ TEST(Cli, ZooExportThenRunTheOnnxFile) {
   std::ifstream in(dir / "r.json");
   auto j = nlohmann::json::parse(in);
   EXPECT_EQ(j["check"], "pass");
-  EXPECT_EQ(j["layers"].size(), 9u);  // lenet5's 8 and conv1's host im2col (stem packing)
+  // lenet5's 8, conv1's host im2col (stem packing) and 4 device copies (the im2col's and
+  // the flatten's to VTA, the last pool's and the logits' to the host)
+  EXPECT_EQ(j["layers"].size(), 13u);
 }
 
 TEST(Cli, BackendsListsGolden) {
@@ -178,6 +180,8 @@ TEST(Cli, DumpAfterEveryPass) {
       {"pack_stem", {"conv1.im2col = im2col [host]", "conv1 = conv2d [host]", "k1 s1 p0"}},
       {"band_rows", {"conv1 = conv2d [host]"}},  // batch 1: nothing to band
       {"partition", {"conv1 = conv2d [vta]", "fc1 = dense [vta]"}},
+      {"copies", {"conv1.im2col.to_vta = device_copy [host]", " host -> vta", "fc1.to_host = device_copy [host]",
+                  " vta -> host"}},
       {"layout", {"input 16384 bytes at 0x1000", /* 3 channels blocked to 16, 32x32 */ "conv1.im2col ", "fc1 "}},
       {"segments", {"segment 0: ", " conv1 maxpool1 conv2", "segment 1: 1 nodes: fc1"}},
       {"tiling", {"conv1: ", "input channel blocks per step, est ", "fc1: "}},
@@ -227,4 +231,33 @@ TEST(Cli, RunModelThroughTheZooCache) {
   auto none = run_vta("run --model resnet18 --image 32 --no-cache", "VTA_CACHE_DIR=" + empty.string());
   ASSERT_EQ(none.code, 0) << none.out;
   EXPECT_TRUE(fs::is_empty(empty));
+}
+
+// `--host-ops`: the named op kinds run on the host, the output stays
+// bit-exact, and the report has the device copies, device runs and
+// synchronisations, and the host model beside the measured host time.
+TEST(Cli, HostOpsMoveKindsToTheHost) {
+  const fs::path dir = temp_dir("host-ops");
+  auto r = run_vta("run --model resnet18 --image 32 -b systemc --host-ops conv2d,max_pool --report-json " + (dir / "r.json").string());
+  ASSERT_EQ(r.code, 0) << r.out;
+  EXPECT_NE(r.out.find("output bit-exact with the integer reference"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("host model"), std::string::npos) << r.out;
+  const auto j = nlohmann::json::parse(std::ifstream(dir / "r.json"));
+  EXPECT_EQ(j["check"], "pass");
+  int copies = 0;
+  for (const auto& l : j["layers"]) {
+    if (l["op"] == "conv2d" || l["op"] == "max_pool") {
+      EXPECT_EQ(l["device"], "host") << l.dump();
+      EXPECT_GT(l["host_model_ms"].get<double>(), 0.0) << l.dump();
+    }
+    if (l["op"] == "device_copy") {
+      ++copies;
+      EXPECT_GT(l["copy_bytes"].get<double>(), 0.0) << l.dump();
+      EXPECT_TRUE(l["copy"] == "host->vta" || l["copy"] == "vta->host") << l.dump();
+    }
+  }
+  EXPECT_GT(copies, 8);
+  EXPECT_GT(j["device_runs"].get<int>(), 1);
+  EXPECT_GE(j["device_runs"].get<int>(), j["syncs"].get<int>());
+  EXPECT_GT(j["inference_ms"].get<double>(), j["host_model_ms"].get<double>());
 }

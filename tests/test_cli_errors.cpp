@@ -33,6 +33,16 @@ TEST(CliErrors, UnencodableConfigNamesTheLimit) {
   expect_error("config show --set buffers.uop=1GiB", "--set buffers.uop: buffers.uop = 1GiB gives a UOP depth of 268435456 elements; the LOAD/STORE field sram_base has 16 bits (limit 65536)");
 }
 
+TEST(CliErrors, HostOpsNamesTheValidKinds) {
+  const std::string kinds = "(the kinds: conv2d, dense, add, max_pool, avg_pool)";
+  expect_error("run --model lenet5 --host-ops convolution", "--host-ops convolution: not an op kind VTA runs " + kinds);
+  expect_error("run --model lenet5 --host-ops conv2d,softmax", "--host-ops softmax: not an op kind VTA runs " + kinds);
+  expect_error(std::string("run ") + VTA_SOURCE_DIR + "/examples/identity_requant.vasm --host-ops conv2d",
+               "run: --host-ops applies to --model or --onnx, not to program runs");
+  expect_error("compare --backends systemc,systemc --model lenet5 --host-ops bogus",
+               "--host-ops bogus: not an op kind VTA runs " + kinds);
+}
+
 TEST(CliErrors, UnknownPreset) { expect_error("config show --config no-such-design", "no such config file or preset"); }
 
 TEST(CliErrors, BadSetSyntax) { expect_error("config show --set gemm.batch", "expected key=value"); }

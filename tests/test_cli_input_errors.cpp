@@ -203,7 +203,7 @@ TEST(CliInputErrors, OptionsOfTheOtherMode) {
   for (const char* opt : {"--stats none", "--stats-out s.json", "--dump OUT:0:1", "--compare golden"})
     expect_one_line_error(std::string("run --model dense:16,16 ") + opt, "applies to program runs, not to --model");
   expect_one_line_error("run --model dense:16,16 --dump-after bogus",
-                        "--dump-after bogus: no such pass (the passes: pack_stem, band_rows, partition, layout, segments, "
+                        "--dump-after bogus: no such pass (the passes: pack_stem, band_rows, partition, copies, layout, segments, "
                         "tiling, codegen)");
 }
 

@@ -308,6 +308,17 @@ TEST(OnnxShapeLimits, PoolLargerThanItsInput) {
   EXPECT_HAS(import_error(n.b), "(MaxPool): attribute kernel_shape is 8, larger than the padded input (4x4)");
 }
 
+// A window as large as the limit on each side, padded so that its output
+// stays below the element limit: every output element would scan 2^24
+// inputs, 10^15 steps in all. Refused up front, naming the node.
+TEST(OnnxShapeLimits, PoolWhoseWorkIsAbsurd) {
+  QdqNet n;
+  n.conv_window({3, 3}, {1, 1}, {1, 1, 1, 1}).pool_window({4096, 4096}, {1, 1}, {4095, 4095, 4095, 4095});
+  const std::string msg = import_error(n.b);
+  EXPECT_HAS(msg, "node 'y' (max_pool): computing its 1x4x4099x4099 output takes 1.13e+15 steps, more than the "
+                  "limit of 2^38 per node (a 4096x4096 window)");
+}
+
 TEST(OnnxShapeLimits, AveragePoolOfMinusTwo) {
   OnnxBuilder b;
   b.input("x", I8, {1, 16, 4, 4});

@@ -147,6 +147,31 @@ TEST(SweepStages, AnalyticTracksSystemC) {
     EXPECT_GT(cs, 0);
     EXPECT_LT(std::abs(ca - cs) / cs, 0.25) << preset << ": analytic " << ca << ", systemc " << cs;
     EXPECT_EQ(a.metrics.get("macs"), s.metrics.get("macs"));
+    // The host model is a function of the placed graph: the same at both stages, and part of time_ms.
+    EXPECT_GT(a.metrics.get("host_ms"), 0);
+    EXPECT_DOUBLE_EQ(a.metrics.get("host_ms"), s.metrics.get("host_ms")) << preset;
+    EXPECT_DOUBLE_EQ(s.metrics.get("time_ms"), cs / (c.clock.mhz * 1e3) + s.metrics.get("host_ms")) << preset;
+  }
+}
+
+// A sweep ranks on device and host work together: a slower host (host.mem_gbps,
+// host.mac_ns) or link leaves the device cycles as they are and raises time_ms
+// by exactly the host model's difference, identically on every run.
+TEST(SweepStages, HostModelCountsInTimeMs) {
+  NetworkSpec ns;
+  ns.zoo = "lenet5";
+  const PreparedNetwork n = prepare_network(ns, "t.yaml");
+  const vta::Config fast = vta::load_config(vta::resolve_config_path("vta-1x16x16"), {});
+  const vta::Config slow = vta::load_config(vta::resolve_config_path("vta-1x16x16"),
+                                            {{"host.mem_gbps", "0.01"}, {"host.link", "pcie"}, {"host.setup_us", "100"}});
+  for (auto stage : {&stage_analytic, +[](const vta::Config& c, const PreparedNetwork& p) { return stage_systemc(c, p); }}) {
+    const StageResult f = stage(fast, n), s = stage(slow, n), again = stage(slow, n);
+    EXPECT_EQ(f.metrics.get("cycles"), s.metrics.get("cycles"));
+    EXPECT_GT(s.metrics.get("host_ms"), f.metrics.get("host_ms") + 0.4);  // at least 4 copies of 100 us
+    EXPECT_DOUBLE_EQ(s.metrics.get("time_ms") - f.metrics.get("time_ms"),
+                     s.metrics.get("host_ms") - f.metrics.get("host_ms"));
+    EXPECT_EQ(s.metrics.get("time_ms"), again.metrics.get("time_ms"));  // no wall clock in it
+    EXPECT_LT(s.metrics.get("inferences_per_s"), f.metrics.get("inferences_per_s"));
   }
 }
 

@@ -29,6 +29,7 @@ struct CompareOpts {
   uint32_t seed = 1;
   int64_t image = 0;
   double max_diff = -1;
+  std::vector<std::string> host_ops;  // op kinds forced to the host (compiler::pin_host_ops())
 };
 
 /// Cycles per region (in first-seen order) of one backend's run.
@@ -94,6 +95,8 @@ int compare(const CompareOpts& o) {
   if (names.size() < 2) fail("compare: --backends needs at least two backends, got '{}'", o.backends);
   const int inputs = !o.program.empty() + !o.model.empty() + !o.onnx.empty();
   if (inputs != 1) fail("compare: give exactly one of a program, --model or --onnx");
+  if (!o.host_ops.empty() && !o.program.empty()) fail("compare: --host-ops applies to --model or --onnx, not to programs");
+  compiler::pin_host_ops(compiler::Graph{}, o.host_ops);  // names checked before anything runs
   std::vector<Override> ov;
   for (const auto& s : o.sets) ov.push_back(parse_override(s));
   const Config c = load_config(resolve_config_path(o.config), ov);
@@ -127,7 +130,7 @@ int compare(const CompareOpts& o) {
       }
       what = o.onnx;
     }
-    const compiler::CompiledNetwork net = compiler::compile(g, c);
+    const compiler::CompiledNetwork net = compiler::compile(compiler::pin_host_ops(g, o.host_ops), c);
     for (const auto& b : names) cols.push_back(run_net(net, input, c, b));
   }
 
@@ -190,6 +193,8 @@ void add_compare_command(CLI::App& app) {
   cmd->add_option("--image", o->image, "--model: input height/width (0: the network's standard)");
   cmd->add_option("-c,--config", o->config, "preset name or YAML file")->capture_default_str();
   cmd->add_option("--set", o->sets, "override a knob: --set memory.read_latency=32 (repeatable)");
+  cmd->add_option("--host-ops", o->host_ops, "--model/--onnx: run these op kinds on the host although VTA could")
+      ->delimiter(',');
   cmd->add_option("--max-diff", o->max_diff, "exit 1 when a region differs by more than this many percent");
   cmd->callback([o] { run_and_exit([o] { return compare(*o); }); });
 }

@@ -292,6 +292,12 @@ static int run_cli(int argc, char** argv) {
   std::string passes;
   for (const auto& p : vta::compiler::pass_names()) passes += (passes.empty() ? "" : ", ") + p;
   run->add_option("--dump-after", net_opts.dump_after, "--model: print the network after this compiler pass (" + passes + ")");
+  std::string vta_kinds;
+  for (auto k : vta::compiler::vta_op_kinds()) vta_kinds += (vta_kinds.empty() ? "" : ",") + std::string(vta::compiler::op_name(k));
+  run->add_option("--host-ops", net_opts.host_ops,
+                  "--model/--onnx: run these op kinds on the host although VTA could (" + vta_kinds +
+                      "), to see what a CPU fallback costs")
+      ->delimiter(',');
   run->add_option("-b,--backend", run_opts.backend, "backend to run on")->capture_default_str();
   run->add_option("--compare", run_opts.compare, "also run on this backend and require identical DRAM");
   run->add_option("--stats", run_opts.stats, "stats on stdout: text, json or none")
@@ -418,7 +424,8 @@ static int run_cli(int argc, char** argv) {
       if (run_opts.programs.empty()) vta::fail("run: give program files, conformance folders or --model NAME");
       // Options of network runs would be ignored here: name them instead.
       for (const char* opt :
-           {"--seed", "--batch", "--image", "--report-csv", "--report-json", "--report-html", "--dump-after", "--no-cache"})
+           {"--seed", "--batch", "--image", "--report-csv", "--report-json", "--report-html", "--dump-after", "--no-cache",
+            "--host-ops"})
         if (run->count(opt)) vta::fail("run: {} applies to --model or --onnx, not to program runs", opt);
       vta::Config c = run_cfg.load();
       nlohmann::ordered_json records = nlohmann::ordered_json::array();

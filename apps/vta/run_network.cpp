@@ -59,7 +59,7 @@ OnnxRun run_onnx_with(const std::string& model_path, const std::map<std::string,
   auto it = files.find(activation);
   if (it == files.end()) fail("{}: no --input for the model's input '{}'", model_path, activation);
   const Tensor input = input_tensor(read_tensor_file(it->second), input_node(g), it->second);
-  const CompiledNetwork net = compile(g, c, o.dump_after);
+  const CompiledNetwork net = compile(pin_host_ops(g, o.host_ops), c, o.dump_after);
   auto backend = make_backend(o.backend, c, o.backend_options);
   const NetworkResult res = run_network(net, *backend, input);
   const Tensor want = run_graph(g, input)[static_cast<size_t>(g.output)];
@@ -143,6 +143,7 @@ int run_network_command(const NetworkRunOptions& o, const Config& c) {
     fail("run: --report-csv, --report-json, --report-html and --dump-after apply to --model and --onnx runs on the "
          "built-in input, not with --input or --onnx-test");
   check_pass_name(o.dump_after);  // before the network is built
+  pin_host_ops(Graph{}, o.host_ops);  // names checked before the network is built
   if (!o.onnx_test.empty()) return run_onnx_test(o, c);
   if (!o.inputs.empty()) return run_onnx_inputs(o, c);
   if (!o.expect.empty() || !o.output_dir.empty()) fail("run: --expect and --output-dir need --onnx with --input");
@@ -184,7 +185,7 @@ int run_network_command(const NetworkRunOptions& o, const Config& c) {
       input = zoo_input(g, o.seed + 1000);
     }
   }
-  const CompiledNetwork net = compile(g, c, o.dump_after);
+  const CompiledNetwork net = compile(pin_host_ops(g, o.host_ops), c, o.dump_after);
   auto backend = make_backend(o.backend, c, o.backend_options);
   const NetworkResult res = run_network(net, *backend, input);
   bool passed = true;

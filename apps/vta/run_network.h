@@ -23,6 +23,7 @@ struct NetworkRunOptions {
   int64_t image = 0;
   bool no_cache = false;  // --model: build and calibrate afresh, bypassing the zoo cache (zoo_cache.h)
   std::string report_csv, report_json, report_html, dump_after;
+  std::vector<std::string> host_ops;  // op kinds forced to the host (compiler::pin_host_ops())
   std::string tool;
 };
 

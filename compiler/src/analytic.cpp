@@ -12,6 +12,7 @@
 #include <cmath>
 
 #include "vta/compiler/compile.h"
+#include "vta/compiler/host_cost.h"
 #include "vta/compiler/requant.h"
 #include "vta/compiler/tiling_geom.h"
 #include "vta/isa/error.h"
@@ -47,34 +48,43 @@ void estimate_conv(LayerEstimate& e, const Node& n, const Shape& in, const Confi
   const Tile t = choose_tile(n, in, c, add);
   const auto& d = c.derived;
   const Rates r(c);
-  const double ih = static_cast<double>((t.th - 1) * g.s + g.k), iw = static_cast<double>((t.tw - 1) * g.s + g.k);
-  const double kk = static_cast<double>(g.k * g.k);
-  const double tiles =
-      static_cast<double>(g.nb * ((g.ho + t.th - 1) / t.th) * (g.wo / t.tw) * ((g.cob + t.toc - 1) / t.toc));
-  const double steps = tiles * static_cast<double>(g.dw ? 1 : g.cib / t.tic);
-  // INP element columns a step loads, OUT and INP element columns of the tile.
-  const double in_blocks = static_cast<double>((g.dw ? t.toc : t.tic) * g.ri);
-  const double toc = static_cast<double>(t.toc * g.ro), tic = static_cast<double>(t.tic * g.ri);
-  const double area = toc * static_cast<double>(t.th * t.tw);
+  const double kk = static_cast<double>(g.k * g.k), ri = static_cast<double>(g.ri), ro = static_cast<double>(g.ro);
   e.cycles = t.est_cycles;
-  e.bytes_inp = steps * in_blocks * ih * iw * static_cast<double>(d.inp_elem_bytes);
-  e.bytes_wgt = steps * toc * tic * kk * static_cast<double>(d.wgt_elem_bytes);
-  e.bytes_acc = tiles * toc * static_cast<double>(d.acc_elem_bytes);
+  // Per tile class (tile_classes(): the edge tiles of a layer the tile does not divide).
+  for (const TileClass& tc : tile_classes(g, t)) {
+    const double cnt = static_cast<double>(tc.count);
+    const double ih = static_cast<double>((tc.th - 1) * g.s + g.k), iw = static_cast<double>((tc.tw - 1) * g.s + g.k);
+    const double toc = static_cast<double>(tc.toc) * ro, area = toc * static_cast<double>(tc.th * tc.tw);
+    for (int j = 0; j < 2; ++j) {
+      if (tc.steps[j] == 0) continue;
+      const double steps = cnt * static_cast<double>(tc.steps[j]);
+      // INP element columns a step loads, INP element columns of the step.
+      const double in_blocks = static_cast<double>(g.dw ? tc.toc : tc.tic[j]) * ri;
+      const double tic = static_cast<double>(tc.tic[j]) * ri;
+      e.bytes_inp += steps * in_blocks * ih * iw * static_cast<double>(d.inp_elem_bytes);
+      e.bytes_wgt += steps * toc * tic * kk * static_cast<double>(d.wgt_elem_bytes);
+      // One INP load per channel block (ri INP elements per position), one WGT load.
+      e.load += steps * (in_blocks / ri * r.load(ih, iw * ri * static_cast<double>(d.inp_elem_bytes)) +
+                         r.load(toc, tic * kk * static_cast<double>(d.wgt_elem_bytes)));
+      e.gemm += steps * (toc * tic * kk * static_cast<double>(tc.th * tc.tw) + r.P);
+    }
+    e.bytes_acc += cnt * toc * static_cast<double>(d.acc_elem_bytes);
+    e.alu += cnt * (1 + requant_imm_ops(n)) * r.alu(area, false);
+    // One store per channel block (ro OUT elements per position), or one for all (whole_rows()).
+    const bool whole = whole_rows(g, t, tc.th, tc.tw);
+    const double rows = whole ? static_cast<double>(tc.toc) : static_cast<double>(tc.th);
+    const double row_bytes = static_cast<double>((whole ? tc.th : 1) * tc.tw * d.out_elem_bytes) * ro;
+    const double moves = whole ? 1.0 : toc / ro;
+    e.store += cnt * moves * r.store(rows, row_bytes);
+    if (add) {  // the operand's ACC_8BIT loads (compute module), its ADD and immediates
+      e.load += cnt * moves * r.load(rows, row_bytes);
+      e.alu += cnt * (r.alu(area, false) + residual_imm_ops(add) * r.alu(area, true));
+    }
+  }
   e.bytes_uop = static_cast<double>(conv_uops(t, g, add != nullptr) * d.uop_elem_bytes);
   // Output positions beyond the layer (edge tiles) are not stored.
   e.bytes_out = static_cast<double>(g.nb * g.cob * g.ro * g.ho * g.wo * d.out_elem_bytes);
-  const double ri = static_cast<double>(g.ri), ro = static_cast<double>(g.ro);
-  // One INP load and one store per channel block (ri INP, ro OUT elements per position).
-  e.load = steps * (in_blocks / ri * r.load(ih, iw * ri * static_cast<double>(d.inp_elem_bytes)) +
-                    r.load(toc, tic * kk * static_cast<double>(d.wgt_elem_bytes)));
-  e.gemm = steps * (toc * tic * kk * static_cast<double>(t.th * t.tw) + r.P);
-  e.alu = tiles * (1 + requant_imm_ops(n)) * r.alu(area, false);
-  e.store = tiles * toc / ro * r.store(static_cast<double>(t.th), static_cast<double>(t.tw * d.out_elem_bytes) * ro);
-  if (add) {  // the operand's ACC_8BIT loads (compute module), its ADD and immediates
-    e.bytes_inp += e.bytes_out;
-    e.load += tiles * toc / ro * r.load(static_cast<double>(t.th), static_cast<double>(t.tw * d.out_elem_bytes) * ro);
-    e.alu += tiles * (r.alu(area, false) + residual_imm_ops(add) * r.alu(area, true));
-  }
+  if (add) e.bytes_inp += e.bytes_out;
 }
 
 void estimate_add(LayerEstimate& e, const Node& n, const Config& c) {
@@ -120,8 +130,11 @@ void estimate_pool(LayerEstimate& e, const Node& n, const Shape& in, const Confi
       const double ld =
           pads + r.load(in_rows, std::min<double>(static_cast<double>(iw), static_cast<double>(in.w)) * E);
       const double alu =
-          (max ? r.alu(out * Ro, true) : 0) + r.alu(out * Ro * static_cast<double>(k * k), false) +
-          tail_ops * r.alu(out * Ro, true);
+          separable_pool(n)
+              ? static_cast<double>(k - 1) * r.alu(ih * static_cast<double>(wo) * Ro, false) +
+                    static_cast<double>(k) * r.alu(out * Ro, false)
+              : (max ? r.alu(out * Ro, true) : 0) + r.alu(out * Ro * static_cast<double>(k * k), false) +
+                    tail_ops * r.alu(out * Ro, true);
       e.load += ld, e.alu += alu, e.gemm += r.P + out * Ro;
       compute += ld + r.P + out * Ro + alu;
       last_store = r.store(static_cast<double>(rows), static_cast<double>(wo) * E);
@@ -129,9 +142,10 @@ void estimate_pool(LayerEstimate& e, const Node& n, const Shape& in, const Confi
       rows_read += in_rows;
     }
   e.store = store;
-  e.cycles = std::max(compute + last_store, store) + r.load(1, static_cast<double>(2 * (k * k + 1) * ro * 4));
+  const double uop_bytes = static_cast<double>(pool_uops(n, c) * c.derived.uop_elem_bytes);
+  e.cycles = std::max(compute + last_store, store) + r.load(1, uop_bytes);
   e.bytes_inp = rows_read * std::min<double>(static_cast<double>(iw), static_cast<double>(in.w)) * E;
-  e.bytes_uop = static_cast<double>(2 * (k * k + 1) * ro * 4);
+  e.bytes_uop = uop_bytes;
   e.bytes_out = static_cast<double>(L.nb * L.cb * ho * wo) * E;
 }
 
@@ -139,7 +153,8 @@ void estimate_pool(LayerEstimate& e, const Node& n, const Shape& in, const Confi
 
 NetworkEstimate estimate_network(const Graph& input, const Config& c) {
   check_compilable(c);
-  const Graph g = band_rows(pack_stem(input, c), c);  // placement() per node, no partitioned copy
+  // As compile() places it: partitioned, with the device copies.
+  const Graph g = insert_copies(partition(band_rows(pack_stem(input, c), c), c), c);
   NetworkEstimate net;
   for (size_t i = 0; i < g.nodes.size(); ++i) {
     const Node& n = g.nodes[i];
@@ -148,7 +163,9 @@ NetworkEstimate estimate_network(const Graph& input, const Config& c) {
     e.node = static_cast<int>(i);
     e.name = n.name;
     e.op = op_name(n.op);
-    e.device = placement(g, n, c);
+    e.device = n.device;
+    e.host_us = host_model_us(g, static_cast<int>(i), c);
+    net.host_us += e.host_us;
     const Shape in = g.at(n.inputs[0]).out;
     e.macs = n.macs(in);
     if (e.device == Device::Vta) {

@@ -134,15 +134,14 @@ void emit_conv(Emitter& e, const Node& n, const ConvGeom& g, const Tile& t, cons
   const int64_t kk = g.k * g.k, ri = g.ri, ro = g.ro;
   const int64_t ih = (t.th - 1) * g.s + g.k, iw = (t.tw - 1) * g.s + g.k;
   const int64_t inp_half = d.inp_depth / 2, wgt_half = d.wgt_depth / 2, acc_half = d.acc_depth / 2;
-  const int64_t TO = t.toc * ro, TI = t.tic * ri;  // OUT / INP element columns of a tile
-  const int64_t conv_n = TO * TI * kk;
+  const int64_t TO = t.toc * ro;  // OUT element columns of a tile
   const int64_t area = t.th * t.tw * ro;  // ACC elements of one output channel block
   auto inpb = [&](int64_t sp) { return sp * inp_half; };
   auto wgtb = [&](int64_t sp) { return sp * wgt_half; };
   auto accb = [&](int64_t ap) { return ap * acc_half; };
   auto biasb = [&](int64_t ap) { return ap * acc_half + acc_half - TO; };
   auto rowb = [&](int64_t ap) { return ap * acc_half + acc_half - 2 * TO; };  // Node::lshift, negated
-  // Uop banks: conv (step parity, acc parity) at (sp*2+ap)*conv_n; epilogue ap at 4*conv_n + ap*TO.
+  // Uop banks: conv (class, step parity, acc parity), then the epilogue's (ap * TO within each).
   auto put = [&](int64_t dst, int64_t src, int64_t wgt) {
     Insn u;
     u[Member::dst] = static_cast<uint32_t>(dst);
@@ -150,15 +149,24 @@ void emit_conv(Emitter& e, const Node& n, const ConvGeom& g, const Tile& t, cons
     u[Member::wgt] = static_cast<uint32_t>(wgt);
     uops.push_back(layout.encode_uop(u));
   };
-  for (int64_t sp = 0; sp < 2; ++sp)
-    for (int64_t ap = 0; ap < 2; ++ap)
-      for (int64_t o = 0; o < TO; ++o)
-        for (int64_t ci = 0; ci < TI; ++ci)
-          for (int64_t kh = 0; kh < g.k; ++kh)
-            for (int64_t kw = 0; kw < g.k; ++kw)
-              put(accb(ap) + o / ro * area + o % ro,
-                  inpb(sp) + (g.dw ? o : ci / ri) * ri * ih * iw + (kh * iw + kw) * ri + ci % ri,
-                  wgtb(sp) + ((o * TI + ci) * g.k + kh) * g.k + kw);
+  // GEMM banks (conv_banks()): per (width, channel) class, the row pitch of
+  // its INP tile and its WGT columns; INP channel blocks keep the full pitch.
+  const ConvBanks gemm = conv_banks(t, g);
+  for (int wc = 0; wc < 2; ++wc)
+    for (int cc = 0; cc < 2; ++cc) {
+      if (gemm.size[wc][cc] == 0 || (wc == 1 && g.k == 1)) continue;
+      const int64_t iwc = (gemm.width[wc] - 1) * g.s + g.k, TIc = gemm.chans[cc] * ri;
+      for (int64_t sp = 0; sp < 2; ++sp)
+        for (int64_t ap = 0; ap < 2; ++ap) {
+          for (int64_t o = 0; o < TO; ++o)
+            for (int64_t ci = 0; ci < TIc; ++ci)
+              for (int64_t kh = 0; kh < g.k; ++kh)
+                for (int64_t kw = 0; kw < g.k; ++kw)
+                  put(accb(ap) + o / ro * area + o % ro,
+                      inpb(sp) + (g.dw ? o : ci / ri) * ri * ih * iw + (kh * iwc + kw) * ri + ci % ri,
+                      wgtb(sp) + ((o * TIc + ci) * g.k + kh) * g.k + kw);
+        }
+    }
   for (int64_t ap = 0; ap < 2; ++ap)
     for (int64_t o = 0; o < TO; ++o) put(accb(ap) + o / ro * area + o % ro, biasb(ap) + o, 0);
   for (int64_t ap = 0; ap < 2; ++ap)
@@ -178,10 +186,11 @@ void emit_conv(Emitter& e, const Node& n, const ConvGeom& g, const Tile& t, cons
   if (g.row)
     for (int64_t ap = 0; ap < 2; ++ap)
       for (int64_t o = 0; o < TO; ++o) put(accb(ap) + o / ro * area + o % ro, rowb(ap) + o, 0);
-  const int64_t conv_bank = 0, epi_bank = 4 * conv_n, reset_bank = 4 * conv_n + 2 * TO;
-  const int64_t sum_bank = 4 * conv_n + 4 * TO, skip_bank = 4 * conv_n + 6 * TO;
-  const int64_t copy_bank = 4 * conv_n + 8 * TO;
-  const int64_t row_bank = 4 * conv_n + (4 + (add || g.scratch ? 4 : 0) + (g.scratch ? 2 : 0)) * TO;
+  const int64_t conv_end = gemm.total;
+  const int64_t epi_bank = conv_end, reset_bank = conv_end + 2 * TO;
+  const int64_t sum_bank = conv_end + 4 * TO, skip_bank = conv_end + 6 * TO;
+  const int64_t copy_bank = conv_end + 8 * TO;
+  const int64_t row_bank = conv_end + (4 + (add || g.scratch ? 4 : 0) + (g.scratch ? 2 : 0)) * TO;
   // The shifts of the conv's output and of the other operand (Add::shift_a applies to inputs[0]).
   const bool conv_is_a = add && add->inputs[0] == a.self;
   const int shift_conv = add ? (conv_is_a ? add->shift_a : add->shift_b) : 0;
@@ -197,20 +206,26 @@ void emit_conv(Emitter& e, const Node& n, const ConvGeom& g, const Tile& t, cons
       for (int64_t ow0 = 0; ow0 < g.wo; ow0 += t.tw)
         for (int64_t ob0 = 0; ob0 < g.cob; ob0 += t.toc, ++tile) {
           const int64_t th = std::min(t.th, g.ho - oh0), toc = std::min(t.toc, g.cob - ob0);
+          // A narrower last tile of the row: its own row pitch (tw, iwc) and, for k > 1, uop bank.
+          const int64_t tw = std::min(t.tw, g.wo - ow0), iwc = (tw - 1) * g.s + g.k;
+          const int wc = tw < t.tw;
+          const bool whole = whole_rows(g, t, th, tw);  // one STORE (and operand LOAD) for all toc blocks
           const int64_t ap = tile % 2;
-          const int64_t steps = g.dw ? 1 : g.cib / t.tic;
+          const int64_t steps = g.dw ? 1 : (g.cib + t.tic - 1) / t.tic;
           for (int64_t j = 0; j < steps; ++j, ++q) {
             const int64_t sp = q % 2, c0 = j * t.tic;
+            const int64_t tic = g.dw ? 1 : std::min(t.tic, g.cib - c0), TI = tic * ri;
+            const int cc = tic < t.tic;
             // load
             const int64_t ih0 = oh0 * g.s - g.p, ih1 = ih0 + (th - 1) * g.s + g.k;
-            const int64_t iw0 = ow0 * g.s - g.p, iw1 = iw0 + (t.tw - 1) * g.s + g.k;
+            const int64_t iw0 = ow0 * g.s - g.p, iw1 = iw0 + iwc;
             const int64_t yp0 = std::max<int64_t>(0, -ih0), yp1 = std::max<int64_t>(0, ih1 - g.h);
             const int64_t xp0 = std::max<int64_t>(0, -iw0), xp1 = std::max<int64_t>(0, iw1 - g.w);
             const int64_t ys = ih1 - yp1 - (ih0 + yp0), xs = iw1 - xp1 - (iw0 + xp0);
             if (ys <= 0 || xs <= 0 || yp0 > 15 || yp1 > 15 || xp0 * ri > 15 || xp1 * ri > 15)
               fail("layer {}: a tile lies entirely in padding or needs more than 15 pad elements", n.name);
             // Input channel blocks of this step: tic from c0, or (depthwise) the output blocks.
-            const int64_t in_blocks = g.dw ? toc : t.tic, in_first = g.dw ? ob0 : c0;
+            const int64_t in_blocks = g.dw ? toc : tic, in_first = g.dw ? ob0 : c0;
             for (int64_t ci = 0; ci < in_blocks; ++ci) {
               Insn l = mem(Opcode::LOAD, MemId::INP, inpb(sp) + ci * ri * ih * iw,
                            a.in + (((nb * g.cib + in_first + ci) * g.h + ih0 + yp0) * g.w + iw0 + xp0) * ri, ys,
@@ -229,24 +244,24 @@ void emit_conv(Emitter& e, const Node& n, const ConvGeom& g, const Tile& t, cons
             w[Member::push_next] = 1;
             e.emit(w);
             // compute
-            const Insn epi = loop(Opcode::ALU, epi_bank + ap * TO, toc * ro, th, t.tw, t.tw * ro, ro, 0, 0);
+            const Insn epi = loop(Opcode::ALU, epi_bank + ap * TO, toc * ro, th, tw, tw * ro, ro, 0, 0);
             const EpilogueBanks banks{
-                loop(Opcode::ALU, skip_bank + ap * TO, toc * ro, th, t.tw, t.tw * ro, ro, 0, 0),
-                loop(Opcode::ALU, sum_bank + ap * TO, toc * ro, th, t.tw, t.tw * ro, ro, t.tw * ro, ro),
-                loop(Opcode::ALU, copy_bank + ap * TO, toc * ro, th, t.tw, t.tw * ro, ro, t.tw * ro, ro),
-                loop(Opcode::ALU, row_bank + ap * TO, toc * ro, th, t.tw, t.tw * ro, ro, 0, 0)};
+                loop(Opcode::ALU, skip_bank + ap * TO, toc * ro, th, tw, tw * ro, ro, 0, 0),
+                loop(Opcode::ALU, sum_bank + ap * TO, toc * ro, th, tw, tw * ro, ro, tw * ro, ro),
+                loop(Opcode::ALU, copy_bank + ap * TO, toc * ro, th, tw, tw * ro, ro, tw * ro, ro),
+                loop(Opcode::ALU, row_bank + ap * TO, toc * ro, th, tw, tw * ro, ro, 0, 0)};
             if (j == 0) {
               Insn b = mem(Opcode::LOAD, MemId::ACC, biasb(ap), a.bias + ob0 * ro, 1, toc * ro, toc * ro);
               if (tile >= 2) b[Member::pop_next] = 1, --e.s2c;
               e.emit(b);
               if (g.row) e.emit(mem(Opcode::LOAD, MemId::ACC, rowb(ap), a.row + ob0 * ro, 1, toc * ro, toc * ro));
               // The reset's uops name only ACC rows (the epilogue's bias row is no INP index).
-              Insn r = loop(Opcode::GEMM, reset_bank + ap * TO, toc * ro, th, t.tw, t.tw * ro, ro, 0, 0);
+              Insn r = loop(Opcode::GEMM, reset_bank + ap * TO, toc * ro, th, tw, tw * ro, ro, 0, 0);
               r[Member::reset] = 1;
               e.emit(r);
             }
-            Insn gm = loop(Opcode::GEMM, conv_bank + (sp * 2 + ap) * conv_n, toc * ro * TI * kk, th, t.tw, t.tw * ro,
-                           ro, g.s * iw * ri, g.s * ri);
+            Insn gm = loop(Opcode::GEMM, gemm.at[wc][cc] + (sp * 2 + ap) * gemm.size[wc][cc], toc * ro * TI * kk, th,
+                           tw, tw * ro, ro, g.s * iwc * ri, g.s * ri);
             gm[Member::pop_prev] = 1;
             gm[Member::push_prev] = 1;
             ++e.c2l;
@@ -256,23 +271,31 @@ void emit_conv(Emitter& e, const Node& n, const ConvGeom& g, const Tile& t, cons
               emit_requant(e, epi, n, add == nullptr, &banks);
               if (add) {
                 if (shift_conv > 0) e.emit(alu(AluOp::SHR, true, -shift_conv, epi));
-                for (int64_t o = 0; o < toc; ++o)
-                  e.emit(mem(Opcode::LOAD, MemId::ACC_8BIT, skipb(ap) + o * area,
-                             a.in2 + (((nb * g.cob + ob0 + o) * g.ho + oh0) * g.wo + ow0) * ro, th, t.tw * ro,
-                             g.wo * ro));
-                const Insn skip = loop(Opcode::ALU, skip_bank + ap * TO, toc * ro, th, t.tw, t.tw * ro, ro, 0, 0);
+                if (whole)
+                  e.emit(mem(Opcode::LOAD, MemId::ACC_8BIT, skipb(ap), a.in2 + ((nb * g.cob + ob0) * g.ho + oh0) * g.wo * ro,
+                             toc, th * tw * ro, g.ho * g.wo * ro));
+                else
+                  for (int64_t o = 0; o < toc; ++o)
+                    e.emit(mem(Opcode::LOAD, MemId::ACC_8BIT, skipb(ap) + o * area,
+                               a.in2 + (((nb * g.cob + ob0 + o) * g.ho + oh0) * g.wo + ow0) * ro, th, tw * ro,
+                               g.wo * ro));
+                const Insn skip = loop(Opcode::ALU, skip_bank + ap * TO, toc * ro, th, tw, tw * ro, ro, 0, 0);
                 if (shift_skip > 0) e.emit(alu(AluOp::SHR, true, -shift_skip, skip));
                 e.emit(alu(AluOp::ADD, false, 0,
-                           loop(Opcode::ALU, sum_bank + ap * TO, toc * ro, th, t.tw, t.tw * ro, ro, t.tw * ro, ro)));
+                           loop(Opcode::ALU, sum_bank + ap * TO, toc * ro, th, tw, tw * ro, ro, tw * ro, ro)));
                 emit_requant(e, epi, *add);
               }
-              // store
-              for (int64_t o = 0; o < toc; ++o) {
-                Insn s = mem(Opcode::STORE, MemId::OUT, accb(ap) + o * area,
-                             a.out + (((nb * g.cob + ob0 + o) * g.ho + oh0) * g.wo + ow0) * ro, th, t.tw * ro,
-                             g.wo * ro);
+              // store: one per channel block, or one for all (whole_rows())
+              const int64_t stores = whole ? 1 : toc;
+              for (int64_t o = 0; o < stores; ++o) {
+                Insn s = whole ? mem(Opcode::STORE, MemId::OUT, accb(ap),
+                                     a.out + ((nb * g.cob + ob0) * g.ho + oh0) * g.wo * ro, toc, th * tw * ro,
+                                     g.ho * g.wo * ro)
+                               : mem(Opcode::STORE, MemId::OUT, accb(ap) + o * area,
+                                     a.out + (((nb * g.cob + ob0 + o) * g.ho + oh0) * g.wo + ow0) * ro, th, tw * ro,
+                                     g.wo * ro);
                 if (o == 0) s[Member::pop_prev] = 1;
-                if (o == toc - 1) s[Member::push_prev] = 1, ++e.s2c;
+                if (o == stores - 1) s[Member::push_prev] = 1, ++e.s2c;
                 e.emit(s);
               }
             }
@@ -317,11 +340,21 @@ void emit_add(Emitter& e, const Node& n, int64_t total, const LayerAddrs& a, con
 
 // Max or average pooling, per (batch block, channel block) plane in bands of
 // th output rows: the band's input rows go into ACC through ACC_8BIT loads
-// (zero padding), the output rows are initialised (-128 for max, 0 for
-// average), and one ALU instruction with a uop per window offset folds the
-// window in (MAX or ADD); average pooling then requantizes. Compute and store
-// only, with the store->compute protocol of emit_add. A position is ro
-// ACC_8BIT elements (out_per_pos()), folded alike.
+// (zero padding), and the output rows after them. Compute and store only,
+// with the store->compute protocol of emit_add. A position is ro ACC_8BIT
+// elements (out_per_pos()), folded alike.
+//   Average pooling (and a max pool with s < k - 1): the output rows are
+// initialised (-128 for max, 0 for average), and one ALU instruction with a
+// uop per window offset folds the window in (MAX or ADD); average pooling
+// then requantizes.
+//   Max pooling with s >= k - 1 (ResNet's 3x3 stride 2) is separable, in
+// fewer ALU passes: each input row's column s x takes the max of its k
+// columns in place (one MAX per kw from k - 1 down: a source column is
+// either never a destination, or the destination of a later iteration of
+// the same instruction, so every source is read before it is written); the
+// output rows then copy the row s y (reset and ADD) and take the MAX of rows
+// s y + 1 .. s y + k - 1. Per output: 2 k + 2 (k - 1) (ih / th) ALU cycles
+// against 2 k k + 2. pool_uops() counts the uops of either form.
 void emit_pool(Emitter& e, const Node& n, const Shape& in, const LayerAddrs& a, const Config& c,
                std::vector<uint32_t>& uops, const isa::Layout& layout) {
   const Blocked L = blocked(in, c);
@@ -335,24 +368,33 @@ void emit_pool(Emitter& e, const Node& n, const Shape& in, const LayerAddrs& a, 
     fail("layer {}: one output row of the pool does not fit half of the ACC buffer", n.name);
   const int64_t ih = (th - 1) * s + k;
   const int64_t out_base = ih * iw * ro;  // output rows after the input band, in each half
-  const bool max = n.op == Op::MaxPool;
-  // Uops per half: [0, k*k*ro) window offsets (dst out, src input), then ro for the output rows alone.
+  const bool max = n.op == Op::MaxPool, sep = separable_pool(n);
+  auto put = [&](int64_t dst, int64_t src) {
+    Insn u;
+    u[Member::dst] = static_cast<uint32_t>(dst);
+    u[Member::src] = static_cast<uint32_t>(src);
+    uops.push_back(layout.encode_uop(u));
+  };
+  // Uops per half. Window form: [0, k*k*ro) window offsets (dst out, src
+  // input), then ro for the output rows alone. Separable form: [0, (k-1) ro)
+  // column offsets kw = 1 .. k-1 (dst input, src input), [(k-1) ro, (2k-1)
+  // ro) row offsets kh = 0 .. k-1 (dst out, src input), then ro for the
+  // output rows alone.
+  const int64_t per_half = pool_uops(n, c) / 2, rows_bank = per_half - ro;
   for (int64_t ap = 0; ap < 2; ++ap) {
-    for (int64_t kh = 0; kh < k; ++kh)
-      for (int64_t kw = 0; kw < k; ++kw)
-        for (int64_t so = 0; so < ro; ++so) {
-          Insn u;
-          u[Member::dst] = static_cast<uint32_t>(ap * acc_half + out_base + so);
-          u[Member::src] = static_cast<uint32_t>(ap * acc_half + (kh * iw + kw) * ro + so);
-          uops.push_back(layout.encode_uop(u));
-        }
-    for (int64_t so = 0; so < ro; ++so) {
-      Insn u;
-      u[Member::dst] = static_cast<uint32_t>(ap * acc_half + out_base + so);
-      uops.push_back(layout.encode_uop(u));
+    const int64_t base = ap * acc_half;
+    if (sep) {
+      for (int64_t kw = 1; kw < k; ++kw)
+        for (int64_t so = 0; so < ro; ++so) put(base + so, base + kw * ro + so);
+      for (int64_t kh = 0; kh < k; ++kh)
+        for (int64_t so = 0; so < ro; ++so) put(base + out_base + so, base + kh * iw * ro + so);
+    } else {
+      for (int64_t kh = 0; kh < k; ++kh)
+        for (int64_t kw = 0; kw < k; ++kw)
+          for (int64_t so = 0; so < ro; ++so) put(base + out_base + so, base + (kh * iw + kw) * ro + so);
     }
+    for (int64_t so = 0; so < ro; ++so) put(base + out_base + so, 0);
   }
-  const int64_t per_half = (k * k + 1) * ro;
   e.emit(
       mem(Opcode::LOAD, MemId::UOP, 0, a.uop, 1, static_cast<int64_t>(uops.size()), static_cast<int64_t>(uops.size())));
   int64_t tile = 0;
@@ -372,19 +414,32 @@ void emit_pool(Emitter& e, const Node& n, const Shape& in, const LayerAddrs& a, 
       if (tile >= 2) l[Member::pop_next] = 1, --e.s2c;
       e.emit(l);
       const int64_t bank = ap * per_half;
-      Insn init = loop(Opcode::GEMM, bank + k * k * ro, ro, rows, wo, wo * ro, ro, 0, 0);
+      Insn init = loop(Opcode::GEMM, bank + rows_bank, ro, rows, wo, wo * ro, ro, 0, 0);
       init[Member::reset] = 1;
       e.emit(init);
-      const Insn out_rows = loop(Opcode::ALU, bank + k * k * ro, ro, rows, wo, wo * ro, ro, 0, 0);
-      if (max) e.emit(alu(AluOp::ADD, true, -128, out_rows));
-      e.emit(alu(max ? AluOp::MAX : AluOp::ADD, false, 0,
-                 loop(Opcode::ALU, bank, k * k * ro, rows, wo, wo * ro, ro, s * iw * ro, s * ro)));
-      if (max) {
-        Insn last = alu(AluOp::MIN, true, 127, out_rows);  // a no-op that carries the token
-        last[Member::push_next] = 1;
-        e.emit(last);
+      const Insn out_rows = loop(Opcode::ALU, bank + rows_bank, ro, rows, wo, wo * ro, ro, 0, 0);
+      if (sep) {
+        const int64_t band_rows = (rows - 1) * s + k;
+        for (int64_t kw = k - 1; kw >= 1; --kw)
+          e.emit(alu(AluOp::MAX, false, 0,
+                     loop(Opcode::ALU, bank + (kw - 1) * ro, ro, band_rows, wo, iw * ro, s * ro, iw * ro, s * ro)));
+        for (int64_t kh = 0; kh < k; ++kh) {
+          Insn v = alu(kh == 0 ? AluOp::ADD : AluOp::MAX, false, 0,
+                       loop(Opcode::ALU, bank + (k - 1 + kh) * ro, ro, rows, wo, wo * ro, ro, s * iw * ro, s * ro));
+          if (kh == k - 1) v[Member::push_next] = 1;
+          e.emit(v);
+        }
       } else {
-        emit_requant(e, out_rows, n);
+        if (max) e.emit(alu(AluOp::ADD, true, -128, out_rows));
+        e.emit(alu(max ? AluOp::MAX : AluOp::ADD, false, 0,
+                   loop(Opcode::ALU, bank, k * k * ro, rows, wo, wo * ro, ro, s * iw * ro, s * ro)));
+        if (max) {
+          Insn last = alu(AluOp::MIN, true, 127, out_rows);  // a no-op that carries the token
+          last[Member::push_next] = 1;
+          e.emit(last);
+        } else {
+          emit_requant(e, out_rows, n);
+        }
       }
       Insn st = mem(Opcode::STORE, MemId::OUT, base + out_base, a.out + (plane * ho + oh0) * wo * ro, rows, wo * ro,
                     wo * ro);
@@ -469,7 +524,7 @@ CompiledNetwork codegen(CompiledNetwork net, const Config& c) {
       LayerInfo info;
       info.node = id;
       if (n.op == Op::MaxPool || n.op == Op::AvgPool) {
-        const int64_t nuops = 2 * (n.pool * n.pool + 1) * out_per_pos(c);
+        const int64_t nuops = pool_uops(n, c);
         const int ub = plan.add(Buffer{n.name + ".uop", MemId::UOP, static_cast<uint64_t>(nuops * 4), 0, {}, -1});
         a.uop = plan.elem(ub, c);
         emit_pool(e, n, in, a, c, uops, layout);

@@ -24,6 +24,7 @@ const Pass kPasses[] = {
     {"pack_stem", [](CompiledNetwork n, const Config& c) { n.graph = pack_stem(n.graph, c); return n; }, dump_graph},
     {"band_rows", [](CompiledNetwork n, const Config& c) { n.graph = band_rows(n.graph, c); return n; }, dump_graph},
     {"partition", [](CompiledNetwork n, const Config& c) { n.graph = partition(n.graph, c); return n; }, dump_graph},
+    {"copies", [](CompiledNetwork n, const Config& c) { n.graph = insert_copies(n.graph, c); return n; }, dump_graph},
     {"layout", plan_layout, dump_layout},
     {"segments", form_segments, dump_segments},
     {"tiling", choose_tiles, dump_tiles},

@@ -33,6 +33,8 @@ const char* op_name(Op op) {
       return "im2col";
     case Op::Pad:
       return "pad";
+    case Op::DeviceCopy:
+      return "device_copy";
     case Op::Bands:
       return "bands";
   }
@@ -40,6 +42,10 @@ const char* op_name(Op op) {
 }
 
 const char* device_name(Device d) { return d == Device::Vta ? "vta" : "host"; }
+
+Device copy_target(const Graph& g, const Node& copy) {
+  return g.at(copy.inputs.at(0)).device == Device::Vta ? Device::Host : Device::Vta;
+}
 
 int64_t Node::macs(const Shape& in) const {
   // A banded conv's positions past the image are not the network's work.
@@ -73,6 +79,10 @@ std::string Graph::dump() const {
     if (n.op == Op::Bands)
       out += fmt::format(" k{} s{} p{} of {}x{} in {} band columns", n.kernel, n.stride, n.pad, n.band_src.h,
                          n.band_src.w, n.band_src.cols);
+    if (n.op == Op::DeviceCopy)
+      out += fmt::format(" {} -> {}", device_name(nodes[static_cast<size_t>(n.inputs.at(0))].device),
+                         device_name(copy_target(*this, n)));
+    if (n.pin_host) out += " pinned-host";
     if (n.band.h > 0) out += fmt::format(" banded {}x{} in {} band columns", n.band.h, n.band.w, n.band.cols);
     if (n.asymmetric())
       out += fmt::format(" zp x{} w{} out{} mult {}{}{}", n.x_zp, n.w_zp, n.zp, n.mult, n.int32_out ? " int32" : "",

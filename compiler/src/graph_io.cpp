@@ -9,7 +9,7 @@ namespace vta::compiler {
 
 // A field added to Node must be written and read below (and the zoo cache's
 // format version bumped): this fails to compile until the sizes agree again.
-static_assert(sizeof(Node) == 448, "Node changed: update graph_io.cpp and kZooCacheFormat in zoo_cache.cpp");
+static_assert(sizeof(Node) == 456, "Node changed: update graph_io.cpp and kZooCacheFormat in zoo_cache.cpp");
 
 namespace {
 
@@ -86,6 +86,7 @@ void write_node(std::string& out, const Node& n) {
   put_shape(out, n.out);
   put<int32_t>(out, n.exp);
   put<int32_t>(out, static_cast<int32_t>(n.device));
+  put<uint8_t>(out, n.pin_host);
   put(out, n.kernel), put(out, n.stride), put(out, n.pad), put(out, n.groups);
   put_vec(out, n.weight);
   put_vec(out, n.bias);
@@ -115,7 +116,7 @@ Node read_node(Reader& r, int index) {
   Node n;
   n.name = r.str();
   const auto op = r.get<int32_t>();
-  if (op < 0 || op > static_cast<int32_t>(Op::Bands)) r.bad(fmt::format("node {} has op {}", index, op));
+  if (op < 0 || op > static_cast<int32_t>(Op::DeviceCopy)) r.bad(fmt::format("node {} has op {}", index, op));
   n.op = static_cast<Op>(op);
   n.inputs = r.vec<int>();
   for (int in : n.inputs)
@@ -125,6 +126,7 @@ Node read_node(Reader& r, int index) {
   const auto dev = r.get<int32_t>();
   if (dev != 0 && dev != 1) r.bad(fmt::format("node {} has device {}", index, dev));
   n.device = static_cast<Device>(dev);
+  n.pin_host = r.flag();
   n.kernel = r.get<int64_t>(), n.stride = r.get<int64_t>(), n.pad = r.get<int64_t>(), n.groups = r.get<int64_t>();
   n.weight = r.vec<int8_t>();
   n.bias = r.vec<int32_t>();

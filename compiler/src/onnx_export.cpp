@@ -267,6 +267,7 @@ std::string export_onnx_bytes(const Graph& graph) {
       case Op::Im2col: fail("export of {}: Im2col is internal to the compiler (pack_stem)", g.name);
       case Op::Pad: fail("export of {}: node '{}' pads with a zero point (only the symmetric form is exported)", g.name, n.name);
       case Op::Bands: fail("export of {}: Bands is internal to the compiler (band_rows)", g.name);
+      case Op::DeviceCopy: fail("export of {}: DeviceCopy is internal to the compiler (insert_copies)", g.name);
       case Op::Softmax: fail("export of {}: Softmax is not exported (the zoo ends at the logits)", g.name);
     }
   }

@@ -15,9 +15,18 @@
 // and asymmetric nodes (zero points, requantization multipliers, int32
 // outputs, batched weights: Node::asymmetric()), except the multiplier form
 // lowered to VTA ALU steps (requant.h), which runs on VTA when the config
-// has ALU MUL. Each node's device is decided from the node itself (not from
-// a traversal order), so every residual block is labelled alike; copies
-// between devices are the pack/unpack at segment boundaries (runtime.cpp).
+// has ALU MUL. Nodes the user pinned to the host (Node::pin_host, `vta run
+// --host-ops`) stay there.
+//
+// Device annotation as the TVM heterogeneous-execution RFC describes it,
+// without its post-DFS-order flaw: each node's device is a function of the
+// node itself and, recursively, of the producers it reads (a max pool looks
+// through device copies to the node that made its input), never of the
+// order in which a traversal meets the nodes, so the shortcut branch of a
+// residual block is labelled as its main branch is (test:
+// Placement.ResNet50FirstBlockOnVta in tests/test_placement.cpp). Where
+// adjacent nodes then sit on different devices, insert_copies() (copies.cpp)
+// puts an explicit Op::DeviceCopy node.
 // Rectangular arrays (block_in != block_out): a position is several INP or
 // OUT elements (act_block()), so padding counts in those elements (at most
 // 15), and depthwise convolutions run on the host.
@@ -27,7 +36,18 @@
 
 namespace vta::compiler {
 
+namespace {
+
+// The node that made the value `id` holds: through device copies, recursively.
+const Node& producer(const Graph& g, int id) {
+  const Node& n = g.at(id);
+  return n.op == Op::DeviceCopy ? producer(g, n.inputs.at(0)) : n;
+}
+
+}  // namespace
+
 Device placement(const Graph& g, const Node& n, const Config& c) {
+  if (n.pin_host) return Device::Host;
   // Zero points, multipliers, int32 outputs: the host's 64-bit requantization;
   // the VTA multiplier form needs ALU MUL when it multiplies.
   if (n.asymmetric() || ((n.vta_rq.m > 1 || (n.frq.on && n.frq.m > 1)) && !c.isa.alu_mul)) return Device::Host;
@@ -47,7 +67,7 @@ Device placement(const Graph& g, const Node& n, const Config& c) {
     case Op::AvgPool:
       return c.isa.acc_8bit ? Device::Vta : Device::Host;
     case Op::MaxPool: {
-      const Node& src = g.at(n.inputs[0]);
+      const Node& src = producer(g, n.inputs[0]);
       // (a ReLU output is at least its zero point, which must be >= 0 for VTA's zero padding never to win)
       const bool nonneg = src.relu && src.zp >= 0 && (src.op == Op::Conv2d || src.op == Op::Dense || src.op == Op::Add);
       return c.isa.acc_8bit && n.pool_pad * out_per_pos(c) <= 15 && (n.pool_pad == 0 || nonneg) ? Device::Vta

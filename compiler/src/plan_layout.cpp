@@ -1,5 +1,7 @@
 // The "layout" pass: every node's output gets one DRAM buffer in the blocked
-// layout of layout.cpp (int32 outputs, host only, stay plain NCHW int32).
+// layout of layout.cpp (int32 outputs, host only, stay plain NCHW int32); a
+// device copy shares its input's buffer (the simulated DRAM is the device's
+// and the host's at once; the copy's cost is the host model's).
 #include "planner.h"
 #include "vta/compiler/passes.h"
 
@@ -10,6 +12,10 @@ CompiledNetwork plan_layout(CompiledNetwork net, const Config& c) {
   const Graph& g = net.graph;
   for (size_t i = 0; i < g.nodes.size(); ++i) {
     const Node& n = g.nodes[i];
+    if (n.op == Op::DeviceCopy) {  // the same bytes, now the other device's (copies.cpp)
+      net.activation[static_cast<int>(i)] = net.activation.at(n.inputs.at(0));
+      continue;
+    }
     const int64_t bytes = n.int32_out ? n.out.size() * 4 : blocked(n.out, c).bytes();
     Buffer b{n.name, isa::MemId::INP, static_cast<uint64_t>(bytes), 0, {}, static_cast<int>(i)};
     net.activation[static_cast<int>(i)] = plan.add(std::move(b));

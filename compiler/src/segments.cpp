@@ -1,5 +1,9 @@
 // The "segments" pass: maximal runs of consecutive VTA nodes (in the graph's
-// topological order), each compiled into one instruction stream.
+// topological order), each compiled into one instruction stream: the VTA
+// layers between two host nodes (device copies included: copies.cpp puts
+// them next to host nodes, so they split no run) are queued as one device
+// run, and the runtime synchronises with the host only where the host needs a
+// device result (NetworkResult::syncs).
 #include "vta/compiler/passes.h"
 #include "vta/isa/error.h"
 

@@ -1,11 +1,17 @@
 // Per-layer tile search. A tile is th x tw output positions of toc output
-// channel blocks, accumulated over the input channels in steps of tic blocks.
+// channel blocks, accumulated over the input channels in steps of tic blocks;
+// none of the four need divide the layer (the last tile of a row, column or
+// channel range and the last step of a tile are smaller: tile_classes(), with
+// their own uop banks where the uops would differ: conv_banks()).
 // Each SRAM is split in two halves (double buffering: two virtual threads
 // alternate so that the loads of one step overlap the GEMM of the other), so
 // a tile must fit half of each buffer. Among the tiles that fit, the cost
-// model (the rules of docs/timing.md, with loads overlapping GEMMs) picks
-// the cheapest. Results are memoised by (layer shape, config hash).
+// model picks the cheapest: the load, compute and store modules' timelines
+// over the layer's steps and tiles under the rules of docs/timing.md
+// (tile_timeline()), evaluated where a busy-cycle bound (tile_bound()) could
+// beat the best so far. Results are memoised by (layer shape, config hash).
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <mutex>
 
@@ -41,7 +47,7 @@ bool tile_fits(const ConvGeom& g, const Tile& t, const Config& c, bool residual)
   const auto& d = c.derived;
   const int64_t ih = (t.th - 1) * g.s + g.k, iw = (t.tw - 1) * g.s + g.k;
   const int64_t kk = g.k * g.k;
-  if (g.wo % t.tw != 0 || g.cib % t.tic != 0 || (g.dw && t.tic != 1)) return false;
+  if (g.dw && t.tic != 1) return false;
   const int64_t in_blocks = g.dw ? t.toc : t.tic;  // input channel blocks a step loads
   const int64_t to = t.toc * g.ro, ti = t.tic * g.ri;  // OUT and INP elements per position
   if (in_blocks * g.ri * ih * iw > d.inp_depth / 2) return false;
@@ -59,31 +65,184 @@ int residual_imm_ops(const Node* add) {
   return add ? (add->shift_a > 0) + (add->shift_b > 0) + requant_imm_ops(*add) : -1;
 }
 
+std::vector<TileClass> tile_classes(const ConvGeom& g, const Tile& t) {
+  const int64_t hs[2] = {t.th, g.ho % t.th}, ws[2] = {t.tw, g.wo % t.tw}, os[2] = {t.toc, g.cob % t.toc};
+  const int64_t nh[2] = {g.ho / t.th, 1}, nw[2] = {g.wo / t.tw, 1}, no[2] = {g.cob / t.toc, 1};
+  TileClass steps;
+  if (g.dw) {
+    steps.steps[0] = 1, steps.tic[0] = 1;
+  } else {
+    steps.steps[0] = g.cib / t.tic, steps.tic[0] = t.tic;
+    if (g.cib % t.tic != 0) steps.steps[1] = 1, steps.tic[1] = g.cib % t.tic;
+  }
+  std::vector<TileClass> v;
+  for (int h = 0; h < 2; ++h)
+    for (int w = 0; w < 2; ++w)
+      for (int o = 0; o < 2; ++o) {
+        if (hs[h] == 0 || ws[w] == 0 || os[o] == 0 || nh[h] * nw[w] * no[o] == 0) continue;
+        TileClass tc = steps;
+        tc.count = g.nb * nh[h] * nw[w] * no[o], tc.th = hs[h], tc.tw = ws[w], tc.toc = os[o];
+        v.push_back(tc);
+      }
+  return v;
+}
+
+namespace {
+
+// The cost model's parts of one tile shape (docs/timing.md rules, bytes over
+// the bus): a step's loads (load module) and GEMM, and per tile the compute
+// module's head (bias row load, reset GEMM) and tail (the epilogue's ALU
+// passes, a fused Add's operand loads), and the store.
+struct Parts {
+  const ConvGeom& g;
+  const Config& c;
+  int requant_ops, residual_ops;
+  double B, rl, wl, groups;
+  Parts(const ConvGeom& geo, const Config& cfg, int rq, int res)
+      : g(geo),
+        c(cfg),
+        requant_ops(rq),
+        residual_ops(res),
+        B(static_cast<double>(cfg.memory.bus_bits) / 8.0),
+        rl(static_cast<double>(cfg.memory.read_latency)),
+        wl(static_cast<double>(cfg.memory.write_latency)),
+        groups(static_cast<double>((cfg.gemm.batch * cfg.gemm.block_out + cfg.alu.lanes - 1) / cfg.alu.lanes)) {}
+  double load(int64_t th, int64_t tw, int64_t toc, int64_t tic) const {
+    const auto& d = c.derived;
+    const int64_t ih = (th - 1) * g.s + g.k, iw = (tw - 1) * g.s + g.k;
+    const int64_t in_blocks = g.dw ? toc : tic;
+    // Rules 9 and 11: the load module's LOADs run one after another, each
+    // an issue cycle, the read latency and its rows' beats.
+    return static_cast<double>(in_blocks) * dma(ih, iw * g.ri * d.inp_elem_bytes) +
+           dma(toc * g.ro, tic * g.ri * g.k * g.k * d.wgt_elem_bytes);
+  }
+  double dma(int64_t rows, int64_t row_bytes) const {
+    return 1.0 + rl + static_cast<double>(rows) * std::ceil(static_cast<double>(row_bytes) / B);
+  }
+  // Beats of the read bursts a streaming load module has in flight: up to
+  // outstanding_reads bursts of a WGT row (rules 11 to 13).
+  double granted_beats(int64_t toc, int64_t tic) const {
+    const double row = std::ceil(static_cast<double>(tic * g.ri * g.k * g.k * c.derived.wgt_elem_bytes) / B);
+    const double burst = std::min(row, static_cast<double>(c.memory.max_burst));
+    return static_cast<double>(std::min<int64_t>(c.memory.outstanding_reads, toc * g.ro)) * burst;
+  }
+  double gemm(int64_t th, int64_t tw, int64_t toc, int64_t tic) const {
+    return static_cast<double>(toc * g.ro * tic * g.ri * g.k * g.k * th * tw + c.gemm.pipeline_depth);
+  }
+  double area(int64_t th, int64_t tw, int64_t toc) const { return static_cast<double>(toc * g.ro * th * tw); }
+  double head(int64_t th, int64_t tw, int64_t toc) const {
+    return area(th, tw, toc) + static_cast<double>(c.gemm.pipeline_depth) +
+           static_cast<double>(toc * g.ro * c.derived.acc_elem_bytes) / B + rl;
+  }
+  // `whole`: whole_rows(), one ACC_8BIT load and one STORE for all toc blocks.
+  double tail(int64_t th, int64_t tw, int64_t toc, bool whole) const {
+    const double ar = area(th, tw, toc);
+    double e = ar * groups * static_cast<double>(c.alu.ii_vector + requant_ops * c.alu.ii_imm) +
+               5.0 * static_cast<double>(c.alu.latency);
+    // A fused Add's operand: one ACC_8BIT load per channel block, its ADD and
+    // immediates. The loads share the read port with the next steps' INP and
+    // WGT loads (rule 14, round robin per burst): about half its bandwidth.
+    if (residual_ops >= 0)
+      e += static_cast<double>(whole ? 1 : toc) * (1.0 + rl) +
+           2.0 * ar * static_cast<double>(c.derived.out_elem_bytes) / B +
+           ar * groups * static_cast<double>(c.alu.ii_vector + residual_ops * c.alu.ii_imm) +
+           static_cast<double>(1 + residual_ops) * static_cast<double>(c.alu.latency);
+    return e;
+  }
+  // One STORE per output channel block (rule 10: issue, beats, WL each).
+  double store_one(int64_t th, int64_t tw) const {
+    return 2.0 + static_cast<double>(th) * std::ceil(static_cast<double>(tw * g.ro * c.derived.out_elem_bytes) / B) +
+           wl;
+  }
+  double store(int64_t th, int64_t tw, int64_t toc, bool whole) const {
+    if (!whole) return static_cast<double>(toc) * store_one(th, tw);
+    return 2.0 +
+           static_cast<double>(toc) *
+               std::ceil(static_cast<double>(th * tw * g.ro * c.derived.out_elem_bytes) / B) +
+           wl;
+  }
+  // Instructions the compute module queues after a tile's last GEMM.
+  int64_t tail_insns(int64_t toc, bool whole) const {
+    return 1 + requant_ops + (residual_ops >= 0 ? 1 + residual_ops + (whole ? 1 : toc) : 0);
+  }
+};
+
+// A bound no schedule of tile `t` beats: the load module's and the compute
+// module's busy cycles.
+double tile_bound(const Parts& p, const Tile& t) {
+  double loads = 0, compute = 0;
+  for (const TileClass& tc : tile_classes(p.g, t)) {
+    const double n = static_cast<double>(tc.count);
+    compute += n * (p.head(tc.th, tc.tw, tc.toc) + p.tail(tc.th, tc.tw, tc.toc, whole_rows(p.g, t, tc.th, tc.tw)));
+    for (int j = 0; j < 2; ++j) {
+      if (tc.steps[j] == 0) continue;
+      const double steps = n * static_cast<double>(tc.steps[j]);
+      loads += steps * p.load(tc.th, tc.tw, tc.toc, tc.tic[j]);
+      compute += steps * p.gemm(tc.th, tc.tw, tc.toc, tc.tic[j]);
+    }
+  }
+  return std::max(loads, compute);
+}
+
+// The layer's cycles with tile `t`: the three modules' timelines over the
+// steps and tiles in emit_conv()'s order, with its tokens (a step's load
+// waits for the GEMM two steps back to free its half; a tile's first GEMM
+// waits for the store two tiles back; the store for the tile's epilogue).
+double tile_timeline(const Parts& p, const Tile& t) {
+  const ConvGeom& g = p.g;
+  const int64_t depth = p.c.queues.command_depth;
+  double load_free = 0, compute_free = 0, gemm_end[2] = {0, 0}, store_end[2] = {0, 0};
+  int64_t q = 0, tile = 0;
+  const int64_t steps = g.dw ? 1 : (g.cib + t.tic - 1) / t.tic;
+  for (int64_t nb = 0; nb < g.nb; ++nb)
+    for (int64_t oh0 = 0; oh0 < g.ho; oh0 += t.th)
+      for (int64_t ow0 = 0; ow0 < g.wo; ow0 += t.tw)
+        for (int64_t ob0 = 0; ob0 < g.cob; ob0 += t.toc, ++tile) {
+          const int64_t th = std::min(t.th, g.ho - oh0), tw = std::min(t.tw, g.wo - ow0);
+          const int64_t toc = std::min(t.toc, g.cob - ob0);
+          // A step's loads wait for the GEMM two steps back, so the first two
+          // steps of this tile load before its head; the bias row's ACC load
+          // (compute module) then waits for the read data of the bursts
+          // already granted to the streaming load module (rule 13): up to
+          // outstanding_reads bursts of a WGT row.
+          double load_end[2] = {0, 0};
+          for (int64_t j = 0; j < std::min<int64_t>(2, steps); ++j) {
+            const int64_t tic = g.dw ? 1 : std::min(t.tic, g.cib - j * t.tic);
+            load_free = std::max(load_free, gemm_end[(q + j) % 2]) + p.load(th, tw, toc, tic);
+            load_end[j] = load_free;
+          }
+          const double head_at = std::max(compute_free, store_end[tile % 2]);
+          const double queued = std::min(std::max(0.0, load_free - head_at), p.granted_beats(toc, t.tic));
+          compute_free = head_at + queued + p.head(th, tw, toc);
+          for (int64_t j = 0; j < steps; ++j, ++q) {
+            const int64_t tic = g.dw ? 1 : std::min(t.tic, g.cib - j * t.tic);
+            if (j >= 2) load_free = std::max(load_free, gemm_end[q % 2]) + p.load(th, tw, toc, tic);
+            compute_free = std::max(compute_free, j < 2 ? load_end[j] : load_free) + p.gemm(th, tw, toc, tic);
+            gemm_end[q % 2] = compute_free;
+          }
+          const bool whole = whole_rows(g, t, th, tw);
+          const double tail_start = compute_free;
+          compute_free += p.tail(th, tw, toc, whole);
+          const double store_start = std::max(store_end[(tile + 1) % 2], compute_free);
+          store_end[tile % 2] = store_start + p.store(th, tw, toc, whole);
+          // In-order fetch: the next tile's loads are dispatched only once
+          // the epilogue's instructions and the tile's stores fit their
+          // command queues (D entries each).
+          const int64_t insns = p.tail_insns(toc, whole);
+          const int64_t alu_over = insns - depth, store_over = (whole ? 1 : toc) - depth;
+          if (alu_over > 0)
+            load_free = std::max(load_free, tail_start + (compute_free - tail_start) * static_cast<double>(alu_over) /
+                                                             static_cast<double>(insns));
+          if (store_over > 0)
+            load_free = std::max(load_free, store_start + static_cast<double>(store_over) * p.store_one(th, tw));
+        }
+  return std::max(store_end[0], store_end[1]);
+}
+
+}  // namespace
+
 double tile_cost(const ConvGeom& g, const Tile& t, const Config& c, int requant_ops, int residual_ops) {
-  const auto& d = c.derived;
-  const double B = static_cast<double>(c.memory.bus_bits) / 8.0;
-  const double rl = static_cast<double>(c.memory.read_latency), wl = static_cast<double>(c.memory.write_latency);
-  const int64_t ih = (t.th - 1) * g.s + g.k, iw = (t.tw - 1) * g.s + g.k, kk = g.k * g.k;
-  const double tiles =
-      static_cast<double>(g.nb * ((g.ho + t.th - 1) / t.th) * (g.wo / t.tw) * ((g.cob + t.toc - 1) / t.toc));
-  const double steps = tiles * static_cast<double>(g.dw ? 1 : g.cib / t.tic);
-  const int64_t in_blocks = g.dw ? t.toc : t.tic;
-  const int64_t to = t.toc * g.ro, ti = t.tic * g.ri;
-  const double load = static_cast<double>(in_blocks * g.ri * ih * iw * d.inp_elem_bytes) / B +
-                      static_cast<double>(to * ti * kk * d.wgt_elem_bytes) / B + rl +
-                      2.0 * static_cast<double>(t.tic + 1);
-  const double gemm = static_cast<double>(to * ti * kk * t.th * t.tw + c.gemm.pipeline_depth);
-  const double area = static_cast<double>(to * t.th * t.tw);
-  const double groups = static_cast<double>((c.gemm.batch * c.gemm.block_out + c.alu.lanes - 1) / c.alu.lanes);
-  double epilogue = area + static_cast<double>(c.gemm.pipeline_depth) +
-                    area * groups * static_cast<double>(c.alu.ii_vector + requant_ops * c.alu.ii_imm) +
-                    5.0 * static_cast<double>(c.alu.latency) + static_cast<double>(to * d.acc_elem_bytes) / B + rl;
-  if (residual_ops >= 0)  // the operand's loads (one per channel block), its ADD and immediates
-    epilogue += static_cast<double>(t.toc) * (1.0 + rl) + area * static_cast<double>(d.out_elem_bytes) / B +
-                area * groups * static_cast<double>(c.alu.ii_vector + residual_ops * c.alu.ii_imm) +
-                static_cast<double>(1 + residual_ops) * static_cast<double>(c.alu.latency);
-  const double store = area * static_cast<double>(d.out_elem_bytes) / B + wl;
-  return steps * std::max(load, gemm) + tiles * std::max(epilogue, store) + load;
+  return tile_timeline(Parts(g, c, requant_ops, residual_ops), t);
 }
 
 Tile choose_tile(const Node& n, const Shape& in, const Config& c, const Node* add) {
@@ -108,13 +267,15 @@ Tile choose_tile(const Node& n, const Shape& in, const Config& c, const Node* ad
     }
     return v;
   };
+  const Parts parts(g, c, requant_ops, residual_ops);
   Tile best;
   bool found = false;
-  for (int64_t tic = g.dw ? 1 : g.cib; tic >= 1; --tic) {
-    if (g.cib % tic != 0) continue;
+  // Widths and input channel steps: the balanced size of each count (a
+  // divisor where one gives that count).
+  const std::vector<int64_t> tics = g.dw ? std::vector<int64_t>{1} : splits(g.cib);
+  for (int64_t tic : tics) {
     for (int64_t toc : splits(g.cob)) {
-      for (int64_t tw = g.wo; tw >= 1; --tw) {
-        if (g.wo % tw != 0) continue;
+      for (int64_t tw : splits(g.wo)) {
         // The largest th that fits, then the balanced one with the same tile count.
         Tile t{1, tw, toc, tic, 0};
         if (!tile_fits(g, t, c, add != nullptr)) continue;
@@ -128,7 +289,9 @@ Tile choose_tile(const Node& n, const Shape& in, const Config& c, const Node* ad
             hi = mid - 1;
         }
         t.th = (g.ho + ((g.ho + lo - 1) / lo) - 1) / ((g.ho + lo - 1) / lo);
-        t.est_cycles = tile_cost(g, t, c, requant_ops, residual_ops);
+        // The timeline only where the bound could beat the best so far.
+        if (found && tile_bound(parts, t) >= best.est_cycles) continue;
+        t.est_cycles = tile_timeline(parts, t);
         if (!found || t.est_cycles < best.est_cycles) best = t, found = true;
       }
     }

@@ -17,7 +17,8 @@ namespace {
 // Network metrics exist only after stage 1: constraints see the design and its estimate.
 bool is_metric_of_network(const std::string& k) {
   const auto& n = metric_names();
-  return std::find(n.begin(), n.end(), k) != n.end() || k == "gops_per_dsp" || is_cycle_model_metric(k);
+  return std::find(n.begin(), n.end(), k) != n.end() || k == "gops_per_dsp" || k == "host_ms" ||
+         is_cycle_model_metric(k);
 }
 
 double kib(double v) { return v * 1024.0; }

@@ -24,12 +24,14 @@ struct LayerEstimate {
   double bytes_inp = 0, bytes_wgt = 0, bytes_acc = 0, bytes_uop = 0, bytes_out = 0;
   // The split of `cycles` the estimate assumes (each an estimate of busy cycles).
   double load = 0, gemm = 0, alu = 0, store = 0;
+  double host_us = 0;  // host layers and device copies: the host model (host_cost.h)
   double bytes() const { return bytes_inp + bytes_wgt + bytes_acc + bytes_uop + bytes_out; }
 };
 
 struct NetworkEstimate {
   std::vector<LayerEstimate> layers;  // in node order, the input excluded
   double cycles = 0;                  // sum over the VTA layers
+  double host_us = 0;                 // the host model over the host layers and device copies
   double bytes = 0;
   int64_t macs = 0;      // every layer
   int64_t vta_macs = 0;  // the VTA layers

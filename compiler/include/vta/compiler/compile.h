@@ -35,6 +35,19 @@ Graph pack_stem(const Graph& g, const Config& c);
 /// `g` when nothing is banded. Test: Zoo/BatchRows.* in tests/test_compiler.cpp.
 Graph band_rows(const Graph& g, const Config& c);
 
+/// Explicit device copies (copies.cpp): after partition(), an Op::DeviceCopy
+/// node wherever a value crosses between the host and VTA, one per value and
+/// direction; a graph output computed on VTA ends with a copy to the host.
+/// Test: Copies.* in tests/test_placement.cpp.
+Graph insert_copies(const Graph& g, const Config& c);
+/// The user's device annotation (host_ops.cpp): every node of the named op
+/// kinds (op_name(): conv2d, dense, add, max_pool, avg_pool) pinned to the
+/// host (Node::pin_host). Throws vta::Error naming an unknown kind and
+/// listing the valid ones.
+Graph pin_host_ops(const Graph& g, const std::vector<std::string>& ops);
+/// The op kinds VTA can run (those pin_host_ops() accepts).
+const std::vector<Op>& vta_op_kinds();
+
 /// Residual adds fused into the convolution that produces one operand
 /// (fusion.cpp has the rules): the conv's epilogue loads the other operand
 /// into the accumulator tile, adds, requantizes and stores the Add's output,
@@ -117,8 +130,8 @@ struct CompiledNetwork {
 };
 
 /// Compiles a graph for config `c` through the passes of compile.cpp:
-/// pack_stem, partition, layout, segments, tiling (with residual adds
-/// fused), codegen. `dump_after` names a pass after which the network is
+/// pack_stem, band_rows, partition, copies (insert_copies()), layout,
+/// segments, tiling (with residual adds fused), codegen. `dump_after` names a pass after which the network is
 /// printed to stderr (pass_names(); empty: none).
 CompiledNetwork compile(const Graph& g, const Config& c, const std::string& dump_after = "");
 /// The pipeline's pass names, in order.

@@ -39,6 +39,9 @@ enum class Op {
                   // b = by X + bx, out[b][c][y][x] = image[c][by R s - p + y][bx Q s - p + x], 0 outside,
                   // R = (out.h - k) / s + 1, Q = (out.w - k) / s + 1; k = 1: every s-th row and column,
                   // image[c][(by R + y) s][(bx Q + x) s], R = out.h, Q = out.w
+  DeviceCopy,     // made by insert_copies() (copies.cpp) where a value crosses between host and VTA: the
+                  // value of its one input, moved to the other device (its input's device -> the other);
+                  // identity on the data, run by the host (the link's copy or cache flush/invalidate)
 };
 const char* op_name(Op op);
 
@@ -86,6 +89,9 @@ struct Node {
   Shape out;
   int exp = 0;  // output scale: value = q * 2^exp
   Device device = Device::Host;
+  // The user's device annotation (`--host-ops`, pin_host_ops()): the node
+  // stays on the host whatever VTA could run; partition() honours it.
+  bool pin_host = false;
 
   // Conv2d / Dense
   int64_t kernel = 1, stride = 1, pad = 0, groups = 1;
@@ -176,6 +182,10 @@ struct Graph {
   std::string dump() const;
   bool operator==(const Graph&) const = default;
 };
+
+/// The device an Op::DeviceCopy node moves its input's value to: the other
+/// device than its input's.
+Device copy_target(const Graph& g, const Node& copy);
 
 /// An int8 tensor of a graph value (NCHW, row-major).
 struct Tensor {

@@ -1,6 +1,6 @@
 #pragma once
-// The passes of compile() after the graph passes (pack_stem, partition in
-// compile.h), each a free function in its own file that takes the network
+// The passes of compile() after the graph passes (pack_stem, band_rows,
+// partition, insert_copies in compile.h), each a free function in its own file that takes the network
 // as the earlier passes left it and returns it with its own part added, and
 // the text `vta run --dump-after PASS` prints after it.
 #include <string>

@@ -20,6 +20,10 @@ struct ReportRow {
   uint64_t roofline = 0;  // max(compute-bound, memory-bound) cycles
   double util = 0;        // MACs / (cycles x MACs per cycle), percent
   double time_us = 0, gops = 0, host_ms = 0;
+  // The host model's time (host_cost.h) of a host layer or device copy:
+  // deterministic, beside the measured host_ms.
+  double host_model_ms = 0;
+  std::string copy;  // device copies: "host->vta" or "vta->host"
   double energy_uj = -1;  // < 0: not estimated (a consumer fills it: sweeps/layer_energy.h)
   // The tile search's cost model (Tile::est_cycles) for a VTA conv/dense, and
   // its error against the measured cycles, 100 (est - cycles) / cycles; < 0 /
@@ -44,6 +48,11 @@ struct Report {
   std::string energy_basis;  // the technology table behind energy_uj, when filled
   std::vector<ReportRow> rows;
   ReportRow total;           // sums; util is over the VTA layers
+  // Per inference: device runs (VTA layers between two host nodes, queued as
+  // one run) and host-device synchronisations (NetworkResult::syncs).
+  uint64_t device_runs = 0, syncs = 0;
+  /// Device time at the clock plus the host model's time, in milliseconds.
+  double inference_ms() const { return total.time_us / 1e3 + total.host_model_ms; }
   CostModelError cost_model;  // over the timed VTA conv/dense layers
 };
 

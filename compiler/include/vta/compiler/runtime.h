@@ -1,8 +1,8 @@
 #pragma once
 // Runs a compiled network on any Backend: VTA segments as device runs, host
 // nodes with the reference operators on tensors read from and written back
-// to device DRAM (the copies between devices), and collects per-layer stats
-// from the segments' regions.
+// to device DRAM, device copies as the bytes and synchronisations they stand
+// for, and collects per-layer stats from the segments' regions.
 #include <string>
 #include <vector>
 
@@ -15,13 +15,17 @@ struct LayerResult {
   int node = -1;
   Stats stats;                 // the layer's region stats (VTA) or empty (host)
   double host_seconds = 0;     // host nodes: wall time of the reference op
-  uint64_t copy_in_bytes = 0;  // bytes this layer's inputs moved host -> device or device -> host
+  uint64_t copy_in_bytes = 0;  // Op::DeviceCopy: the bytes it moves host -> device or device -> host
 };
 
 struct NetworkResult {
   Tensor output;
   std::vector<LayerResult> layers;  // in node order, the input node excluded
-  uint64_t segments_run = 0;
+  uint64_t segments_run = 0;  // device runs: the VTA layers between two host nodes, queued as one run
+  // Host-device synchronisations of a batch-queue runtime: the host waits for
+  // the device at a copy to the host (or the end) after a queued run, never
+  // between runs it only queues.
+  uint64_t syncs = 0;
   double wall_seconds = 0;
 };
 

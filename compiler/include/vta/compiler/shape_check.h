@@ -29,8 +29,22 @@ std::string dims_problem(const std::vector<int64_t>& dims);
 /// pads).
 std::string window_problem(int64_t k, int64_t s, int64_t p, int64_t h, int64_t w);
 
+/// The most steps one node may take: 2^38, its output elements times the
+/// inputs each reads (a conv's weights per output channel, a pool's window).
+/// The largest layer of the zoo at its largest image (VGG-16 at 2048x2048) is
+/// 2^37.2; 2^38 steps are minutes of the integer reference. A crafted model
+/// needing more (a 4096x4096 max pool padded to keep its output below
+/// kMaxTensorElements: 2^50 steps in a 609-byte file) is refused before it
+/// runs instead of running for days (OnnxShapeLimits.PoolWhoseWorkIsAbsurd).
+inline constexpr int64_t kMaxNodeSteps = int64_t{1} << 38;
+
+/// The steps of node `n` as kMaxNodeSteps counts them, as a double (no
+/// overflow for any shape).
+double node_steps(const Node& n);
+
 /// Throws vta::Error naming the graph and the node when `n`'s output shape
-/// has a dimension below 1 or more than kMaxTensorElements elements.
+/// has a dimension below 1 or more than kMaxTensorElements elements, or when
+/// computing it takes more than kMaxNodeSteps steps.
 void check_output_shape(const std::string& graph, const Node& n);
 
 }  // namespace vta::compiler

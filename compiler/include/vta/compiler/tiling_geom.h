@@ -1,5 +1,7 @@
 #pragma once
 // Geometry of a conv/dense layer in blocks, shared by tiling and codegen.
+#include <vector>
+
 #include "vta/compiler/compile.h"
 
 namespace vta::compiler {
@@ -23,18 +25,65 @@ struct ConvGeom {
 ConvGeom conv_geom(const Node& n, const Shape& in, const Config& c);
 /// `residual`: a fused Add's operand takes a second tile of ACC.
 bool tile_fits(const ConvGeom& g, const Tile& t, const Config& c, bool residual = false);
-/// Uops of a conv/dense layer with tile `t` (emit_conv): four GEMM banks of
-/// (toc ro) x (tic ri) x k x k (step and ACC parity), and per ACC half toc ro
-/// epilogue uops (dst, bias row) and toc ro reset uops (dst only: a reset
-/// GEMM must not name an INP or WGT element, and the bias row is an ACC
-/// address); with a fused residual Add per ACC half toc ro uops (dst, its
-/// operand) and toc ro (its operand alone), the same two banks for the
-/// scratch tile T (A by T, T alone) and toc ro (T by A); with a shift row toc
-/// ro (dst, the row).
+/// The conv GEMM uop banks of tile `t`. A tile need not divide its layer:
+/// the last tile of a row of tiles may be narrower (width g.wo % t.tw) and the
+/// last step of a tile may take fewer input channel blocks (g.cib % t.tic).
+/// Uops name SRAM rows, so each (width, channel) class a layer uses has its
+/// own bank of (toc ro) x (tic' ri) x k x k uops in each of the four parities
+/// (step, ACC half) - except that a 1x1 kernel's uops never name the INP row
+/// pitch, so there a narrower tile shares the full tile's bank. An INP channel
+/// block keeps the full tile's pitch (ri ih iw) and an ACC channel block its
+/// area (th tw ro) in every class; only the row pitch follows the width.
+struct ConvBanks {
+  int64_t width[2] = {0, 0}, chans[2] = {0, 0};  // the classes' widths and input channel blocks; 0: none
+  int64_t at[2][2] = {}, size[2][2] = {};        // [width][channel class]: first uop, uops per parity
+  int64_t total = 0;                             // uops of every conv bank
+};
+inline ConvBanks conv_banks(const Tile& t, const ConvGeom& g) {
+  ConvBanks b;
+  b.width[0] = t.tw, b.width[1] = g.wo % t.tw;
+  b.chans[0] = t.tic, b.chans[1] = g.dw ? 0 : g.cib % t.tic;
+  for (int w = 0; w < 2; ++w)
+    for (int ch = 0; ch < 2; ++ch) {
+      if (b.width[w] == 0 || b.chans[ch] == 0) continue;
+      if (w == 1 && g.k == 1) {  // shares the full width's bank
+        b.at[1][ch] = b.at[0][ch], b.size[1][ch] = b.size[0][ch];
+        continue;
+      }
+      b.at[w][ch] = b.total;
+      b.size[w][ch] = t.toc * g.ro * b.chans[ch] * g.ri * g.k * g.k;
+      b.total += 4 * b.size[w][ch];
+    }
+  return b;
+}
+/// Uops of a conv/dense layer with tile `t` (emit_conv): the GEMM banks
+/// (conv_banks()), and per ACC half toc ro epilogue uops (dst, bias row) and
+/// toc ro reset uops (dst only: a reset GEMM must not name an INP or WGT
+/// element, and the bias row is an ACC address); with a fused residual Add
+/// per ACC half toc ro uops (dst, its operand) and toc ro (its operand alone),
+/// the same two banks for the scratch tile T (A by T, T alone) and toc ro (T
+/// by A); with a shift row toc ro (dst, the row).
 inline int64_t conv_uops(const Tile& t, const ConvGeom& g, bool residual = false) {
-  return 4 * t.toc * g.ro * t.tic * g.ri * g.k * g.k +
+  return conv_banks(t, g).total +
          (4 + (residual || g.scratch ? 4 : 0) + (g.scratch ? 2 : 0) + (g.row ? 2 : 0)) * t.toc * g.ro;
 }
+/// Whether a th x tw tile of tile `t` moves its toc channel blocks in one
+/// STORE (and a fused Add's operand in one ACC_8BIT LOAD): full rows (tw =
+/// wo) of a full-height tile (th = t.th), so that each block is one run of
+/// th wo positions in DRAM and in SRAM, ho wo and t.th t.tw positions apart
+/// (a 16-bit x_stride).
+inline bool whole_rows(const ConvGeom& g, const Tile& t, int64_t th, int64_t tw) {
+  return tw == g.wo && th == t.th && g.ho * g.wo * g.ro < (int64_t{1} << 16);
+}
+/// The output tiles of a layer by shape: `count` tiles of th x tw positions
+/// and toc output channel blocks, each accumulated in steps[0] steps of tic[0]
+/// input channel blocks, then steps[1] of tic[1] (depthwise: one step of
+/// toc blocks). Remainder classes first appear where `t` does not divide.
+struct TileClass {
+  int64_t count = 0, th = 0, tw = 0, toc = 0;
+  int64_t steps[2] = {0, 0}, tic[2] = {0, 0};
+};
+std::vector<TileClass> tile_classes(const ConvGeom& g, const Tile& t);
 /// The cost model's cycles of the whole layer with tile `t`; `requant_ops` ALU
 /// immediates per output tile in the epilogue (requant_imm_ops());
 /// `residual_ops` >= 0: a fused residual Add with that many ALU immediates
@@ -42,5 +91,19 @@ inline int64_t conv_uops(const Tile& t, const ConvGeom& g, bool residual = false
 double tile_cost(const ConvGeom& g, const Tile& t, const Config& c, int requant_ops, int residual_ops = -1);
 /// ALU immediates of residual Add `add` fused into conv `conv` (-1: none).
 int residual_imm_ops(const Node* add);
+
+/// A max pool with stride >= k - 1 runs separably (emit_pool(): each input
+/// row's k columns, then the output rows' k input rows), any other pool by
+/// folding the k x k window into each output.
+inline bool separable_pool(const Node& n) {
+  return n.op == Op::MaxPool && n.pool >= 2 && n.pool_stride >= n.pool - 1;
+}
+/// Uops of a max or average pool (both ACC halves): per half, k - 1 column
+/// and k row offsets (separable) or k x k window offsets, and one for the
+/// output rows alone, each out_per_pos() uops.
+inline int64_t pool_uops(const Node& n, const Config& c) {
+  const int64_t offsets = separable_pool(n) ? 2 * n.pool - 1 : n.pool * n.pool;
+  return 2 * (offsets + 1) * out_per_pos(c);
+}
 
 }  // namespace vta::compiler

@@ -34,7 +34,8 @@ bool is_metric(const std::string& name);
 /// cannot rank on them (load_spec rejects a spec whose stage 1 would).
 const std::vector<std::pair<std::string, std::string>>& cycle_model_metric_docs();
 bool is_cycle_model_metric(const std::string& name);
-/// Every name is_metric() accepts (network metrics, energy_uj, gops_per_dsp, resource columns).
+/// Every name is_metric() accepts (network metrics, energy_uj, gops_per_dsp,
+/// host_ms (network_metrics()' host model, kept in the metrics JSON), resource columns).
 const std::vector<std::string>& known_metrics();
 
 struct SweepSpec;
@@ -46,8 +47,9 @@ std::vector<std::pair<std::string, double>> resource_columns(const Config& c, co
 void add_resources(Metrics& m, const std::vector<std::pair<std::string, double>>& columns);
 
 /// The network metrics of one inference of `batch` images taking `cycles`
-/// device cycles on `c`, with `macs` MACs in all and `vta_macs` on VTA.
+/// device cycles on `c` and `host_ms` of the host model (host_cost.h), with
+/// `macs` MACs in all and `vta_macs` on VTA. time_ms is both together.
 Metrics network_metrics(const Config& c, double cycles, double dram_bytes, int64_t macs, int64_t vta_macs,
-                        int64_t batch);
+                        int64_t batch, double host_ms);
 
 }  // namespace vta::sweeps
