@@ -166,7 +166,9 @@ INSTANTIATE_TEST_SUITE_P(Zoo, Oracle,
 // Models in ONNX Runtime's static-quantizer QDQ form (uint8 activations
 // with zero points, per-channel int8 weights; asym_qdq_models.h): ONNX
 // Runtime, the integer reference and the backend agree bit for bit, with
-// every convolution and dense layer on VTA (test_onnx_asym.cpp asserts it).
+// every convolution and dense layer on VTA (test_onnx_asym.cpp and
+// test_onnx_ort_scales.cpp assert it) but those of *_ort_pc: multipliers
+// that are not powers of two and differ per output channel run on the host.
 struct AsymCase {
   std::string net;
   int64_t image, width;
@@ -179,9 +181,10 @@ TEST_P(AsymOracle, ImportRunsBitExactWithOnnxRuntime) {
   for (uint32_t seed : {1u, 2u}) {
     vta::test::AsymQdqBuilder b(seed);
     if (c.net.ends_with("_ort")) b.ort_scales();
-    if (c.net == "resnet18_plain_ort")
+    if (c.net.ends_with("_ort_pc")) b.ort_per_channel();
+    if (c.net.starts_with("resnet18_plain_ort"))
       b.resnet18_plain(c.image, c.width, 10);
-    else if (c.net == "mobilenet_v1_ort")
+    else if (c.net.starts_with("mobilenet_v1_ort"))
       b.mobilenet_v1(c.image, c.width, 10);
     else if (c.net == "resnet18")
       b.resnet18(c.image, c.width, 10);
@@ -225,7 +228,17 @@ TEST_P(AsymOracle, ImportRunsBitExactWithOnnxRuntime) {
     }
     const vta::Config cfg = vta::test::preset("vta-1x16x16");
     auto backend = vta::make_backend(backend_name(), cfg);
-    const NetworkResult res = run_network(compile(g, cfg), *backend, in);
+    const CompiledNetwork net = compile(g, cfg);
+    if (c.net.ends_with("_ort_pc")) {
+      int per_channel = 0;
+      for (const auto& n : net.graph.nodes)
+        if (!n.fmults.empty()) {
+          ++per_channel;
+          EXPECT_EQ(n.device, Device::Host) << n.name;
+        }
+      EXPECT_EQ(per_channel, b.convs()) << "every convolution with per-channel multipliers";
+    }
+    const NetworkResult res = run_network(net, *backend, in);
     EXPECT_EQ(res.output.data, ref.data) << c.net << " on " << backend_name();
   }
 }
@@ -233,7 +246,8 @@ TEST_P(AsymOracle, ImportRunsBitExactWithOnnxRuntime) {
 INSTANTIATE_TEST_SUITE_P(Asym, AsymOracle,
                          ::testing::Values(AsymCase{"resnet18", 32, 16}, AsymCase{"mobilenet_v1", 32, 8},
                                            AsymCase{"tie_conv", 16, 16}, AsymCase{"resnet18_plain_ort", 32, 16},
-                                           AsymCase{"mobilenet_v1_ort", 32, 8}),
+                                           AsymCase{"mobilenet_v1_ort", 32, 8}, AsymCase{"resnet18_plain_ort_pc", 32, 16},
+                                           AsymCase{"mobilenet_v1_ort_pc", 32, 8}),
                          [](const auto& i) { return i.param.net; });
 
 // ONNX's own integer operator tests (Debian's libonnx-testdata): ONNX

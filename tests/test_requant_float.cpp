@@ -28,10 +28,31 @@ Outcome check_all(float scale, int32_t zp, bool relu, int64_t bound, const Float
   return o;
 }
 
+// The accumulators of f's clamped range (and two past each end) and both
+// ends of [-bound, bound] through the steps; differing, and double-rounded
+// accumulators (where a fixed-point rne(acc * S) would differ).
+Outcome check_range(float scale, int32_t zp, bool relu, int64_t bound, const FloatRequantVta& f, int64_t& double_rounded);
+
 // rne of the real product (one rounding), clamped as ORT clamps.
 int single_rounding(int32_t acc, float scale, int32_t zp, bool relu) {
   const double v = std::nearbyint(static_cast<double>(acc) * static_cast<double>(scale));
   return static_cast<int>(std::clamp<double>(v + zp, relu ? std::max(zp, -128) : -128, 127));
+}
+
+Outcome check_range(float scale, int32_t zp, bool relu, int64_t bound, const FloatRequantVta& f, int64_t& double_rounded) {
+  const std::vector<AluStep> steps = float_requant_steps(f);
+  const int64_t lo = std::max<int64_t>(-bound, f.t_hi - (f.span - f.j0) - 2), hi = std::min<int64_t>(bound, f.t_hi + 2);
+  Outcome o;
+  std::vector<int64_t> accs = {-bound, bound};
+  for (int64_t a = lo; a <= hi; ++a) accs.push_back(a);
+  for (int64_t a : accs) {
+    const int32_t acc = static_cast<int32_t>(a);
+    const int8_t want = requantize_ort(acc, scale, zp, relu);
+    o.differing += run_steps(static_cast<int32_t>(static_cast<uint32_t>(acc) - static_cast<uint32_t>(f.t_hi)), steps) != want;
+    double_rounded += want != single_rounding(acc, scale, zp, relu);
+    ++o.checked;
+  }
+  return o;
 }
 
 }  // namespace
@@ -130,4 +151,59 @@ TEST(RequantFloat, RefusesWhatHasNoForm) {
   EXPECT_FALSE(lower_float_requant(-0.5f, 0, false, 1000));
   EXPECT_FALSE(lower_float_requant(INFINITY, 0, false, 1000));
   EXPECT_FALSE(lower_float_requant(0.5f, 0, false, int64_t{1} << 31));
+  // 255 steps of 2^13 accumulators: a clamped range of 2^21, over two words
+  EXPECT_FALSE(lower_float_requant(0x1.0p-13f, 0, false, int64_t{1} << 22));
+}
+
+TEST(RequantFloat, FixesMoveThresholdsNoLineSeparates) {
+  // Multipliers of the ORT-default resnet18_plain and mobilenet_v1 layers
+  // (test_onnx_ort_scales.cpp) with no line through their thresholds: the
+  // float product's rounding moved some by one, which fixes put back.
+  struct Case {
+    float scale;
+    int32_t zp;
+    bool relu;
+    int64_t bound;
+  };
+  int64_t double_rounded = 0;
+  for (const Case c : {Case{0x1.881276p-10f, -128, true, 1359993}, Case{0x1.153ca6p-10f, -128, true, 2842167},
+                       Case{0x1.153ca6p-11f, -128, true, 10406525}, Case{0x1.881274p-8f, -128, true, 169446},
+                       Case{0x1.9fdafep-10f, -128, true, 1370557}}) {
+    const auto f = lower_float_requant(c.scale, c.zp, c.relu, c.bound);
+    ASSERT_TRUE(f) << c.scale;
+    EXPECT_FALSE(f->fixes.empty()) << c.scale;
+    const Outcome o = check_range(c.scale, c.zp, c.relu, c.bound, *f, double_rounded);
+    EXPECT_EQ(o.differing, 0) << c.scale;
+    EXPECT_GT(o.checked, 10000) << c.scale;
+    std::cout << std::hexfloat << c.scale << std::defaultfloat << ": " << f->fixes.size() << " fixes, "
+              << float_requant_steps(*f).size() << " ALU steps\n";
+  }
+  EXPECT_GT(double_rounded, 0);
+}
+
+TEST(RequantFloat, SmallMultipliersOfWideRangesAllLower) {
+  // Multipliers of 2^-11 .. 2^-7 over accumulators up to 2^22: clamped
+  // ranges of 2^15 .. 2^19, where the float product's ties are common.
+  std::mt19937 rng(11);
+  std::uniform_real_distribution<float> lg(-11.0f, -7.0f);
+  int lowered = 0, with_fixes = 0, cases = 0;
+  int64_t double_rounded = 0;
+  for (int i = 0; i < 40; ++i, ++cases) {
+    const float scale = std::exp2(lg(rng));
+    const int32_t zp = static_cast<int32_t>(rng() % 256) - 128;
+    const bool relu = rng() % 2 == 0;
+    const int64_t bound = int64_t{1} << 22;
+    const auto f = lower_float_requant(scale, zp, relu, bound);
+    if (!f) {
+      std::cout << "refused " << std::hexfloat << scale << std::defaultfloat << " zp " << zp << " relu " << relu << "\n";
+      continue;
+    }
+    ++lowered;
+    with_fixes += !f->fixes.empty();
+    EXPECT_EQ(check_range(scale, zp, relu, bound, *f, double_rounded).differing, 0) << scale;
+  }
+  std::cout << "lowered " << lowered << " of " << cases << ", " << with_fixes << " with fixes; " << double_rounded
+            << " double-rounded accumulators\n";
+  EXPECT_EQ(lowered, cases);
+  EXPECT_GT(with_fixes, 0);
 }

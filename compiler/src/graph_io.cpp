@@ -9,7 +9,7 @@ namespace vta::compiler {
 
 // A field added to Node must be written and read below (and the zoo cache's
 // format version bumped): this fails to compile until the sizes agree again.
-static_assert(sizeof(Node) == 432, "Node changed: update graph_io.cpp and kZooCacheFormat in zoo_cache.cpp");
+static_assert(sizeof(Node) == 456, "Node changed: update graph_io.cpp and kZooCacheFormat in zoo_cache.cpp");
 
 namespace {
 
@@ -107,6 +107,7 @@ void write_node(std::string& out, const Node& n) {
   put<uint8_t>(out, n.frq.on);
   put(out, n.frq.t_hi), put(out, n.frq.span), put(out, n.frq.j0), put(out, n.frq.m), put(out, n.frq.c);
   put(out, n.frq.s), put(out, n.frq.zmin);
+  put_vec(out, n.frq.fixes);
   put_vec(out, n.lshift);
   for (const Node::Banding* b : {&n.band, &n.band_src}) put(out, b->h), put(out, b->w), put(out, b->cols);
 }
@@ -147,6 +148,7 @@ Node read_node(Reader& r, int index) {
   n.frq.t_hi = r.get<int32_t>(), n.frq.span = r.get<int32_t>(), n.frq.j0 = r.get<int32_t>();
   n.frq.m = r.get<int64_t>(), n.frq.c = r.get<int64_t>();
   n.frq.s = r.get<int32_t>(), n.frq.zmin = r.get<int32_t>();
+  n.frq.fixes = r.vec<int32_t>();
   n.lshift = r.vec<int8_t>();
   for (Node::Banding* b : {&n.band, &n.band_src})
     b->h = r.get<int64_t>(), b->w = r.get<int64_t>(), b->cols = r.get<int64_t>();

@@ -65,6 +65,12 @@ class OnnxReader {
     return v;
   }
 
+  // An 8-bit value held in int32_data: within its type.
+  int64_t in_range(const onnx::TensorProto& t, const onnx::NodeProto& n, int v, int lo, int hi, const char* type) const {
+    if (v < lo || v > hi) bad(n, fmt::format("initializer '{}' holds {}, outside {} ({}..{})", t.name(), v, type, lo, hi));
+    return v;
+  }
+
   std::vector<int64_t> int_values(const onnx::TensorProto& t, const onnx::NodeProto& n) const {
     const std::vector<int64_t> dims(t.dims().begin(), t.dims().end());
     if (const std::string e = dims_problem(dims); !e.empty()) bad(n, fmt::format("initializer '{}' {}", t.name(), e));
@@ -75,13 +81,13 @@ class OnnxReader {
         if (!raw.empty())
           for (char ch : raw) out.push_back(static_cast<int8_t>(ch));
         else
-          for (int v : t.int32_data()) out.push_back(v);
+          for (int v : t.int32_data()) out.push_back(in_range(t, n, v, -128, 127, "int8"));
         break;
       case onnx::TensorProto::UINT8:
         if (!raw.empty())
           for (char ch : raw) out.push_back(static_cast<uint8_t>(ch));
         else
-          for (int v : t.int32_data()) out.push_back(v);
+          for (int v : t.int32_data()) out.push_back(in_range(t, n, v, 0, 255, "uint8"));
         break;
       case onnx::TensorProto::INT32:
         if (!raw.empty()) {

@@ -116,7 +116,7 @@ bool vta_requant_exact(const Node& n) {
 }
 
 bool needs_scratch(const Node& n) {
-  if (n.frq.on) return n.frq.two_words();
+  if (n.frq.on) return n.frq.two_words() || !n.frq.fixes.empty();
   bool single = false;
   return n.round_even && final_shift(n, single) > 0;
 }

@@ -87,6 +87,9 @@ class AsymQdqBuilder {
   /// resnet18_plain() has no residual adds, and the global average pool of
   /// a 1 x 1 map (an identity) is left out of the head.
   void ort_scales() { ort_ = true; }
+  /// ort_scales() with per_channel=True: max|w| / 127 of each output
+  /// channel's float range (the multipliers then differ per channel).
+  void ort_per_channel() { ort_ = ort_pc_ = true; }
 
   /// ResNet-18's convolutions (7x7 stem, max pool, four stages of two
   /// blocks of two 3x3 convolutions) without the residual adds and 1x1 skips.
@@ -187,7 +190,7 @@ class AsymQdqBuilder {
       bs[static_cast<size_t>(o)] = std::ldexp(1.0f, e + in.exp);
       for (int64_t i = 0; i < fan; ++i) w[static_cast<size_t>(o * fan + i)] = pick(-wmax_, wmax_);
       if (ort_) {  // max|w| / 127 of a float range in [0.05, 2], per tensor (the quantizer's default per_channel=False)
-        if (o == 0) ort_ws = 0.05f * static_cast<float>(pick(1, 40)) / 127.0f;
+        if (o == 0 || ort_pc_) ort_ws = 0.05f * static_cast<float>(pick(1, 40)) / 127.0f;
         ws[static_cast<size_t>(o)] = ort_ws;
         bs[static_cast<size_t>(o)] = in.value() * ws[static_cast<size_t>(o)];
         w[static_cast<size_t>(o * fan + static_cast<int64_t>(pick(0, static_cast<int>(fan) - 1)))] = pick(0, 1) ? 127 : -127;
@@ -289,7 +292,7 @@ class AsymQdqBuilder {
   std::string in_;
   std::vector<int64_t> in_dims_;
   int count_ = 0, convs_ = 0, denses_ = 0;
-  bool ort_ = false;
+  bool ort_ = false, ort_pc_ = false;
   int wmax_ = 127, bmax_ = 3000, shift_ = -1;  // weight and bias ranges; requantization shift (-1: from the spread)
 };
 

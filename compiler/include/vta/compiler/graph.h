@@ -74,6 +74,10 @@ struct FloatRequantVta {
   int64_t c = 0;     // the intercept less m j0, in [0, m)
   int32_t s = 0;     // the shift: out = zmin + floor((m u' + c) / 2^s)
   int32_t zmin = 0;  // the smallest output
+  // The accumulators where ONNX Runtime's double rounding leaves the line
+  // (a tie zone of the float product): u of each, moved to u + 1, or to
+  // u - 1 where it is stored negated (u >= 1), before the line.
+  std::vector<int32_t> fixes;
   bool two_words() const { return m > 32767; }
   bool operator==(const FloatRequantVta&) const = default;
 };

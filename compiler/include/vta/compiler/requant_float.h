@@ -16,6 +16,16 @@
 // On VTA the product M u is one 32-bit MUL when it fits, else two words
 // split at 2^12 (a scratch tile T), which is exact:
 //   floor((2^12 X + Y) / 2^s) = floor((X + floor(Y / 2^12)) / 2^(s-12)).
+// Where no line separates the thresholds (the float product's rounding moved
+// some by one from those of the real product, ceil((k - zp - 1/2) / S): a
+// tie zone of fl(acc * S) around k + 1/2), the line goes through the real
+// product's thresholds and each moved one is a fix, 8 ALU steps before the
+// line that move its one accumulator u to u - 1 or u + 1 (the side ORT's
+// result is on) with T = -[A == image of u] (clamp, bit 0 to the sign by
+// SHR -31, SHR 31); the fewest fixes that leave a line, at most 8; then the
+// steps themselves are run on every accumulator of the range. Refused: a
+// clamped range over 2^19 (multipliers below about 2^-11 over 255 steps:
+// the low word overflows) and runs of exact ties (few-bit scales).
 #include <cstdint>
 #include <optional>
 #include <vector>
@@ -34,8 +44,8 @@ int8_t requantize_ort(int32_t acc, float scale, int32_t zp, bool relu);
 std::optional<FloatRequantVta> lower_float_requant(float scale, int32_t zp, bool relu, int64_t acc_bound);
 
 /// The ALU steps of the form, after the bias fold of -t_hi, ending in the
-/// int8 result (no clip: the clamp of u bounds it). Two words use the
-/// scratch tile T.
+/// int8 result (no clip: the clamp of u bounds it). Two words and fixes use
+/// the scratch tile T.
 std::vector<AluStep> float_requant_steps(const FloatRequantVta& f);
 
 }  // namespace vta::compiler
