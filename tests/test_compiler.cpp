@@ -11,6 +11,7 @@
 #include <set>
 #include <random>
 
+#include "race_free.h"
 #include "test_support.h"
 #include "vta/compiler/analytic.h"
 #include "vta/compiler/calibrate.h"
@@ -337,20 +338,7 @@ TEST_P(RaceFree, EveryCompiledSegmentPassesTheRaceChecker) {
   const auto& [net_name, preset_name] = GetParam();
   const vta::Config cfg = preset(preset_name);
   const CompiledNetwork net = compile(built(net_name).graph, cfg);
-  vta::Dram dram(static_cast<uint64_t>(cfg.memory.dram_size));
-  for (const auto& b : net.buffers) {
-    ASSERT_EQ(dram.alloc(b.bytes), b.addr) << b.name;
-    if (!b.init.empty()) dram.write(b.addr, b.init);
-  }
-  ASSERT_FALSE(net.segments.empty());
-  for (const auto& seg : net.segments) {
-    const auto& ib = net.buffers[static_cast<size_t>(seg.insn_buffer)];
-    try {
-      vta::model::check_races(cfg, dram, vta::Launch{ib.addr, seg.insn_count, seg.regions});
-    } catch (const vta::Error& e) {
-      ADD_FAILURE() << ib.name << ": " << e.what();
-    }
-  }
+  vta::test::expect_race_free(net, cfg);
 }
 
 INSTANTIATE_TEST_SUITE_P(Zoo, RaceFree,

@@ -19,6 +19,7 @@
 
 #include "asym_qdq_models.h"
 #include "test_support.h"
+#include "uint8_run.h"
 #include "vta/compiler/compile.h"
 #include "vta/compiler/onnx.h"
 #include "vta/compiler/reference.h"
@@ -66,21 +67,10 @@ TEST_P(AsymQdq, EveryConvAndDenseOnVtaBitExactOnGoldenAndSystemc) {
       on_vta += n.device == Device::Vta;
     }
   EXPECT_EQ(on_vta, b.convs() + b.denses());
-  std::mt19937 rng(9);
-  std::uniform_int_distribution<int> u8(0, 255);
-  Tensor in{g.at(0).out, {}};
-  for (int64_t i = 0; i < in.shape.size(); ++i) in.data.push_back(static_cast<int8_t>(u8(rng) - 128));
-  const Tensor ref = run_graph(g, in)[static_cast<size_t>(g.output)];
-  std::set<int> values(ref.data.begin(), ref.data.end());
-  EXPECT_GT(values.size(), 3u) << "the logits should not be saturated";
-  for (const std::string be : {"golden", "systemc"}) {
-    if (be == "systemc" && !VTA_HAS_SYSTEMC) continue;
-    auto backend = vta::make_backend(be, cfg);
-    const NetworkResult res = run_network(net, *backend, in);
-    EXPECT_EQ(res.output.data, ref.data) << GetParam().name << " on " << be;
-    std::cout << fmt::format("{} on {}: {} nodes, {} conv/dense on VTA, {} output values compared\n", GetParam().name,
-                             be, net.graph.nodes.size(), on_vta, ref.data.size());
-  }
+  const size_t compared =
+      vta::test::expect_bit_exact_on_uint8_input(g, net, cfg, GetParam().name, VTA_HAS_SYSTEMC);
+  std::cout << fmt::format("{}: {} nodes, {} conv/dense on VTA, {} output values compared per backend\n",
+                           GetParam().name, net.graph.nodes.size(), on_vta, compared);
 }
 
 INSTANTIATE_TEST_SUITE_P(Nets, AsymQdq,

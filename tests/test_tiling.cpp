@@ -10,6 +10,7 @@
 #include <functional>
 #include <map>
 
+#include "race_free.h"
 #include "test_support.h"
 #include "vta/compiler/compile.h"
 #include "vta/compiler/passes.h"
@@ -242,19 +243,7 @@ TEST_P(Remainders, ForcedRemainderTilesStayBitExactAndRaceFree) {
     auto backend = vta::make_backend(be, cfg);
     EXPECT_EQ(run_network(net, *backend, input).output.data, want.data) << net_name << " on " << preset_name << "/" << be;
   }
-  vta::Dram dram(static_cast<uint64_t>(cfg.memory.dram_size));
-  for (const auto& b : net.buffers) {
-    ASSERT_EQ(dram.alloc(b.bytes), b.addr) << b.name;
-    if (!b.init.empty()) dram.write(b.addr, b.init);
-  }
-  for (const auto& seg : net.segments) {
-    const auto& ib = net.buffers[static_cast<size_t>(seg.insn_buffer)];
-    try {
-      vta::model::check_races(cfg, dram, vta::Launch{ib.addr, seg.insn_count, seg.regions});
-    } catch (const vta::Error& e) {
-      ADD_FAILURE() << ib.name << ": " << e.what();
-    }
-  }
+  vta::test::expect_race_free(net, cfg);
 }
 
 INSTANTIATE_TEST_SUITE_P(Zoo, Remainders,
