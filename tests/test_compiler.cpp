@@ -344,12 +344,7 @@ TEST_P(RaceFree, EveryCompiledSegmentPassesTheRaceChecker) {
 INSTANTIATE_TEST_SUITE_P(Zoo, RaceFree,
                          ::testing::Combine(::testing::Values("lenet5", "resnet18", "mobilenet_v1"),
                                             ::testing::Values("vta-1x16x16", "vta-1x32x32", "vta-4x16x16")),
-                         [](const auto& p) {
-                           std::string n = std::get<0>(p.param) + "_" + std::get<1>(p.param);
-                           for (auto& ch : n)
-                             if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
-                           return n;
-                         });
+                         vta::test::NetPresetName());
 
 // Random single layers: conv and dense shapes within the zoo's ranges.
 class RandomLayers : public ::testing::TestWithParam<std::string> {};

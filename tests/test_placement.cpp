@@ -67,12 +67,12 @@ std::set<std::string> first_block(const Graph& g) {
   for (size_t i = 0; i < g.nodes.size() && add < 0; ++i)
     if (g.nodes[i].op == Op::Add) add = static_cast<int>(i);
   std::set<std::string> names;
-  std::vector<int> todo = {add};
-  while (!todo.empty()) {
-    const Node& n = g.at(todo.back());
-    todo.pop_back();
+  std::vector<int> pending = {add};
+  while (!pending.empty()) {
+    const Node& n = g.at(pending.back());
+    pending.pop_back();
     if (n.op == Op::MaxPool || !names.insert(n.name).second) continue;
-    for (int k : n.inputs) todo.push_back(k);
+    for (int k : n.inputs) pending.push_back(k);
   }
   return names;
 }

@@ -249,11 +249,6 @@ TEST_P(Remainders, ForcedRemainderTilesStayBitExactAndRaceFree) {
 INSTANTIATE_TEST_SUITE_P(Zoo, Remainders,
                          ::testing::Combine(::testing::Values("resnet18", "mobilenet_v1"),
                                             ::testing::Values("vta-1x16x16", "vta-1x32x32", "vta-4x16x16")),
-                         [](const auto& p) {
-                           std::string n = std::get<0>(p.param) + "_" + std::get<1>(p.param);
-                           for (auto& ch : n)
-                             if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
-                           return n;
-                         });
+                         vta::test::NetPresetName());
 
 }  // namespace

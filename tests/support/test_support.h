@@ -1,9 +1,11 @@
 #pragma once
 // Helpers shared by the test suites: build programs in C++ (instructions and
 // uops through the ISA layout), install them in a backend, read results.
+#include <cctype>
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "vta/isa/config.h"
@@ -17,6 +19,17 @@ namespace vta::test {
 
 /// A preset by name ("vta-1x16x16"), loaded from the source tree's configs/.
 Config preset(const std::string& name, const std::vector<Override>& overrides = {});
+/// gtest's name of a (network, preset) test parameter: "resnet18_vta_1x16x16".
+struct NetPresetName {
+  template <typename P>
+  std::string operator()(const P& p) const {
+    std::string n = std::get<0>(p.param) + "_" + std::get<1>(p.param);
+    for (auto& ch : n)
+      if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
+    return n;
+  }
+};
+
 /// The presets every ISA/golden test iterates over.
 std::vector<std::string> preset_names();
 
