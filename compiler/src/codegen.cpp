@@ -21,6 +21,7 @@
 #include <optional>
 
 #include "planner.h"
+#include "vta/compiler/bias_gemm.h"
 #include "vta/compiler/compile.h"
 #include "vta/compiler/passes.h"
 #include "vta/compiler/requant.h"
@@ -119,6 +120,7 @@ void emit_requant(Emitter& e, const Insn& shape, const Node& n, bool push = true
 
 struct LayerAddrs {
   int64_t in = 0, in2 = 0, out = 0, wgt = 0, bias = 0, uop = 0, row = 0;  // element indices of each buffer
+  int64_t bias_inp = 0;  // the constant INP element of a bias by GEMM (a.bias: its WGT rows)
   int self = -1;                                                  // the node's id
 };
 
@@ -140,7 +142,10 @@ void emit_conv(Emitter& e, const Node& n, const ConvGeom& g, const Tile& t, cons
   auto wgtb = [&](int64_t sp) { return sp * wgt_half; };
   auto accb = [&](int64_t ap) { return ap * acc_half; };
   auto biasb = [&](int64_t ap) { return ap * acc_half + acc_half - TO; };
-  auto rowb = [&](int64_t ap) { return ap * acc_half + acc_half - 2 * TO; };  // Node::lshift, negated
+  auto rowb = [&](int64_t ap) { return ap * acc_half + acc_half - (g.bias_gemm ? 1 : 2) * TO; };  // Node::lshift, negated
+  // A bias by GEMM: the constant INP element after the full tile's input
+  // blocks, the bias WGT rows after its weights, in each step half.
+  const int64_t bias_inp_at = (g.dw ? t.toc : t.tic) * ri * ih * iw, bias_wgt_at = TO * t.tic * ri * kk;
   // Uop banks: conv (class, step parity, acc parity), then the epilogue's (ap * TO within each).
   auto put = [&](int64_t dst, int64_t src, int64_t wgt) {
     Insn u;
@@ -186,11 +191,17 @@ void emit_conv(Emitter& e, const Node& n, const ConvGeom& g, const Tile& t, cons
   if (g.row)
     for (int64_t ap = 0; ap < 2; ++ap)
       for (int64_t o = 0; o < TO; ++o) put(accb(ap) + o / ro * area + o % ro, rowb(ap) + o, 0);
+  if (g.bias_gemm)
+    for (int64_t sp = 0; sp < 2; ++sp)
+      for (int64_t ap = 0; ap < 2; ++ap)
+        for (int64_t o = 0; o < TO; ++o)
+          put(accb(ap) + o / ro * area + o % ro, inpb(sp) + bias_inp_at, wgtb(sp) + bias_wgt_at + o);
   const int64_t conv_end = gemm.total;
   const int64_t epi_bank = conv_end, reset_bank = conv_end + 2 * TO;
   const int64_t sum_bank = conv_end + 4 * TO, skip_bank = conv_end + 6 * TO;
   const int64_t copy_bank = conv_end + 8 * TO;
   const int64_t row_bank = conv_end + (4 + (add || g.scratch ? 4 : 0) + (g.scratch ? 2 : 0)) * TO;
+  const int64_t bias_bank = row_bank + (g.row ? 2 : 0) * TO;
   // The shifts of the conv's output and of the other operand (Add::shift_a applies to inputs[0]).
   const bool conv_is_a = add && add->inputs[0] == a.self;
   const int shift_conv = add ? (conv_is_a ? add->shift_a : add->shift_b) : 0;
@@ -241,33 +252,50 @@ void emit_conv(Emitter& e, const Node& n, const ConvGeom& g, const Tile& t, cons
             const int64_t wgt_cols = g.dw ? 1 : g.cib * ri;
             Insn w = mem(Opcode::LOAD, MemId::WGT, wgtb(sp), a.wgt + (ob0 * ro * wgt_cols + (g.dw ? 0 : c0 * ri)) * kk,
                          toc * ro, TI * kk, wgt_cols * kk);
+            if (g.bias_gemm && j == 0) {  // the bias lanes: constant INP element, the toc blocks' bias WGT rows
+              e.emit(mem(Opcode::LOAD, MemId::INP, inpb(sp) + bias_inp_at, a.bias_inp, 1, 1, 1));
+              e.emit(mem(Opcode::LOAD, MemId::WGT, wgtb(sp) + bias_wgt_at, a.bias + ob0 * ro, 1, toc * ro, toc * ro));
+            }
             w[Member::push_next] = 1;
             e.emit(w);
             // compute
-            const Insn epi = loop(Opcode::ALU, epi_bank + ap * TO, toc * ro, th, tw, tw * ro, ro, 0, 0);
+            // Immediates only with a bias by GEMM: the reset bank's uops (dst alone).
+            const Insn epi =
+                loop(Opcode::ALU, (g.bias_gemm ? reset_bank : epi_bank) + ap * TO, toc * ro, th, tw, tw * ro, ro, 0, 0);
             const EpilogueBanks banks{
                 loop(Opcode::ALU, skip_bank + ap * TO, toc * ro, th, tw, tw * ro, ro, 0, 0),
                 loop(Opcode::ALU, sum_bank + ap * TO, toc * ro, th, tw, tw * ro, ro, tw * ro, ro),
                 loop(Opcode::ALU, copy_bank + ap * TO, toc * ro, th, tw, tw * ro, ro, tw * ro, ro),
                 loop(Opcode::ALU, row_bank + ap * TO, toc * ro, th, tw, tw * ro, ro, 0, 0)};
+            bool popped = false;  // load->compute of this step
             if (j == 0) {
-              Insn b = mem(Opcode::LOAD, MemId::ACC, biasb(ap), a.bias + ob0 * ro, 1, toc * ro, toc * ro);
-              if (tile >= 2) b[Member::pop_next] = 1, --e.s2c;
-              e.emit(b);
+              bool s2c_popped = tile < 2;
+              if (!g.bias_gemm) {
+                Insn b = mem(Opcode::LOAD, MemId::ACC, biasb(ap), a.bias + ob0 * ro, 1, toc * ro, toc * ro);
+                if (!s2c_popped) b[Member::pop_next] = 1, --e.s2c, s2c_popped = true;
+                e.emit(b);
+              }
               if (g.row) e.emit(mem(Opcode::LOAD, MemId::ACC, rowb(ap), a.row + ob0 * ro, 1, toc * ro, toc * ro));
               // The reset's uops name only ACC rows (the epilogue's bias row is no INP index).
               Insn r = loop(Opcode::GEMM, reset_bank + ap * TO, toc * ro, th, tw, tw * ro, ro, 0, 0);
               r[Member::reset] = 1;
+              if (!s2c_popped) r[Member::pop_next] = 1, --e.s2c;
               e.emit(r);
+              if (g.bias_gemm) {
+                Insn bg = loop(Opcode::GEMM, bias_bank + (sp * 2 + ap) * TO, toc * ro, th, tw, tw * ro, ro, 0, 0);
+                bg[Member::pop_prev] = 1;
+                popped = true;
+                e.emit(bg);
+              }
             }
             Insn gm = loop(Opcode::GEMM, gemm.at[wc][cc] + (sp * 2 + ap) * gemm.size[wc][cc], toc * ro * TI * kk, th,
                            tw, tw * ro, ro, g.s * iwc * ri, g.s * ri);
-            gm[Member::pop_prev] = 1;
+            gm[Member::pop_prev] = popped ? 0 : 1;
             gm[Member::push_prev] = 1;
             ++e.c2l;
             e.emit(gm);
             if (j == steps - 1) {
-              e.emit(alu(AluOp::ADD, false, 0, epi));  // + bias row of each channel block
+              if (!g.bias_gemm) e.emit(alu(AluOp::ADD, false, 0, epi));  // + bias row of each channel block
               emit_requant(e, epi, n, add == nullptr, &banks);
               if (add) {
                 if (shift_conv > 0) e.emit(alu(AluOp::SHR, true, -shift_conv, epi));
@@ -498,6 +526,7 @@ CompiledNetwork codegen(CompiledNetwork net, const Config& c) {
   const Graph& g = net.graph;
   isa::Layout layout(c);
   Planner plan(net, c);
+  int bias_lanes = -1;  // the buffer of bias_input(), once a layer needs it
   for (auto& seg : net.segments) {
     Emitter e;
     for (size_t k = 0; k < seg.nodes.size(); ++k) {
@@ -549,12 +578,14 @@ CompiledNetwork codegen(CompiledNetwork net, const Config& c) {
         a.self = id;
         info.tile = net.layers.at(id).tile;  // the tiling pass's choice
         std::vector<uint8_t> w = pack_weights(n, in, geo, c);
-        // The first requantization step's immediate is folded in (bias_fold()), wrapping as the ALU's ADD does.
-        const int32_t fold = bias_fold(n);
-        std::vector<uint8_t> bias = pack_channels(n, geo, c, [&](int64_t o) {
-          const int32_t b = n.bias.empty() ? 0 : n.bias[static_cast<size_t>(o)];
-          return static_cast<int32_t>(static_cast<uint32_t>(b) + static_cast<uint32_t>(fold));
-        });
+        // The first requantization step's immediate is folded in (packed_bias()): as ACC rows, or
+        // as WGT rows over a constant INP element (bias_by_gemm()).
+        std::vector<uint8_t> bias = geo.bias_gemm ? pack_bias_weights(n, geo.cob * geo.ro, c)
+                                                  : pack_channels(n, geo, c, [&](int64_t o) { return packed_bias(n, o); });
+        if (geo.bias_gemm && bias_lanes < 0)  // one constant INP element for the network
+          bias_lanes = plan.add(Buffer{"bias_lanes", MemId::INP, static_cast<uint64_t>(c.derived.inp_elem_bytes), 0,
+                                       bias_input(c), -1});
+        if (geo.bias_gemm) a.bias_inp = plan.elem(bias_lanes, c);
         if (geo.row) {  // SHR by a negative amount shifts left
           std::vector<uint8_t> row =
               pack_channels(n, geo, c, [&](int64_t o) { return -int32_t{n.lshift[static_cast<size_t>(o)]}; });
@@ -562,7 +593,8 @@ CompiledNetwork codegen(CompiledNetwork net, const Config& c) {
           a.row = plan.elem(rb, c);
         }
         const int wb = plan.add(Buffer{n.name + ".weight", MemId::WGT, w.size(), 0, std::move(w), -1});
-        const int bb = plan.add(Buffer{n.name + ".bias", MemId::ACC, bias.size(), 0, std::move(bias), -1});
+        const int bb = plan.add(
+            Buffer{n.name + ".bias", geo.bias_gemm ? MemId::WGT : MemId::ACC, bias.size(), 0, std::move(bias), -1});
         const Tile& t = info.tile;
         const uint64_t nuops = static_cast<uint64_t>(conv_uops(t, geo, add != nullptr));
         const int ub = plan.add(Buffer{n.name + ".uop", MemId::UOP, nuops * 4, 0, {}, -1});

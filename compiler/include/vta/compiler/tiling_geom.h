@@ -21,6 +21,10 @@ struct ConvGeom {
   // The epilogue's scratch tile (half-to-even rounding, needs_scratch()) and
   // per-channel shift row (Node::lshift) in ACC.
   bool scratch = false, row = false;
+  // The bias accumulates through a GEMM (bias_by_gemm()): each step-0 load
+  // adds the constant INP element after the tile's input blocks and toc ro
+  // bias WGT elements after its weights; no bias row in ACC, no ALU ADD.
+  bool bias_gemm = false;
 };
 /// Dense is a 1x1 convolution over a 1x1 image of all flattened inputs.
 ConvGeom conv_geom(const Node& n, const Shape& in, const Config& c);
@@ -63,10 +67,13 @@ inline ConvBanks conv_banks(const Tile& t, const ConvGeom& g) {
 /// element, and the bias row is an ACC address); with a fused residual Add
 /// per ACC half toc ro uops (dst, its operand) and toc ro (its operand alone),
 /// the same two banks for the scratch tile T (A by T, T alone) and toc ro (T
-/// by A); with a shift row toc ro (dst, the row).
+/// by A); with a shift row toc ro (dst, the row); with the bias by GEMM toc
+/// ro (dst, the constant INP element, a bias WGT element) in each of the
+/// four parities (step, ACC half).
 inline int64_t conv_uops(const Tile& t, const ConvGeom& g, bool residual = false) {
-  return conv_banks(t, g).total +
-         (4 + (residual || g.scratch ? 4 : 0) + (g.scratch ? 2 : 0) + (g.row ? 2 : 0)) * t.toc * g.ro;
+  return conv_banks(t, g).total + (4 + (residual || g.scratch ? 4 : 0) + (g.scratch ? 2 : 0) + (g.row ? 2 : 0) +
+                                   (g.bias_gemm ? 4 : 0)) *
+                                      t.toc * g.ro;
 }
 /// Whether a th x tw tile of tile `t` moves its toc channel blocks in one
 /// STORE (and a fused Add's operand in one ACC_8BIT LOAD): full rows (tw =
