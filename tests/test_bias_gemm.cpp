@@ -1,7 +1,9 @@
-// The bias accumulated by the GEMM core (bias_gemm.h, issue 15): the lanes
-// give back every bias in range exactly, a layer whose bias is out of range
-// keeps the ALU ADD, and both forms are bit-exact on the golden and SystemC
-// backends and race-free, the GEMM form with fewer ALU cycles.
+// The bias and a fused residual Add's operand accumulated by the GEMM core
+// (bias_gemm.h, issue 15): the lanes give back every bias in range exactly,
+// a layer whose bias is out of range keeps the ALU ADD, an operand shifted by
+// more than 6 keeps its ACC_8BIT load and ALU ADD, and every form is
+// bit-exact on the golden and SystemC backends and race-free, the GEMM forms
+// with fewer ALU cycles.
 #include <gtest/gtest.h>
 
 #include <cstring>
@@ -93,6 +95,31 @@ TEST(BiasGemm, OutOfRangeBiasKeepsTheAluAddAndBothAreExact) {
     EXPECT_EQ(by_alu - by_gemm, elems * static_cast<uint64_t>(cfg.alu.ii_vector) / static_cast<uint64_t>(cfg.gemm.batch))
         << name << ": " << by_alu << " against " << by_gemm;
   }
+}
+
+TEST(BiasGemm, ResidualOperandByGemmOrByAluIsExact) {
+  const vta::Config cfg = preset("vta-1x16x16");
+  Graph g = build_zoo("resnet18");
+  // Every fused Add of ResNet-18 has its operand added by the GEMM core.
+  int fused = 0;
+  int first = -1;  // the first fused Add
+  for (size_t id = 0; id < g.nodes.size(); ++id) {
+    const int add = fused_add(g, static_cast<int>(id), cfg);
+    if (add < 0) continue;
+    const Node& n = g.nodes[id];
+    EXPECT_TRUE(conv_geom(n, g.at(n.inputs[0]).out, cfg, &g.at(add)).skip_gemm) << n.name;
+    EXPECT_EQ(operand_shift(g.at(add), static_cast<int>(id)), fused_operand_shift(g.at(add))) << n.name;
+    ++fused;
+    if (first < 0) first = add;
+  }
+  ASSERT_EQ(fused, 8);
+  const uint64_t by_gemm = alu_cycles(g, cfg);
+  // The first Add's operand shifted by 7: 2^7 is no int8 weight, so the ACC_8BIT load and the ALU ADD.
+  Node& add = g.nodes[static_cast<size_t>(first)];
+  (add.inputs[0] > add.inputs[1] ? add.shift_b : add.shift_a) = 7;
+  EXPECT_FALSE(residual_by_gemm(add, cfg));
+  const uint64_t by_alu = alu_cycles(g, cfg);
+  EXPECT_GT(by_alu, by_gemm);
 }
 
 }  // namespace

@@ -57,4 +57,24 @@ std::vector<uint8_t> bias_input(const Config& c) {
   return out;
 }
 
+int conv_shift(const Node& add, int conv) { return add.inputs[0] == conv ? add.shift_a : add.shift_b; }
+int operand_shift(const Node& add, int conv) { return add.inputs[0] == conv ? add.shift_b : add.shift_a; }
+
+int fused_operand_shift(const Node& add) {
+  // fused_into() fuses the later of the two operands.
+  return add.inputs[0] > add.inputs[1] ? add.shift_b : add.shift_a;
+}
+
+bool residual_by_gemm(const Node& add, const Config& c) {
+  const int s = fused_operand_shift(add);
+  return add.op == Op::Add && c.gemm.block_in == c.gemm.block_out && s >= 0 && s <= 6;
+}
+
+std::vector<uint8_t> scaled_identity(int shift, const Config& c) {
+  const int64_t b = c.gemm.block_in;
+  std::vector<uint8_t> out(static_cast<size_t>(b * b), 0);
+  for (int64_t i = 0; i < b; ++i) out[static_cast<size_t>(i * b + i)] = static_cast<uint8_t>(1 << shift);
+  return out;
+}
+
 }  // namespace vta::compiler

@@ -18,6 +18,7 @@
 #include <algorithm>
 #include <cstring>
 #include <functional>
+#include <map>
 #include <optional>
 
 #include "planner.h"
@@ -121,6 +122,7 @@ void emit_requant(Emitter& e, const Insn& shape, const Node& n, bool push = true
 struct LayerAddrs {
   int64_t in = 0, in2 = 0, out = 0, wgt = 0, bias = 0, uop = 0, row = 0;  // element indices of each buffer
   int64_t bias_inp = 0;  // the constant INP element of a bias by GEMM (a.bias: its WGT rows)
+  int64_t identity = 0;  // the WGT element of a residual operand by GEMM (scaled_identity())
   int self = -1;                                                  // the node's id
 };
 
@@ -191,6 +193,11 @@ void emit_conv(Emitter& e, const Node& n, const ConvGeom& g, const Tile& t, cons
   if (g.row)
     for (int64_t ap = 0; ap < 2; ++ap)
       for (int64_t o = 0; o < TO; ++o) put(accb(ap) + o / ro * area + o % ro, rowb(ap) + o, 0);
+  if (g.skip_gemm)  // the operand's INP tile at the start of its step's half, the identity after it
+    for (int64_t sp = 0; sp < 2; ++sp)
+      for (int64_t ap = 0; ap < 2; ++ap)
+        for (int64_t o = 0; o < TO; ++o)
+          put(accb(ap) + o / ro * area + o % ro, inpb(sp) + o / ro * t.th * t.tw * ri + o % ro, wgtb(sp));
   if (g.bias_gemm)
     for (int64_t sp = 0; sp < 2; ++sp)
       for (int64_t ap = 0; ap < 2; ++ap)
@@ -201,11 +208,11 @@ void emit_conv(Emitter& e, const Node& n, const ConvGeom& g, const Tile& t, cons
   const int64_t sum_bank = conv_end + 4 * TO, skip_bank = conv_end + 6 * TO;
   const int64_t copy_bank = conv_end + 8 * TO;
   const int64_t row_bank = conv_end + (4 + (add || g.scratch ? 4 : 0) + (g.scratch ? 2 : 0)) * TO;
-  const int64_t bias_bank = row_bank + (g.row ? 2 : 0) * TO;
+  const int64_t skip_gemm_bank = row_bank + (g.row ? 2 : 0) * TO;
+  const int64_t bias_bank = skip_gemm_bank + (g.skip_gemm ? 4 : 0) * TO;
   // The shifts of the conv's output and of the other operand (Add::shift_a applies to inputs[0]).
-  const bool conv_is_a = add && add->inputs[0] == a.self;
-  const int shift_conv = add ? (conv_is_a ? add->shift_a : add->shift_b) : 0;
-  const int shift_skip = add ? (conv_is_a ? add->shift_b : add->shift_a) : 0;
+  const int shift_conv = add ? conv_shift(*add, a.self) : 0;
+  const int shift_skip = add ? operand_shift(*add, a.self) : 0;
 
   // All uops of the layer in one load (compute module), before any GEMM.
   e.emit(
@@ -294,12 +301,38 @@ void emit_conv(Emitter& e, const Node& n, const ConvGeom& g, const Tile& t, cons
             gm[Member::push_prev] = 1;
             ++e.c2l;
             e.emit(gm);
+            // A residual operand by GEMM: step q + 1 loads its toc blocks of th x tw positions and the identity.
+            const int64_t sq = (q + 1) % 2;
+            const bool operand_step = j == steps - 1 && add && g.skip_gemm;
+            if (operand_step) {
+              const int64_t blk = t.th * t.tw * ri;  // an operand block's INP elements in SRAM
+              const int64_t loads = whole ? 1 : toc;
+              for (int64_t o = 0; o < loads; ++o) {
+                Insn l = whole ? mem(Opcode::LOAD, MemId::INP, inpb(sq), a.in2 + ((nb * g.cob + ob0) * g.ho + oh0) * g.wo * ri,
+                                     toc, th * tw * ri, g.ho * g.wo * ri)
+                               : mem(Opcode::LOAD, MemId::INP, inpb(sq) + o * blk,
+                                     a.in2 + (((nb * g.cob + ob0 + o) * g.ho + oh0) * g.wo + ow0) * ri, th, tw * ri,
+                                     g.wo * ri);
+                if (o == 0 && q + 1 >= 2) l[Member::pop_next] = 1, --e.c2l;
+                e.emit(l);
+              }
+              Insn w1 = mem(Opcode::LOAD, MemId::WGT, wgtb(sq), a.identity, 1, 1, 1);
+              w1[Member::push_next] = 1;
+              e.emit(w1);
+            }
             if (j == steps - 1) {
               if (!g.bias_gemm) e.emit(alu(AluOp::ADD, false, 0, epi));  // + bias row of each channel block
               emit_requant(e, epi, n, add == nullptr, &banks);
               if (add) {
                 if (shift_conv > 0) e.emit(alu(AluOp::SHR, true, -shift_conv, epi));
-                if (whole)
+                if (g.skip_gemm) {
+                  Insn sg = loop(Opcode::GEMM, skip_gemm_bank + (sq * 2 + ap) * TO, toc * ro, th, tw, tw * ro, ro,
+                                 tw * ri, ri);
+                  sg[Member::pop_prev] = 1;
+                  sg[Member::push_prev] = 1;
+                  ++e.c2l;
+                  e.emit(sg);
+                } else if (whole)
                   e.emit(mem(Opcode::LOAD, MemId::ACC_8BIT, skipb(ap), a.in2 + ((nb * g.cob + ob0) * g.ho + oh0) * g.wo * ro,
                              toc, th * tw * ro, g.ho * g.wo * ro));
                 else
@@ -307,12 +340,15 @@ void emit_conv(Emitter& e, const Node& n, const ConvGeom& g, const Tile& t, cons
                     e.emit(mem(Opcode::LOAD, MemId::ACC_8BIT, skipb(ap) + o * area,
                                a.in2 + (((nb * g.cob + ob0 + o) * g.ho + oh0) * g.wo + ow0) * ro, th, tw * ro,
                                g.wo * ro));
-                const Insn skip = loop(Opcode::ALU, skip_bank + ap * TO, toc * ro, th, tw, tw * ro, ro, 0, 0);
-                if (shift_skip > 0) e.emit(alu(AluOp::SHR, true, -shift_skip, skip));
-                e.emit(alu(AluOp::ADD, false, 0,
-                           loop(Opcode::ALU, sum_bank + ap * TO, toc * ro, th, tw, tw * ro, ro, tw * ro, ro)));
+                if (!g.skip_gemm) {
+                  const Insn skip = loop(Opcode::ALU, skip_bank + ap * TO, toc * ro, th, tw, tw * ro, ro, 0, 0);
+                  if (shift_skip > 0) e.emit(alu(AluOp::SHR, true, -shift_skip, skip));
+                  e.emit(alu(AluOp::ADD, false, 0,
+                             loop(Opcode::ALU, sum_bank + ap * TO, toc * ro, th, tw, tw * ro, ro, tw * ro, ro)));
+                }
                 emit_requant(e, epi, *add);
               }
+              if (operand_step) ++q;  // the operand's step
               // store: one per channel block, or one for all (whole_rows())
               const int64_t stores = whole ? 1 : toc;
               for (int64_t o = 0; o < stores; ++o) {
@@ -527,6 +563,7 @@ CompiledNetwork codegen(CompiledNetwork net, const Config& c) {
   isa::Layout layout(c);
   Planner plan(net, c);
   int bias_lanes = -1;  // the buffer of bias_input(), once a layer needs it
+  std::map<int, int> identities;  // operand shift -> the buffer of its scaled_identity()
   for (auto& seg : net.segments) {
     Emitter e;
     for (size_t k = 0; k < seg.nodes.size(); ++k) {
@@ -567,9 +604,9 @@ CompiledNetwork codegen(CompiledNetwork net, const Config& c) {
         net.buffers[static_cast<size_t>(ub)].init.assign(reinterpret_cast<uint8_t*>(uops.data()),
                                                          reinterpret_cast<uint8_t*>(uops.data()) + uops.size() * 4);
       } else {
-        const ConvGeom geo = conv_geom(n, in, c);
         const int add_id = fused_add(g, id, c);
         const Node* add = add_id >= 0 ? &g.at(add_id) : nullptr;
+        const ConvGeom geo = conv_geom(n, in, c, add);
         if (add) {
           const int other = add->inputs[0] == id ? add->inputs[1] : add->inputs[0];
           a.in2 = plan.elem(net.activation[other], c, MemId::ACC_8BIT);
@@ -586,6 +623,14 @@ CompiledNetwork codegen(CompiledNetwork net, const Config& c) {
           bias_lanes = plan.add(Buffer{"bias_lanes", MemId::INP, static_cast<uint64_t>(c.derived.inp_elem_bytes), 0,
                                        bias_input(c), -1});
         if (geo.bias_gemm) a.bias_inp = plan.elem(bias_lanes, c);
+        if (add && geo.skip_gemm) {  // one scaled identity per operand shift for the network
+          const int s = operand_shift(*add, id);
+          if (s != fused_operand_shift(*add)) fail("layer {}: its fused Add {} is not its later input", n.name, add->name);
+          if (!identities.count(s))
+            identities[s] = plan.add(Buffer{fmt::format("identity_x{}", 1 << s), MemId::WGT,
+                                            static_cast<uint64_t>(c.derived.wgt_elem_bytes), 0, scaled_identity(s, c), -1});
+          a.identity = plan.elem(identities[s], c);
+        }
         if (geo.row) {  // SHR by a negative amount shifts left
           std::vector<uint8_t> row =
               pack_channels(n, geo, c, [&](int64_t o) { return -int32_t{n.lshift[static_cast<size_t>(o)]}; });

@@ -24,4 +24,21 @@ std::vector<uint8_t> pack_bias_weights(const Node& n, int64_t blocks, const Conf
 /// The constant INP element (every batch row 1, -128, -128, ...).
 std::vector<uint8_t> bias_input(const Config& c);
 
+/// A residual Add fused into conv `conv` (fused_add()) whose other operand
+/// the GEMM core adds: loaded by the load module as an INP tile (one more
+/// step of the conv, after its epilogue's clip), times a WGT element 2^shift
+/// times the identity. Needs block_in = block_out (an OUT channel block is
+/// one INP element) and the operand's shift <= 6 (2^shift an int8). It
+/// replaces the operand's ACC_8BIT load in the compute module, its shift
+/// and the ALU ADD (ii_vector) with one GEMM cycle per output element, and
+/// the operand's ACC tile.
+bool residual_by_gemm(const Node& add, const Config& c);
+/// The shift of the conv's output and of the other operand in Add `add` (Node::shift_a applies to inputs[0]).
+int conv_shift(const Node& add, int conv);
+int operand_shift(const Node& add, int conv);
+/// The shift of the operand that is not fused (fused_into() fuses the later input of the two).
+int fused_operand_shift(const Node& add);
+/// One WGT element: 2^shift on the diagonal.
+std::vector<uint8_t> scaled_identity(int shift, const Config& c);
+
 }  // namespace vta::compiler
