@@ -8,7 +8,11 @@
 //   compute step q: pops load->compute, GEMMs, pushes compute->load. The
 //           first step of tile t >= 2 pops store->compute (the store of tile
 //           t-2 has drained the ACC half); the last step requantizes and
-//           pushes compute->store.
+//           pushes compute->store. A bias by GEMM (bias_gemm.h) is the first
+//           step's first GEMM, after the reset, and pops its load->compute.
+//           A fused Add's operand by GEMM is one more step per tile (its
+//           loads follow the last conv step's GEMM, its GEMM the conv's
+//           requantization).
 //   store   tile t: pops compute->store, stores, pushes store->compute.
 // At a layer's end compute pops the outstanding store tokens (every output is
 // in DRAM) and, when another layer follows, pushes compute->load; the next
@@ -131,7 +135,8 @@ struct LayerAddrs {
 // `add`: a residual Add fused into the epilogue (fused_add()): its other
 // operand (at a.in2) is loaded into a second ACC tile after the conv's
 // requantization, both are shifted to the common scale, added and
-// requantized, and the tile is stored as the Add's output (a.out).
+// requantized, and the tile is stored as the Add's output (a.out); with
+// g.skip_gemm the operand is an INP tile that a GEMM by 2^shift I adds.
 void emit_conv(Emitter& e, const Node& n, const ConvGeom& g, const Tile& t, const LayerAddrs& a, const Config& c,
                std::vector<uint32_t>& uops, const isa::Layout& layout, const Node* add) {
   const auto& d = c.derived;

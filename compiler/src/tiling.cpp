@@ -71,8 +71,8 @@ int residual_imm_ops(const Node* add, bool skip_gemm) {
   if (!add) return -1;
   // By GEMM: the conv's shift (the later input's, fused_into()) and the requantization.
   if (skip_gemm) {
-    const int conv_shift = add->inputs[0] > add->inputs[1] ? add->shift_a : add->shift_b;
-    return (conv_shift > 0) + requant_imm_ops(*add);
+    const int own = add->inputs[0] > add->inputs[1] ? add->shift_a : add->shift_b;
+    return (own > 0) + requant_imm_ops(*add);
   }
   return (add->shift_a > 0) + (add->shift_b > 0) + requant_imm_ops(*add);
 }
