@@ -82,7 +82,7 @@ inline int64_t conv_uops(const Tile& t, const ConvGeom& g, bool residual = false
                                       t.toc * g.ro;
 }
 /// Whether a th x tw tile of tile `t` moves its toc channel blocks in one
-/// STORE (and a fused Add's operand in one ACC_8BIT LOAD): full rows (tw =
+/// STORE (and a fused Add's operand in one LOAD): full rows (tw =
 /// wo) of a full-height tile (th = t.th), so that each block is one run of
 /// th wo positions in DRAM and in SRAM, ho wo and t.th t.tw positions apart
 /// (a 16-bit x_stride).
