@@ -13,6 +13,7 @@
 #include "vta/compiler/bias_gemm.h"
 #include "vta/compiler/compile.h"
 #include "vta/compiler/reference.h"
+#include "vta/compiler/report.h"
 #include "vta/compiler/runtime.h"
 #include "vta/compiler/tiling_geom.h"
 #include "vta/compiler/zoo.h"
@@ -120,6 +121,22 @@ TEST(BiasGemm, ResidualOperandByGemmOrByAluIsExact) {
   EXPECT_FALSE(residual_by_gemm(add, cfg));
   const uint64_t by_alu = alu_cycles(g, cfg);
   EXPECT_GT(by_alu, by_gemm);
+}
+
+// The cost model follows both GEMM epilogues (issue 15's target: median
+// error <= 3 %, worst <= 10 % per conv/dense layer).
+TEST(BiasGemm, CostModelFollowsTheGemmEpilogues) {
+  const Graph g = build_zoo("resnet18");
+  const Tensor x = zoo_input(g, 3);
+  for (const char* name : {"vta-1x16x16", "vta-1x32x32", "vta-4x16x16"}) {
+    const vta::Config cfg = preset(name);
+    const CompiledNetwork net = compile(g, cfg);
+    auto backend = vta::make_backend("systemc", cfg);
+    const Report r = make_report(net, run_network(net, *backend, x), cfg, "systemc");
+    EXPECT_GE(r.cost_model.layers, 21) << name;
+    EXPECT_LE(r.cost_model.median_abs_pct, 3.0) << name;
+    EXPECT_LE(r.cost_model.worst_abs_pct, 10.0) << name;
+  }
 }
 
 }  // namespace
