@@ -245,19 +245,17 @@ double tile_cost(const ConvGeom& g, const Tile& t, const Config& c, int requant_
   return tile_timeline(Parts(g, c, requant_ops, residual_ops), t);
 }
 
-Tile choose_tile(const Node& n, const Shape& in, const Config& c, const Node* add) {
-  static std::mutex mu;
-  static std::map<std::string, Tile> memo;
+std::string tile_key(const Node& n, const Shape& in, const Config& c, const Node* add) {
+  const ConvGeom g = conv_geom(n, in, c);
+  // Depthwise or not is part of the shape: a depthwise layer loads toc input blocks per step, not tic.
+  return fmt::format("{}{}:{}x{}x{}x{}>{}x{}x{}k{}s{}p{}r{}a{}t{}w{}|{}", op_name(n.op), g.dw ? "dw" : "", g.nb, g.cib,
+                     g.h, g.w, g.cob, g.ho, g.wo, g.k, g.s, g.p, requant_imm_ops(n), residual_imm_ops(add), g.scratch,
+                     g.row, c.hash());
+}
+
+std::vector<Tile> tile_candidates(const Node& n, const Shape& in, const Config& c, const Node* add, int count) {
   const ConvGeom g = conv_geom(n, in, c);
   const int requant_ops = requant_imm_ops(n), residual_ops = residual_imm_ops(add);
-  // Depthwise or not is part of the shape: a depthwise layer loads toc input blocks per step, not tic.
-  const std::string key = fmt::format("{}{}:{}x{}x{}x{}>{}x{}x{}k{}s{}p{}r{}a{}t{}w{}|{}", op_name(n.op),
-                                      g.dw ? "dw" : "", g.nb, g.cib, g.h, g.w, g.cob, g.ho, g.wo, g.k, g.s, g.p,
-                                      requant_ops, residual_ops, g.scratch, g.row, c.hash());
-  {
-    std::lock_guard<std::mutex> lock(mu);
-    if (auto it = memo.find(key); it != memo.end()) return it->second;
-  }
   // Candidate sizes: every distinct ceil(total / parts).
   auto splits = [](int64_t total) {
     std::vector<int64_t> v;
@@ -268,8 +266,8 @@ Tile choose_tile(const Node& n, const Shape& in, const Config& c, const Node* ad
     return v;
   };
   const Parts parts(g, c, requant_ops, residual_ops);
-  Tile best;
-  bool found = false;
+  const auto want = static_cast<size_t>(std::max(count, 1));
+  std::vector<Tile> best;  // cheapest first, at most `want`
   // Widths and input channel steps: the balanced size of each count (a
   // divisor where one gives that count).
   const std::vector<int64_t> tics = g.dw ? std::vector<int64_t>{1} : splits(g.cib);
@@ -289,18 +287,34 @@ Tile choose_tile(const Node& n, const Shape& in, const Config& c, const Node* ad
             hi = mid - 1;
         }
         t.th = (g.ho + ((g.ho + lo - 1) / lo) - 1) / ((g.ho + lo - 1) / lo);
-        // The timeline only where the bound could beat the best so far.
-        if (found && tile_bound(parts, t) >= best.est_cycles) continue;
+        // The timeline only where the bound could beat the worst kept.
+        if (best.size() == want && tile_bound(parts, t) >= best.back().est_cycles) continue;
         t.est_cycles = tile_timeline(parts, t);
-        if (!found || t.est_cycles < best.est_cycles) best = t, found = true;
+        if (best.size() == want && t.est_cycles >= best.back().est_cycles) continue;
+        auto at = std::upper_bound(best.begin(), best.end(), t.est_cycles,
+                                   [](double e, const Tile& x) { return e < x.est_cycles; });
+        best.insert(at, t);
+        if (best.size() > want) best.pop_back();
       }
     }
   }
-  if (!found)
+  if (best.empty())
     fail(
         "layer {}: no tile of {} fits the SRAM buffers of config {} (a single output position needs more than half "
         "of a buffer)",
         n.name, op_name(n.op), c.name);
+  return best;
+}
+
+Tile choose_tile(const Node& n, const Shape& in, const Config& c, const Node* add) {
+  static std::mutex mu;
+  static std::map<std::string, Tile> memo;
+  const std::string key = tile_key(n, in, c, add);
+  {
+    std::lock_guard<std::mutex> lock(mu);
+    if (auto it = memo.find(key); it != memo.end()) return it->second;
+  }
+  const Tile best = tile_candidates(n, in, c, add, 1).front();
   std::lock_guard<std::mutex> lock(mu);
   // A long sweep visits millions of configs, each with its own keys: bound the memo.
   if (memo.size() >= 100000) memo.clear();
