@@ -108,13 +108,23 @@ struct Parts {
         wl(static_cast<double>(cfg.memory.write_latency)),
         groups(static_cast<double>((cfg.gemm.batch * cfg.gemm.block_out + cfg.alu.lanes - 1) / cfg.alu.lanes)) {}
   double load(int64_t th, int64_t tw, int64_t toc, int64_t tic) const {
-    const auto& d = c.derived;
-    const int64_t ih = (th - 1) * g.s + g.k, iw = (tw - 1) * g.s + g.k;
-    const int64_t in_blocks = g.dw ? toc : tic;
     // Rules 9 and 11: the load module's LOADs run one after another, each
     // an issue cycle, the read latency and its rows' beats.
-    return static_cast<double>(in_blocks) * dma(ih, iw * g.ri * d.inp_elem_bytes) +
-           dma(toc * g.ro, tic * g.ri * g.k * g.k * d.wgt_elem_bytes);
+    return inp_load(th, tw, toc, tic) + dma(toc * g.ro, tic * g.ri * g.k * g.k * c.derived.wgt_elem_bytes);
+  }
+  // The INP part of a step's loads (before its WGT load).
+  double inp_load(int64_t th, int64_t tw, int64_t toc, int64_t tic) const {
+    const int64_t ih = (th - 1) * g.s + g.k, iw = (tw - 1) * g.s + g.k;
+    const int64_t in_blocks = g.dw ? toc : tic;
+    return static_cast<double>(in_blocks) * dma(ih, iw * g.ri * c.derived.inp_elem_bytes);
+  }
+  // Beats of the read bursts granted while the INP loads stream: up to
+  // outstanding_reads bursts of an INP row (rules 11 to 13).
+  double inp_granted_beats(int64_t th, int64_t tw) const {
+    const int64_t ih = (th - 1) * g.s + g.k, iw = (tw - 1) * g.s + g.k;
+    const double row = std::ceil(static_cast<double>(iw * g.ri * c.derived.inp_elem_bytes) / B);
+    return static_cast<double>(std::min<int64_t>(c.memory.outstanding_reads, ih)) *
+           std::min(row, static_cast<double>(c.memory.max_burst));
   }
   double dma(int64_t rows, int64_t row_bytes) const {
     return 1.0 + rl + static_cast<double>(rows) * std::ceil(static_cast<double>(row_bytes) / B);
@@ -212,7 +222,16 @@ double tile_timeline(const Parts& p, const Tile& t) {
             load_end[j] = load_free;
           }
           const double head_at = std::max(compute_free, store_end[tile % 2]);
-          const double queued = std::min(std::max(0.0, load_free - head_at), p.granted_beats(toc, t.tic));
+          // The load in flight at the head: the last one so far, or with one
+          // step a tile the next tile's (it waits only for this tile's
+          // predecessor's GEMM; its own dims taken as this tile's). Its INP
+          // rows are granted before its WGT rows.
+          const int64_t tic0 = g.dw ? 1 : std::min(t.tic, g.cib);
+          double flight_end = load_free;
+          if (steps == 1) flight_end = std::max(load_free, gemm_end[(q + 1) % 2]) + p.load(th, tw, toc, tic0);
+          const double wgt_from = flight_end - (p.load(th, tw, toc, tic0) - p.inp_load(th, tw, toc, tic0));
+          const double granted = steps == 1 && head_at < wgt_from ? p.inp_granted_beats(th, tw) : p.granted_beats(toc, t.tic);
+          const double queued = std::min(std::max(0.0, flight_end - head_at), granted);
           compute_free = head_at + queued + p.head(th, tw, toc);
           for (int64_t j = 0; j < steps; ++j, ++q) {
             const int64_t tic = g.dw ? 1 : std::min(t.tic, g.cib - j * t.tic);
