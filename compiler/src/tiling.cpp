@@ -107,16 +107,33 @@ struct Parts {
         rl(static_cast<double>(cfg.memory.read_latency)),
         wl(static_cast<double>(cfg.memory.write_latency)),
         groups(static_cast<double>((cfg.gemm.batch * cfg.gemm.block_out + cfg.alu.lanes - 1) / cfg.alu.lanes)) {}
-  double load(int64_t th, int64_t tw, int64_t toc, int64_t tic) const {
+  // (oh0, ow0): the tile's first output row and column; -1: any tile of
+  // this shape, at its cheapest (for tile_bound()).
+  double load(int64_t th, int64_t tw, int64_t toc, int64_t tic, int64_t oh0 = -1, int64_t ow0 = -1) const {
     // Rules 9 and 11: the load module's LOADs run one after another, each
     // an issue cycle, the read latency and its rows' beats.
-    return inp_load(th, tw, toc, tic) + dma(toc * g.ro, tic * g.ri * g.k * g.k * c.derived.wgt_elem_bytes);
+    return inp_load(th, tw, toc, tic, oh0, ow0) +
+           dma(toc * g.ro, tic * g.ri * g.k * g.k * c.derived.wgt_elem_bytes);
   }
-  // The INP part of a step's loads (before its WGT load).
-  double inp_load(int64_t th, int64_t tw, int64_t toc, int64_t tic) const {
+  // The input rows (or columns) inside the image of the window of `n`
+  // output rows from `o0` over `extent` input rows; o0 < 0: the fewest.
+  int64_t inside(int64_t o0, int64_t n, int64_t extent) const {
+    const int64_t span = (n - 1) * g.s + g.k;
+    if (o0 < 0) return std::max<int64_t>(0, std::min(span, extent) - 2 * g.p);
+    const int64_t lo = std::max<int64_t>(0, o0 * g.s - g.p), hi = std::min(extent, o0 * g.s - g.p + span);
+    return std::max<int64_t>(0, hi - lo);
+  }
+  // The INP part of a step's loads (before its WGT load): the rows inside
+  // the image from DRAM, the padding zero-filled at pad_elems_per_cycle
+  // (rule 9; free in the bound).
+  double inp_load(int64_t th, int64_t tw, int64_t toc, int64_t tic, int64_t oh0 = -1, int64_t ow0 = -1) const {
     const int64_t ih = (th - 1) * g.s + g.k, iw = (tw - 1) * g.s + g.k;
+    const int64_t rows = inside(oh0, th, g.h), cols = inside(ow0, tw, g.w);
     const int64_t in_blocks = g.dw ? toc : tic;
-    return static_cast<double>(in_blocks) * dma(ih, iw * g.ri * c.derived.inp_elem_bytes);
+    const double pads = oh0 < 0 ? 0.0
+                                : std::ceil(static_cast<double>((ih * iw - rows * cols) * g.ri) /
+                                            static_cast<double>(c.memory.pad_elems_per_cycle));
+    return static_cast<double>(in_blocks) * (pads + dma(rows, cols * g.ri * c.derived.inp_elem_bytes));
   }
   // Beats of the read bursts granted while the INP loads stream: up to
   // outstanding_reads bursts of an INP row (rules 11 to 13).
@@ -207,6 +224,23 @@ double tile_timeline(const Parts& p, const Tile& t) {
   double load_free = 0, compute_free = 0, gemm_end[2] = {0, 0}, store_end[2] = {0, 0};
   int64_t q = 0, tile = 0;
   const int64_t steps = g.dw ? 1 : (g.cib + t.tic - 1) / t.tic;
+  // With one step a tile and no fused Add, emit_conv() writes each tile as
+  // its loads, then its compute instructions (bias row, reset, GEMM, the
+  // epilogue's ALU ops), then its store; in-order fetch dispatches tile k's
+  // loads once tile k-1's compute instructions fit the compute queue beside
+  // what is left of tile k-2's epilogue. The epilogue of the last two tiles:
+  // its start and area; dispatch(k): the earliest start of tile k's loads.
+  const bool ordered = steps == 1 && p.residual_ops < 0;
+  double tail_at[2] = {0, 0}, tail_area[2] = {0, 0};
+  auto dispatch = [&](int64_t k) {
+    if (!ordered || k < 2) return 0.0;
+    const int64_t insns = p.tail_insns(1, false), need = std::min(insns, insns - (depth - (3 + insns)));
+    if (need <= 0) return 0.0;
+    // The need-th epilogue instruction of tile k-2 issues after the ones before it: a vector op, then immediates.
+    const double ar = tail_area[k % 2] * p.groups, a = static_cast<double>(p.c.alu.latency);
+    return tail_at[k % 2] + (need >= 2 ? ar * static_cast<double>(p.c.alu.ii_vector) + a : 0.0) +
+           static_cast<double>(std::max<int64_t>(0, need - 2)) * (ar * static_cast<double>(p.c.alu.ii_imm) + a);
+  };
   for (int64_t nb = 0; nb < g.nb; ++nb)
     for (int64_t oh0 = 0; oh0 < g.ho; oh0 += t.th)
       for (int64_t ow0 = 0; ow0 < g.wo; ow0 += t.tw)
@@ -219,32 +253,39 @@ double tile_timeline(const Parts& p, const Tile& t) {
           // already granted to the streaming load module (rule 13): up to
           // outstanding_reads bursts of a WGT row.
           double load_end[2] = {0, 0};
+          load_free = std::max(load_free, dispatch(tile));
           for (int64_t j = 0; j < std::min<int64_t>(2, steps); ++j) {
             const int64_t tic = g.dw ? 1 : std::min(t.tic, g.cib - j * t.tic);
-            load_free = std::max(load_free, gemm_end[(q + j) % 2]) + p.load(th, tw, toc, tic);
+            load_free = std::max(load_free, gemm_end[(q + j) % 2]) + p.load(th, tw, toc, tic, oh0, ow0);
             load_end[j] = load_free;
           }
           const double head_at = std::max(compute_free, store_end[tile % 2]);
-          // The load in flight at the head: the last one so far, or with one
-          // step a tile the next tile's (it waits only for this tile's
-          // predecessor's GEMM; its own dims taken as this tile's). Its INP
-          // rows are granted before its WGT rows.
-          const int64_t tic0 = g.dw ? 1 : std::min(t.tic, g.cib);
-          double flight_end = load_free;
-          if (steps == 1) flight_end = std::max(load_free, gemm_end[(q + 1) % 2]) + p.load(th, tw, toc, tic0);
-          const double wgt_from = flight_end - (p.load(th, tw, toc, tic0) - p.inp_load(th, tw, toc, tic0));
-          const double granted = steps == 1 && head_at < wgt_from ? p.inp_granted_beats(th, tw) : p.granted_beats(toc, t.tic);
-          const double queued = std::min(std::max(0.0, flight_end - head_at), granted);
+          // With one step a tile, the next tile's load (waiting only for this
+          // tile's predecessor's GEMM; its dims taken as this tile's) may be
+          // streaming its INP rows at the head: the bias row then waits for
+          // up to outstanding_reads INP row bursts (the strided depthwise
+          // layers of MobileNet-v1). Once that load is in its WGT rows, the
+          // SystemC model shows the head going first (fetch dispatches the
+          // WGT load after it), so only the INP phase counts.
+          double queued = std::min(std::max(0.0, load_free - head_at), p.granted_beats(toc, t.tic));
+          if (steps == 1) {
+            const int64_t tic0 = g.dw ? 1 : std::min(t.tic, g.cib);
+            const double next_from = std::max({load_free, gemm_end[(q + 1) % 2], dispatch(tile + 1)});
+            const double inp_end = next_from + p.inp_load(th, tw, toc, tic0, oh0, ow0);
+            if (head_at >= next_from && head_at < inp_end)
+              queued = std::max(queued, std::min(inp_end - head_at, p.inp_granted_beats(th, tw)));
+          }
           compute_free = head_at + queued + p.head(th, tw, toc);
           for (int64_t j = 0; j < steps; ++j, ++q) {
             const int64_t tic = g.dw ? 1 : std::min(t.tic, g.cib - j * t.tic);
-            if (j >= 2) load_free = std::max(load_free, gemm_end[q % 2]) + p.load(th, tw, toc, tic);
+            if (j >= 2) load_free = std::max(load_free, gemm_end[q % 2]) + p.load(th, tw, toc, tic, oh0, ow0);
             compute_free = std::max(compute_free, j < 2 ? load_end[j] : load_free) + p.gemm(th, tw, toc, tic);
             gemm_end[q % 2] = compute_free;
           }
           const bool whole = whole_rows(g, t, th, tw);
           const double tail_start = compute_free;
           compute_free += p.tail(th, tw, toc, whole);
+          tail_at[tile % 2] = tail_start, tail_area[tile % 2] = p.area(th, tw, toc);
           const double store_start = std::max(store_end[(tile + 1) % 2], compute_free);
           store_end[tile % 2] = store_start + p.store(th, tw, toc, whole);
           // In-order fetch: the next tile's loads are dispatched only once
