@@ -177,6 +177,9 @@ TuneResult tune_network(const Graph& g, const Config& c, int candidates, const T
       layers[i].measured[rank] = it->second;
     }
   }
+  // Merged into the file as it is now: another process (a sweep's worker)
+  // may have added entries since it was read.
+  if (!todo.empty() && !cache_path.empty()) cache.merge(read_cache(cache_path));
   for (size_t i : todo) {
     Entry& e = cache[layers[i].key];
     e.asked = candidates, e.layer = layers[i].layer, e.candidates = layers[i].candidates;

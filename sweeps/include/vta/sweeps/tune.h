@@ -16,7 +16,9 @@
 //   $XDG_CACHE_HOME/vta-lab/tune.json, else ~/.cache/vta-lab/tune.json
 // A later tuning with the same or a smaller N reuses an entry without a
 // SystemC run. The file is rewritten atomically (temporary file renamed into
-// place); a file of another format version is ignored and replaced, and a
+// place) after merging the entries other processes (a sweep's workers) added
+// meanwhile, so a concurrent writer can at worst drop an entry that is then
+// measured again; a file of another format version is ignored and replaced, and a
 // file that is not a valid tuning cache is an error naming it (delete it to
 // start afresh) rather than silently re-running minutes of tuning.
 // Tested in tests/test_tune.cpp.
