@@ -133,7 +133,7 @@ TEST(Tune, DamagedCacheIsAnErrorNamingIt) {
   const Graph g = build_zoo("conv:32,14,14,32,3,1,1");
   const Tensor in = zoo_input(g, 1);
   for (const std::string& text : {std::string("{\"format\": 1, \"layers\": {\"k\": {\"asked\": 2}}}"),
-                                 std::string("not json at all"), std::string("{\"format\": 1, \"lay")}) {
+                                  std::string("not json at all"), std::string("{\"format\": 1, \"lay")}) {
     const std::string cache = temp_cache("damaged.json");
     std::ofstream(cache) << text;
     try {
@@ -165,8 +165,9 @@ TEST(Tune, ForcedTileThatDoesNotFitIsAnErrorNamingTheLayer) {
     compile(g, cfg, o);
     ADD_FAILURE() << "no error";
   } catch (const vta::Error& e) {
-    EXPECT_NE(std::string(e.what()).find("layer " + net.graph.at(id).name + ": the forced tile 14x14 oc2 ic9 does not fit"),
-              std::string::npos)
+    EXPECT_NE(
+        std::string(e.what()).find("layer " + net.graph.at(id).name + ": the forced tile 14x14 oc2 ic9 does not fit"),
+        std::string::npos)
         << e.what();
   }
   // A key of another config is not this layer's: ignored.

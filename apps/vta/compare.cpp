@@ -211,7 +211,8 @@ void add_compare_command(CLI::App& app) {
   cmd->add_option("--set", o->sets, "override a knob: --set memory.read_latency=32 (repeatable)");
   cmd->add_option("--host-ops", o->host_ops, "--model/--onnx: run these op kinds on the host although VTA could")
       ->delimiter(',');
-  cmd->add_option("--tune", o->tune, "--model/--onnx: compile with the tiles tuned on the SystemC model (best of N per layer)");
+  cmd->add_option("--tune", o->tune,
+                  "--model/--onnx: compile with the tiles tuned on the SystemC model (best of N per layer)");
   cmd->add_option("--tune-cache", o->tune_cache, "--tune: the tuning cache file (default as for `vta run --tune`)");
   cmd->add_option("--max-diff", o->max_diff, "exit 1 when a region differs by more than this many percent");
   cmd->callback([o] { run_and_exit([o] { return compare(*o); }); });

@@ -95,8 +95,12 @@ void write_cache(const std::string& path, const Cache& cache) {
     je["candidates"] = nlohmann::ordered_json::array();
     for (size_t i = 0; i < e.candidates.size(); ++i) {
       const Tile& t = e.candidates[i];
-      je["candidates"].push_back(
-          {{"th", t.th}, {"tw", t.tw}, {"toc", t.toc}, {"tic", t.tic}, {"est", t.est_cycles}, {"cycles", e.measured[i]}});
+      je["candidates"].push_back({{"th", t.th},
+                                  {"tw", t.tw},
+                                  {"toc", t.toc},
+                                  {"tic", t.tic},
+                                  {"est", t.est_cycles},
+                                  {"cycles", e.measured[i]}});
     }
     j["layers"][key] = std::move(je);
   }
@@ -162,7 +166,8 @@ TuneResult tune_network(const Graph& g, const Config& c, int candidates, const T
   bo.timing_only = true;
   for (size_t rank = 0; rank < ranks; ++rank) {
     CompileOptions o;
-    for (size_t i : todo) o.tiles[layers[i].key] = layers[i].candidates[std::min(rank, layers[i].candidates.size() - 1)];
+    for (size_t i : todo)
+      o.tiles[layers[i].key] = layers[i].candidates[std::min(rank, layers[i].candidates.size() - 1)];
     const CompiledNetwork net = rank == 0 ? base : compile(g, c, o);
     auto backend = make_backend("systemc", c, bo);
     const NetworkResult res = run_network(net, *backend, input);
@@ -201,9 +206,9 @@ double pct(double a, double b) { return b > 0 ? 100.0 * (a - b) / b : 0.0; }
 }  // namespace
 
 std::string tune_table(const TuneResult& r) {
-  std::string s = fmt::format(
-      "tuning: {} distinct layers, {} from the cache, {} SystemC runs, {:.2f} s{}\n", r.layers.size(), r.from_cache,
-      r.systemc_runs, r.seconds, r.cache_path.empty() ? "" : " (cache " + r.cache_path + ")");
+  std::string s =
+      fmt::format("tuning: {} distinct layers, {} from the cache, {} SystemC runs, {:.2f} s{}\n", r.layers.size(),
+                  r.from_cache, r.systemc_runs, r.seconds, r.cache_path.empty() ? "" : " (cache " + r.cache_path + ")");
   s += fmt::format("{:<24} {:>16} {:>10} {:>8} {:>16} {:>10} {:>8}\n", "layer", "model pick", "cycles", "est err",
                    "tuned pick", "cycles", "gain");
   uint64_t model = 0, tuned = 0;
@@ -230,7 +235,9 @@ nlohmann::ordered_json tune_json(const TuneResult& r) {
   j["layers"] = nlohmann::ordered_json::array();
   for (const TunedLayer& t : r.layers) {
     const size_t b = t.best();
-    auto tile = [](const Tile& x) { return nlohmann::ordered_json{{"th", x.th}, {"tw", x.tw}, {"toc", x.toc}, {"tic", x.tic}}; };
+    auto tile = [](const Tile& x) {
+      return nlohmann::ordered_json{{"th", x.th}, {"tw", x.tw}, {"toc", x.toc}, {"tic", x.tic}};
+    };
     j["layers"].push_back({{"layer", t.layer},
                            {"key", t.key},
                            {"model_tile", tile(t.candidates[0])},

@@ -125,7 +125,8 @@ struct LayerInfo {
   Tile tile;
   uint64_t insns = 0, uops = 0;
   std::string key;  // conv/dense: tile_key() of the layer
-  Tile model;       // conv/dense: the cost model's pick (choose_tile()); not `tile` where CompileOptions::tiles forced one
+  // conv/dense: the cost model's pick (choose_tile()); not `tile` where CompileOptions::tiles forced one.
+  Tile model;
 };
 
 struct CompiledNetwork {

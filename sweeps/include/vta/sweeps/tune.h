@@ -37,7 +37,7 @@ inline constexpr int kTuneFormat = 1;
 
 /// One distinct layer's tuning: every candidate measured, cheapest-estimate first.
 struct TunedLayer {
-  std::string key, layer;  // tile_key(); the first layer of the network with it
+  std::string key, layer;                  // tile_key(); the first layer of the network with it
   std::vector<compiler::Tile> candidates;  // est_cycles: the cost model's estimate
   std::vector<uint64_t> measured;          // SystemC cycles of each candidate
   /// The index of the fastest measured candidate (the model's pick, 0, on a tie).
@@ -45,10 +45,10 @@ struct TunedLayer {
 };
 
 struct TuneResult {
-  std::vector<TunedLayer> layers;             // in network order, one per distinct key
+  std::vector<TunedLayer> layers;               // in network order, one per distinct key
   std::map<std::string, compiler::Tile> tiles;  // CompileOptions::tiles: the tuned pick of each key
-  int systemc_runs = 0;                       // runs made by this call (0: everything from the cache)
-  int from_cache = 0;                         // layers whose entry was reused
+  int systemc_runs = 0;                         // runs made by this call (0: everything from the cache)
+  int from_cache = 0;                           // layers whose entry was reused
   double seconds = 0;
   std::string cache_path;
 };
