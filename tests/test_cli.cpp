@@ -261,3 +261,30 @@ TEST(Cli, HostOpsMoveKindsToTheHost) {
   EXPECT_GE(j["device_runs"].get<int>(), j["syncs"].get<int>());
   EXPECT_GT(j["inference_ms"].get<double>(), j["host_model_ms"].get<double>());
 }
+
+// `--tune N`: the tuning report per layer and in the JSON report; a second
+// run reads every layer from the cache in $VTA_CACHE_DIR (no SystemC run)
+// and gives the same cycles; the run stays bit-exact on the golden backend.
+TEST(Cli, TuneReusesItsCache) {
+  const fs::path dir = temp_dir("tune-cache");
+  fs::remove_all(dir);
+  const std::string env = "VTA_CACHE_DIR=" + dir.string();
+  const std::string args = "run --model resnet18 -b systemc --timing-only --tune 3 --report-json ";
+  auto first = run_vta(args + (dir / "a.json").string(), env);
+  ASSERT_EQ(first.code, 0) << first.out;
+  EXPECT_NE(first.out.find(", 0 from the cache, 3 SystemC runs"), std::string::npos) << first.out;
+  EXPECT_NE(first.out.find("model pick"), std::string::npos) << first.out;
+  EXPECT_TRUE(fs::exists(dir / "tune.json"));
+  auto second = run_vta(args + (dir / "b.json").string(), env);
+  ASSERT_EQ(second.code, 0) << second.out;
+  EXPECT_NE(second.out.find(" from the cache, 0 SystemC runs"), std::string::npos) << second.out;
+  const auto a = nlohmann::json::parse(std::ifstream(dir / "a.json"));
+  const auto b = nlohmann::json::parse(std::ifstream(dir / "b.json"));
+  EXPECT_EQ(a["total"]["cycles"], b["total"]["cycles"]);
+  EXPECT_EQ(b["tuning"]["candidates_run"], 0);
+  ASSERT_GT(b["tuning"]["layers"].size(), 10u);
+  for (const auto& l : b["tuning"]["layers"]) EXPECT_LE(l["tuned_cycles"], l["model_cycles"]) << l.dump();
+  auto golden = run_vta("run --model resnet18 --tune 3", env);
+  EXPECT_EQ(golden.code, 0) << golden.out;
+  EXPECT_NE(golden.out.find("0 SystemC runs"), std::string::npos) << golden.out;
+}

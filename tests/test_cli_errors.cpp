@@ -43,6 +43,24 @@ TEST(CliErrors, HostOpsNamesTheValidKinds) {
                "--host-ops bogus: not an op kind VTA runs " + kinds);
 }
 
+TEST(CliErrors, BadTuneValues) {
+  const std::string range = ": give the number of tile candidates to measure per layer, 1 to 64";
+  expect_error("run --model lenet5 --tune 0", "--tune 0" + range);
+  expect_error("run --model lenet5 --tune -3", "--tune -3" + range);
+  expect_error("run --model lenet5 --tune 65", "--tune 65" + range);
+  expect_error("run --model lenet5 --tune many", "--tune");
+  expect_error("run --model lenet5 --tune-cache x.json", "run: --tune-cache x.json needs --tune N");
+  expect_error(std::string("run ") + VTA_SOURCE_DIR + "/examples/identity_requant.vasm --tune 2",
+               "run: --tune applies to --model or --onnx, not to program runs");
+  expect_error("compare --backends systemc,systemc --model lenet5 --tune 0", "--tune 0" + range);
+  expect_error(std::string("compare --backends systemc,systemc --tune 2 ") + VTA_SOURCE_DIR +
+                   "/examples/identity_requant.vasm",
+               "compare: --tune applies to --model or --onnx, not to programs");
+  auto cache = write_temp("tune-damaged.json", "{\"format\": 1, \"layers\": [");
+  expect_error("run --model lenet5 -b systemc --timing-only --tune 2 --tune-cache " + cache.string(),
+               "tuning cache " + cache.string() + ": not a valid tuning cache");
+}
+
 TEST(CliErrors, UnknownPreset) { expect_error("config show --config no-such-design", "no such config file or preset"); }
 
 TEST(CliErrors, BadSetSyntax) { expect_error("config show --set gemm.batch", "expected key=value"); }

@@ -154,6 +154,31 @@ TEST(SweepStages, AnalyticTracksSystemC) {
   }
 }
 
+// funnel.tune: stages 2 and 3 compile with tuned tiles; the first point
+// measures the candidates, the next reads them from the cache
+// ($VTA_CACHE_DIR/tune.json) without a SystemC run, and stage 3 stays bit-exact.
+TEST(SweepStages, TunedStagesShareTheTuningCache) {
+  const auto dir = sweep_dir("tune-cache");
+  std::filesystem::remove_all(dir);
+  const vta::test::EnvGuard env("VTA_CACHE_DIR", dir.string());
+  NetworkSpec ns;
+  ns.zoo = "resnet18";
+  ns.image = 64;
+  const PreparedNetwork n = prepare_network(ns, "t.yaml");
+  const vta::Config c = vta::load_config(vta::resolve_config_path("vta-1x16x16"));
+  const StageResult plain = stage_systemc(c, n), first = stage_systemc(c, n, 0, 3);
+  EXPECT_EQ(first.metrics.get("tune_systemc_runs"), 3);
+  EXPECT_TRUE(std::filesystem::exists(dir / "tune.json"));
+  EXPECT_LE(first.metrics.get("cycles"), plain.metrics.get("cycles") * 1.001);
+  const StageResult again = stage_systemc(c, n, 0, 3);
+  EXPECT_EQ(again.metrics.get("tune_systemc_runs"), 0);
+  EXPECT_EQ(again.metrics.get("cycles"), first.metrics.get("cycles"));
+  const StageResult verify = stage_verify(c, n, false, 0, 3);
+  EXPECT_EQ(verify.metrics.get("tune_systemc_runs"), 0);
+  EXPECT_NE(verify.status, "failed") << verify.check;
+  EXPECT_EQ(verify.metrics.get("cycles"), first.metrics.get("cycles"));
+}
+
 // A sweep ranks on device and host work together: a slower host (host.mem_gbps,
 // host.mac_ns) or link leaves the device cycles as they are and raises time_ms
 // by exactly the host model's difference, identically on every run.

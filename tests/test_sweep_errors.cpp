@@ -27,6 +27,11 @@ void expect_spec_error(const std::string& spec, const std::string& needle) {
   EXPECT_EQ(r.out.find('\n'), r.out.size() - 1) << "one line: " << r.out;
 }
 
+TEST(SweepSpecErrors, FunnelTuneOutOfRange) {
+  expect_spec_error(std::string("base: vta-1x16x16\n") + kNet + "funnel: {tune: 0}\n", "s.yaml:3");
+  expect_spec_error(std::string("base: vta-1x16x16\n") + kNet + "funnel: {tune: 100}\n", "tune");
+}
+
 TEST(SweepSpecErrors, UnknownTopLevelKey) {
   expect_spec_error(std::string("base: vta-1x16x16\n") + kNet + "axis:\n  - knob: clock.mhz\n",
                     "s.yaml:3: unknown key 'axis' in the sweep spec (did you mean 'axes'?)");

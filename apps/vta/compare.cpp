@@ -5,6 +5,7 @@
 #include <fstream>
 #include <iostream>
 #include <memory>
+#include <optional>
 
 #include "run_and_exit.h"
 #include "vta/compiler/compile.h"
@@ -16,6 +17,7 @@
 #include "vta/isa/error.h"
 #include "vta/isa/read_file.h"
 #include "vta/model/image.h"
+#include "vta/sweeps/tune.h"
 
 namespace vta::app {
 
@@ -30,6 +32,8 @@ struct CompareOpts {
   int64_t image = 0;
   double max_diff = -1;
   std::vector<std::string> host_ops;  // op kinds forced to the host (compiler::pin_host_ops())
+  std::optional<int64_t> tune;        // --tune N: tuned tiles (sweeps/tune.h)
+  std::string tune_cache;             // its cache file (empty: the default rule)
 };
 
 /// Cycles per region (in first-seen order) of one backend's run.
@@ -97,6 +101,10 @@ int compare(const CompareOpts& o) {
   if (inputs != 1) fail("compare: give exactly one of a program, --model or --onnx");
   if (!o.host_ops.empty() && !o.program.empty()) fail("compare: --host-ops applies to --model or --onnx, not to programs");
   compiler::pin_host_ops(compiler::Graph{}, o.host_ops);  // names checked before anything runs
+  if ((o.tune || !o.tune_cache.empty()) && !o.program.empty())
+    fail("compare: --tune applies to --model or --onnx, not to programs");
+  if (!o.tune_cache.empty() && !o.tune) fail("compare: --tune-cache {} needs --tune N", o.tune_cache);
+  if (o.tune) sweeps::check_tune_count(*o.tune, "--tune");
   std::vector<Override> ov;
   for (const auto& s : o.sets) ov.push_back(parse_override(s));
   const Config c = load_config(resolve_config_path(o.config), ov);
@@ -130,7 +138,15 @@ int compare(const CompareOpts& o) {
       }
       what = o.onnx;
     }
-    const compiler::CompiledNetwork net = compiler::compile(compiler::pin_host_ops(g, o.host_ops), c);
+    const compiler::Graph placed = compiler::pin_host_ops(g, o.host_ops);
+    compiler::CompileOptions co;
+    if (o.tune) {
+      const sweeps::TuneResult t =
+          sweeps::tune_network(placed, c, static_cast<int>(*o.tune), input, sweeps::tune_cache_path(o.tune_cache));
+      co.tiles = t.tiles;
+      std::cout << sweeps::tune_table(t);
+    }
+    const compiler::CompiledNetwork net = compiler::compile(placed, c, co);
     for (const auto& b : names) cols.push_back(run_net(net, input, c, b));
   }
 
@@ -195,6 +211,9 @@ void add_compare_command(CLI::App& app) {
   cmd->add_option("--set", o->sets, "override a knob: --set memory.read_latency=32 (repeatable)");
   cmd->add_option("--host-ops", o->host_ops, "--model/--onnx: run these op kinds on the host although VTA could")
       ->delimiter(',');
+  cmd->add_option("--tune", o->tune,
+                  "--model/--onnx: compile with the tiles tuned on the SystemC model (best of N per layer)");
+  cmd->add_option("--tune-cache", o->tune_cache, "--tune: the tuning cache file (default as for `vta run --tune`)");
   cmd->add_option("--max-diff", o->max_diff, "exit 1 when a region differs by more than this many percent");
   cmd->callback([o] { run_and_exit([o] { return compare(*o); }); });
 }

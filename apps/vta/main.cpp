@@ -298,6 +298,12 @@ static int run_cli(int argc, char** argv) {
                   "--model/--onnx: run these op kinds on the host although VTA could (" + vta_kinds +
                       "), to see what a CPU fallback costs")
       ->delimiter(',');
+  run->add_option("--tune", net_opts.tune,
+                  "--model/--onnx: measure the cost model's best N tiles of each distinct conv/dense layer on the "
+                  "timing-only SystemC model and keep the fastest (cached, see --tune-cache)");
+  run->add_option("--tune-cache", net_opts.tune_cache,
+                  "--tune: the tuning cache file (default $VTA_CACHE_DIR/tune.json, else "
+                  "$XDG_CACHE_HOME/vta-lab/tune.json, else ~/.cache/vta-lab/tune.json)");
   run->add_option("-b,--backend", run_opts.backend, "backend to run on")->capture_default_str();
   run->add_option("--compare", run_opts.compare, "also run on this backend and require identical DRAM");
   run->add_option("--stats", run_opts.stats, "stats on stdout: text, json or none")
@@ -425,7 +431,7 @@ static int run_cli(int argc, char** argv) {
       // Options of network runs would be ignored here: name them instead.
       for (const char* opt :
            {"--seed", "--batch", "--image", "--report-csv", "--report-json", "--report-html", "--dump-after", "--no-cache",
-            "--host-ops"})
+            "--host-ops", "--tune", "--tune-cache"})
         if (run->count(opt)) vta::fail("run: {} applies to --model or --onnx, not to program runs", opt);
       vta::Config c = run_cfg.load();
       nlohmann::ordered_json records = nlohmann::ordered_json::array();

@@ -21,6 +21,7 @@
 #include "vta/isa/write_file.h"
 #include "vta/sweeps/html.h"
 #include "vta/sweeps/layer_energy.h"
+#include "vta/sweeps/tune.h"
 #include "vta/isa/path_probe.h"
 
 namespace vta::app {
@@ -143,6 +144,12 @@ int run_network_command(const NetworkRunOptions& o, const Config& c) {
     fail("run: --report-csv, --report-json, --report-html and --dump-after apply to --model and --onnx runs on the "
          "built-in input, not with --input or --onnx-test");
   check_pass_name(o.dump_after);  // before the network is built
+  if (o.tune || !o.tune_cache.empty()) {
+    if (!o.onnx_test.empty() || !o.inputs.empty())
+      fail("run: --tune applies to --model and --onnx runs, not with --input or --onnx-test");
+    if (!o.tune) fail("run: --tune-cache {} needs --tune N", o.tune_cache);
+    sweeps::check_tune_count(*o.tune, "--tune");
+  }
   pin_host_ops(Graph{}, o.host_ops);  // names checked before the network is built
   if (!o.onnx_test.empty()) return run_onnx_test(o, c);
   if (!o.inputs.empty()) return run_onnx_inputs(o, c);
@@ -185,7 +192,15 @@ int run_network_command(const NetworkRunOptions& o, const Config& c) {
       input = zoo_input(g, o.seed + 1000);
     }
   }
-  const CompiledNetwork net = compile(pin_host_ops(g, o.host_ops), c, o.dump_after);
+  const Graph placed = pin_host_ops(g, o.host_ops);
+  CompileOptions co;
+  co.dump_after = o.dump_after;
+  std::optional<sweeps::TuneResult> tuned;
+  if (o.tune) {
+    tuned = sweeps::tune_network(placed, c, static_cast<int>(*o.tune), input, sweeps::tune_cache_path(o.tune_cache));
+    co.tiles = tuned->tiles;
+  }
+  const CompiledNetwork net = compile(placed, c, co);
   auto backend = make_backend(o.backend, c, o.backend_options);
   const NetworkResult res = run_network(net, *backend, input);
   bool passed = true;
@@ -199,9 +214,14 @@ int run_network_command(const NetworkRunOptions& o, const Config& c) {
   r.check_text = timing_only ? "skipped (timing-only mode computes no tensors)" : passed ? "pass" : "FAIL";
   sweeps::add_energy(r, res, c, estimate::default_tech(), 0.0);
   std::cout << report_table(r) << network_line;
+  if (tuned) std::cout << sweeps::tune_table(*tuned);
   if (timing_only) std::cout << "check: skipped (timing-only mode computes no tensors)\n";
   if (!o.report_csv.empty()) write_file(o.report_csv, report_csv(r), "--report-csv");
-  if (!o.report_json.empty()) write_file(o.report_json, report_json(r).dump(2) + "\n", "--report-json");
+  if (!o.report_json.empty()) {
+    nlohmann::ordered_json j = report_json(r);
+    if (tuned) j["tuning"] = sweeps::tune_json(*tuned);
+    write_file(o.report_json, j.dump(2) + "\n", "--report-json");
+  }
   if (!o.report_html.empty()) write_file(o.report_html, sweeps::run_report_html(r), "--report-html");
   return passed ? 0 : 1;
 }

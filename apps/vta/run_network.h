@@ -1,6 +1,7 @@
 #pragma once
 // `vta run --model NAME`: compile a zoo network, run it on a backend, check
 // it against the integer reference and print the per-layer report.
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -24,6 +25,8 @@ struct NetworkRunOptions {
   bool no_cache = false;  // --model: build and calibrate afresh, bypassing the zoo cache (zoo_cache.h)
   std::string report_csv, report_json, report_html, dump_after;
   std::vector<std::string> host_ops;  // op kinds forced to the host (compiler::pin_host_ops())
+  std::optional<int64_t> tune;        // --tune N: tile candidates measured per layer (sweeps/tune.h); none: the cost model's pick
+  std::string tune_cache;             // the tuning cache file (empty: sweeps::tune_cache_path()'s rule)
   std::string tool;
 };
 

@@ -578,7 +578,7 @@ CompiledNetwork codegen(CompiledNetwork net, const Config& c) {
       if (fused_into(g, id, c) >= 0) {  // computed and stored by its conv's epilogue
         const auto at = static_cast<uint32_t>(e.insns.size());
         seg.regions.push_back(Region{n.name, at, at});
-        net.layers[id] = LayerInfo{id, {}, 0, 0};
+        net.layers[id] = LayerInfo{id, {}, 0, 0, {}, {}};
         continue;
       }
       // The load module's pops of the previous layer's compute->load tokens
@@ -618,7 +618,7 @@ CompiledNetwork codegen(CompiledNetwork net, const Config& c) {
           a.out = plan.elem(net.activation[add_id], c, MemId::OUT);
         }
         a.self = id;
-        info.tile = net.layers.at(id).tile;  // the tiling pass's choice
+        info = net.layers.at(id);  // the tiling pass's choice (tile, key, the model's pick)
         std::vector<uint8_t> w = pack_weights(n, in, geo, c);
         // The first requantization step's immediate is folded in (packed_bias()): as ACC rows, or
         // as WGT rows over a constant INP element (bias_by_gemm()).

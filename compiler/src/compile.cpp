@@ -50,12 +50,20 @@ void check_pass_name(const std::string& name) {
 }
 
 CompiledNetwork compile(const Graph& g, const Config& c, const std::string& dump_after) {
+  CompileOptions o;
+  o.dump_after = dump_after;
+  return compile(g, c, o);
+}
+
+CompiledNetwork compile(const Graph& g, const Config& c, const CompileOptions& o) {
+  const std::string& dump_after = o.dump_after;
   const auto t0 = std::chrono::steady_clock::now();
   check_pass_name(dump_after);
   check_compilable(c);
   CompiledNetwork net;
   net.config_hash = c.hash();
   net.graph = g;
+  net.forced_tiles = o.tiles;
   for (const Pass& p : kPasses) {
     net = p.run(std::move(net), c);
     if (dump_after == p.name) std::cerr << p.dump(net);

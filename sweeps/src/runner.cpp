@@ -183,8 +183,9 @@ class Runner {
       // Energy's static term: the spec device's static power (dynamic only without a device).
       const double static_w = spec_.device.empty() ? 0.0 : estimate::find_device(spec_.device).static_w;
       r = stage == kStageAnalytic  ? stage_analytic(c, n)
-          : stage == kStageSystemC ? stage_systemc(c, n, static_w)
-                                   : stage_verify(c, n, spec_.funnel.stage3_verilator, static_w);
+          : stage == kStageSystemC
+              ? stage_systemc(c, n, static_w, static_cast<int>(spec_.funnel.tune))
+              : stage_verify(c, n, spec_.funnel.stage3_verilator, static_w, static_cast<int>(spec_.funnel.tune));
       add_resources(r.metrics, resource_columns(c, estimate_options(spec_)));  // objectives such as gops_per_dsp
     } catch (const std::exception& e) {
       r = StageResult{};

@@ -299,7 +299,8 @@ void parse_strategy(const Ctx& x, const YAML::Node& n, SweepSpec& s) {
 }
 
 void parse_funnel(const Ctx& x, const YAML::Node& n, Funnel& f) {
-  check_keys(x, n, "funnel", {"stage2", "stage3"});
+  check_keys(x, n, "funnel", {"stage2", "stage3", "tune"});
+  if (n["tune"]) f.tune = integer(x, n["tune"], "tune", 1, 64);
   if (const YAML::Node& s2 = n["stage2"]) {
     check_keys(x, s2, "funnel.stage2", {"top_k", "within_pct", "all"});
     if (s2["top_k"]) f.stage2_top_k = integer(x, s2["top_k"], "top_k", 1, int64_t{1} << 40);

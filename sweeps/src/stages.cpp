@@ -18,6 +18,7 @@
 #include "vta/isa/error.h"
 #include "vta/model/backend.h"
 #include "vta/sweeps/layer_energy.h"
+#include "vta/sweeps/tune.h"
 
 namespace vta::sweeps {
 
@@ -149,29 +150,47 @@ StageResult stage_analytic(const Config& c, const PreparedNetwork& n) {
   return r;
 }
 
-StageResult stage_systemc(const Config& c, const PreparedNetwork& n, double static_w) {
+namespace {
+
+// compile() with the tuned tiles when `tune` > 0; `runs`: the SystemC runs tuning made.
+CompiledNetwork compile_tuned(const Config& c, const PreparedNetwork& n, int tune, int& runs) {
+  if (tune <= 0) return compile(n.graph, c);
+  const TuneResult t = tune_network(n.graph, c, tune, n.input, tune_cache_path());
+  runs = t.systemc_runs;
+  CompileOptions o;
+  o.tiles = t.tiles;
+  return compile(n.graph, c, o);
+}
+
+}  // namespace
+
+StageResult stage_systemc(const Config& c, const PreparedNetwork& n, double static_w, int tune) {
   const auto t0 = std::chrono::steady_clock::now();
   StageResult r;
   r.stage = kStageSystemC;
-  const CompiledNetwork net = compile(n.graph, c);
+  int tune_runs = 0;
+  const CompiledNetwork net = compile_tuned(c, n, tune, tune_runs);
   BackendOptions bo;
   bo.timing_only = true;
   auto backend = make_backend("systemc", c, bo);
   const NetworkResult res = run_network(net, *backend, n.input);
   fill_from_report(r, energy_report(net, res, c, backend->name(), static_w), c, n);
+  if (tune > 0) r.metrics.set("tune_systemc_runs", static_cast<double>(tune_runs));
   r.wall_s = seconds_since(t0);
   return r;
 }
 
-StageResult stage_verify(const Config& c, const PreparedNetwork& n, bool verilator, double static_w) {
+StageResult stage_verify(const Config& c, const PreparedNetwork& n, bool verilator, double static_w, int tune) {
   const auto t0 = std::chrono::steady_clock::now();
   StageResult r;
   r.stage = kStageVerify;
-  const CompiledNetwork net = compile(n.graph, c);
+  int tune_runs = 0;
+  const CompiledNetwork net = compile_tuned(c, n, tune, tune_runs);
   auto backend = make_backend("systemc", c);
   const NetworkResult res = run_network(net, *backend, n.input);
   const Report rep = energy_report(net, res, c, backend->name(), static_w);
   fill_from_report(r, rep, c, n);
+  if (tune > 0) r.metrics.set("tune_systemc_runs", static_cast<double>(tune_runs));
   const std::vector<Tensor> ref = run_graph(n.graph, n.input);
   const Tensor& want = ref[static_cast<size_t>(n.graph.output)];
   const bool exact = want.data == res.output.data && want.wide == res.output.wide;

@@ -93,6 +93,13 @@ struct Tile {
 /// The best tile for a conv/dense node on `c` (memoised by shape and config);
 /// `add`: the residual Add fused into its epilogue (fused_add()), if any.
 Tile choose_tile(const Node& n, const Shape& in, const Config& c, const Node* add = nullptr);
+/// The cost model's best `count` tiles for the same layer, cheapest first
+/// (the first is choose_tile()'s); fewer where fewer fit. Not memoised.
+std::vector<Tile> tile_candidates(const Node& n, const Shape& in, const Config& c, const Node* add, int count);
+/// The key a layer's tile is chosen under: its shape in blocks, its epilogue
+/// and the config hash (the memo key of choose_tile(), and of
+/// CompileOptions::tiles).
+std::string tile_key(const Node& n, const Shape& in, const Config& c, const Node* add = nullptr);
 
 /// A DRAM buffer of the compiled network, at a fixed physical address.
 struct Buffer {
@@ -117,6 +124,9 @@ struct LayerInfo {
   int node = -1;
   Tile tile;
   uint64_t insns = 0, uops = 0;
+  std::string key;  // conv/dense: tile_key() of the layer
+  // conv/dense: the cost model's pick (choose_tile()); not `tile` where CompileOptions::tiles forced one.
+  Tile model;
 };
 
 struct CompiledNetwork {
@@ -127,6 +137,18 @@ struct CompiledNetwork {
   std::map<int, LayerInfo> layers;  // VTA nodes
   double compile_seconds = 0;
   std::string config_hash;
+  // Tiles forced by tile_key() (CompileOptions::tiles), read by the tiling pass.
+  std::map<std::string, Tile> forced_tiles;
+};
+
+/// What compile() takes besides the graph and the config.
+struct CompileOptions {
+  std::string dump_after;  // a pass after which the network is printed to stderr (pass_names(); empty: none)
+  // Tiles to use instead of the cost model's pick, by tile_key(): the hook of
+  // schedule tuning (sweeps/tune.h measures candidates on a cycle model; the
+  // compiler itself never runs a backend). A forced tile that does not fit
+  // its layer is an error naming the layer.
+  std::map<std::string, Tile> tiles;
 };
 
 /// Compiles a graph for config `c` through the passes of compile.cpp:
@@ -134,6 +156,7 @@ struct CompiledNetwork {
 /// segments, tiling (with residual adds fused), codegen. `dump_after` names a pass after which the network is
 /// printed to stderr (pass_names(); empty: none).
 CompiledNetwork compile(const Graph& g, const Config& c, const std::string& dump_after = "");
+CompiledNetwork compile(const Graph& g, const Config& c, const CompileOptions& o);
 /// The pipeline's pass names, in order.
 std::vector<std::string> pass_names();
 /// Throws vta::Error listing pass_names() unless `name` is one (or empty).

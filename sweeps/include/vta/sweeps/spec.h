@@ -58,6 +58,10 @@ struct Funnel {
   // up to `stage3_top_k` points of the stage-2 Pareto front (0: no stage 3).
   int64_t stage3_top_k = 0;
   bool stage3_verilator = false;
+  // Stages 2 and 3 compile with schedules tuned on the SystemC model: the
+  // best `tune` tiles of each distinct layer measured (sweeps/tune.h, its
+  // cache shared with `vta run --tune`); 0: the cost model's pick.
+  int64_t tune = 0;
 };
 
 struct SweepSpec {

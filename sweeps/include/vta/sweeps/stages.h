@@ -59,7 +59,10 @@ StageResult stage_analytic(const Config& c, const PreparedNetwork& n);
 /// Stages 2 and 3 also record energy per layer and `energy_uj` per inference
 /// (sweeps/layer_energy.h: the default technology table; static power
 /// `static_w` x time when > 0, the spec device's).
-StageResult stage_systemc(const Config& c, const PreparedNetwork& n, double static_w = 0);
-StageResult stage_verify(const Config& c, const PreparedNetwork& n, bool verilator, double static_w = 0);
+/// `tune` > 0: with the tiles tune_network() keeps among `tune` candidates
+/// per layer (the cache at tune_cache_path()); metric `tune_systemc_runs`.
+StageResult stage_systemc(const Config& c, const PreparedNetwork& n, double static_w = 0, int tune = 0);
+StageResult stage_verify(const Config& c, const PreparedNetwork& n, bool verilator, double static_w = 0,
+                         int tune = 0);
 
 }  // namespace vta::sweeps
