@@ -36,13 +36,14 @@ struct Net {
   Graph g;
   Tensor input;
 };
+Net zoo_net(const std::string& name) {
+  Net x;
+  x.g = build_zoo(name);
+  x.input = zoo_input(x.g, 1001);
+  return x;
+}
 const Net& resnet18() {
-  static const Net n = [] {
-    Net x;
-    x.g = build_zoo("resnet18");
-    x.input = zoo_input(x.g, 1001);
-    return x;
-  }();
+  static const Net n = zoo_net("resnet18");
   return n;
 }
 
@@ -57,9 +58,12 @@ std::map<int, uint64_t> region_cycles(const CompiledNetwork& net, const vta::Con
   return cycles;
 }
 
+// MobileNet-v1 on vta-1x16x16: one layer (conv25) measures more than
+// kTuneMargin faster with its second candidate; on ResNet-18 no candidate
+// beats the model's pick by the margin on any preset.
 TEST(Tune, NeverSlowerThanTheModelsPickAndBitExact) {
   const vta::Config cfg = preset("vta-1x16x16");
-  const Net& n = resnet18();
+  static const Net n = zoo_net("mobilenet_v1");
   const TuneResult r = tune_network(n.g, cfg, 4, n.input, temp_cache("never-slower.json"));
   // One SystemC run per rank, the cost model's pick (rank 0) among them.
   EXPECT_EQ(r.systemc_runs, 4);
@@ -69,6 +73,7 @@ TEST(Tune, NeverSlowerThanTheModelsPickAndBitExact) {
   for (const auto& t : r.layers) {
     ASSERT_EQ(t.candidates.size(), t.measured.size()) << t.layer;
     EXPECT_LE(t.measured[t.best()], t.measured[0]) << t.layer;
+    if (t.best() != 0) EXPECT_LE(t.measured[t.best()] + vta::sweeps::kTuneMargin, t.measured[0]) << t.layer;
     // The candidates come cheapest estimate first, the first the model's pick.
     for (size_t i = 1; i < t.candidates.size(); ++i)
       EXPECT_LE(t.candidates[i - 1].est_cycles, t.candidates[i].est_cycles) << t.layer;

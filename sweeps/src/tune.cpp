@@ -25,7 +25,7 @@ namespace fs = std::filesystem;
 size_t TunedLayer::best() const {
   size_t b = 0;
   for (size_t i = 1; i < measured.size(); ++i)
-    if (measured[i] < measured[b]) b = i;
+    if (measured[i] + kTuneMargin <= measured[0] && (b == 0 || measured[i] < measured[b])) b = i;
   return b;
 }
 
