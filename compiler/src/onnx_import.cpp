@@ -626,7 +626,7 @@ class Importer : public OnnxReader {
     if (p.offset_exp != Pending::kNoOffset) bad(q, "a rounding offset before a float requantization");
     if (n.op == Op::Add || n.op == Op::AvgPool || n.op == Op::GlobalAvgPool) {
       if (p.reduce_sum) bad(q, fmt::format("the scale {} is not a power of two (after ReduceSum)", y_scale));
-      finish_ort(p, y_scale, exp, zp, u8);
+      finish_ort(p, y_scale, exp, zp, u8, q);
       return;
     }
     if (n.op != Op::Conv2d && n.op != Op::Dense)
@@ -654,13 +654,17 @@ class Importer : public OnnxReader {
   // Add and the average pools with a scale that is not a power of two:
   // ONNX Runtime's QLinearAdd / QLinearAveragePool (Node::ort) and
   // QLinearGlobalAveragePool (its multiplier in Node::fmult), host only.
-  void finish_ort(Pending& p, float y_scale, int exp, int32_t zp, bool u8) {
+  void finish_ort(Pending& p, float y_scale, int exp, int32_t zp, bool u8, const onnx::NodeProto& q) {
     Node& n = p.node;
     n.exp = exp;
     n.scale = y_scale;
     n.zp = zp;
     n.uint8 = u8;
     n.round_even = true;
+    for (int in : n.inputs)  // QLinearAdd and the QLinear pools take one 8-bit type throughout
+      if (g_.at(in).uint8 != u8)
+        bad(q, fmt::format("'{}' reads {} and writes {} (supported with one 8-bit type)", n.name,
+                           g_.at(in).uint8 ? "uint8" : "int8", u8 ? "uint8" : "int8"));
     if (n.op == Op::GlobalAvgPool) {
       const Shape is = g_.at(n.inputs[0]).out;
       n.mult = 1;
