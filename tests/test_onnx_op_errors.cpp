@@ -185,7 +185,9 @@ TEST(OnnxExportLimits, NameTheLayersWhoseAccumulatorsCanReachTwoToThe22) {
   const Graph r = build_zoo("resnet18");
   for (const auto& l : export_limits(r))
     for (const auto& n : r.nodes)
-      if (n.name == l.node && (n.op == Op::Conv2d || n.op == Op::Dense)) EXPECT_LT(l.bound, acc_bound(n)) << n.name;
+      if (n.name == l.node && (n.op == Op::Conv2d || n.op == Op::Dense)) {
+        EXPECT_LT(l.bound, acc_bound(n)) << n.name;
+      }
 }
 
 TEST(OnnxIntegerErrors, ExportOfAnAsymmetricGraphIsRefused) {
