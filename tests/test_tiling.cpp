@@ -95,7 +95,8 @@ TEST(Tiling, PrimeWidthRemainderTileHasItsOwnBankAndIsExact) {
   EXPECT_EQ(b.width[1], 56);
   EXPECT_NE(b.at[1][0], b.at[0][0]);
   EXPECT_EQ(b.total, 8 * b.size[0][0]);
-  EXPECT_EQ(conv_uops(t, geo), b.total + 4 * t.toc * geo.ro + (geo.scratch ? 6 : 0) * t.toc * geo.ro);
+  EXPECT_EQ(conv_uops(t, geo), b.total + 4 * t.toc * geo.ro + (geo.scratch ? 6 : 0) * t.toc * geo.ro +
+                                   (geo.bias_gemm ? 4 : 0) * t.toc * geo.ro);
   const Tensor x = zoo_input(g, 5);
   const Tensor want = run_graph(g, x)[static_cast<size_t>(g.output)];
   const uint64_t cycles = systemc_cycles(compile_with_tile(g, cfg, t), cfg, x, want);
@@ -164,7 +165,7 @@ TEST(Tiling, OneByOneRemainderWidthSharesTheFullBank) {
   EXPECT_EQ(b.at[1][1], b.at[0][1]);
   EXPECT_EQ(b.total, 4 * (t.toc * 2 + t.toc * 1) * geo.ro * geo.ri);
   EXPECT_EQ(conv_uops(t, geo), b.total + 4 * t.toc * geo.ro + (geo.scratch ? 6 : 0) * t.toc * geo.ro +
-                                   (geo.row ? 2 : 0) * t.toc * geo.ro);
+                                   (geo.row ? 2 : 0) * t.toc * geo.ro + (geo.bias_gemm ? 4 : 0) * t.toc * geo.ro);
 }
 
 // The largest value <= v, >= 1, that does not divide `total` and for which
@@ -184,8 +185,9 @@ CompiledNetwork compile_with_remainders(const Graph& g, const vta::Config& cfg, 
   net = choose_tiles(form_segments(plan_layout(std::move(net), cfg), cfg), cfg);
   for (auto& [id, info] : net.layers) {
     const Node& n = net.graph.at(id);
-    const ConvGeom geo = conv_geom(n, net.graph.at(n.inputs[0]).out, cfg);
-    const bool residual = fused_add(net.graph, id, cfg) >= 0;
+    const int add = fused_add(net.graph, id, cfg);
+    const ConvGeom geo = conv_geom(n, net.graph.at(n.inputs[0]).out, cfg, add >= 0 ? &net.graph.at(add) : nullptr);
+    const bool residual = add >= 0;
     Tile t = info.tile;
     t.tw = non_divisor(geo.wo, t.tw, [&](int64_t tw) { return tile_fits(geo, Tile{t.th, tw, t.toc, t.tic, 0}, cfg, residual); });
     if (!geo.dw)

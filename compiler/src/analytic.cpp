@@ -44,7 +44,7 @@ struct Rates {
 
 // `add`: the residual Add fused into the conv's epilogue, or null.
 void estimate_conv(LayerEstimate& e, const Node& n, const Shape& in, const Config& c, const Node* add) {
-  const ConvGeom g = conv_geom(n, in, c);
+  const ConvGeom g = conv_geom(n, in, c, add);
   const Tile t = choose_tile(n, in, c, add);
   const auto& d = c.derived;
   const Rates r(c);
@@ -68,15 +68,29 @@ void estimate_conv(LayerEstimate& e, const Node& n, const Shape& in, const Confi
                          r.load(toc, tic * kk * static_cast<double>(d.wgt_elem_bytes)));
       e.gemm += steps * (toc * tic * kk * static_cast<double>(tc.th * tc.tw) + r.P);
     }
-    e.bytes_acc += cnt * toc * static_cast<double>(d.acc_elem_bytes);
-    e.alu += cnt * (1 + requant_imm_ops(n)) * r.alu(area, false);
+    if (g.bias_gemm) {  // the constant INP element and the bias WGT rows, their GEMM
+      e.bytes_inp += cnt * static_cast<double>(d.inp_elem_bytes);
+      e.bytes_wgt += cnt * toc * static_cast<double>(d.wgt_elem_bytes);
+      e.load += cnt * (r.load(1, static_cast<double>(d.inp_elem_bytes)) +
+                       r.load(1, toc * static_cast<double>(d.wgt_elem_bytes)));
+      e.gemm += cnt * (area + r.P);
+      e.alu += cnt * requant_imm_ops(n) * r.alu(area, true);
+    } else {
+      e.bytes_acc += cnt * toc * static_cast<double>(d.acc_elem_bytes);
+      e.alu += cnt * (1 + requant_imm_ops(n)) * r.alu(area, false);
+    }
     // One store per channel block (ro OUT elements per position), or one for all (whole_rows()).
     const bool whole = whole_rows(g, t, tc.th, tc.tw);
     const double rows = whole ? static_cast<double>(tc.toc) : static_cast<double>(tc.th);
     const double row_bytes = static_cast<double>((whole ? tc.th : 1) * tc.tw * d.out_elem_bytes) * ro;
     const double moves = whole ? 1.0 : toc / ro;
     e.store += cnt * moves * r.store(rows, row_bytes);
-    if (add) {  // the operand's ACC_8BIT loads (compute module), its ADD and immediates
+    if (add && g.skip_gemm) {  // the operand's INP loads and identity (load module), its GEMM, the immediates
+      e.load += cnt * (moves * r.load(rows, row_bytes) + r.load(1, static_cast<double>(d.wgt_elem_bytes)));
+      e.bytes_wgt += cnt * static_cast<double>(d.wgt_elem_bytes);
+      e.gemm += cnt * (area + r.P);
+      e.alu += cnt * residual_imm_ops(add, true) * r.alu(area, true);
+    } else if (add) {  // the operand's ACC_8BIT loads (compute module), its ADD and immediates
       e.load += cnt * moves * r.load(rows, row_bytes);
       e.alu += cnt * (r.alu(area, false) + residual_imm_ops(add) * r.alu(area, true));
     }

@@ -8,7 +8,11 @@
 //   compute step q: pops load->compute, GEMMs, pushes compute->load. The
 //           first step of tile t >= 2 pops store->compute (the store of tile
 //           t-2 has drained the ACC half); the last step requantizes and
-//           pushes compute->store.
+//           pushes compute->store. A bias by GEMM (bias_gemm.h) is the first
+//           step's first GEMM, after the reset, and pops its load->compute.
+//           A fused Add's operand by GEMM is one more step per tile (its
+//           loads follow the last conv step's GEMM, its GEMM the conv's
+//           requantization).
 //   store   tile t: pops compute->store, stores, pushes store->compute.
 // At a layer's end compute pops the outstanding store tokens (every output is
 // in DRAM) and, when another layer follows, pushes compute->load; the next
@@ -18,9 +22,11 @@
 #include <algorithm>
 #include <cstring>
 #include <functional>
+#include <map>
 #include <optional>
 
 #include "planner.h"
+#include "vta/compiler/bias_gemm.h"
 #include "vta/compiler/compile.h"
 #include "vta/compiler/passes.h"
 #include "vta/compiler/requant.h"
@@ -119,6 +125,8 @@ void emit_requant(Emitter& e, const Insn& shape, const Node& n, bool push = true
 
 struct LayerAddrs {
   int64_t in = 0, in2 = 0, out = 0, wgt = 0, bias = 0, uop = 0, row = 0;  // element indices of each buffer
+  int64_t bias_inp = 0;  // the constant INP element of a bias by GEMM (a.bias: its WGT rows)
+  int64_t identity = 0;  // the WGT element of a residual operand by GEMM (scaled_identity())
   int self = -1;                                                  // the node's id
 };
 
@@ -127,7 +135,8 @@ struct LayerAddrs {
 // `add`: a residual Add fused into the epilogue (fused_add()): its other
 // operand (at a.in2) is loaded into a second ACC tile after the conv's
 // requantization, both are shifted to the common scale, added and
-// requantized, and the tile is stored as the Add's output (a.out).
+// requantized, and the tile is stored as the Add's output (a.out); with
+// g.skip_gemm the operand is an INP tile that a GEMM by 2^shift I adds.
 void emit_conv(Emitter& e, const Node& n, const ConvGeom& g, const Tile& t, const LayerAddrs& a, const Config& c,
                std::vector<uint32_t>& uops, const isa::Layout& layout, const Node* add) {
   const auto& d = c.derived;
@@ -140,7 +149,10 @@ void emit_conv(Emitter& e, const Node& n, const ConvGeom& g, const Tile& t, cons
   auto wgtb = [&](int64_t sp) { return sp * wgt_half; };
   auto accb = [&](int64_t ap) { return ap * acc_half; };
   auto biasb = [&](int64_t ap) { return ap * acc_half + acc_half - TO; };
-  auto rowb = [&](int64_t ap) { return ap * acc_half + acc_half - 2 * TO; };  // Node::lshift, negated
+  auto rowb = [&](int64_t ap) { return ap * acc_half + acc_half - (g.bias_gemm ? 1 : 2) * TO; };  // Node::lshift, negated
+  // A bias by GEMM: the constant INP element after the full tile's input
+  // blocks, the bias WGT rows after its weights, in each step half.
+  const int64_t bias_inp_at = (g.dw ? t.toc : t.tic) * ri * ih * iw, bias_wgt_at = TO * t.tic * ri * kk;
   // Uop banks: conv (class, step parity, acc parity), then the epilogue's (ap * TO within each).
   auto put = [&](int64_t dst, int64_t src, int64_t wgt) {
     Insn u;
@@ -186,15 +198,26 @@ void emit_conv(Emitter& e, const Node& n, const ConvGeom& g, const Tile& t, cons
   if (g.row)
     for (int64_t ap = 0; ap < 2; ++ap)
       for (int64_t o = 0; o < TO; ++o) put(accb(ap) + o / ro * area + o % ro, rowb(ap) + o, 0);
+  if (g.skip_gemm)  // the operand's INP tile at the start of its step's half, the identity after it
+    for (int64_t sp = 0; sp < 2; ++sp)
+      for (int64_t ap = 0; ap < 2; ++ap)
+        for (int64_t o = 0; o < TO; ++o)
+          put(accb(ap) + o / ro * area + o % ro, inpb(sp) + o / ro * t.th * t.tw * ri + o % ro, wgtb(sp));
+  if (g.bias_gemm)
+    for (int64_t sp = 0; sp < 2; ++sp)
+      for (int64_t ap = 0; ap < 2; ++ap)
+        for (int64_t o = 0; o < TO; ++o)
+          put(accb(ap) + o / ro * area + o % ro, inpb(sp) + bias_inp_at, wgtb(sp) + bias_wgt_at + o);
   const int64_t conv_end = gemm.total;
   const int64_t epi_bank = conv_end, reset_bank = conv_end + 2 * TO;
   const int64_t sum_bank = conv_end + 4 * TO, skip_bank = conv_end + 6 * TO;
   const int64_t copy_bank = conv_end + 8 * TO;
   const int64_t row_bank = conv_end + (4 + (add || g.scratch ? 4 : 0) + (g.scratch ? 2 : 0)) * TO;
+  const int64_t skip_gemm_bank = row_bank + (g.row ? 2 : 0) * TO;
+  const int64_t bias_bank = skip_gemm_bank + (g.skip_gemm ? 4 : 0) * TO;
   // The shifts of the conv's output and of the other operand (Add::shift_a applies to inputs[0]).
-  const bool conv_is_a = add && add->inputs[0] == a.self;
-  const int shift_conv = add ? (conv_is_a ? add->shift_a : add->shift_b) : 0;
-  const int shift_skip = add ? (conv_is_a ? add->shift_b : add->shift_a) : 0;
+  const int shift_conv = add ? conv_shift(*add, a.self) : 0;
+  const int shift_skip = add ? operand_shift(*add, a.self) : 0;
 
   // All uops of the layer in one load (compute module), before any GEMM.
   e.emit(
@@ -241,37 +264,80 @@ void emit_conv(Emitter& e, const Node& n, const ConvGeom& g, const Tile& t, cons
             const int64_t wgt_cols = g.dw ? 1 : g.cib * ri;
             Insn w = mem(Opcode::LOAD, MemId::WGT, wgtb(sp), a.wgt + (ob0 * ro * wgt_cols + (g.dw ? 0 : c0 * ri)) * kk,
                          toc * ro, TI * kk, wgt_cols * kk);
+            if (g.bias_gemm && j == 0) {  // the bias lanes: constant INP element, the toc blocks' bias WGT rows
+              e.emit(mem(Opcode::LOAD, MemId::INP, inpb(sp) + bias_inp_at, a.bias_inp, 1, 1, 1));
+              e.emit(mem(Opcode::LOAD, MemId::WGT, wgtb(sp) + bias_wgt_at, a.bias + ob0 * ro, 1, toc * ro, toc * ro));
+            }
             w[Member::push_next] = 1;
             e.emit(w);
             // compute
-            const Insn epi = loop(Opcode::ALU, epi_bank + ap * TO, toc * ro, th, tw, tw * ro, ro, 0, 0);
+            // Immediates only with a bias by GEMM: the reset bank's uops (dst alone).
+            const Insn epi =
+                loop(Opcode::ALU, (g.bias_gemm ? reset_bank : epi_bank) + ap * TO, toc * ro, th, tw, tw * ro, ro, 0, 0);
             const EpilogueBanks banks{
                 loop(Opcode::ALU, skip_bank + ap * TO, toc * ro, th, tw, tw * ro, ro, 0, 0),
                 loop(Opcode::ALU, sum_bank + ap * TO, toc * ro, th, tw, tw * ro, ro, tw * ro, ro),
                 loop(Opcode::ALU, copy_bank + ap * TO, toc * ro, th, tw, tw * ro, ro, tw * ro, ro),
                 loop(Opcode::ALU, row_bank + ap * TO, toc * ro, th, tw, tw * ro, ro, 0, 0)};
+            bool popped = false;  // load->compute of this step
             if (j == 0) {
-              Insn b = mem(Opcode::LOAD, MemId::ACC, biasb(ap), a.bias + ob0 * ro, 1, toc * ro, toc * ro);
-              if (tile >= 2) b[Member::pop_next] = 1, --e.s2c;
-              e.emit(b);
+              bool s2c_popped = tile < 2;
+              if (!g.bias_gemm) {
+                Insn b = mem(Opcode::LOAD, MemId::ACC, biasb(ap), a.bias + ob0 * ro, 1, toc * ro, toc * ro);
+                if (!s2c_popped) b[Member::pop_next] = 1, --e.s2c, s2c_popped = true;
+                e.emit(b);
+              }
               if (g.row) e.emit(mem(Opcode::LOAD, MemId::ACC, rowb(ap), a.row + ob0 * ro, 1, toc * ro, toc * ro));
               // The reset's uops name only ACC rows (the epilogue's bias row is no INP index).
               Insn r = loop(Opcode::GEMM, reset_bank + ap * TO, toc * ro, th, tw, tw * ro, ro, 0, 0);
               r[Member::reset] = 1;
+              if (!s2c_popped) r[Member::pop_next] = 1, --e.s2c;
               e.emit(r);
+              if (g.bias_gemm) {
+                Insn bg = loop(Opcode::GEMM, bias_bank + (sp * 2 + ap) * TO, toc * ro, th, tw, tw * ro, ro, 0, 0);
+                bg[Member::pop_prev] = 1;
+                popped = true;
+                e.emit(bg);
+              }
             }
             Insn gm = loop(Opcode::GEMM, gemm.at[wc][cc] + (sp * 2 + ap) * gemm.size[wc][cc], toc * ro * TI * kk, th,
                            tw, tw * ro, ro, g.s * iwc * ri, g.s * ri);
-            gm[Member::pop_prev] = 1;
+            gm[Member::pop_prev] = popped ? 0 : 1;
             gm[Member::push_prev] = 1;
             ++e.c2l;
             e.emit(gm);
+            // A residual operand by GEMM: step q + 1 loads its toc blocks of th x tw positions and the identity.
+            const int64_t sq = (q + 1) % 2;
+            const bool operand_step = j == steps - 1 && add && g.skip_gemm;
+            if (operand_step) {
+              const int64_t blk = t.th * t.tw * ri;  // an operand block's INP elements in SRAM
+              const int64_t loads = whole ? 1 : toc;
+              for (int64_t o = 0; o < loads; ++o) {
+                Insn l = whole ? mem(Opcode::LOAD, MemId::INP, inpb(sq), a.in2 + ((nb * g.cob + ob0) * g.ho + oh0) * g.wo * ri,
+                                     toc, th * tw * ri, g.ho * g.wo * ri)
+                               : mem(Opcode::LOAD, MemId::INP, inpb(sq) + o * blk,
+                                     a.in2 + (((nb * g.cob + ob0 + o) * g.ho + oh0) * g.wo + ow0) * ri, th, tw * ri,
+                                     g.wo * ri);
+                if (o == 0 && q + 1 >= 2) l[Member::pop_next] = 1, --e.c2l;
+                e.emit(l);
+              }
+              Insn w1 = mem(Opcode::LOAD, MemId::WGT, wgtb(sq), a.identity, 1, 1, 1);
+              w1[Member::push_next] = 1;
+              e.emit(w1);
+            }
             if (j == steps - 1) {
-              e.emit(alu(AluOp::ADD, false, 0, epi));  // + bias row of each channel block
+              if (!g.bias_gemm) e.emit(alu(AluOp::ADD, false, 0, epi));  // + bias row of each channel block
               emit_requant(e, epi, n, add == nullptr, &banks);
               if (add) {
                 if (shift_conv > 0) e.emit(alu(AluOp::SHR, true, -shift_conv, epi));
-                if (whole)
+                if (g.skip_gemm) {
+                  Insn sg = loop(Opcode::GEMM, skip_gemm_bank + (sq * 2 + ap) * TO, toc * ro, th, tw, tw * ro, ro,
+                                 tw * ri, ri);
+                  sg[Member::pop_prev] = 1;
+                  sg[Member::push_prev] = 1;
+                  ++e.c2l;
+                  e.emit(sg);
+                } else if (whole)
                   e.emit(mem(Opcode::LOAD, MemId::ACC_8BIT, skipb(ap), a.in2 + ((nb * g.cob + ob0) * g.ho + oh0) * g.wo * ro,
                              toc, th * tw * ro, g.ho * g.wo * ro));
                 else
@@ -279,12 +345,15 @@ void emit_conv(Emitter& e, const Node& n, const ConvGeom& g, const Tile& t, cons
                     e.emit(mem(Opcode::LOAD, MemId::ACC_8BIT, skipb(ap) + o * area,
                                a.in2 + (((nb * g.cob + ob0 + o) * g.ho + oh0) * g.wo + ow0) * ro, th, tw * ro,
                                g.wo * ro));
-                const Insn skip = loop(Opcode::ALU, skip_bank + ap * TO, toc * ro, th, tw, tw * ro, ro, 0, 0);
-                if (shift_skip > 0) e.emit(alu(AluOp::SHR, true, -shift_skip, skip));
-                e.emit(alu(AluOp::ADD, false, 0,
-                           loop(Opcode::ALU, sum_bank + ap * TO, toc * ro, th, tw, tw * ro, ro, tw * ro, ro)));
+                if (!g.skip_gemm) {
+                  const Insn skip = loop(Opcode::ALU, skip_bank + ap * TO, toc * ro, th, tw, tw * ro, ro, 0, 0);
+                  if (shift_skip > 0) e.emit(alu(AluOp::SHR, true, -shift_skip, skip));
+                  e.emit(alu(AluOp::ADD, false, 0,
+                             loop(Opcode::ALU, sum_bank + ap * TO, toc * ro, th, tw, tw * ro, ro, tw * ro, ro)));
+                }
                 emit_requant(e, epi, *add);
               }
+              if (operand_step) ++q;  // the operand's step
               // store: one per channel block, or one for all (whole_rows())
               const int64_t stores = whole ? 1 : toc;
               for (int64_t o = 0; o < stores; ++o) {
@@ -498,6 +567,8 @@ CompiledNetwork codegen(CompiledNetwork net, const Config& c) {
   const Graph& g = net.graph;
   isa::Layout layout(c);
   Planner plan(net, c);
+  int bias_lanes = -1;  // the buffer of bias_input(), once a layer needs it
+  std::map<int, int> identities;  // operand shift -> the buffer of its scaled_identity()
   for (auto& seg : net.segments) {
     Emitter e;
     for (size_t k = 0; k < seg.nodes.size(); ++k) {
@@ -538,9 +609,9 @@ CompiledNetwork codegen(CompiledNetwork net, const Config& c) {
         net.buffers[static_cast<size_t>(ub)].init.assign(reinterpret_cast<uint8_t*>(uops.data()),
                                                          reinterpret_cast<uint8_t*>(uops.data()) + uops.size() * 4);
       } else {
-        const ConvGeom geo = conv_geom(n, in, c);
         const int add_id = fused_add(g, id, c);
         const Node* add = add_id >= 0 ? &g.at(add_id) : nullptr;
+        const ConvGeom geo = conv_geom(n, in, c, add);
         if (add) {
           const int other = add->inputs[0] == id ? add->inputs[1] : add->inputs[0];
           a.in2 = plan.elem(net.activation[other], c, MemId::ACC_8BIT);
@@ -549,12 +620,22 @@ CompiledNetwork codegen(CompiledNetwork net, const Config& c) {
         a.self = id;
         info.tile = net.layers.at(id).tile;  // the tiling pass's choice
         std::vector<uint8_t> w = pack_weights(n, in, geo, c);
-        // The first requantization step's immediate is folded in (bias_fold()), wrapping as the ALU's ADD does.
-        const int32_t fold = bias_fold(n);
-        std::vector<uint8_t> bias = pack_channels(n, geo, c, [&](int64_t o) {
-          const int32_t b = n.bias.empty() ? 0 : n.bias[static_cast<size_t>(o)];
-          return static_cast<int32_t>(static_cast<uint32_t>(b) + static_cast<uint32_t>(fold));
-        });
+        // The first requantization step's immediate is folded in (packed_bias()): as ACC rows, or
+        // as WGT rows over a constant INP element (bias_by_gemm()).
+        std::vector<uint8_t> bias = geo.bias_gemm ? pack_bias_weights(n, geo.cob * geo.ro, c)
+                                                  : pack_channels(n, geo, c, [&](int64_t o) { return packed_bias(n, o); });
+        if (geo.bias_gemm && bias_lanes < 0)  // one constant INP element for the network
+          bias_lanes = plan.add(Buffer{"bias_lanes", MemId::INP, static_cast<uint64_t>(c.derived.inp_elem_bytes), 0,
+                                       bias_input(c), -1});
+        if (geo.bias_gemm) a.bias_inp = plan.elem(bias_lanes, c);
+        if (add && geo.skip_gemm) {  // one scaled identity per operand shift for the network
+          const int s = operand_shift(*add, id);
+          if (s != fused_operand_shift(*add)) fail("layer {}: its fused Add {} is not its later input", n.name, add->name);
+          if (!identities.count(s))
+            identities[s] = plan.add(Buffer{fmt::format("identity_x{}", 1 << s), MemId::WGT,
+                                            static_cast<uint64_t>(c.derived.wgt_elem_bytes), 0, scaled_identity(s, c), -1});
+          a.identity = plan.elem(identities[s], c);
+        }
         if (geo.row) {  // SHR by a negative amount shifts left
           std::vector<uint8_t> row =
               pack_channels(n, geo, c, [&](int64_t o) { return -int32_t{n.lshift[static_cast<size_t>(o)]}; });
@@ -562,7 +643,8 @@ CompiledNetwork codegen(CompiledNetwork net, const Config& c) {
           a.row = plan.elem(rb, c);
         }
         const int wb = plan.add(Buffer{n.name + ".weight", MemId::WGT, w.size(), 0, std::move(w), -1});
-        const int bb = plan.add(Buffer{n.name + ".bias", MemId::ACC, bias.size(), 0, std::move(bias), -1});
+        const int bb = plan.add(
+            Buffer{n.name + ".bias", geo.bias_gemm ? MemId::WGT : MemId::ACC, bias.size(), 0, std::move(bias), -1});
         const Tile& t = info.tile;
         const uint64_t nuops = static_cast<uint64_t>(conv_uops(t, geo, add != nullptr));
         const int ub = plan.add(Buffer{n.name + ".uop", MemId::UOP, nuops * 4, 0, {}, -1});

@@ -1,7 +1,8 @@
 #pragma once
 // The last line of defence around an ONNX import: whatever the checks in
 // onnx_read.h, shape_check.h and the importers missed must still end as one
-// vta::Error naming the file, never as protobuf's "CHECK failed" (its
+// vta::Error naming the file (prefixed where a lower layer's message lacks
+// it), never as protobuf's "CHECK failed" (its
 // FatalException, after a "[libprotobuf FATAL ...]" line on stderr) or a bare
 // std::bad_alloc. Tests: tests/test_onnx_crashes.cpp.
 #include <google/protobuf/stubs/common.h>
@@ -39,6 +40,12 @@ auto guarded_import(const std::string& source, F&& f) {
   } restore{old};
   try {
     return f();
+  } catch (const Error& e) {
+    // Checks below the importer (Graph::add's shape and work limits, the
+    // calibrator's) name the graph and node but not the file.
+    const std::string m = e.what();
+    if (m.find(source) != std::string::npos) throw;  // named already (an unnamed graph takes the file's name)
+    fail("{}: {}", source, m);
   } catch (const google::protobuf::FatalException& e) {
     fail("{}: not a valid ONNX model (protobuf: {})", source, e.message());
   } catch (const std::bad_alloc&) {

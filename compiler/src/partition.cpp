@@ -92,8 +92,11 @@ std::string host_reason(const Node& n) {
 
 void check_compilable(const Config& c) {
   if (c.gemm.block_in != c.gemm.block_out && c.gemm.batch != 1)
-    fail("config {}: gemm.block_in {} != gemm.block_out {} needs gemm.batch 1 (it is {})", c.name, c.gemm.block_in,
-         c.gemm.block_out, c.gemm.batch);
+    fail("config {}: gemm.block_in {} != gemm.block_out {} needs gemm.batch 1 (it is {}): a layer's OUT elements "
+         "({} rows of {} channels) cannot be loaded back as the next layer's INP elements ({} rows of {}), since a "
+         "LOAD reads whole elements",
+         c.name, c.gemm.block_in, c.gemm.block_out, c.gemm.batch, c.gemm.batch, c.gemm.block_out, c.gemm.batch,
+         c.gemm.block_in);
 }
 
 Graph partition(const Graph& g, const Config& c) {

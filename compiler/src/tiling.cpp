@@ -15,6 +15,7 @@
 #include <map>
 #include <mutex>
 
+#include "vta/compiler/bias_gemm.h"
 #include "vta/compiler/compile.h"
 #include "vta/compiler/requant.h"
 #include "vta/compiler/tiling_geom.h"
@@ -22,7 +23,7 @@
 
 namespace vta::compiler {
 
-ConvGeom conv_geom(const Node& n, const Shape& in, const Config& c) {
+ConvGeom conv_geom(const Node& n, const Shape& in, const Config& c, const Node* add) {
   ConvGeom g;
   const int64_t block = act_block(c);
   g.ri = inp_per_pos(c), g.ro = out_per_pos(c);
@@ -40,6 +41,8 @@ ConvGeom conv_geom(const Node& n, const Shape& in, const Config& c) {
   g.cob = (n.out.c + block - 1) / block;
   g.scratch = needs_scratch(n);
   g.row = !n.lshift.empty();
+  g.bias_gemm = bias_by_gemm(n, c);
+  g.skip_gemm = add && residual_by_gemm(*add, c);
   return g;
 }
 
@@ -50,9 +53,12 @@ bool tile_fits(const ConvGeom& g, const Tile& t, const Config& c, bool residual)
   if (g.dw && t.tic != 1) return false;
   const int64_t in_blocks = g.dw ? t.toc : t.tic;  // input channel blocks a step loads
   const int64_t to = t.toc * g.ro, ti = t.tic * g.ri;  // OUT and INP elements per position
-  if (in_blocks * g.ri * ih * iw > d.inp_depth / 2) return false;
-  if (to * ti * kk > d.wgt_depth / 2) return false;
-  if ((residual || g.scratch ? 2 : 1) * to * t.th * t.tw + (g.row ? 2 : 1) * to > d.acc_depth / 2) return false;
+  const int64_t bias = g.bias_gemm ? 1 : 0;  // the constant INP element, the bias WGT rows
+  if (in_blocks * g.ri * ih * iw + bias > d.inp_depth / 2) return false;
+  if (to * ti * kk + bias * to > d.wgt_depth / 2) return false;
+  if (residual && g.skip_gemm && t.toc * g.ri * t.th * t.tw > d.inp_depth / 2) return false;  // the operand's step
+  if (((residual && !g.skip_gemm) || g.scratch ? 2 : 1) * to * t.th * t.tw + (1 - bias + (g.row ? 1 : 0)) * to > d.acc_depth / 2)
+    return false;
   if (conv_uops(t, g, residual) > d.uop_depth) return false;
   // GEMM factors: src out s * iw * ri, dst out tw * ro.
   if (g.s * iw * g.ri >= (int64_t{1} << d.log_inp_depth) || t.tw * g.ro >= (int64_t{1} << d.log_acc_depth))
@@ -61,8 +67,14 @@ bool tile_fits(const ConvGeom& g, const Tile& t, const Config& c, bool residual)
   return true;
 }
 
-int residual_imm_ops(const Node* add) {
-  return add ? (add->shift_a > 0) + (add->shift_b > 0) + requant_imm_ops(*add) : -1;
+int residual_imm_ops(const Node* add, bool skip_gemm) {
+  if (!add) return -1;
+  // By GEMM: the conv's shift (the later input's, fused_into()) and the requantization.
+  if (skip_gemm) {
+    const int own = add->inputs[0] > add->inputs[1] ? add->shift_a : add->shift_b;
+    return (own > 0) + requant_imm_ops(*add);
+  }
+  return (add->shift_a > 0) + (add->shift_b > 0) + requant_imm_ops(*add);
 }
 
 std::vector<TileClass> tile_classes(const ConvGeom& g, const Tile& t) {
@@ -91,7 +103,7 @@ namespace {
 
 // The cost model's parts of one tile shape (docs/timing.md rules, bytes over
 // the bus): a step's loads (load module) and GEMM, and per tile the compute
-// module's head (bias row load, reset GEMM) and tail (the epilogue's ALU
+// module's head (bias row load or bias GEMM, reset GEMM) and tail (the epilogue's ALU
 // passes, a fused Add's operand loads), and the store.
 struct Parts {
   const ConvGeom& g;
@@ -130,19 +142,34 @@ struct Parts {
     return static_cast<double>(toc * g.ro * tic * g.ri * g.k * g.k * th * tw + c.gemm.pipeline_depth);
   }
   double area(int64_t th, int64_t tw, int64_t toc) const { return static_cast<double>(toc * g.ro * th * tw); }
+  // The reset GEMM, and the bias row's ACC load unless the bias is a GEMM.
   double head(int64_t th, int64_t tw, int64_t toc) const {
     return area(th, tw, toc) + static_cast<double>(c.gemm.pipeline_depth) +
-           static_cast<double>(toc * g.ro * c.derived.acc_elem_bytes) / B + rl;
+           (g.bias_gemm ? 0.0 : static_cast<double>(toc * g.ro * c.derived.acc_elem_bytes) / B + rl);
   }
+  // A bias by GEMM: its loads (load module, a tile's first step) and its
+  // GEMM (after the first step's loads, before its conv GEMM).
+  double bias_load(int64_t toc) const {
+    return g.bias_gemm ? dma(1, c.derived.inp_elem_bytes) + dma(1, toc * g.ro * c.derived.wgt_elem_bytes) : 0.0;
+  }
+  double bias_gemm(int64_t th, int64_t tw, int64_t toc) const {
+    return g.bias_gemm ? area(th, tw, toc) + static_cast<double>(c.gemm.pipeline_depth) : 0.0;
+  }
+  // ALU instructions of the conv's own epilogue: the bias ADD (unless a GEMM) and the requantization.
+  int64_t epilogue_ops() const { return (g.bias_gemm ? 0 : 1) + requant_ops; }
   // `whole`: whole_rows(), one ACC_8BIT load and one STORE for all toc blocks.
   double tail(int64_t th, int64_t tw, int64_t toc, bool whole) const {
     const double ar = area(th, tw, toc);
-    double e = ar * groups * static_cast<double>(c.alu.ii_vector + requant_ops * c.alu.ii_imm) +
-               5.0 * static_cast<double>(c.alu.latency);
+    double e = ar * groups * static_cast<double>((g.bias_gemm ? 0 : c.alu.ii_vector) + requant_ops * c.alu.ii_imm) +
+               static_cast<double>(epilogue_ops() + 1) * static_cast<double>(c.alu.latency);
+    // A fused Add's operand by GEMM (operand_load(), operand_gemm()): its immediates.
+    if (skip())
+      e += ar * groups * static_cast<double>(residual_ops * c.alu.ii_imm) +
+           static_cast<double>(residual_ops) * static_cast<double>(c.alu.latency);
     // A fused Add's operand: one ACC_8BIT load per channel block, its ADD and
     // immediates. The loads share the read port with the next steps' INP and
     // WGT loads (rule 14, round robin per burst): about half its bandwidth.
-    if (residual_ops >= 0)
+    else if (residual_ops >= 0)
       e += static_cast<double>(whole ? 1 : toc) * (1.0 + rl) +
            2.0 * ar * static_cast<double>(c.derived.out_elem_bytes) / B +
            ar * groups * static_cast<double>(c.alu.ii_vector + residual_ops * c.alu.ii_imm) +
@@ -163,7 +190,18 @@ struct Parts {
   }
   // Instructions the compute module queues after a tile's last GEMM.
   int64_t tail_insns(int64_t toc, bool whole) const {
-    return 1 + requant_ops + (residual_ops >= 0 ? 1 + residual_ops + (whole ? 1 : toc) : 0);
+    if (skip()) return epilogue_ops() + 1 + residual_ops;
+    return epilogue_ops() + (residual_ops >= 0 ? 1 + residual_ops + (whole ? 1 : toc) : 0);
+  }
+  // A fused Add's operand by GEMM: its step's loads (INP blocks, the identity) and GEMM.
+  bool skip() const { return residual_ops >= 0 && g.skip_gemm; }
+  double operand_load(int64_t th, int64_t tw, int64_t toc, bool whole) const {
+    const int64_t e = g.ri * c.derived.inp_elem_bytes;
+    return (whole ? dma(toc, th * tw * e) : static_cast<double>(toc) * dma(th, tw * e)) +
+           dma(1, c.derived.wgt_elem_bytes);
+  }
+  double operand_gemm(int64_t th, int64_t tw, int64_t toc) const {
+    return area(th, tw, toc) + static_cast<double>(c.gemm.pipeline_depth);
   }
 };
 
@@ -173,7 +211,12 @@ double tile_bound(const Parts& p, const Tile& t) {
   double loads = 0, compute = 0;
   for (const TileClass& tc : tile_classes(p.g, t)) {
     const double n = static_cast<double>(tc.count);
-    compute += n * (p.head(tc.th, tc.tw, tc.toc) + p.tail(tc.th, tc.tw, tc.toc, whole_rows(p.g, t, tc.th, tc.tw)));
+    const bool whole = whole_rows(p.g, t, tc.th, tc.tw);
+    compute += n * (p.head(tc.th, tc.tw, tc.toc) + p.bias_gemm(tc.th, tc.tw, tc.toc) +
+                    p.tail(tc.th, tc.tw, tc.toc, whole));
+    loads += n * p.bias_load(tc.toc);
+    if (p.skip())
+      compute += n * p.operand_gemm(tc.th, tc.tw, tc.toc), loads += n * p.operand_load(tc.th, tc.tw, tc.toc, whole);
     for (int j = 0; j < 2; ++j) {
       if (tc.steps[j] == 0) continue;
       const double steps = n * static_cast<double>(tc.steps[j]);
@@ -208,21 +251,36 @@ double tile_timeline(const Parts& p, const Tile& t) {
           double load_end[2] = {0, 0};
           for (int64_t j = 0; j < std::min<int64_t>(2, steps); ++j) {
             const int64_t tic = g.dw ? 1 : std::min(t.tic, g.cib - j * t.tic);
-            load_free = std::max(load_free, gemm_end[(q + j) % 2]) + p.load(th, tw, toc, tic);
+            load_free = std::max(load_free, gemm_end[(q + j) % 2]) + p.load(th, tw, toc, tic) +
+                        (j == 0 ? p.bias_load(toc) : 0.0);
             load_end[j] = load_free;
           }
           const double head_at = std::max(compute_free, store_end[tile % 2]);
-          const double queued = std::min(std::max(0.0, load_free - head_at), p.granted_beats(toc, t.tic));
+          const double queued =
+              g.bias_gemm ? 0.0 : std::min(std::max(0.0, load_free - head_at), p.granted_beats(toc, t.tic));
           compute_free = head_at + queued + p.head(th, tw, toc);
           for (int64_t j = 0; j < steps; ++j, ++q) {
             const int64_t tic = g.dw ? 1 : std::min(t.tic, g.cib - j * t.tic);
             if (j >= 2) load_free = std::max(load_free, gemm_end[q % 2]) + p.load(th, tw, toc, tic);
-            compute_free = std::max(compute_free, j < 2 ? load_end[j] : load_free) + p.gemm(th, tw, toc, tic);
+            compute_free = std::max(compute_free, j < 2 ? load_end[j] : load_free) + p.gemm(th, tw, toc, tic) +
+                           (j == 0 ? p.bias_gemm(th, tw, toc) : 0.0);
             gemm_end[q % 2] = compute_free;
           }
           const bool whole = whole_rows(g, t, th, tw);
           const double tail_start = compute_free;
-          compute_free += p.tail(th, tw, toc, whole);
+          if (p.skip()) {  // the operand's step: its loads, then its GEMM between the conv's and the Add's immediates
+            load_free = std::max(load_free, gemm_end[q % 2]) + p.operand_load(th, tw, toc, whole);
+            const double conv_alu = p.area(th, tw, toc) * p.groups *
+                                        static_cast<double>(p.epilogue_ops() - (g.bias_gemm ? 0 : 1)) *
+                                        static_cast<double>(p.c.alu.ii_imm) +
+                                    (g.bias_gemm ? 0.0 : p.area(th, tw, toc) * p.groups * static_cast<double>(p.c.alu.ii_vector));
+            compute_free = std::max(compute_free + conv_alu, load_free) + p.operand_gemm(th, tw, toc);
+            gemm_end[q % 2] = compute_free;
+            ++q;
+            compute_free += p.tail(th, tw, toc, whole) - conv_alu;
+          } else {
+            compute_free += p.tail(th, tw, toc, whole);
+          }
           const double store_start = std::max(store_end[(tile + 1) % 2], compute_free);
           store_end[tile % 2] = store_start + p.store(th, tw, toc, whole);
           // In-order fetch: the next tile's loads are dispatched only once
@@ -248,12 +306,12 @@ double tile_cost(const ConvGeom& g, const Tile& t, const Config& c, int requant_
 Tile choose_tile(const Node& n, const Shape& in, const Config& c, const Node* add) {
   static std::mutex mu;
   static std::map<std::string, Tile> memo;
-  const ConvGeom g = conv_geom(n, in, c);
-  const int requant_ops = requant_imm_ops(n), residual_ops = residual_imm_ops(add);
+  const ConvGeom g = conv_geom(n, in, c, add);
+  const int requant_ops = requant_imm_ops(n), residual_ops = residual_imm_ops(add, g.skip_gemm);
   // Depthwise or not is part of the shape: a depthwise layer loads toc input blocks per step, not tic.
-  const std::string key = fmt::format("{}{}:{}x{}x{}x{}>{}x{}x{}k{}s{}p{}r{}a{}t{}w{}|{}", op_name(n.op),
+  const std::string key = fmt::format("{}{}:{}x{}x{}x{}>{}x{}x{}k{}s{}p{}r{}a{}t{}w{}b{}|{}", op_name(n.op),
                                       g.dw ? "dw" : "", g.nb, g.cib, g.h, g.w, g.cob, g.ho, g.wo, g.k, g.s, g.p,
-                                      requant_ops, residual_ops, g.scratch, g.row, c.hash());
+                                      requant_ops, residual_ops, g.scratch, g.row, g.bias_gemm + 2 * g.skip_gemm, c.hash());
   {
     std::lock_guard<std::mutex> lock(mu);
     if (auto it = memo.find(key); it != memo.end()) return it->second;

@@ -2,7 +2,7 @@
 // cycle to read the first OUT element, then the rows' beats back to back on
 // the write channel (each row split into bursts of at most max_burst beats),
 // and completion with the last burst's acknowledgement. E: DRAM bytes per OUT
-// element, B: bytes per beat, E >= B.
+// element, B: bytes per beat, E >= B (checked below).
 module vta_store #(
     parameter int E = 16,
     parameter int B = 8,
@@ -32,6 +32,13 @@ module vta_store #(
     output logic           busy,
     output logic           retire
 );
+  // A beat carrying several OUT elements would need several OUT reads per
+  // cycle to keep the beats back to back (docs/timing.md rule 10); this
+  // datapath reads one element per cycle, so it refuses such a design when
+  // it is elaborated (verilated or synthesized) instead of driving x.
+  if (E < B) begin : g_out_narrower_than_beat
+    $error("vta_store: the OUT element (gemm.batch x gemm.block_out bytes) is narrower than a bus beat (memory.bus_bits / 8 bytes); this RTL stores one element per beat or more: widen the element or narrow the bus");
+  end
   localparam int NB = E / B;  // beats per element
   localparam int LOG_E = $clog2(E);
   localparam int LB = $clog2(B);

@@ -3,36 +3,8 @@
 #include <cstdlib>
 #include <vector>
 
+#include "vta/isa/asan_stack.h"
 #include "vta/isa/error.h"
-
-#if defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define VTA_ASAN 1
-#endif
-#endif
-#if defined(__SANITIZE_ADDRESS__) || defined(VTA_ASAN)
-#include <sanitizer/asan_interface.h>
-
-#include <cstdint>
-namespace {
-// Debian's SystemC switches between its threads' stacks without telling
-// AddressSanitizer (no __sanitizer_start_switch_fiber), so redzones of the
-// frames it left on this stack stay poisoned below the stack pointer, and
-// the next deep call here (an exception's unwinding first of all) is reported
-// as a stack-buffer-overflow that is not one. After each sc_start, the unused
-// stack below this frame is unpoisoned (the asan preset; tests/fuzz/README.md).
-[[gnu::noinline]] void forget_stale_stack_poison() {
-  char here = 0;
-  const uintptr_t hi = (reinterpret_cast<uintptr_t>(&here) - 256) & ~uintptr_t{7}, bytes = uintptr_t{256} << 10;
-  ASAN_UNPOISON_MEMORY_REGION(reinterpret_cast<void*>(hi - bytes), bytes);
-  asm volatile("" : : "r"(&here) : "memory");
-}
-}  // namespace
-#else
-namespace {
-void forget_stale_stack_poison() {}
-}  // namespace
-#endif
 
 // Debian's libsystemc carries a main() that calls sc_main; this program has
 // its own main, so sc_main only has to exist.

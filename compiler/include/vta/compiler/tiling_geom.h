@@ -21,9 +21,18 @@ struct ConvGeom {
   // The epilogue's scratch tile (half-to-even rounding, needs_scratch()) and
   // per-channel shift row (Node::lshift) in ACC.
   bool scratch = false, row = false;
+  // The bias accumulates through a GEMM (bias_by_gemm()): each step-0 load
+  // adds the constant INP element after the tile's input blocks and toc ro
+  // bias WGT elements after its weights; no bias row in ACC, no ALU ADD.
+  bool bias_gemm = false;
+  // A fused residual Add whose operand the GEMM core adds (residual_by_gemm()):
+  // one more step per tile loads it as INP elements (toc th tw) and one WGT
+  // element; no ACC tile of its own.
+  bool skip_gemm = false;
 };
-/// Dense is a 1x1 convolution over a 1x1 image of all flattened inputs.
-ConvGeom conv_geom(const Node& n, const Shape& in, const Config& c);
+/// Dense is a 1x1 convolution over a 1x1 image of all flattened inputs;
+/// `add`: the residual Add fused into it, if any.
+ConvGeom conv_geom(const Node& n, const Shape& in, const Config& c, const Node* add = nullptr);
 /// `residual`: a fused Add's operand takes a second tile of ACC.
 bool tile_fits(const ConvGeom& g, const Tile& t, const Config& c, bool residual = false);
 /// The conv GEMM uop banks of tile `t`. A tile need not divide its layer:
@@ -63,13 +72,17 @@ inline ConvBanks conv_banks(const Tile& t, const ConvGeom& g) {
 /// element, and the bias row is an ACC address); with a fused residual Add
 /// per ACC half toc ro uops (dst, its operand) and toc ro (its operand alone),
 /// the same two banks for the scratch tile T (A by T, T alone) and toc ro (T
-/// by A); with a shift row toc ro (dst, the row).
+/// by A); with a shift row toc ro (dst, the row); with the bias by GEMM toc
+/// ro (dst, the constant INP element, a bias WGT element) in each of the
+/// four parities (step, ACC half), and with the operand by GEMM toc ro (dst,
+/// its INP element, the identity) in each.
 inline int64_t conv_uops(const Tile& t, const ConvGeom& g, bool residual = false) {
-  return conv_banks(t, g).total +
-         (4 + (residual || g.scratch ? 4 : 0) + (g.scratch ? 2 : 0) + (g.row ? 2 : 0)) * t.toc * g.ro;
+  return conv_banks(t, g).total + (4 + (residual || g.scratch ? 4 : 0) + (g.scratch ? 2 : 0) + (g.row ? 2 : 0) +
+                                   (g.bias_gemm ? 4 : 0) + (g.skip_gemm ? 4 : 0)) *
+                                      t.toc * g.ro;
 }
 /// Whether a th x tw tile of tile `t` moves its toc channel blocks in one
-/// STORE (and a fused Add's operand in one ACC_8BIT LOAD): full rows (tw =
+/// STORE (and a fused Add's operand in one LOAD): full rows (tw =
 /// wo) of a full-height tile (th = t.th), so that each block is one run of
 /// th wo positions in DRAM and in SRAM, ho wo and t.th t.tw positions apart
 /// (a 16-bit x_stride).
@@ -90,8 +103,10 @@ std::vector<TileClass> tile_classes(const ConvGeom& g, const Tile& t);
 /// `residual_ops` >= 0: a fused residual Add with that many ALU immediates
 /// (its input shifts and requantization) after its operand's load and ADD.
 double tile_cost(const ConvGeom& g, const Tile& t, const Config& c, int requant_ops, int residual_ops = -1);
-/// ALU immediates of residual Add `add` fused into conv `conv` (-1: none).
-int residual_imm_ops(const Node* add);
+/// ALU immediates of residual Add `add` fused into a conv (-1: none);
+/// `skip_gemm`: its operand added by the GEMM core (ConvGeom::skip_gemm),
+/// the conv's own shift and the requantization.
+int residual_imm_ops(const Node* add, bool skip_gemm = false);
 
 /// A max pool with stride >= k - 1 runs separably (emit_pool(): each input
 /// row's k columns, then the output rows' k input rows), any other pool by

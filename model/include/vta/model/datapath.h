@@ -2,9 +2,13 @@
 // The on-chip state of a VTA core and the semantics of LOAD, STORE, GEMM and
 // ALU on it. The golden model and the SystemC model both execute through
 // this one datapath; they differ only in when they call it.
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
+#include <memory>
 #include <new>
+#include <type_traits>
 #include <vector>
 
 #include "vta/isa/config.h"
@@ -13,20 +17,49 @@
 
 namespace vta::model {
 
-/// Allocates on 64-byte boundaries, so that SIMD rows never straddle cache lines.
+/// A zero-filled array of trivially copyable T on a 64-byte boundary, so that
+/// SIMD rows never straddle cache lines. Filled and copied with memset and
+/// memcpy, never element by element: a std::vector with an aligned allocator
+/// constructs and destroys each element in a loop, which the fuzzing build's
+/// coverage instrumentation made most of the fuzz_program target's time.
 template <typename T>
-struct CacheAligned {
-  using value_type = T;
-  CacheAligned() = default;
-  template <typename U>
-  CacheAligned(const CacheAligned<U>&) {}  // NOLINT: rebinding constructor
-  T* allocate(size_t n) { return static_cast<T*>(::operator new(n * sizeof(T), std::align_val_t{64})); }
-  void deallocate(T* p, size_t) { ::operator delete(p, std::align_val_t{64}); }
-  template <typename U>
-  bool operator==(const CacheAligned<U>&) const { return true; }
+class AlignedArray {
+  static_assert(std::is_trivially_copyable_v<T>);
+
+ public:
+  AlignedArray() = default;
+  AlignedArray(const AlignedArray& o) { copy_from(o); }
+  AlignedArray& operator=(const AlignedArray& o) {
+    if (this != &o) copy_from(o);
+    return *this;
+  }
+  /// n elements, all `value` (only 0 is written with memset; others in a loop).
+  void assign(size_t n, T value) {
+    reset(n);
+    if (value == T{})
+      std::memset(p_.get(), 0, n * sizeof(T));
+    else
+      std::fill_n(p_.get(), n, value);
+  }
+  T* data() { return p_.get(); }
+  const T* data() const { return p_.get(); }
+  size_t size() const { return n_; }
+
+ private:
+  struct Free {
+    void operator()(T* p) const { ::operator delete(p, std::align_val_t{64}); }
+  };
+  void reset(size_t n) {
+    p_.reset(n ? static_cast<T*>(::operator new(n * sizeof(T), std::align_val_t{64})) : nullptr);
+    n_ = n;
+  }
+  void copy_from(const AlignedArray& o) {
+    reset(o.n_);
+    if (n_) std::memcpy(p_.get(), o.p_.get(), n_ * sizeof(T));
+  }
+  std::unique_ptr<T, Free> p_;
+  size_t n_ = 0;
 };
-template <typename T>
-using AlignedVector = std::vector<T, CacheAligned<T>>;
 
 /// A decoded uop as the datapath uses it.
 struct Uop {
@@ -74,11 +107,11 @@ class Datapath {
   // SRAM contents, element-major.
   std::vector<uint32_t> uop_raw_;
   std::vector<Uop> uop_;
-  AlignedVector<int8_t> inp_, wgt_, out_;
-  AlignedVector<int32_t> acc_;
+  AlignedArray<int8_t> inp_, wgt_, out_;
+  AlignedArray<int32_t> acc_;
   // The WGT buffer transposed and widened, wgt_t_[e][k][o] = wgt_[e][o][k]:
   // the GEMM inner loop then vectorises across output channels.
-  AlignedVector<int32_t> wgt_t_;
+  AlignedArray<int32_t> wgt_t_;
 };
 
 /// ALU semantics on one element pair (shared with every model).
