@@ -116,4 +116,22 @@ TEST(OnnxScaleErrors, BiasScaleOtherThanInputTimesWeightScale) {
   expect_error("bias_scale.onnx", m.build(), {"node 'conv' (Conv)", "bias scale", "is not input scale x weight scale"});
 }
 
+// `vta zoo export --exact-only`: a layer whose accumulator can reach 2^22
+// (float32 with the tie offset is no longer exact there) is refused in one
+// line naming the network, the layer and its bound; a network below exports.
+TEST(ZooExportErrors, ExactOnlyRefusesALayerWhoseAccumulatorCanReachTwoToThe22) {
+  const fs::path dir = fs::temp_directory_path() / fmt::format("vta_exact_only_{}", getpid());
+  fs::create_directories(dir);
+  const auto r = run_vta("zoo export dense:4096,8 --exact-only -o " + (dir / "d.onnx").string());
+  EXPECT_EQ(r.code, 2) << r.out;
+  EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 1) << r.out;
+  EXPECT_NE(r.out.find("dense:4096,8 --exact-only: layer '"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("can reach an accumulator of "), std::string::npos) << r.out;
+  EXPECT_FALSE(fs::exists(dir / "d.onnx"));
+  const auto ok = run_vta("zoo export conv:16,8,8,16,1,1,0 --exact-only -o " + (dir / "c.onnx").string());
+  EXPECT_EQ(ok.code, 0) << ok.out;
+  EXPECT_TRUE(fs::exists(dir / "c.onnx"));
+  fs::remove_all(dir);
+}
+
 }  // namespace

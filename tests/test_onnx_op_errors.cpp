@@ -3,6 +3,8 @@
 // the node, the op and the input or attribute at fault.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include <cmath>
 #include <functional>
 #include <limits>
@@ -159,13 +161,33 @@ TEST(OnnxQdqErrors, PerChannelScalesThatOverflowThirtyTwoBitsAreRefused) {
 TEST(OnnxExportLimits, NameTheLayersWhoseAccumulatorsCanReachTwoToThe22) {
   // conv 1x1 over 16 channels: |acc| <= 16 * 127 * 128 + |bias|, far below 2^22.
   EXPECT_TRUE(export_limits(build_zoo("conv:16,8,8,16,1,1,0")).empty());
-  // dense over 4096 inputs: up to 4096 * 128 * |w|, beyond 2^22 for weights above 8.
+  // dense over 4096 inputs in [-128, 127]: per output, 127 times the positive
+  // weights plus 128 times the negative ones (and the bias), beyond 2^22.
   const Graph g = build_zoo("dense:4096,8");
   const auto lim = export_limits(g);
   ASSERT_EQ(lim.size(), 1u);
-  EXPECT_EQ(lim[0].node, g.at(g.output).name);
-  EXPECT_EQ(lim[0].bound, acc_bound(g.at(g.output)));
+  const Node& fc = g.at(g.output);
+  EXPECT_EQ(lim[0].node, fc.name);
+  int64_t want = 0;
+  for (int64_t o = 0; o < fc.out.c; ++o) {
+    int64_t top = fc.bias.empty() ? 0 : fc.bias[static_cast<size_t>(o)], bottom = top;
+    for (int64_t i = 0; i < 4096; ++i) {
+      const int64_t w = fc.weight[static_cast<size_t>(o * 4096 + i)];
+      top += w > 0 ? 127 * w : -128 * w, bottom += w > 0 ? -128 * w : 127 * w;
+    }
+    want = std::max({want, std::abs(top), std::abs(bottom)});
+  }
+  EXPECT_EQ(lim[0].bound, want);
+  EXPECT_LT(lim[0].bound, acc_bound(fc)) << "tighter than 128 times the weights' magnitudes";
   EXPECT_GE(lim[0].bound, int64_t{1} << 22);
+  // After a ReLU the input is in [0, 127]: resnet18's bounds are lower than
+  // the same layers' over all int8 inputs.
+  const Graph r = build_zoo("resnet18");
+  for (const auto& l : export_limits(r))
+    for (const auto& n : r.nodes)
+      if (n.name == l.node && (n.op == Op::Conv2d || n.op == Op::Dense)) {
+        EXPECT_LT(l.bound, acc_bound(n)) << n.name;
+      }
 }
 
 TEST(OnnxIntegerErrors, ExportOfAnAsymmetricGraphIsRefused) {

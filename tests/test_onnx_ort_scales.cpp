@@ -1,7 +1,9 @@
 // ONNX Runtime's default quantizer output (scales that are not powers of
 // two, tests/support/asym_qdq_models.h ort_scales()) imported and compiled:
 // every convolution and dense layer with an exact VTA form of its float
-// requantization (requant_float.h) on VTA, bit-exact with the integer reference
+// requantization (requant_float.h) on VTA, the residual adds and the global
+// average pool (ONNX Runtime's float forms, ort_ops.h) on the host,
+// bit-exact with the integer reference
 // (which computes ONNX Runtime's formula; test_onnx_oracle.cpp compares it
 // with ONNX Runtime) on golden and SystemC.
 #include <gtest/gtest.h>
@@ -15,6 +17,7 @@
 #include "vta/compiler/compile.h"
 #include "vta/compiler/onnx.h"
 #include "vta/compiler/reference.h"
+#include "vta/compiler/report.h"
 #include "vta/compiler/requant.h"
 #include "vta/compiler/runtime.h"
 
@@ -29,6 +32,8 @@ TEST_P(OrtScales, ExactFormsOnVtaBitExactOnGoldenAndSystemc) {
   b.ort_scales();
   if (GetParam() == "resnet18_plain")
     b.resnet18_plain(32, 16, 10);
+  else if (GetParam() == "resnet18")  // residual adds and a global average pool of a 2 x 2 map
+    b.resnet18(64, 8, 10);
   else
     b.mobilenet_v1(32, 8, 10);
   const Graph g = import_onnx_bytes(b.builder().bytes(), GetParam());
@@ -56,14 +61,47 @@ TEST_P(OrtScales, ExactFormsOnVtaBitExactOnGoldenAndSystemc) {
       on_vta += n.device == Device::Vta;
     }
   EXPECT_EQ(on_vta, exact);
+  // Add and the global average pool: ONNX Runtime's float forms on the host.
+  int adds = 0, pools = 0;
+  std::string where;
+  for (const auto& n : net.graph.nodes) {
+    if (n.op == Op::Add) {
+      ++adds;
+      EXPECT_NE(n.ort.a, 0.0f) << n.name << ": ONNX Runtime's QLinearAdd";
+    }
+    if (n.op == Op::GlobalAvgPool) {
+      ++pools;
+      EXPECT_NE(n.fmult, 0.0f) << n.name << ": ONNX Runtime's QLinearGlobalAveragePool";
+    }
+    if (n.op == Op::Add || n.op == Op::GlobalAvgPool) {
+      EXPECT_EQ(n.device, Device::Host) << n.name;
+    }
+    if (n.op != Op::DeviceCopy && n.op != Op::Input)
+      where += fmt::format(" {}:{}", op_name(n.op), device_name(n.device));
+  }
+  EXPECT_EQ(adds, GetParam() == "resnet18" ? 8 : 0);
+  EXPECT_EQ(pools, 1);
+  std::cout << GetParam() << ": nodes and devices:" << where << "\n";
   std::cout << GetParam() << ": ALU steps per epilogue:" << steps << "\n";
-  const size_t compared =
-      vta::test::expect_bit_exact_on_uint8_input(g, net, cfg, GetParam(), VTA_HAS_SYSTEMC);
+  if (GetParam() == "resnet18") {  // the report says why each residual add stays on the host
+    auto backend = vta::make_backend("golden", cfg);
+    Tensor in{g.at(0).out, std::vector<int8_t>(static_cast<size_t>(g.at(0).out.size()), 3)};
+    const Report r = make_report(net, run_network(net, *backend, in), cfg, "golden");
+    int reasons = 0;
+    for (const auto& row : r.rows)
+      if (row.op == "add") {
+        EXPECT_NE(row.host_reason.find("QLinearAdd"), std::string::npos) << row.layer;
+        ++reasons;
+      }
+    EXPECT_EQ(reasons, 8);
+    EXPECT_NE(report_table(r).find("on the host: ONNX Runtime's QLinearAdd"), std::string::npos);
+  }
+  const size_t compared = vta::test::expect_bit_exact_on_uint8_input(g, net, cfg, GetParam(), VTA_HAS_SYSTEMC);
   std::cout << fmt::format("{}: {} of {} conv/dense on VTA, {} output values compared per backend\n", GetParam(),
                            on_vta, float_rq, compared);
 }
 
-INSTANTIATE_TEST_SUITE_P(Nets, OrtScales, ::testing::Values("resnet18_plain", "mobilenet_v1"),
+INSTANTIATE_TEST_SUITE_P(Nets, OrtScales, ::testing::Values("resnet18_plain", "resnet18", "mobilenet_v1"),
                          [](const auto& i) { return i.param; });
 
 }  // namespace

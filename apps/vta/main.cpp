@@ -359,6 +359,10 @@ static int run_cli(int argc, char** argv) {
   zoo_export->add_option("-o,--output", export_out, "ONNX file to write")->required();
   zoo_export->add_option("--seed", export_opts.seed, "weight seed")->capture_default_str();
   zoo_export->add_option("--batch", export_opts.batch, "batch size")->capture_default_str();
+  bool export_exact = false;
+  zoo_export->add_flag("--exact-only", export_exact,
+                       "refuse (exit 2) a network with a layer whose accumulator can reach 2^22, beyond which the "
+                       "file's float32 arithmetic may round otherwise than vta");
   vta::app::add_compare_command(app);
   vta::app::add_sweep_command(app);
   vta::app::add_estimate_command(app);
@@ -465,6 +469,10 @@ static int run_cli(int argc, char** argv) {
       return worst;
     } else if (*zoo_export) {
       const vta::compiler::Graph g = vta::compiler::build_zoo(export_name, export_opts);
+      if (const auto lim = vta::compiler::export_limits(g); export_exact && !lim.empty())
+        vta::fail("zoo export {} --exact-only: layer '{}' can reach an accumulator of {} (2^22 = 4194304 or more, "
+                  "where float32 with the tie offset is not exact); {} layers in all",
+                  export_name, lim[0].node, lim[0].bound, lim.size());
       vta::compiler::export_onnx(g, export_out);
       std::cout << fmt::format("wrote {} ({})\n", export_out, export_name);
       if (const auto lim = vta::compiler::export_limits(g); !lim.empty())

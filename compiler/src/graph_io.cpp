@@ -9,7 +9,7 @@ namespace vta::compiler {
 
 // A field added to Node must be written and read below (and the zoo cache's
 // format version bumped): this fails to compile until the sizes agree again.
-static_assert(sizeof(Node) == 456, "Node changed: update graph_io.cpp and kZooCacheFormat in zoo_cache.cpp");
+static_assert(sizeof(Node) == 472, "Node changed: update graph_io.cpp and kZooCacheFormat in zoo_cache.cpp");
 
 namespace {
 
@@ -104,6 +104,7 @@ void write_node(std::string& out, const Node& n) {
   put<uint8_t>(out, n.round_even);
   put(out, n.fmult);
   put_vec(out, n.fmults);
+  put(out, n.ort.a), put(out, n.ort.b), put(out, n.ort.out);
   put<uint8_t>(out, n.frq.on);
   put(out, n.frq.t_hi), put(out, n.frq.span), put(out, n.frq.j0), put(out, n.frq.m), put(out, n.frq.c);
   put(out, n.frq.s), put(out, n.frq.zmin);
@@ -144,6 +145,7 @@ Node read_node(Reader& r, int index) {
   n.round_even = r.flag();
   n.fmult = r.get<float>();
   n.fmults = r.vec<float>();
+  n.ort.a = r.get<float>(), n.ort.b = r.get<float>(), n.ort.out = r.get<float>();
   n.frq.on = r.flag();
   n.frq.t_hi = r.get<int32_t>(), n.frq.span = r.get<int32_t>(), n.frq.j0 = r.get<int32_t>();
   n.frq.m = r.get<int64_t>(), n.frq.c = r.get<int64_t>();

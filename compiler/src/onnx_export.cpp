@@ -278,6 +278,36 @@ std::string export_onnx_bytes(const Graph& graph) {
   return bytes;
 }
 
+namespace {
+
+// The least and greatest value of node id's int8 output: [0, 127] after a
+// ReLU (through max pools and flattens, which keep the range), else [-128, 127].
+std::pair<int64_t, int64_t> value_range(const Graph& g, int id) {
+  const Node& p = g.at(id);
+  if ((p.op == Op::MaxPool || p.op == Op::Flatten) && !p.inputs.empty()) return value_range(g, p.inputs[0]);
+  return {p.relu && p.zp >= 0 ? 0 : -128, 127};
+}
+
+// max |acc| of a Conv2d / Dense over inputs in [lo, hi]: per output channel
+// the positive weights at one end and the negative ones at the other, bias included.
+int64_t conv_bound(const Node& n, int64_t lo, int64_t hi) {
+  const int64_t outs = n.out.c, per_out = outs > 0 ? static_cast<int64_t>(n.weight.size()) / (outs * n.weight_sets) : 0;
+  int64_t bound = 0;
+  for (int64_t set = 0; set < n.weight_sets; ++set)
+    for (int64_t o = 0; o < outs; ++o) {
+      const int64_t b = n.bias.empty() ? 0 : n.bias[static_cast<size_t>(o)];
+      int64_t top = b, bottom = b;
+      for (int64_t i = 0; i < per_out; ++i) {
+        const int64_t w = n.weight[static_cast<size_t>((set * outs + o) * per_out + i)];
+        top += std::max(w * lo, w * hi), bottom += std::min(w * lo, w * hi);
+      }
+      bound = std::max({bound, std::abs(top), std::abs(bottom)});
+    }
+  return bound;
+}
+
+}  // namespace
+
 std::vector<ExportLimit> export_limits(const Graph& g) {
   std::vector<ExportLimit> out;
   for (const auto& n : g.nodes) {
@@ -285,7 +315,11 @@ std::vector<ExportLimit> export_limits(const Graph& g) {
     const Shape is = n.inputs.empty() ? n.out : g.at(n.inputs[0]).out;
     switch (n.op) {
       case Op::Conv2d:
-      case Op::Dense: bound = acc_bound(n); break;
+      case Op::Dense: {
+        const auto [lo, hi] = value_range(g, n.inputs.at(0));
+        bound = conv_bound(n, lo, hi);
+        break;
+      }
       case Op::Add: bound = (int64_t{128} << n.shift_a) + (int64_t{128} << n.shift_b); break;
       case Op::AvgPool: bound = 128 * n.pool * n.pool; break;
       case Op::GlobalAvgPool: bound = 128 * is.h * is.w * n.mult; break;

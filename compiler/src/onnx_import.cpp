@@ -18,6 +18,7 @@
 #include "onnx_integer.h"
 #include "onnx_read.h"
 #include "vta/compiler/onnx.h"
+#include "vta/compiler/ort_ops.h"
 #include "vta/compiler/requant.h"
 #include "vta/compiler/requant_float.h"
 #include "vta/isa/error.h"
@@ -36,6 +37,7 @@ struct Act {  // a dequantized activation: node id, scale exponent, zero point (
   int exp;
   int32_t zp = 0;
   float scale = 0;  // a scale that is not a power of two (0: it is 2^exp)
+  float value() const { return scale != 0 ? scale : std::ldexp(1.0f, exp); }
 };
 struct Weight {
   std::vector<int8_t> data;
@@ -61,6 +63,10 @@ struct Pending {  // a float result waiting for its QuantizeLinear
   bool float_rq = false;
   float x_scale = 0;
   std::vector<float> w_scales;
+  // Add and the average pools: their inputs' scales, and whether one is not
+  // a power of two (then ONNX Runtime's float form, ort_ops.h).
+  std::vector<float> in_scales;
+  bool ort_in = false;
   static constexpr int kNoOffset = -10000;
 };
 
@@ -233,7 +239,7 @@ class Importer : public OnnxReader {
   const Act& pow2_act(const onnx::NodeProto& n, int k) const {
     const Act& a = act(n, k);
     if (a.scale != 0)
-      bad(n, fmt::format("input '{}' has the scale {}, not a power of two (supported for Conv and Gemm only)",
+      bad(n, fmt::format("input '{}' has the scale {}, not a power of two (supported for Conv, Gemm, Add and the average pools, not after ReduceSum)",
                          n.input(k), a.scale));
     return a;
   }
@@ -271,7 +277,7 @@ class Importer : public OnnxReader {
       // A copy: one float result may feed several QuantizeLinear nodes (legal
       // fan-out), each of which gets its own requantized node.
       Pending p = it->second;
-      if (fs != 0 || p.float_rq) {
+      if (fs != 0 || p.float_rq || p.ort_in) {
         finish_float(p, fs != 0 ? fs : std::ldexp(1.0f, exp), exp, zp, u8, n);
       } else {
         finish(p, exp, n);
@@ -493,8 +499,8 @@ class Importer : public OnnxReader {
     }
     if (op == "Add") {
       need(2);
-      const Act& a = pow2_act(n, 0);
-      const Act& b = pow2_act(n, 1);
+      const Act& a = act(n, 0);
+      const Act& b = act(n, 1);
       if (!(g_.at(a.node).out == g_.at(b.node).out)) bad(n, "inputs must have the same shape (no broadcasting)");
       Pending p;
       p.node.name = n.name();
@@ -503,26 +509,34 @@ class Importer : public OnnxReader {
       p.node.x_zp = a.zp, p.node.w_zp = b.zp;
       p.node.out = g_.at(a.node).out;
       p.in_exps = {a.exp, b.exp};
+      p.in_scales = {a.value(), b.value()};
+      p.ort_in = a.scale != 0 || b.scale != 0;
       pending_[n.output(0)] = std::move(p);
       return;
     }
     if (op == "AveragePool" || op == "GlobalAveragePool") {
       need(1);
-      const Act& x = pow2_act(n, 0);
+      const Act& x = act(n, 0);
       const Shape is = g_.at(x.node).out;
       Pending p;
       p.node.name = n.name();
       p.node.inputs = {x.node};
       p.node.x_zp = x.zp;
       p.in_exps = {x.exp};
+      p.in_scales = {x.value()};
+      p.ort_in = x.scale != 0;
       if (op == "AveragePool") {
         only_attrs(n, {"kernel_shape", "strides", "pads", "auto_pad", "count_include_pad", "ceil_mode"});
         const auto [k, s, pad] = window(n, is);
-        if (s != k || pad != 0 || !std::has_single_bit(static_cast<uint64_t>(k * k)))
-          bad(n, "only non-overlapping, unpadded windows whose size is a power of two are supported");
+        if (attr_i(n, "ceil_mode", 0) != 0) bad(n, "attribute ceil_mode must be 0");
+        // ONNX Runtime's float form (any input scale): any unpadded window;
+        // the shift form: non-overlapping windows of a power-of-two size.
+        if (pad != 0 || (!p.ort_in && (s != k || !std::has_single_bit(static_cast<uint64_t>(k * k)))))
+          bad(n, "only unpadded windows (non-overlapping, of a power-of-two size, where the scales are powers of "
+                 "two) are supported");
         p.node.op = Op::AvgPool;
-        p.node.pool = k, p.node.pool_stride = k;
-        p.node.out = Shape{is.n, is.c, is.h / k, is.w / k};
+        p.node.pool = k, p.node.pool_stride = s;
+        p.node.out = Shape{is.n, is.c, (is.h - k) / s + 1, (is.w - k) / s + 1};
       } else {
         p.node.op = Op::GlobalAvgPool;
         p.node.out = Shape{is.n, is.c, 1, 1};
@@ -609,9 +623,15 @@ class Importer : public OnnxReader {
   // Runtime's multiplier per channel: fl(fl(x_scale * w_scale) / y_scale).
   void finish_float(Pending& p, float y_scale, int exp, int32_t zp, bool u8, const onnx::NodeProto& q) {
     Node& n = p.node;
-    if (n.op != Op::Conv2d && n.op != Op::Dense)
-      bad(q, fmt::format("the scale {} is not a power of two (supported after Conv and Gemm only)", y_scale));
     if (p.offset_exp != Pending::kNoOffset) bad(q, "a rounding offset before a float requantization");
+    if (n.op == Op::Add || n.op == Op::AvgPool || n.op == Op::GlobalAvgPool) {
+      if (p.reduce_sum) bad(q, fmt::format("the scale {} is not a power of two (after ReduceSum)", y_scale));
+      finish_ort(p, y_scale, exp, zp, u8, q);
+      return;
+    }
+    if (n.op != Op::Conv2d && n.op != Op::Dense)
+      bad(q, fmt::format("the scale {} is not a power of two (supported after Conv, Gemm, Add and the average "
+                         "pools only)", y_scale));
     if (!p.float_rq)  // power-of-two input and weight scales
       bad(q, fmt::format("the scale {} is not a power of two while the input and weight scales of '{}' are "
                          "(supported when they are not)", y_scale, n.name));
@@ -629,6 +649,31 @@ class Importer : public OnnxReader {
     if (std::all_of(n.fmults.begin(), n.fmults.end(), [&](float m) { return m == n.fmult; })) n.fmults.clear();
     if (n.fmults.empty())
       if (const auto f = lower_float_requant(n.fmult, n.zp, n.relu, acc_bound(n))) n.frq = *f;
+  }
+
+  // Add and the average pools with a scale that is not a power of two:
+  // ONNX Runtime's QLinearAdd / QLinearAveragePool (Node::ort) and
+  // QLinearGlobalAveragePool (its multiplier in Node::fmult), host only.
+  void finish_ort(Pending& p, float y_scale, int exp, int32_t zp, bool u8, const onnx::NodeProto& q) {
+    Node& n = p.node;
+    n.exp = exp;
+    n.scale = y_scale;
+    n.zp = zp;
+    n.uint8 = u8;
+    n.round_even = true;
+    for (int in : n.inputs)  // QLinearAdd and the QLinear pools take one 8-bit type throughout
+      if (g_.at(in).uint8 != u8)
+        bad(q, fmt::format("'{}' reads {} and writes {} (supported with one 8-bit type)", n.name,
+                           g_.at(in).uint8 ? "uint8" : "int8", u8 ? "uint8" : "int8"));
+    if (n.op == Op::GlobalAvgPool) {
+      const Shape is = g_.at(n.inputs[0]).out;
+      n.mult = 1;
+      n.fmult = global_avg_pool_scale_ort(p.in_scales[0], y_scale, is.h * is.w);
+      return;
+    }
+    n.ort.a = p.in_scales[0];
+    n.ort.b = n.op == Op::Add ? p.in_scales[1] : 0;
+    n.ort.out = y_scale;
   }
 
   // QuantizeLinear's zero point on the node it finishes. A Conv2d / Dense

@@ -78,6 +78,18 @@ Device placement(const Graph& g, const Node& n, const Config& c) {
   }
 }
 
+std::string host_reason(const Node& n) {
+  if (n.op == Op::Add && n.ort.a != 0)
+    return "ONNX Runtime's QLinearAdd: the nearest even integer of two float32 fused multiply-adds (ort_ops.h), "
+           "not an integer line the VTA ALU computes exactly";
+  if (n.op == Op::AvgPool && n.ort.a != 0)
+    return "ONNX Runtime's QLinearAveragePool: a float32 sum of float32 products (ort_ops.h), not an integer line "
+           "the VTA ALU computes exactly";
+  if (n.op == Op::GlobalAvgPool && n.fmult != 0)
+    return "ONNX Runtime's QLinearGlobalAveragePool: global average pooling runs on the host";
+  return "";
+}
+
 void check_compilable(const Config& c) {
   if (c.gemm.block_in != c.gemm.block_out && c.gemm.batch != 1)
     fail("config {}: gemm.block_in {} != gemm.block_out {} needs gemm.batch 1 (it is {}): a layer's OUT elements "

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "int_gemm.h"
+#include "vta/compiler/ort_ops.h"
 #include "vta/compiler/requant.h"
 #include "vta/compiler/requant_float.h"
 #include "vta/isa/error.h"
@@ -155,6 +156,11 @@ namespace {
 Tensor add(const Node& n, const Tensor& a, const Tensor& b) {
   if (!(a.shape == b.shape)) fail("{}: add of different shapes", n.name);
   Tensor out{n.out, std::vector<int8_t>(a.data.size())};
+  if (n.ort.a != 0) {  // ONNX Runtime's QLinearAdd
+    const AddOrt p{n.x_zp, n.w_zp, n.zp, n.ort.a, n.ort.b, n.ort.out, n.uint8, n.relu};
+    for (size_t i = 0; i < a.data.size(); ++i) out.data[i] = add_ort(a.data[i], b.data[i], p);
+    return out;
+  }
   for (size_t i = 0; i < a.data.size(); ++i) {
     const int32_t sum = wrap_add(shift_left(a.data[i] - n.x_zp, n.shift_a), shift_left(b.data[i] - n.w_zp, n.shift_b));
     out.data[i] = n.round_even || n.zp != 0 ? clip8(round_shift(sum, n.shift, n.round_even) + n.zp, n)
@@ -172,15 +178,18 @@ Tensor pool(const Node& n, const Tensor& in, bool max) {
       for (int64_t oh = 0; oh < os.h; ++oh)
         for (int64_t ow = 0; ow < os.w; ++ow) {
           int32_t acc = max ? -128 : 0;
+          float fsum = 0;  // ONNX Runtime's float sum (Node::ort), in the same row order
           for (int64_t kh = 0; kh < n.pool; ++kh)
             for (int64_t kw = 0; kw < n.pool; ++kw) {
               const int64_t ih = oh * n.pool_stride + kh - n.pool_pad, iw = ow * n.pool_stride + kw - n.pool_pad;
               if (ih < 0 || ih >= is.h || iw < 0 || iw >= is.w) continue;  // padding never wins, adds 0
               const int32_t v = in.data[static_cast<size_t>(((b * is.c + c) * is.h + ih) * is.w + iw)];
               acc = max ? std::max(acc, v) : acc + v - n.x_zp;
+              if (n.ort.a != 0) fsum += pool_term_ort(v - n.x_zp, n.ort.a);
             }
           out.data[static_cast<size_t>(((b * os.c + c) * os.h + oh) * os.w + ow)] =
               max                               ? static_cast<int8_t>(acc)
+              : n.ort.a != 0                    ? avg_pool_ort(fsum, n.pool * n.pool, n.ort.out, n.zp, n.uint8, n.relu)
               : n.round_even || n.zp != 0 ? clip8(round_shift(acc, n.shift, n.round_even) + n.zp, n)
                                                 : requantize(acc, n.shift, n.relu);
         }
@@ -196,7 +205,8 @@ Tensor global_avg_pool(const Node& n, const Tensor& in) {
       for (int64_t q = 0; q < is.h * is.w; ++q)
         sum += in.data[static_cast<size_t>((b * is.c + c) * is.h * is.w + q)] - n.x_zp;
       out.data[static_cast<size_t>(b * is.c + c)] =
-          n.round_even || n.zp != 0 ? clip8(round_shift(int64_t{sum} * n.mult, n.shift, n.round_even) + n.zp, n)
+          n.fmult != 0                ? requantize_ort(sum, n.fmult, n.zp, n.relu)  // QLinearGlobalAveragePool
+          : n.round_even || n.zp != 0 ? clip8(round_shift(int64_t{sum} * n.mult, n.shift, n.round_even) + n.zp, n)
                                     : requantize(sum * n.mult, n.shift, n.relu);
     }
   return out;

@@ -56,6 +56,7 @@ Report make_report(const CompiledNetwork& net, const NetworkResult& res, const C
     row.copy_bytes = l.copy_in_bytes;
     row.host_ms = l.host_seconds * 1e3;
     row.host_model_ms = host_model_us(net.graph, l.node, c) / 1e3;
+    if (n.device == Device::Host) row.host_reason = host_reason(n);
     if (n.op == Op::DeviceCopy)
       row.copy = fmt::format("{}->{}", device_name(net.graph.at(n.inputs.at(0)).device),
                              device_name(copy_target(net.graph, n)));
@@ -146,6 +147,8 @@ std::string report_table(const Report& r) {
                      r.device_runs, r.device_runs == 1 ? "" : "s", r.syncs, r.syncs == 1 ? "" : "s", copies,
                      copies == 1 ? "y" : "ies", static_cast<double>(r.total.copy_bytes) / 1024.0, r.total.host_model_ms,
                      copy_ms, r.total.host_ms, r.total.time_us / 1e3, r.inference_ms());
+  for (const auto& w : r.rows)
+    if (!w.host_reason.empty()) out += fmt::format("{} on the host: {}\n", w.layer, w.host_reason);
   if (energy) out += fmt::format("energy estimated from the layers' activity counters: {}\n", r.energy_basis);
   if (r.cost_model.layers > 0)
     out += fmt::format("tile cost model against the measured cycles over {} conv/dense layers: median error {:.1f} %, "
@@ -183,6 +186,7 @@ nlohmann::ordered_json report_json(const Report& r) {
                                   {"util_pct", w.util}, {"time_us", w.time_us}, {"gops", w.gops}, {"host_ms", w.host_ms},
                                   {"host_model_ms", w.host_model_ms}};
     if (!w.copy.empty()) j["copy"] = w.copy;
+    if (!w.host_reason.empty()) j["host_reason"] = w.host_reason;
     if (w.energy_uj >= 0) j["energy_uj"] = w.energy_uj;
     if (w.est_cycles >= 0) j["est_cycles"] = w.est_cycles;
     if (!std::isnan(w.est_err_pct)) j["est_err_pct"] = w.est_err_pct;

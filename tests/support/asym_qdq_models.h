@@ -82,10 +82,9 @@ class AsymQdqBuilder {
   /// calibration ranges instead of powers of two: (max - min) / 255 for
   /// uint8 activations (zero point round(-min / scale), 0 after a ReLU),
   /// max|w| / 127 per tensor for weights (its default, per_channel=False), x_scale * w_scale for
-  /// biases. Set before building a net. Add and the pools keep power-of-two
-  /// scales in the importer, so the nets built this way leave them out:
-  /// resnet18_plain() has no residual adds, and the global average pool of
-  /// a 1 x 1 map (an identity) is left out of the head.
+  /// biases. Set before building a net. Add and the global average pool
+  /// get calibrated scales too (ONNX Runtime's QLinearAdd and
+  /// QLinearGlobalAveragePool, ort_ops.h): resnet18() has its residual adds.
   void ort_scales() { ort_ = true; }
   /// ort_scales() with per_channel=True: max|w| / 127 of each output
   /// channel's float range (the multipliers then differ per channel).
@@ -241,21 +240,22 @@ class AsymQdqBuilder {
     return n;
   }
 
+  // ort_scales(): the calibrated range of the sum, about 3/4 of the sum of
+  // both inputs' ranges.
   std::string add_relu(const std::string& a, const std::string& b) {
     const std::string n = name("add");
     b_.node("Add", {dq(a), dq(b)}, {n + "_f"});
     b_.node("Relu", {n + "_f"}, {n + "_relu"});
-    return quantize(n + "_relu", std::max(q_.at(a).exp, q_.at(b).exp) + 1, true, q_.at(a).hw);
+    const float spread = 0.75f * 255.0f * (q_.at(a).value() + q_.at(b).value());
+    return quantize(n + "_relu", std::max(q_.at(a).exp, q_.at(b).exp) + 1, true, q_.at(a).hw, spread);
   }
 
-  // Global average pool (the image is reduced to 1 x 1 by then), Flatten, Gemm.
+  // Global average pool, Flatten, Gemm. ort_scales(): the pool's calibrated
+  // range is about 3/4 of its input's.
   std::string head(const std::string& x, int64_t c, int64_t classes) {
-    std::string pooled = x;
-    if (!ort_ || q_.at(x).hw != 1) {
-      const std::string gap = name("gap");
-      b_.node("GlobalAveragePool", {dq(x)}, {gap + "_f"});
-      pooled = quantize(gap + "_f", q_.at(x).exp, false, 1);
-    }
+    const std::string gap = name("gap");
+    b_.node("GlobalAveragePool", {dq(x)}, {gap + "_f"});
+    const std::string pooled = quantize(gap + "_f", q_.at(x).exp, false, 1, 0.75f * 127.5f * q_.at(x).value());
     const std::string flat = name("flatten");
     auto* fl = b_.node("Flatten", {pooled}, {flat});
     OnnxBuilder::attr(fl, "axis", int64_t{1});

@@ -22,6 +22,10 @@ namespace vta::compiler {
 Graph partition(const Graph& g, const Config& c);
 /// The device partition() gives node `n` of `g` (without copying the graph).
 Device placement(const Graph& g, const Node& n, const Config& c);
+/// Why node `n` computes ONNX Runtime's float arithmetic on the host where
+/// VTA cannot reproduce it bit for bit (ort_ops.h); empty for other nodes.
+/// The per-layer report prints it.
+std::string host_reason(const Node& n);
 /// Stem packing (stem.cpp): every conv of the network input whose channels
 /// would mostly be block padding reads an im2col of its input (a host
 /// Op::Im2col node named "<conv>.im2col") and becomes 1x1. The first pass

@@ -147,6 +147,15 @@ struct Node {
   // The same per output channel (per-channel weight scales), when not empty
   // (fmult is then the first channel's, marking the node as float-requantized).
   std::vector<float> fmults;
+  // Add / AvgPool whose scales are not all powers of two: ONNX Runtime's
+  // float arithmetic (ort_ops.h) with the scales of input a (the pool's
+  // input), input b and the output; a == 0: not used (host only).
+  // GlobalAvgPool takes ONNX Runtime's form through fmult instead.
+  struct OrtScales {
+    float a = 0, b = 0, out = 0;
+    bool operator==(const OrtScales&) const = default;
+  };
+  OrtScales ort;
   // Conv2d / Dense with fmult (one per tensor): its exact VTA form, set at
   // import by lower_float_requant() (requant_float.h) when one exists.
   FloatRequantVta frq;
@@ -161,6 +170,7 @@ struct Node {
   /// True when the node uses any of the asymmetric fields above in the
   /// 64-bit form (host only); false for the shift and VTA multiplier forms.
   bool asymmetric() const {
+    if (ort.a != 0) return true;
     if (frq.on) return false;  // the exact VTA form holds the zero point and the multiplier
     return fmult != 0 || (vta_rq.m == 0 && (x_zp != 0 || w_zp != 0 || zp != 0 || int32_out || weight_sets != 1 ||
                                             (mult != 1 && op != Op::GlobalAvgPool)));

@@ -63,11 +63,12 @@ Graph import_onnx_bytes(const std::string& bytes, const std::string& source);
 /// window sum (pools) stays below 2^22.
 struct ExportLimit {
   std::string node;
-  int64_t bound;  // the largest |z| over all int8 inputs
+  int64_t bound;  // the largest |z| over all int8 inputs (in [0, 127] after a ReLU, else [-128, 127])
 };
-/// The nodes of `g` whose bound reaches 2^22, largest first; `vta zoo
-/// export` names them in a note (typical inputs stay far below: the oracle
-/// tests check the exports bit for bit).
+/// The nodes of `g` whose bound reaches 2^22, largest first (a Conv2d /
+/// Dense bound from its weights, bias and input range); `vta zoo export`
+/// names them in a note (typical inputs stay far below: the oracle tests
+/// check the exports bit for bit), and refuses them with --exact-only.
 std::vector<ExportLimit> export_limits(const Graph& g);
 
 /// Writes `g` as an ONNX model file (int8 input named "input").

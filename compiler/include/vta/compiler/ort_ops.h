@@ -1,0 +1,54 @@
+#pragma once
+// ONNX Runtime's (1.17, x86-64 CPU) Add, AveragePool and GlobalAveragePool
+// on quantized tensors whose scales are not powers of two, exactly. Its QDQ
+// transformer fuses DequantizeLinear -> op -> QuantizeLinear into the
+// com.microsoft QLinearAdd / QLinearAveragePool / QLinearGlobalAveragePool,
+// which compute (read from onnxruntime/core/mlas/lib and
+// contrib_ops/cpu/quantization; checked against ONNX Runtime on every input
+// pair by tests/test_onnx_ort_ops.cpp):
+//   QLinearAdd (MLAS x86-64 kernel; raw values and zero points of the ONNX
+//   type): ra = fl(sa / sc), rb = fl(sb / sc),
+//   f = fl(zc - fl(fl(ra za) + fl(rb zb))), y = sat(rne(fma(a, ra, fma(b, rb, f))))
+//   The unfused graph (no fusion: a Relu between Add and QuantizeLinear
+//   whose zero point is not the type's minimum) is the float reference
+//   y = sat(rne(fl(max(fl(fl(da sa) + fl(db sb)), 0) / sc)) + zc); the two
+//   differ on ties (tests/test_onnx_ort_ops.cpp counts them).
+//   QLinearAveragePool: v = fl(sum fl(dx sx)) over the window in row order,
+//   fl(v / count), y = clamp(rne(fl(fl(v / sy) + zy))) (zy of the ONNX type)
+//   QLinearGlobalAveragePool: the integer sum of dx over H x W requantized
+//   as QLinearConv is (requantize_ort()) with the multiplier
+//   fl(sx / fl(sy * float(H W))).
+// dx = x - zero point (an integer), fl() a float32 rounding, rne() to the
+// nearest even integer. ONNX's own reference computes these in exact
+// arithmetic; ONNX Runtime's float roundings differ from it near ties, so
+// the graph computes ONNX Runtime's. All values here are int8 (a uint8
+// tensor held as value - 128, its zero points likewise).
+#include <cstdint>
+
+namespace vta::compiler {
+
+/// QLinearAdd's operands: the zero points of a, b and the output (int8
+/// domain), the scales, whether the tensors are uint8, and a Relu before
+/// the output's QuantizeLinear.
+struct AddOrt {
+  int32_t za = 0, zb = 0, zc = 0;
+  float sa = 0, sb = 0, sc = 0;
+  bool uint8 = true, relu = false;
+};
+
+/// ONNX Runtime's quantized Add of the int8-domain values a and b.
+int8_t add_ort(int32_t a, int32_t b, const AddOrt& p);
+
+/// One dequantized input of QLinearAveragePool: fl(dx * sx).
+float pool_term_ort(int32_t dx, float sx);
+
+/// QLinearAveragePool's quantization of the float window sum `sum` of
+/// `count` dequantized inputs (pool_term_ort() each, added in row order);
+/// `uint8`: the output tensor is uint8 (its zero point is added as such).
+int8_t avg_pool_ort(float sum, int64_t count, float sy, int32_t zy, bool uint8, bool relu);
+
+/// QLinearGlobalAveragePool's requantization multiplier for an image of
+/// `area` positions.
+float global_avg_pool_scale_ort(float sx, float sy, int64_t area);
+
+}  // namespace vta::compiler
