@@ -73,7 +73,9 @@ TEST(Tune, NeverSlowerThanTheModelsPickAndBitExact) {
   for (const auto& t : r.layers) {
     ASSERT_EQ(t.candidates.size(), t.measured.size()) << t.layer;
     EXPECT_LE(t.measured[t.best()], t.measured[0]) << t.layer;
-    if (t.best() != 0) EXPECT_LE(t.measured[t.best()] + vta::sweeps::kTuneMargin, t.measured[0]) << t.layer;
+    if (t.best() != 0) {
+      EXPECT_LE(t.measured[t.best()] + vta::sweeps::kTuneMargin, t.measured[0]) << t.layer;
+    }
     // The candidates come cheapest estimate first, the first the model's pick.
     for (size_t i = 1; i < t.candidates.size(); ++i)
       EXPECT_LE(t.candidates[i - 1].est_cycles, t.candidates[i].est_cycles) << t.layer;
