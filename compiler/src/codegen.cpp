@@ -100,7 +100,8 @@ class Emitter {
 // instruction pushes compute->store.
 // The loops of the steps on the scratch tile and the shift row (AluStep::On).
 struct EpilogueBanks {
-  Insn t, a_by_t, t_by_a, row;
+  Insn t, a_by_t, t_by_a;
+  std::vector<Insn> rows, t_rows;  // by AluStep::row: A by the row, T by the row
 };
 void emit_requant(Emitter& e, const Insn& shape, const Node& n, bool push = true,
                   const EpilogueBanks* banks = nullptr) {
@@ -110,7 +111,9 @@ void emit_requant(Emitter& e, const Insn& shape, const Node& n, bool push = true
     const On on = steps[i].on;
     if (on != On::A && !banks) fail("layer {}: its requantization needs a scratch tile", n.name);
     const Insn& sh = on == On::A ? shape : on == On::T ? banks->t : on == On::AbyT ? banks->a_by_t
-                                                    : on == On::TbyA ? banks->t_by_a : banks->row;
+                                                    : on == On::TbyA ? banks->t_by_a
+                                                    : on == On::AbyRow ? banks->rows.at(static_cast<size_t>(steps[i].row))
+                                                                       : banks->t_rows.at(static_cast<size_t>(steps[i].row));
     Insn insn = alu(steps[i].op, on == On::A || on == On::T, steps[i].imm, sh);
     if (push && i + 1 == steps.size()) insn[Member::push_next] = 1;
     e.emit(insn);
@@ -119,6 +122,7 @@ void emit_requant(Emitter& e, const Insn& shape, const Node& n, bool push = true
 
 struct LayerAddrs {
   int64_t in = 0, in2 = 0, out = 0, wgt = 0, bias = 0, uop = 0, row = 0;  // element indices of each buffer
+  int64_t row_pitch = 0;  // ACC elements from one operand row to the next
   int self = -1;                                                  // the node's id
 };
 
@@ -140,7 +144,7 @@ void emit_conv(Emitter& e, const Node& n, const ConvGeom& g, const Tile& t, cons
   auto wgtb = [&](int64_t sp) { return sp * wgt_half; };
   auto accb = [&](int64_t ap) { return ap * acc_half; };
   auto biasb = [&](int64_t ap) { return ap * acc_half + acc_half - TO; };
-  auto rowb = [&](int64_t ap) { return ap * acc_half + acc_half - 2 * TO; };  // Node::lshift, negated
+  auto rowb = [&](int64_t ap, int64_t r) { return ap * acc_half + acc_half - (2 + r) * TO; };  // requant_rows()
   // Uop banks: conv (class, step parity, acc parity), then the epilogue's (ap * TO within each).
   auto put = [&](int64_t dst, int64_t src, int64_t wgt) {
     Insn u;
@@ -183,9 +187,13 @@ void emit_conv(Emitter& e, const Node& n, const ConvGeom& g, const Tile& t, cons
   if (g.scratch)
     for (int64_t ap = 0; ap < 2; ++ap)
       for (int64_t o = 0; o < TO; ++o) put(skipb(ap) + o / ro * area + o % ro, accb(ap) + o / ro * area + o % ro, 0);
-  if (g.row)
+  for (int64_t r = 0; r < g.rows; ++r)
     for (int64_t ap = 0; ap < 2; ++ap)
-      for (int64_t o = 0; o < TO; ++o) put(accb(ap) + o / ro * area + o % ro, rowb(ap) + o, 0);
+      for (int64_t o = 0; o < TO; ++o) put(accb(ap) + o / ro * area + o % ro, rowb(ap, r) + o, 0);
+  if (g.t_rows)
+    for (int64_t r = 0; r < g.rows; ++r)
+      for (int64_t ap = 0; ap < 2; ++ap)
+        for (int64_t o = 0; o < TO; ++o) put(skipb(ap) + o / ro * area + o % ro, rowb(ap, r) + o, 0);
   const int64_t conv_end = gemm.total;
   const int64_t epi_bank = conv_end, reset_bank = conv_end + 2 * TO;
   const int64_t sum_bank = conv_end + 4 * TO, skip_bank = conv_end + 6 * TO;
@@ -245,16 +253,24 @@ void emit_conv(Emitter& e, const Node& n, const ConvGeom& g, const Tile& t, cons
             e.emit(w);
             // compute
             const Insn epi = loop(Opcode::ALU, epi_bank + ap * TO, toc * ro, th, tw, tw * ro, ro, 0, 0);
-            const EpilogueBanks banks{
+            EpilogueBanks banks{
                 loop(Opcode::ALU, skip_bank + ap * TO, toc * ro, th, tw, tw * ro, ro, 0, 0),
                 loop(Opcode::ALU, sum_bank + ap * TO, toc * ro, th, tw, tw * ro, ro, tw * ro, ro),
                 loop(Opcode::ALU, copy_bank + ap * TO, toc * ro, th, tw, tw * ro, ro, tw * ro, ro),
-                loop(Opcode::ALU, row_bank + ap * TO, toc * ro, th, tw, tw * ro, ro, 0, 0)};
+                {}, {}};
+            for (int64_t r = 0; r < g.rows; ++r)
+              banks.rows.push_back(loop(Opcode::ALU, row_bank + (2 * r + ap) * TO, toc * ro, th, tw, tw * ro, ro, 0, 0));
+            if (g.t_rows)
+              for (int64_t r = 0; r < g.rows; ++r)
+                banks.t_rows.push_back(
+                    loop(Opcode::ALU, row_bank + (2 * (g.rows + r) + ap) * TO, toc * ro, th, tw, tw * ro, ro, 0, 0));
             if (j == 0) {
               Insn b = mem(Opcode::LOAD, MemId::ACC, biasb(ap), a.bias + ob0 * ro, 1, toc * ro, toc * ro);
               if (tile >= 2) b[Member::pop_next] = 1, --e.s2c;
               e.emit(b);
-              if (g.row) e.emit(mem(Opcode::LOAD, MemId::ACC, rowb(ap), a.row + ob0 * ro, 1, toc * ro, toc * ro));
+              for (int64_t r = 0; r < g.rows; ++r)
+                e.emit(mem(Opcode::LOAD, MemId::ACC, rowb(ap, r), a.row + r * a.row_pitch + ob0 * ro, 1, toc * ro,
+                           toc * ro));
               // The reset's uops name only ACC rows (the epilogue's bias row is no INP index).
               Insn r = loop(Opcode::GEMM, reset_bank + ap * TO, toc * ro, th, tw, tw * ro, ro, 0, 0);
               r[Member::reset] = 1;
@@ -550,15 +566,18 @@ CompiledNetwork codegen(CompiledNetwork net, const Config& c) {
         info.tile = net.layers.at(id).tile;  // the tiling pass's choice
         std::vector<uint8_t> w = pack_weights(n, in, geo, c);
         // The first requantization step's immediate is folded in (bias_fold()), wrapping as the ALU's ADD does.
-        const int32_t fold = bias_fold(n);
         std::vector<uint8_t> bias = pack_channels(n, geo, c, [&](int64_t o) {
           const int32_t b = n.bias.empty() ? 0 : n.bias[static_cast<size_t>(o)];
-          return static_cast<int32_t>(static_cast<uint32_t>(b) + static_cast<uint32_t>(fold));
+          return static_cast<int32_t>(static_cast<uint32_t>(b) + static_cast<uint32_t>(bias_fold(n, o)));
         });
-        if (geo.row) {  // SHR by a negative amount shifts left
-          std::vector<uint8_t> row =
-              pack_channels(n, geo, c, [&](int64_t o) { return -int32_t{n.lshift[static_cast<size_t>(o)]}; });
-          const int rb = plan.add(Buffer{n.name + ".lshift", MemId::ACC, row.size(), 0, std::move(row), -1});
+        if (geo.rows > 0) {  // one after another in one buffer
+          std::vector<uint8_t> rows;
+          for (const std::vector<int32_t>& row : requant_rows(n)) {
+            const std::vector<uint8_t> r = pack_channels(n, geo, c, [&](int64_t o) { return row[static_cast<size_t>(o)]; });
+            rows.insert(rows.end(), r.begin(), r.end());
+          }
+          a.row_pitch = geo.cob * geo.ro;
+          const int rb = plan.add(Buffer{n.name + ".rows", MemId::ACC, rows.size(), 0, std::move(rows), -1});
           a.row = plan.elem(rb, c);
         }
         const int wb = plan.add(Buffer{n.name + ".weight", MemId::WGT, w.size(), 0, std::move(w), -1});

@@ -39,7 +39,11 @@ ConvGeom conv_geom(const Node& n, const Shape& in, const Config& c) {
   }
   g.cob = (n.out.c + block - 1) / block;
   g.scratch = needs_scratch(n);
-  g.row = !n.lshift.empty();
+  g.rows = requant_row_count(n);
+  if (g.rows > 0) {
+    const std::vector<AluStep> steps = requant_steps(n);
+    g.t_rows = std::any_of(steps.begin(), steps.end(), [](const AluStep& s) { return s.on == AluStep::On::TbyRow; });
+  }
   return g;
 }
 
@@ -52,7 +56,7 @@ bool tile_fits(const ConvGeom& g, const Tile& t, const Config& c, bool residual)
   const int64_t to = t.toc * g.ro, ti = t.tic * g.ri;  // OUT and INP elements per position
   if (in_blocks * g.ri * ih * iw > d.inp_depth / 2) return false;
   if (to * ti * kk > d.wgt_depth / 2) return false;
-  if ((residual || g.scratch ? 2 : 1) * to * t.th * t.tw + (g.row ? 2 : 1) * to > d.acc_depth / 2) return false;
+  if ((residual || g.scratch ? 2 : 1) * to * t.th * t.tw + (1 + g.rows) * to > d.acc_depth / 2) return false;
   if (conv_uops(t, g, residual) > d.uop_depth) return false;
   // GEMM factors: src out s * iw * ri, dst out tw * ro.
   if (g.s * iw * g.ri >= (int64_t{1} << d.log_inp_depth) || t.tw * g.ro >= (int64_t{1} << d.log_acc_depth))
@@ -130,9 +134,11 @@ struct Parts {
     return static_cast<double>(toc * g.ro * tic * g.ri * g.k * g.k * th * tw + c.gemm.pipeline_depth);
   }
   double area(int64_t th, int64_t tw, int64_t toc) const { return static_cast<double>(toc * g.ro * th * tw); }
+  // The bias row's load and reset GEMM, and one ACC load per operand row.
   double head(int64_t th, int64_t tw, int64_t toc) const {
-    return area(th, tw, toc) + static_cast<double>(c.gemm.pipeline_depth) +
-           static_cast<double>(toc * g.ro * c.derived.acc_elem_bytes) / B + rl;
+    const double row = static_cast<double>(toc * g.ro * c.derived.acc_elem_bytes) / B + rl;
+    return area(th, tw, toc) + static_cast<double>(c.gemm.pipeline_depth) + row +
+           static_cast<double>(g.rows) * (1.0 + row);
   }
   // `whole`: whole_rows(), one ACC_8BIT load and one STORE for all toc blocks.
   double tail(int64_t th, int64_t tw, int64_t toc, bool whole) const {
@@ -253,7 +259,7 @@ Tile choose_tile(const Node& n, const Shape& in, const Config& c, const Node* ad
   // Depthwise or not is part of the shape: a depthwise layer loads toc input blocks per step, not tic.
   const std::string key = fmt::format("{}{}:{}x{}x{}x{}>{}x{}x{}k{}s{}p{}r{}a{}t{}w{}|{}", op_name(n.op),
                                       g.dw ? "dw" : "", g.nb, g.cib, g.h, g.w, g.cob, g.ho, g.wo, g.k, g.s, g.p,
-                                      requant_ops, residual_ops, g.scratch, g.row, c.hash());
+                                      requant_ops, residual_ops, g.scratch, g.rows * (g.t_rows ? 2 : 1), c.hash());
   {
     std::lock_guard<std::mutex> lock(mu);
     if (auto it = memo.find(key); it != memo.end()) return it->second;

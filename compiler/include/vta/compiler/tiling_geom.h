@@ -19,8 +19,10 @@ struct ConvGeom {
   int64_t k = 1, s = 1, p = 0;
   bool dw = false;  // depthwise: output block o reads only input block o (tic is 1)
   // The epilogue's scratch tile (half-to-even rounding, needs_scratch()) and
-  // per-channel shift row (Node::lshift) in ACC.
-  bool scratch = false, row = false;
+  // per-channel operand rows (requant_rows(): Node::lshift, Node::frqs) in ACC.
+  bool scratch = false;
+  int rows = 0;
+  bool t_rows = false;  // the rows are operands of steps on T too (AluStep::On::TbyRow)
 };
 /// Dense is a 1x1 convolution over a 1x1 image of all flattened inputs.
 ConvGeom conv_geom(const Node& n, const Shape& in, const Config& c);
@@ -63,10 +65,10 @@ inline ConvBanks conv_banks(const Tile& t, const ConvGeom& g) {
 /// element, and the bias row is an ACC address); with a fused residual Add
 /// per ACC half toc ro uops (dst, its operand) and toc ro (its operand alone),
 /// the same two banks for the scratch tile T (A by T, T alone) and toc ro (T
-/// by A); with a shift row toc ro (dst, the row).
+/// by A); per operand row toc ro (dst, the row), twice with t_rows (T, the row).
 inline int64_t conv_uops(const Tile& t, const ConvGeom& g, bool residual = false) {
   return conv_banks(t, g).total +
-         (4 + (residual || g.scratch ? 4 : 0) + (g.scratch ? 2 : 0) + (g.row ? 2 : 0)) * t.toc * g.ro;
+         (4 + (residual || g.scratch ? 4 : 0) + (g.scratch ? 2 : 0) + (g.t_rows ? 4 : 2) * g.rows) * t.toc * g.ro;
 }
 /// Whether a th x tw tile of tile `t` moves its toc channel blocks in one
 /// STORE (and a fused Add's operand in one ACC_8BIT LOAD): full rows (tw =
