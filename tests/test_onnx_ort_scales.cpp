@@ -46,7 +46,8 @@ TEST_P(OrtScales, ExactFormsOnVtaBitExactOnGoldenAndSystemc) {
       if (!n.fmults.empty() && n.frqs.empty()) {  // the host's only where some channel has no form
         bool formless = false;
         for (int64_t c = 0; c < n.out.c; ++c)
-          formless = formless || !lower_float_requant(n.fmults[static_cast<size_t>(c)], n.zp, n.relu, acc_bound(n, c), true);
+          formless =
+              formless || !lower_float_requant(n.fmults[static_cast<size_t>(c)], n.zp, n.relu, acc_bound(n, c), true);
         EXPECT_TRUE(formless) << n.name;
         ++without;
       }
@@ -73,7 +74,7 @@ TEST_P(OrtScales, ExactFormsOnVtaBitExactOnGoldenAndSystemc) {
       steps += fmt::format(" {}", requant_imm_ops(n));
       if (requant_row_count(n) > 0) steps += fmt::format("/{}", requant_row_count(n));
       EXPECT_EQ(n.device, n.frq.on || !n.frqs.empty() ? Device::Vta : Device::Host) << n.name << "\n"
-                                                                                  << net.graph.dump();
+                                                                                    << net.graph.dump();
       on_vta += n.device == Device::Vta;
     }
   EXPECT_EQ(on_vta, exact);
@@ -84,8 +85,8 @@ TEST_P(OrtScales, ExactFormsOnVtaBitExactOnGoldenAndSystemc) {
                            on_vta, float_rq, compared);
 }
 
-INSTANTIATE_TEST_SUITE_P(Nets, OrtScales, ::testing::Values("resnet18_plain", "mobilenet_v1", "resnet18_plain_pc",
-                                                           "mobilenet_v1_pc"),
+INSTANTIATE_TEST_SUITE_P(Nets, OrtScales,
+                         ::testing::Values("resnet18_plain", "mobilenet_v1", "resnet18_plain_pc", "mobilenet_v1_pc"),
                          [](const auto& i) { return i.param; });
 
 }  // namespace

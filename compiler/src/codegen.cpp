@@ -110,10 +110,12 @@ void emit_requant(Emitter& e, const Insn& shape, const Node& n, bool push = true
   for (size_t i = 0; i < steps.size(); ++i) {
     const On on = steps[i].on;
     if (on != On::A && !banks) fail("layer {}: its requantization needs a scratch tile", n.name);
-    const Insn& sh = on == On::A ? shape : on == On::T ? banks->t : on == On::AbyT ? banks->a_by_t
-                                                    : on == On::TbyA ? banks->t_by_a
-                                                    : on == On::AbyRow ? banks->rows.at(static_cast<size_t>(steps[i].row))
-                                                                       : banks->t_rows.at(static_cast<size_t>(steps[i].row));
+    const Insn& sh = on == On::A        ? shape
+                     : on == On::T      ? banks->t
+                     : on == On::AbyT   ? banks->a_by_t
+                     : on == On::TbyA   ? banks->t_by_a
+                     : on == On::AbyRow ? banks->rows.at(static_cast<size_t>(steps[i].row))
+                                        : banks->t_rows.at(static_cast<size_t>(steps[i].row));
     Insn insn = alu(steps[i].op, on == On::A || on == On::T, steps[i].imm, sh);
     if (push && i + 1 == steps.size()) insn[Member::push_next] = 1;
     e.emit(insn);
@@ -122,7 +124,7 @@ void emit_requant(Emitter& e, const Insn& shape, const Node& n, bool push = true
 
 struct LayerAddrs {
   int64_t in = 0, in2 = 0, out = 0, wgt = 0, bias = 0, uop = 0, row = 0;  // element indices of each buffer
-  int64_t row_pitch = 0;  // ACC elements from one operand row to the next
+  int64_t row_pitch = 0;                                          // ACC elements from one operand row to the next
   int self = -1;                                                  // the node's id
 };
 
@@ -253,13 +255,14 @@ void emit_conv(Emitter& e, const Node& n, const ConvGeom& g, const Tile& t, cons
             e.emit(w);
             // compute
             const Insn epi = loop(Opcode::ALU, epi_bank + ap * TO, toc * ro, th, tw, tw * ro, ro, 0, 0);
-            EpilogueBanks banks{
-                loop(Opcode::ALU, skip_bank + ap * TO, toc * ro, th, tw, tw * ro, ro, 0, 0),
-                loop(Opcode::ALU, sum_bank + ap * TO, toc * ro, th, tw, tw * ro, ro, tw * ro, ro),
-                loop(Opcode::ALU, copy_bank + ap * TO, toc * ro, th, tw, tw * ro, ro, tw * ro, ro),
-                {}, {}};
+            EpilogueBanks banks{loop(Opcode::ALU, skip_bank + ap * TO, toc * ro, th, tw, tw * ro, ro, 0, 0),
+                                loop(Opcode::ALU, sum_bank + ap * TO, toc * ro, th, tw, tw * ro, ro, tw * ro, ro),
+                                loop(Opcode::ALU, copy_bank + ap * TO, toc * ro, th, tw, tw * ro, ro, tw * ro, ro),
+                                {},
+                                {}};
             for (int64_t r = 0; r < g.rows; ++r)
-              banks.rows.push_back(loop(Opcode::ALU, row_bank + (2 * r + ap) * TO, toc * ro, th, tw, tw * ro, ro, 0, 0));
+              banks.rows.push_back(
+                  loop(Opcode::ALU, row_bank + (2 * r + ap) * TO, toc * ro, th, tw, tw * ro, ro, 0, 0));
             if (g.t_rows)
               for (int64_t r = 0; r < g.rows; ++r)
                 banks.t_rows.push_back(
@@ -573,7 +576,8 @@ CompiledNetwork codegen(CompiledNetwork net, const Config& c) {
         if (geo.rows > 0) {  // one after another in one buffer
           std::vector<uint8_t> rows;
           for (const std::vector<int32_t>& row : requant_rows(n)) {
-            const std::vector<uint8_t> r = pack_channels(n, geo, c, [&](int64_t o) { return row[static_cast<size_t>(o)]; });
+            const std::vector<uint8_t> r =
+                pack_channels(n, geo, c, [&](int64_t o) { return row[static_cast<size_t>(o)]; });
             rows.insert(rows.end(), r.begin(), r.end());
           }
           a.row_pitch = geo.cob * geo.ro;

@@ -185,7 +185,8 @@ std::vector<AluStep> all_steps(const Node& n) {
 int32_t bias_fold(const Node& n, int64_t channel) {
   if (n.op != Op::Conv2d && n.op != Op::Dense) return 0;
   if (n.frq.on) return static_cast<int32_t>(0u - static_cast<uint32_t>(n.frq.t_hi));  // acc - t_hi
-  if (!n.frqs.empty()) return static_cast<int32_t>(0u - static_cast<uint32_t>(n.frqs.at(static_cast<size_t>(channel)).t_hi));
+  if (!n.frqs.empty())
+    return static_cast<int32_t>(0u - static_cast<uint32_t>(n.frqs.at(static_cast<size_t>(channel)).t_hi));
   const std::vector<AluStep> steps = all_steps(n);
   // Only a plain add to A: a per-channel shift row or a scratch-tile step
   // before it would see the constant at a different point.
@@ -228,8 +229,12 @@ int8_t run_steps(int32_t acc, const std::vector<AluStep>& steps, const std::vect
       case On::T: t = apply(st.op, t, st.imm); break;
       case On::AbyT: a = apply(st.op, a, t); break;
       case On::TbyA: t = apply(st.op, t, a); break;
-      case On::AbyRow: a = apply(st.op, a, rows.at(static_cast<size_t>(st.row))); break;
-      case On::TbyRow: t = apply(st.op, t, rows.at(static_cast<size_t>(st.row))); break;
+      case On::AbyRow:
+        a = apply(st.op, a, rows.at(static_cast<size_t>(st.row)));
+        break;
+      case On::TbyRow:
+        t = apply(st.op, t, rows.at(static_cast<size_t>(st.row)));
+        break;
     }
   return static_cast<int8_t>(a);
 }

@@ -93,7 +93,6 @@ int requant_imm_ops(const Node& n);
 /// around, T starting from `t0`, `rows` the lane's per-channel operands by
 /// row index): the lowering's proofs and the unit tests check the epilogue
 /// against the reference with it.
-int8_t run_steps(int32_t acc, const std::vector<AluStep>& steps, const std::vector<int32_t>& rows = {},
-                 int32_t t0 = 0);
+int8_t run_steps(int32_t acc, const std::vector<AluStep>& steps, const std::vector<int32_t>& rows = {}, int32_t t0 = 0);
 
 }  // namespace vta::compiler
