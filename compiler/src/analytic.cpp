@@ -68,7 +68,7 @@ void estimate_conv(LayerEstimate& e, const Node& n, const Shape& in, const Confi
                          r.load(toc, tic * kk * static_cast<double>(d.wgt_elem_bytes)));
       e.gemm += steps * (toc * tic * kk * static_cast<double>(tc.th * tc.tw) + r.P);
     }
-    e.bytes_acc += cnt * toc * static_cast<double>(d.acc_elem_bytes);
+    e.bytes_acc += cnt * toc * static_cast<double>(d.acc_elem_bytes) * static_cast<double>(1 + g.rows);  // bias, rows
     e.alu += cnt * (1 + requant_imm_ops(n)) * r.alu(area, false);
     // One store per channel block (ro OUT elements per position), or one for all (whole_rows()).
     const bool whole = whole_rows(g, t, tc.th, tc.tw);

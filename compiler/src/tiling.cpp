@@ -40,9 +40,12 @@ ConvGeom conv_geom(const Node& n, const Shape& in, const Config& c) {
   g.cob = (n.out.c + block - 1) / block;
   g.scratch = needs_scratch(n);
   g.rows = requant_row_count(n);
-  if (g.rows > 0) {
+  if (g.rows > 0 || g.scratch) {
+    using On = AluStep::On;
     const std::vector<AluStep> steps = requant_steps(n);
-    g.t_rows = std::any_of(steps.begin(), steps.end(), [](const AluStep& s) { return s.on == AluStep::On::TbyRow; });
+    g.t_rows = std::any_of(steps.begin(), steps.end(), [](const AluStep& s) { return s.on == On::TbyRow; });
+    g.vector_steps = static_cast<int>(
+        std::count_if(steps.begin(), steps.end(), [](const AluStep& s) { return s.on != On::A && s.on != On::T; }));
   }
   return g;
 }
@@ -143,7 +146,9 @@ struct Parts {
   // `whole`: whole_rows(), one ACC_8BIT load and one STORE for all toc blocks.
   double tail(int64_t th, int64_t tw, int64_t toc, bool whole) const {
     const double ar = area(th, tw, toc);
-    double e = ar * groups * static_cast<double>(c.alu.ii_vector + requant_ops * c.alu.ii_imm) +
+    double e = ar * groups *
+                   static_cast<double>(c.alu.ii_vector + requant_ops * c.alu.ii_imm +
+                                       g.vector_steps * (c.alu.ii_vector - c.alu.ii_imm)) +
                5.0 * static_cast<double>(c.alu.latency);
     // A fused Add's operand: one ACC_8BIT load per channel block, its ADD and
     // immediates. The loads share the read port with the next steps' INP and
@@ -257,9 +262,9 @@ Tile choose_tile(const Node& n, const Shape& in, const Config& c, const Node* ad
   const ConvGeom g = conv_geom(n, in, c);
   const int requant_ops = requant_imm_ops(n), residual_ops = residual_imm_ops(add);
   // Depthwise or not is part of the shape: a depthwise layer loads toc input blocks per step, not tic.
-  const std::string key = fmt::format("{}{}:{}x{}x{}x{}>{}x{}x{}k{}s{}p{}r{}a{}t{}w{}|{}", op_name(n.op),
+  const std::string key = fmt::format("{}{}:{}x{}x{}x{}>{}x{}x{}k{}s{}p{}r{}a{}t{}w{}v{}|{}", op_name(n.op),
                                       g.dw ? "dw" : "", g.nb, g.cib, g.h, g.w, g.cob, g.ho, g.wo, g.k, g.s, g.p,
-                                      requant_ops, residual_ops, g.scratch, g.rows * (g.t_rows ? 2 : 1), c.hash());
+                                      requant_ops, residual_ops, g.scratch, g.rows * (g.t_rows ? 2 : 1), g.vector_steps, c.hash());
   {
     std::lock_guard<std::mutex> lock(mu);
     if (auto it = memo.find(key); it != memo.end()) return it->second;

@@ -23,6 +23,9 @@ struct ConvGeom {
   bool scratch = false;
   int rows = 0;
   bool t_rows = false;  // the rows are operands of steps on T too (AluStep::On::TbyRow)
+  // Epilogue steps with a tile operand (T, a row): vector-vector ALU ops,
+  // ii_vector each where an immediate op takes ii_imm.
+  int vector_steps = 0;
 };
 /// Dense is a 1x1 convolution over a 1x1 image of all flattened inputs.
 ConvGeom conv_geom(const Node& n, const Shape& in, const Config& c);
