@@ -111,8 +111,9 @@ INSTANTIATE_TEST_SUITE_P(Zoo, Oracle,
 // with zero points, per-channel int8 weights; asym_qdq_models.h): ONNX
 // Runtime, the integer reference and the backend agree bit for bit, with
 // every convolution and dense layer on VTA (test_onnx_asym.cpp and
-// test_onnx_ort_scales.cpp assert it) but those of *_ort_pc: multipliers
-// that are not powers of two and differ per output channel run on the host.
+// test_onnx_ort_scales.cpp assert it); in *_ort_pc (multipliers that are
+// not powers of two and differ per output channel) those with a per-channel
+// form (Node::frqs, requant_float.h), the others on the host.
 struct AsymCase {
   std::string net;
   int64_t image, width;
@@ -177,13 +178,16 @@ TEST_P(AsymOracle, ImportRunsBitExactWithOnnxRuntime) {
     auto backend = vta::make_backend(backend_name(), cfg);
     const CompiledNetwork net = compile(g, cfg);
     if (c.net.ends_with("_ort_pc")) {
-      int per_channel = 0;
+      int per_channel = 0, on_vta = 0;
       for (const auto& n : net.graph.nodes)
-        if (!n.fmults.empty()) {
-          ++per_channel;
-          EXPECT_EQ(n.device, Device::Host) << n.name;
+        if (!n.fmults.empty() && n.op != Op::DeviceCopy) {
+          ++per_channel, on_vta += !n.frqs.empty();
+          EXPECT_EQ(n.device, n.frqs.empty() ? Device::Host : Device::Vta) << n.name;
         }
       EXPECT_EQ(per_channel, b.convs()) << "every convolution with per-channel multipliers";
+      EXPECT_GT(on_vta, 0) << "per-channel forms on VTA";
+      std::cout << fmt::format("ORACLE asym {} seed {}: {} of {} per-channel convolutions on VTA\n", c.net, seed,
+                               on_vta, per_channel);
     }
     const NetworkResult res = run_network(net, *backend, in);
     EXPECT_EQ(res.output.data, ref.data) << c.net << " on " << backend_name();

@@ -19,6 +19,7 @@
 #include "vta/compiler/reference.h"
 #include "vta/compiler/report.h"
 #include "vta/compiler/requant.h"
+#include "vta/compiler/requant_float.h"
 #include "vta/compiler/runtime.h"
 
 namespace {
@@ -29,26 +30,45 @@ class OrtScales : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(OrtScales, ExactFormsOnVtaBitExactOnGoldenAndSystemc) {
   vta::test::AsymQdqBuilder b(5);
-  b.ort_scales();
-  if (GetParam() == "resnet18_plain")
+  const bool pc = GetParam().ends_with("_pc");  // per-channel weight scales: rows of per-channel operands
+  pc ? b.ort_per_channel() : b.ort_scales();
+  if (GetParam().starts_with("resnet18_plain"))
     b.resnet18_plain(32, 16, 10);
   else if (GetParam() == "resnet18")  // residual adds and a global average pool of a 2 x 2 map
     b.resnet18(64, 8, 10);
   else
     b.mobilenet_v1(32, 8, 10);
   const Graph g = import_onnx_bytes(b.builder().bytes(), GetParam());
-  int float_rq = 0, exact = 0, fixed = 0;
+  int float_rq = 0, exact = 0, fixed = 0, per_channel = 0, without = 0;
   for (const auto& n : g.nodes)
     if (n.op == Op::Conv2d || n.op == Op::Dense) {
       EXPECT_NE(n.fmult, 0.0f) << n.name;
-      float_rq += n.fmult != 0, exact += n.frq.on;
-      fixed += !n.frq.fixes.empty();
-      if (!n.frq.fixes.empty()) {
+      float_rq += n.fmult != 0, exact += n.frq.on || !n.frqs.empty();
+      per_channel += !n.fmults.empty();
+      if (!n.frqs.empty()) {
+        EXPECT_EQ(n.frqs.size(), static_cast<size_t>(n.out.c)) << n.name;
+      }
+      if (!n.fmults.empty() && n.frqs.empty()) {  // the host's only where some channel has no form
+        bool formless = false;
+        for (int64_t c = 0; c < n.out.c; ++c)
+          formless =
+              formless || !lower_float_requant(n.fmults[static_cast<size_t>(c)], n.zp, n.relu, acc_bound(n, c), true);
+        EXPECT_TRUE(formless) << n.name;
+        ++without;
+      }
+      bool fixes = !n.frq.fixes.empty();
+      for (const FloatRequantVta& f : n.frqs) fixes = fixes || !f.fixes.empty();
+      fixed += fixes;
+      if (fixes) {
         EXPECT_TRUE(needs_scratch(n)) << n.name << ": the fixes use the scratch tile";
       }
     }
   EXPECT_EQ(float_rq, b.convs() + b.denses());
-  EXPECT_EQ(exact, float_rq) << "every conv/dense with an exact VTA form";
+  EXPECT_EQ(exact + without, float_rq) << "every conv/dense with an exact VTA form but those of a formless channel";
+  if (pc) {
+    EXPECT_GT(exact, b.denses()) << "per-channel forms on VTA";
+  }
+  EXPECT_EQ(per_channel, pc ? b.convs() : 0) << "per-channel multipliers on every convolution";
   EXPECT_GT(fixed, 0) << "some with thresholds the float product's rounding moved off the line";
   const vta::Config cfg = vta::test::preset("vta-1x16x16");
   const CompiledNetwork net = compile(g, cfg);
@@ -57,7 +77,9 @@ TEST_P(OrtScales, ExactFormsOnVtaBitExactOnGoldenAndSystemc) {
   for (const auto& n : net.graph.nodes)
     if (n.op == Op::Conv2d || n.op == Op::Dense) {
       steps += fmt::format(" {}", requant_imm_ops(n));
-      EXPECT_EQ(n.device, Device::Vta) << n.name << "\n" << net.graph.dump();
+      if (requant_row_count(n) > 0) steps += fmt::format("/{}", requant_row_count(n));
+      EXPECT_EQ(n.device, n.frq.on || !n.frqs.empty() ? Device::Vta : Device::Host) << n.name << "\n"
+                                                                                    << net.graph.dump();
       on_vta += n.device == Device::Vta;
     }
   EXPECT_EQ(on_vta, exact);
@@ -82,7 +104,7 @@ TEST_P(OrtScales, ExactFormsOnVtaBitExactOnGoldenAndSystemc) {
   EXPECT_EQ(adds, GetParam() == "resnet18" ? 8 : 0);
   EXPECT_EQ(pools, 1);
   std::cout << GetParam() << ": nodes and devices:" << where << "\n";
-  std::cout << GetParam() << ": ALU steps per epilogue:" << steps << "\n";
+  std::cout << GetParam() << ": ALU steps per epilogue (/ per-channel rows):" << steps << "\n";
   if (GetParam() == "resnet18") {  // the report says why each residual add stays on the host
     auto backend = vta::make_backend("golden", cfg);
     Tensor in{g.at(0).out, std::vector<int8_t>(static_cast<size_t>(g.at(0).out.size()), 3)};
@@ -101,7 +123,9 @@ TEST_P(OrtScales, ExactFormsOnVtaBitExactOnGoldenAndSystemc) {
                            on_vta, float_rq, compared);
 }
 
-INSTANTIATE_TEST_SUITE_P(Nets, OrtScales, ::testing::Values("resnet18_plain", "resnet18", "mobilenet_v1"),
+INSTANTIATE_TEST_SUITE_P(Nets, OrtScales,
+                         ::testing::Values("resnet18_plain", "resnet18", "mobilenet_v1", "resnet18_plain_pc",
+                                           "mobilenet_v1_pc"),
                          [](const auto& i) { return i.param; });
 
 }  // namespace

@@ -175,7 +175,7 @@ TEST(RoundHalfToEven, AluStepsEqualTheExactRounding) {
             ties += i % 4 == 0;
             const int64_t want =
                 std::clamp<int64_t>(round_even_64(acc << lsh, s) + zp, relu ? std::max(zp, -128) : -128, 127);
-            ASSERT_EQ(run_steps(static_cast<int32_t>(acc), steps, -lsh, junk(rng)), want)
+            ASSERT_EQ(run_steps(static_cast<int32_t>(acc), steps, {-lsh}, junk(rng)), want)
                 << "acc " << acc << " shift " << s << " zp " << zp << " relu " << relu << " lshift " << lsh;
           }
         }

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <random>
 
+#include "vta/compiler/requant.h"
 #include "vta/compiler/requant_float.h"
 
 using namespace vta::compiler;
@@ -206,4 +207,86 @@ TEST(RequantFloat, SmallMultipliersOfWideRangesAllLower) {
             << " double-rounded accumulators\n";
   EXPECT_EQ(lowered, cases);
   EXPECT_GT(with_fixes, 0);
+}
+
+namespace {
+
+// A Conv2d of `outs` channels of `per_out` random int8 weights and biases,
+// with one ONNX Runtime multiplier per channel.
+Node per_channel_node(std::mt19937& rng, int64_t outs, int64_t per_out, const std::vector<float>& fmults, int32_t zp,
+                      bool relu) {
+  Node n;
+  n.op = Op::Conv2d;
+  n.out = Shape{1, outs, 1, 1};
+  std::uniform_int_distribution<int> w(-127, 127), b(-5000, 5000);
+  for (int64_t i = 0; i < outs * per_out; ++i) n.weight.push_back(static_cast<int8_t>(w(rng)));
+  for (int64_t o = 0; o < outs; ++o) n.bias.push_back(b(rng));
+  n.fmults = fmults, n.fmult = fmults[0], n.zp = zp, n.relu = relu, n.round_even = true;
+  return n;
+}
+
+// Every accumulator of every channel's bound through the node's steps with
+// that channel's rows (and its bias fold) against requantize_ort().
+int64_t differing_on_every_channel(const Node& n) {
+  const std::vector<AluStep> steps = requant_steps(n);
+  const std::vector<std::vector<int32_t>> rows = requant_rows(n);
+  int64_t differing = 0;
+  for (int64_t o = 0; o < n.out.c; ++o) {
+    std::vector<int32_t> mine;
+    for (const auto& r : rows) mine.push_back(r[static_cast<size_t>(o)]);
+    const int64_t bound = acc_bound(n, o);
+    const auto fold = static_cast<uint32_t>(bias_fold(n, o));
+    for (int64_t a = -bound; a <= bound; ++a)
+      differing += run_steps(static_cast<int32_t>(static_cast<uint32_t>(a) + fold), steps, mine) !=
+                   requantize_ort(static_cast<int32_t>(a), n.fmults[static_cast<size_t>(o)], n.zp, n.relu);
+  }
+  return differing;
+}
+
+}  // namespace
+
+TEST(RequantFloat, PerChannelRowsEqualOrtOnEveryChannel) {
+  // ONNX Runtime's per-channel multipliers (2^-11 .. 2^-6, a different one
+  // per channel): one sequence of steps with per-channel rows, exact on
+  // every accumulator of every channel; with fixes and two words among them.
+  std::mt19937 rng(21);
+  std::uniform_real_distribution<float> lg(-11.0f, -6.0f);
+  int lowered = 0, with_fixes = 0, two_words = 0;
+  for (int i = 0; i < 12; ++i) {
+    std::vector<float> fm;
+    for (int o = 0; o < 8; ++o) fm.push_back(std::exp2(lg(rng)));
+    Node n = per_channel_node(rng, 8, 32, fm, static_cast<int32_t>(rng() % 256) - 128, rng() % 2 == 0);
+    if (!lower_float_requant_rows(n)) {
+      EXPECT_TRUE(n.frqs.empty());
+      continue;
+    }
+    ++lowered;
+    ASSERT_EQ(n.frqs.size(), 8u);
+    const std::vector<std::vector<int32_t>> rows = requant_rows(n);
+    EXPECT_EQ(static_cast<int>(rows.size()), requant_row_count(n));
+    for (const auto& r : rows) EXPECT_EQ(r.size(), 8u);
+    bool fixes = false;
+    for (const FloatRequantVta& f : n.frqs) fixes = fixes || !f.fixes.empty();
+    with_fixes += fixes, two_words += float_requant_two_words(n.frqs);
+    EXPECT_EQ(needs_scratch(n), fixes || float_requant_two_words(n.frqs));
+    EXPECT_EQ(differing_on_every_channel(n), 0) << "case " << i;
+    std::cout << "case " << i << ": " << requant_steps(n).size() << " ALU steps, " << rows.size() << " rows\n";
+  }
+  std::cout << "lowered " << lowered << " of 12, " << with_fixes << " with fixes, " << two_words << " in two words\n";
+  EXPECT_EQ(lowered, 12);
+  EXPECT_GT(with_fixes, 0);
+  EXPECT_GT(two_words, 0);
+}
+
+TEST(RequantFloat, PerChannelRefusesAChannelWithoutAForm) {
+  // One channel of 2^-13 over 1024 weights of 127: a clamped range of about
+  // 2^21, more than two words hold; the node stays the host's.
+  std::mt19937 rng(3);
+  Node n = per_channel_node(rng, 2, 1024, {0x1.3p-8f, 0x1.0p-13f}, 0, false);
+  for (int64_t i = 1024; i < 2048; ++i) n.weight[static_cast<size_t>(i)] = 127;
+  EXPECT_FALSE(lower_float_requant(0x1.0p-13f, 0, false, acc_bound(n, 1), true));
+  EXPECT_FALSE(lower_float_requant_rows(n));
+  EXPECT_TRUE(n.frqs.empty());
+  n.weight.resize(1024), n.bias.resize(1), n.fmults.resize(1), n.out.c = 1;  // the first channel alone: a form
+  EXPECT_TRUE(lower_float_requant_rows(n));
 }

@@ -165,7 +165,8 @@ TEST(Tiling, OneByOneRemainderWidthSharesTheFullBank) {
   EXPECT_EQ(b.at[1][1], b.at[0][1]);
   EXPECT_EQ(b.total, 4 * (t.toc * 2 + t.toc * 1) * geo.ro * geo.ri);
   EXPECT_EQ(conv_uops(t, geo), b.total + 4 * t.toc * geo.ro + (geo.scratch ? 6 : 0) * t.toc * geo.ro +
-                                   (geo.row ? 2 : 0) * t.toc * geo.ro + (geo.bias_gemm ? 4 : 0) * t.toc * geo.ro);
+                                   (geo.t_rows ? 4 : 2) * geo.rows * t.toc * geo.ro +
+                                   (geo.bias_gemm ? 4 : 0) * t.toc * geo.ro);
 }
 
 // The largest value <= v, >= 1, that does not divide `total` and for which

@@ -76,7 +76,7 @@ void estimate_conv(LayerEstimate& e, const Node& n, const Shape& in, const Confi
       e.gemm += cnt * (area + r.P);
       e.alu += cnt * requant_imm_ops(n) * r.alu(area, true);
     } else {
-      e.bytes_acc += cnt * toc * static_cast<double>(d.acc_elem_bytes);
+      e.bytes_acc += cnt * toc * static_cast<double>(d.acc_elem_bytes) * static_cast<double>(1 + g.rows);  // bias, rows
       e.alu += cnt * (1 + requant_imm_ops(n)) * r.alu(area, false);
     }
     // One store per channel block (ro OUT elements per position), or one for all (whole_rows()).

@@ -32,7 +32,7 @@ bool lanes_of(int32_t b, int64_t lanes, int8_t* w) {
 
 int32_t packed_bias(const Node& n, int64_t channel) {
   const int32_t b = n.bias.empty() ? 0 : n.bias[static_cast<size_t>(channel)];
-  return static_cast<int32_t>(static_cast<uint32_t>(b) + static_cast<uint32_t>(bias_fold(n)));
+  return static_cast<int32_t>(static_cast<uint32_t>(b) + static_cast<uint32_t>(bias_fold(n, channel)));
 }
 
 bool bias_by_gemm(const Node& n, const Config& c) {

@@ -106,7 +106,8 @@ class Emitter {
 // instruction pushes compute->store.
 // The loops of the steps on the scratch tile and the shift row (AluStep::On).
 struct EpilogueBanks {
-  Insn t, a_by_t, t_by_a, row;
+  Insn t, a_by_t, t_by_a;
+  std::vector<Insn> rows, t_rows;  // by AluStep::row: A by the row, T by the row
 };
 void emit_requant(Emitter& e, const Insn& shape, const Node& n, bool push = true,
                   const EpilogueBanks* banks = nullptr) {
@@ -115,8 +116,12 @@ void emit_requant(Emitter& e, const Insn& shape, const Node& n, bool push = true
   for (size_t i = 0; i < steps.size(); ++i) {
     const On on = steps[i].on;
     if (on != On::A && !banks) fail("layer {}: its requantization needs a scratch tile", n.name);
-    const Insn& sh = on == On::A ? shape : on == On::T ? banks->t : on == On::AbyT ? banks->a_by_t
-                                                    : on == On::TbyA ? banks->t_by_a : banks->row;
+    const Insn& sh = on == On::A        ? shape
+                     : on == On::T      ? banks->t
+                     : on == On::AbyT   ? banks->a_by_t
+                     : on == On::TbyA   ? banks->t_by_a
+                     : on == On::AbyRow ? banks->rows.at(static_cast<size_t>(steps[i].row))
+                                        : banks->t_rows.at(static_cast<size_t>(steps[i].row));
     Insn insn = alu(steps[i].op, on == On::A || on == On::T, steps[i].imm, sh);
     if (push && i + 1 == steps.size()) insn[Member::push_next] = 1;
     e.emit(insn);
@@ -125,8 +130,9 @@ void emit_requant(Emitter& e, const Insn& shape, const Node& n, bool push = true
 
 struct LayerAddrs {
   int64_t in = 0, in2 = 0, out = 0, wgt = 0, bias = 0, uop = 0, row = 0;  // element indices of each buffer
-  int64_t bias_inp = 0;  // the constant INP element of a bias by GEMM (a.bias: its WGT rows)
-  int64_t identity = 0;  // the WGT element of a residual operand by GEMM (scaled_identity())
+  int64_t bias_inp = 0;   // the constant INP element of a bias by GEMM (a.bias: its WGT rows)
+  int64_t identity = 0;   // the WGT element of a residual operand by GEMM (scaled_identity())
+  int64_t row_pitch = 0;  // ACC elements from one operand row to the next
   int self = -1;                                                  // the node's id
 };
 
@@ -149,7 +155,9 @@ void emit_conv(Emitter& e, const Node& n, const ConvGeom& g, const Tile& t, cons
   auto wgtb = [&](int64_t sp) { return sp * wgt_half; };
   auto accb = [&](int64_t ap) { return ap * acc_half; };
   auto biasb = [&](int64_t ap) { return ap * acc_half + acc_half - TO; };
-  auto rowb = [&](int64_t ap) { return ap * acc_half + acc_half - (g.bias_gemm ? 1 : 2) * TO; };  // Node::lshift, negated
+  // Operand rows (requant_rows()) below the bias row; a bias by GEMM has no
+  // bias row and no operand rows (conv_geom()).
+  auto rowb = [&](int64_t ap, int64_t r) { return ap * acc_half + acc_half - (2 + r) * TO; };
   // A bias by GEMM: the constant INP element after the full tile's input
   // blocks, the bias WGT rows after its weights, in each step half.
   const int64_t bias_inp_at = (g.dw ? t.toc : t.tic) * ri * ih * iw, bias_wgt_at = TO * t.tic * ri * kk;
@@ -195,9 +203,13 @@ void emit_conv(Emitter& e, const Node& n, const ConvGeom& g, const Tile& t, cons
   if (g.scratch)
     for (int64_t ap = 0; ap < 2; ++ap)
       for (int64_t o = 0; o < TO; ++o) put(skipb(ap) + o / ro * area + o % ro, accb(ap) + o / ro * area + o % ro, 0);
-  if (g.row)
+  for (int64_t r = 0; r < g.rows; ++r)
     for (int64_t ap = 0; ap < 2; ++ap)
-      for (int64_t o = 0; o < TO; ++o) put(accb(ap) + o / ro * area + o % ro, rowb(ap) + o, 0);
+      for (int64_t o = 0; o < TO; ++o) put(accb(ap) + o / ro * area + o % ro, rowb(ap, r) + o, 0);
+  if (g.t_rows)
+    for (int64_t r = 0; r < g.rows; ++r)
+      for (int64_t ap = 0; ap < 2; ++ap)
+        for (int64_t o = 0; o < TO; ++o) put(skipb(ap) + o / ro * area + o % ro, rowb(ap, r) + o, 0);
   if (g.skip_gemm)  // the operand's INP tile at the start of its step's half, the identity after it
     for (int64_t sp = 0; sp < 2; ++sp)
       for (int64_t ap = 0; ap < 2; ++ap)
@@ -213,7 +225,7 @@ void emit_conv(Emitter& e, const Node& n, const ConvGeom& g, const Tile& t, cons
   const int64_t sum_bank = conv_end + 4 * TO, skip_bank = conv_end + 6 * TO;
   const int64_t copy_bank = conv_end + 8 * TO;
   const int64_t row_bank = conv_end + (4 + (add || g.scratch ? 4 : 0) + (g.scratch ? 2 : 0)) * TO;
-  const int64_t skip_gemm_bank = row_bank + (g.row ? 2 : 0) * TO;
+  const int64_t skip_gemm_bank = row_bank + (g.t_rows ? 4 : 2) * g.rows * TO;
   const int64_t bias_bank = skip_gemm_bank + (g.skip_gemm ? 4 : 0) * TO;
   // The shifts of the conv's output and of the other operand (Add::shift_a applies to inputs[0]).
   const int shift_conv = add ? conv_shift(*add, a.self) : 0;
@@ -274,11 +286,18 @@ void emit_conv(Emitter& e, const Node& n, const ConvGeom& g, const Tile& t, cons
             // Immediates only with a bias by GEMM: the reset bank's uops (dst alone).
             const Insn epi =
                 loop(Opcode::ALU, (g.bias_gemm ? reset_bank : epi_bank) + ap * TO, toc * ro, th, tw, tw * ro, ro, 0, 0);
-            const EpilogueBanks banks{
-                loop(Opcode::ALU, skip_bank + ap * TO, toc * ro, th, tw, tw * ro, ro, 0, 0),
-                loop(Opcode::ALU, sum_bank + ap * TO, toc * ro, th, tw, tw * ro, ro, tw * ro, ro),
-                loop(Opcode::ALU, copy_bank + ap * TO, toc * ro, th, tw, tw * ro, ro, tw * ro, ro),
-                loop(Opcode::ALU, row_bank + ap * TO, toc * ro, th, tw, tw * ro, ro, 0, 0)};
+            EpilogueBanks banks{loop(Opcode::ALU, skip_bank + ap * TO, toc * ro, th, tw, tw * ro, ro, 0, 0),
+                                loop(Opcode::ALU, sum_bank + ap * TO, toc * ro, th, tw, tw * ro, ro, tw * ro, ro),
+                                loop(Opcode::ALU, copy_bank + ap * TO, toc * ro, th, tw, tw * ro, ro, tw * ro, ro),
+                                {},
+                                {}};
+            for (int64_t r = 0; r < g.rows; ++r)
+              banks.rows.push_back(
+                  loop(Opcode::ALU, row_bank + (2 * r + ap) * TO, toc * ro, th, tw, tw * ro, ro, 0, 0));
+            if (g.t_rows)
+              for (int64_t r = 0; r < g.rows; ++r)
+                banks.t_rows.push_back(
+                    loop(Opcode::ALU, row_bank + (2 * (g.rows + r) + ap) * TO, toc * ro, th, tw, tw * ro, ro, 0, 0));
             bool popped = false;  // load->compute of this step
             if (j == 0) {
               bool s2c_popped = tile < 2;
@@ -287,7 +306,9 @@ void emit_conv(Emitter& e, const Node& n, const ConvGeom& g, const Tile& t, cons
                 if (!s2c_popped) b[Member::pop_next] = 1, --e.s2c, s2c_popped = true;
                 e.emit(b);
               }
-              if (g.row) e.emit(mem(Opcode::LOAD, MemId::ACC, rowb(ap), a.row + ob0 * ro, 1, toc * ro, toc * ro));
+              for (int64_t r = 0; r < g.rows; ++r)
+                e.emit(mem(Opcode::LOAD, MemId::ACC, rowb(ap, r), a.row + r * a.row_pitch + ob0 * ro, 1, toc * ro,
+                           toc * ro));
               // The reset's uops name only ACC rows (the epilogue's bias row is no INP index).
               Insn r = loop(Opcode::GEMM, reset_bank + ap * TO, toc * ro, th, tw, tw * ro, ro, 0, 0);
               r[Member::reset] = 1;
@@ -620,8 +641,8 @@ CompiledNetwork codegen(CompiledNetwork net, const Config& c) {
         a.self = id;
         info = net.layers.at(id);  // the tiling pass's choice (tile, key, the model's pick)
         std::vector<uint8_t> w = pack_weights(n, in, geo, c);
-        // The first requantization step's immediate is folded in (packed_bias()): as ACC rows, or
-        // as WGT rows over a constant INP element (bias_by_gemm()).
+        // The first requantization step's immediate is folded in (packed_bias(), bias_fold()): as ACC
+        // rows, or as WGT rows over a constant INP element (bias_by_gemm()).
         std::vector<uint8_t> bias = geo.bias_gemm ? pack_bias_weights(n, geo.cob * geo.ro, c)
                                                   : pack_channels(n, geo, c, [&](int64_t o) { return packed_bias(n, o); });
         if (geo.bias_gemm && bias_lanes < 0)  // one constant INP element for the network
@@ -636,10 +657,15 @@ CompiledNetwork codegen(CompiledNetwork net, const Config& c) {
                                             static_cast<uint64_t>(c.derived.wgt_elem_bytes), 0, scaled_identity(s, c), -1});
           a.identity = plan.elem(identities[s], c);
         }
-        if (geo.row) {  // SHR by a negative amount shifts left
-          std::vector<uint8_t> row =
-              pack_channels(n, geo, c, [&](int64_t o) { return -int32_t{n.lshift[static_cast<size_t>(o)]}; });
-          const int rb = plan.add(Buffer{n.name + ".lshift", MemId::ACC, row.size(), 0, std::move(row), -1});
+        if (geo.rows > 0) {  // one after another in one buffer
+          std::vector<uint8_t> rows;
+          for (const std::vector<int32_t>& row : requant_rows(n)) {
+            const std::vector<uint8_t> r =
+                pack_channels(n, geo, c, [&](int64_t o) { return row[static_cast<size_t>(o)]; });
+            rows.insert(rows.end(), r.begin(), r.end());
+          }
+          a.row_pitch = geo.cob * geo.ro;
+          const int rb = plan.add(Buffer{n.name + ".rows", MemId::ACC, rows.size(), 0, std::move(rows), -1});
           a.row = plan.elem(rb, c);
         }
         const int wb = plan.add(Buffer{n.name + ".weight", MemId::WGT, w.size(), 0, std::move(w), -1});

@@ -26,6 +26,7 @@ Node copy_node(const Node& from, int src, Device to) {
   cp.weight.clear();
   cp.bias.clear();
   cp.lshift.clear();
+  cp.frqs.clear();
   return cp;
 }
 

@@ -9,7 +9,7 @@ namespace vta::compiler {
 
 // A field added to Node must be written and read below (and the zoo cache's
 // format version bumped): this fails to compile until the sizes agree again.
-static_assert(sizeof(Node) == 472, "Node changed: update graph_io.cpp and kZooCacheFormat in zoo_cache.cpp");
+static_assert(sizeof(Node) == 504, "Node changed: update graph_io.cpp and kZooCacheFormat in zoo_cache.cpp");
 
 namespace {
 
@@ -29,6 +29,13 @@ void put_str(std::string& out, const std::string& s) {
 }
 void put_shape(std::string& out, const Shape& s) {
   put(out, s.n), put(out, s.c), put(out, s.h), put(out, s.w);
+}
+
+void put_frq(std::string& out, const FloatRequantVta& f) {
+  put<uint8_t>(out, f.on), put<uint8_t>(out, f.row);
+  put(out, f.t_hi), put(out, f.span), put(out, f.j0), put(out, f.m), put(out, f.c);
+  put(out, f.s), put(out, f.zmin);
+  put_vec(out, f.fixes);
 }
 
 class Reader {
@@ -105,12 +112,21 @@ void write_node(std::string& out, const Node& n) {
   put(out, n.fmult);
   put_vec(out, n.fmults);
   put(out, n.ort.a), put(out, n.ort.b), put(out, n.ort.out);
-  put<uint8_t>(out, n.frq.on);
-  put(out, n.frq.t_hi), put(out, n.frq.span), put(out, n.frq.j0), put(out, n.frq.m), put(out, n.frq.c);
-  put(out, n.frq.s), put(out, n.frq.zmin);
-  put_vec(out, n.frq.fixes);
+  put_frq(out, n.frq);
+  put<uint64_t>(out, n.frqs.size());
+  for (const FloatRequantVta& f : n.frqs) put_frq(out, f);
   put_vec(out, n.lshift);
   for (const Node::Banding* b : {&n.band, &n.band_src}) put(out, b->h), put(out, b->w), put(out, b->cols);
+}
+
+FloatRequantVta read_frq(Reader& r) {
+  FloatRequantVta f;
+  f.on = r.flag(), f.row = r.flag();
+  f.t_hi = r.get<int32_t>(), f.span = r.get<int32_t>(), f.j0 = r.get<int32_t>();
+  f.m = r.get<int64_t>(), f.c = r.get<int64_t>();
+  f.s = r.get<int32_t>(), f.zmin = r.get<int32_t>();
+  f.fixes = r.vec<int32_t>();
+  return f;
 }
 
 Node read_node(Reader& r, int index) {
@@ -146,11 +162,10 @@ Node read_node(Reader& r, int index) {
   n.fmult = r.get<float>();
   n.fmults = r.vec<float>();
   n.ort.a = r.get<float>(), n.ort.b = r.get<float>(), n.ort.out = r.get<float>();
-  n.frq.on = r.flag();
-  n.frq.t_hi = r.get<int32_t>(), n.frq.span = r.get<int32_t>(), n.frq.j0 = r.get<int32_t>();
-  n.frq.m = r.get<int64_t>(), n.frq.c = r.get<int64_t>();
-  n.frq.s = r.get<int32_t>(), n.frq.zmin = r.get<int32_t>();
-  n.frq.fixes = r.vec<int32_t>();
+  n.frq = read_frq(r);
+  const auto channels = r.get<uint64_t>();
+  if (channels > static_cast<uint64_t>(n.out.c)) r.bad("more per-channel requantizations than output channels");
+  for (uint64_t c = 0; c < channels; ++c) n.frqs.push_back(read_frq(r));
   n.lshift = r.vec<int8_t>();
   for (Node::Banding* b : {&n.band, &n.band_src})
     b->h = r.get<int64_t>(), b->w = r.get<int64_t>(), b->cols = r.get<int64_t>();

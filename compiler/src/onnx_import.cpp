@@ -647,8 +647,11 @@ class Importer : public OnnxReader {
     }
     n.fmult = n.fmults[0];
     if (std::all_of(n.fmults.begin(), n.fmults.end(), [&](float m) { return m == n.fmult; })) n.fmults.clear();
-    if (n.fmults.empty())
+    if (n.fmults.empty()) {
       if (const auto f = lower_float_requant(n.fmult, n.zp, n.relu, acc_bound(n))) n.frq = *f;
+    } else {
+      lower_float_requant_rows(n);
+    }
   }
 
   // Add and the average pools with a scale that is not a power of two:

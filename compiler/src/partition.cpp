@@ -50,7 +50,8 @@ Device placement(const Graph& g, const Node& n, const Config& c) {
   if (n.pin_host) return Device::Host;
   // Zero points, multipliers, int32 outputs: the host's 64-bit requantization;
   // the VTA multiplier form needs ALU MUL when it multiplies.
-  if (n.asymmetric() || ((n.vta_rq.m > 1 || (n.frq.on && n.frq.m > 1)) && !c.isa.alu_mul)) return Device::Host;
+  if (n.asymmetric() || ((n.vta_rq.m > 1 || (n.frq.on && n.frq.m > 1) || !n.frqs.empty()) && !c.isa.alu_mul))
+    return Device::Host;
   // Half to even: exact on VTA for one shift of at most 15, with the scratch
   // tile of a conv / dense epilogue (requant_steps()); otherwise the host.
   if (!vta_requant_exact(n) || (needs_scratch(n) && n.op != Op::Conv2d && n.op != Op::Dense)) return Device::Host;

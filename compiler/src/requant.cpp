@@ -74,15 +74,20 @@ std::optional<VtaRequant> lower_requant(int64_t mult, int shift, int64_t acc_bou
 }
 
 int64_t acc_bound(const Node& n) {
+  int64_t bound = 0;
+  for (int64_t o = 0; o < n.out.c; ++o) bound = std::max(bound, acc_bound(n, o));
+  return bound;
+}
+
+int64_t acc_bound(const Node& n, int64_t o) {
   const int64_t outs = n.out.c, per_out = outs > 0 ? static_cast<int64_t>(n.weight.size()) / (outs * n.weight_sets) : 0;
   int64_t bound = 0;
-  for (int64_t set = 0; set < n.weight_sets; ++set)
-    for (int64_t o = 0; o < outs; ++o) {
-      int64_t sum = n.bias.empty() ? 0 : std::abs(static_cast<int64_t>(n.bias[static_cast<size_t>(o)]));
-      for (int64_t i = 0; i < per_out; ++i)
-        sum += 128 * std::abs(static_cast<int64_t>(n.weight[static_cast<size_t>((set * outs + o) * per_out + i)]));
-      bound = std::max(bound, sum);
-    }
+  for (int64_t set = 0; set < n.weight_sets; ++set) {
+    int64_t sum = n.bias.empty() ? 0 : std::abs(static_cast<int64_t>(n.bias[static_cast<size_t>(o)]));
+    for (int64_t i = 0; i < per_out; ++i)
+      sum += 128 * std::abs(static_cast<int64_t>(n.weight[static_cast<size_t>((set * outs + o) * per_out + i)]));
+    bound = std::max(bound, sum);
+  }
   return bound;
 }
 
@@ -117,6 +122,9 @@ bool vta_requant_exact(const Node& n) {
 
 bool needs_scratch(const Node& n) {
   if (n.frq.on) return n.frq.two_words() || !n.frq.fixes.empty();
+  if (!n.frqs.empty())
+    return float_requant_two_words(n.frqs) ||
+           std::any_of(n.frqs.begin(), n.frqs.end(), [](const FloatRequantVta& f) { return !f.fixes.empty(); });
   bool single = false;
   return n.round_even && final_shift(n, single) > 0;
 }
@@ -129,6 +137,11 @@ std::vector<AluStep> all_steps(const Node& n) {
   using isa::AluOp;
   using On = AluStep::On;
   if (n.frq.on) return float_requant_steps(n.frq);
+  if (!n.frqs.empty()) {
+    const auto form = float_requant_rows(n.frqs);
+    if (!form) fail("node {}: its per-channel requantization has no VTA rows", n.name);
+    return form->steps;
+  }
   std::vector<AluStep> steps;
   if (!n.lshift.empty()) steps.push_back({AluOp::SHR, 0, On::AbyRow});
   const auto shift = [&](int s) {  // rounding_shift()
@@ -169,9 +182,11 @@ std::vector<AluStep> all_steps(const Node& n) {
 
 }  // namespace
 
-int32_t bias_fold(const Node& n) {
+int32_t bias_fold(const Node& n, int64_t channel) {
   if (n.op != Op::Conv2d && n.op != Op::Dense) return 0;
   if (n.frq.on) return static_cast<int32_t>(0u - static_cast<uint32_t>(n.frq.t_hi));  // acc - t_hi
+  if (!n.frqs.empty())
+    return static_cast<int32_t>(0u - static_cast<uint32_t>(n.frqs.at(static_cast<size_t>(channel)).t_hi));
   const std::vector<AluStep> steps = all_steps(n);
   // Only a plain add to A: a per-channel shift row or a scratch-tile step
   // before it would see the constant at a different point.
@@ -181,13 +196,30 @@ int32_t bias_fold(const Node& n) {
 
 std::vector<AluStep> requant_steps(const Node& n) {
   std::vector<AluStep> steps = all_steps(n);
-  if (!n.frq.on && bias_fold(n) != 0) steps.erase(steps.begin());
+  if (!n.frq.on && n.frqs.empty() && bias_fold(n) != 0) steps.erase(steps.begin());
   return steps;
+}
+
+std::vector<std::vector<int32_t>> requant_rows(const Node& n) {
+  if (!n.frqs.empty()) {
+    const auto form = float_requant_rows(n.frqs);
+    if (!form) fail("node {}: its per-channel requantization has no VTA rows", n.name);
+    return form->rows;
+  }
+  if (n.lshift.empty()) return {};
+  std::vector<int32_t> row;
+  for (int8_t l : n.lshift) row.push_back(-int32_t{l});  // SHR by a negative amount shifts left
+  return {row};
+}
+
+int requant_row_count(const Node& n) {
+  if (!n.frqs.empty()) return float_requant_row_count(n.frqs);
+  return n.lshift.empty() ? 0 : 1;
 }
 
 int requant_imm_ops(const Node& n) { return static_cast<int>(requant_steps(n).size()); }
 
-int8_t run_steps(int32_t acc, const std::vector<AluStep>& steps, int32_t row, int32_t t0) {
+int8_t run_steps(int32_t acc, const std::vector<AluStep>& steps, const std::vector<int32_t>& rows, int32_t t0) {
   using isa::AluOp;
   using On = AluStep::On;
   const auto apply = model::alu_apply;  // the golden datapath's own ALU
@@ -197,7 +229,12 @@ int8_t run_steps(int32_t acc, const std::vector<AluStep>& steps, int32_t row, in
       case On::T: t = apply(st.op, t, st.imm); break;
       case On::AbyT: a = apply(st.op, a, t); break;
       case On::TbyA: t = apply(st.op, t, a); break;
-      case On::AbyRow: a = apply(st.op, a, row); break;
+      case On::AbyRow:
+        a = apply(st.op, a, rows.at(static_cast<size_t>(st.row)));
+        break;
+      case On::TbyRow:
+        t = apply(st.op, t, rows.at(static_cast<size_t>(st.row)));
+        break;
     }
   return static_cast<int8_t>(a);
 }

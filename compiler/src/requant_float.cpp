@@ -38,11 +38,14 @@ int64_t shr(int64_t v, int s) { return v >> s; }
 
 // Runs the steps' arithmetic in 64 bits for u' and checks each word fits.
 bool fits(const FloatRequantVta& f, int64_t top) {
-  if (!f.two_words()) return f.m * top + f.c < kWord;
   const int64_t m_hi = f.m >> kLowBits, m_lo = f.m & ((1 << kLowBits) - 1);
   const int64_t c_hi = f.c >> kLowBits, c_lo = f.c & ((1 << kLowBits) - 1);
-  return m_hi <= kImm && c_hi <= kImm && m_lo * top + c_lo < kWord &&
-         m_hi * top + c_hi + ((m_lo * top + c_lo) >> kLowBits) < kWord && f.s - kLowBits <= 31;
+  const bool two = m_lo * top + c_lo < kWord && m_hi * top + c_hi + ((m_lo * top + c_lo) >> kLowBits) < kWord &&
+                   f.s - kLowBits <= 31;
+  // A row channel: one word when it fits, else two (ACC rows hold any m).
+  if (f.row) return f.m * top + f.c < kWord || (two && f.s >= kLowBits);
+  if (!f.two_words()) return f.m * top + f.c < kWord;
+  return m_hi <= kImm && c_hi <= kImm && two;
 }
 
 }  // namespace
@@ -112,12 +115,13 @@ std::optional<FloatRequantVta> find_line(FloatRequantVta f, const std::vector<in
 
 }  // namespace
 
-std::optional<FloatRequantVta> lower_float_requant(float scale, int32_t zp, bool relu, int64_t acc_bound) {
+std::optional<FloatRequantVta> lower_float_requant(float scale, int32_t zp, bool relu, int64_t acc_bound, bool row) {
   if (!(scale > 0) || !std::isfinite(scale) || acc_bound < 0 || 2 * acc_bound >= kWord) return std::nullopt;
   const auto z = [&](int64_t a) { return requantize_ort(static_cast<int32_t>(a), scale, zp, relu); };
   const int zmin = z(-acc_bound), zmax = z(acc_bound);
   FloatRequantVta f;
   f.on = true;
+  f.row = row;
   f.zmin = zmin;
   // Thresholds: tau[j] = the first a with z(a) >= zmin + j, j = 1 .. J.
   const int J = zmax - zmin;
@@ -175,6 +179,7 @@ std::optional<FloatRequantVta> lower_float_requant(float scale, int32_t zp, bool
       ++i;
     }
   }
+  if (row) return best;  // its steps are the node's: lower_float_requant_rows() proves them
   // The proof of the steps themselves (the fixes run on A between the adds
   // of the clamp): every accumulator of the clamped range and both ends.
   const std::vector<AluStep> steps = float_requant_steps(*best);
@@ -186,6 +191,155 @@ std::optional<FloatRequantVta> lower_float_requant(float scale, int32_t zp, bool
   for (int64_t a = std::max(-acc_bound, base - 2); a <= std::min(acc_bound, base + w + 2); ++a)
     if (run(a) != z(a)) return std::nullopt;
   return best;
+}
+
+namespace {
+
+// A channel's fixes of one kind (down: u - 1, stored negated), farthest first.
+std::vector<int32_t> fixes_of(const FloatRequantVta& f, bool down) {
+  std::vector<int32_t> out;
+  for (int32_t fx : f.fixes)
+    if ((fx < 0) == down) out.push_back(std::abs(fx));
+  std::sort(out.begin(), out.end(), std::greater<>());
+  return out;
+}
+
+// The fix slots of a per-channel form: down slots, then up slots.
+std::pair<size_t, size_t> fix_slots(const std::vector<FloatRequantVta>& ch) {
+  size_t downs = 0, ups = 0;
+  for (const FloatRequantVta& f : ch) {
+    downs = std::max(downs, fixes_of(f, true).size());
+    ups = std::max(ups, fixes_of(f, false).size());
+  }
+  return {downs, ups};
+}
+
+}  // namespace
+
+int float_requant_row_count(const std::vector<FloatRequantVta>& ch) {
+  const auto [downs, ups] = fix_slots(ch);
+  return static_cast<int>(downs + ups) + (float_requant_two_words(ch) ? 6 : 4);
+}
+
+bool float_requant_two_words(const std::vector<FloatRequantVta>& ch) {
+  return std::any_of(ch.begin(), ch.end(), [](const FloatRequantVta& f) {
+    return f.m * f.span + f.c >= kWord;  // u' <= span (fixes stay within the range)
+  });
+}
+
+std::optional<RowForm> float_requant_rows(const std::vector<FloatRequantVta>& ch) {
+  using isa::AluOp;
+  using On = AluStep::On;
+  const auto [downs, ups] = fix_slots(ch);
+  const size_t slots = downs + ups;
+  const bool two = float_requant_two_words(ch);
+  RowForm r;
+  r.rows.assign(slots + (two ? 6 : 4), std::vector<int32_t>(ch.size(), 0));
+  const auto fits32 = [](int64_t v) {
+    return v >= std::numeric_limits<int32_t>::min() && v <= std::numeric_limits<int32_t>::max();
+  };
+  for (size_t k = 0; k < ch.size(); ++k) {
+    const FloatRequantVta& f = ch[k];
+    if (!f.row) return std::nullopt;
+    const int64_t w = f.span - f.j0;
+    // A = u - w + o after the bias fold and MIN 0; each slot moves A so that
+    // its fix's u is at 0, or (no fix of the channel in the slot) u = w + 1,
+    // which no u of the range reaches; an up slot then lowers every other u
+    // by one (o - 1).
+    int64_t o = 0;
+    const std::vector<int32_t> dn = fixes_of(f, true), up = fixes_of(f, false);
+    for (size_t i = 0; i < slots; ++i) {
+      const bool down = i < downs;
+      const std::vector<int32_t>& list = down ? dn : up;
+      const size_t at = down ? i : i - downs;
+      const int64_t p = at < list.size() ? list[at] : w + 1;
+      r.rows[i][k] = static_cast<int32_t>(w - p - o);
+      o = w - p - (down ? 0 : 1);
+    }
+    r.rows[slots][k] = static_cast<int32_t>(w - o);  // A = u
+    // out = zmin + floor((m (u + j0) + c) / 2^s) = floor((m u + c') / 2^s + zmin)
+    const int64_t c1 = f.m * f.j0 + f.c;
+    std::vector<int64_t> v;
+    if (!two) {
+      v = {f.m, c1 + int64_t{f.zmin} * (int64_t{1} << f.s), f.s};  // MUL, ADD, SHR
+      if (f.s > 31) return std::nullopt;
+    } else {  // the split at 2^12 (float_requant_steps()), s raised to 12 where below
+      const int up_s = std::max(0, kLowBits - f.s), s = f.s + up_s;
+      const int64_t m = f.m << up_s, c = c1 << up_s;
+      v = {m & 4095, c & 4095, m >> kLowBits, (c >> kLowBits) + int64_t{f.zmin} * (int64_t{1} << (s - kLowBits)),
+           s - kLowBits};
+      if (s - kLowBits > 31) return std::nullopt;
+    }
+    for (size_t i = 0; i < v.size(); ++i) {
+      if (!fits32(v[i])) return std::nullopt;
+      r.rows[slots + 1 + i][k] = static_cast<int32_t>(v[i]);
+    }
+  }
+  r.steps.push_back({AluOp::MIN, 0});
+  for (size_t i = 0; i < slots; ++i) {
+    const bool down = i < downs;  // as float_requant_steps(): T = -[A == 0] (down) or -[A != 0] (up)
+    r.steps.push_back({AluOp::ADD, 0, On::AbyRow, static_cast<int>(i)});
+    r.steps.push_back({AluOp::MAX, 0, On::TbyA});
+    r.steps.push_back({AluOp::MIN, 0, On::TbyA});
+    r.steps.push_back({AluOp::ADD, down ? 1 : 2, On::T});
+    r.steps.push_back({AluOp::MAX, down ? 0 : 1, On::T});
+    r.steps.push_back({AluOp::MIN, down ? 2 : 3, On::T});
+    r.steps.push_back({AluOp::SHR, -31, On::T});
+    r.steps.push_back({AluOp::SHR, 31, On::T});
+    r.steps.push_back({AluOp::ADD, 0, On::AbyT});
+  }
+  const int base = static_cast<int>(slots);
+  r.steps.push_back({AluOp::ADD, 0, On::AbyRow, base});
+  r.steps.push_back({AluOp::MAX, 0});
+  if (!two) {
+    r.steps.push_back({AluOp::MUL, 0, On::AbyRow, base + 1});
+    r.steps.push_back({AluOp::ADD, 0, On::AbyRow, base + 2});
+    r.steps.push_back({AluOp::SHR, 0, On::AbyRow, base + 3});
+  } else {
+    r.steps.push_back({AluOp::MAX, 0, On::TbyA});
+    r.steps.push_back({AluOp::MIN, 0, On::TbyA});  // T = A
+    r.steps.push_back({AluOp::MUL, 0, On::TbyRow, base + 1});
+    r.steps.push_back({AluOp::ADD, 0, On::TbyRow, base + 2});
+    r.steps.push_back({AluOp::SHR, kLowBits, On::T});
+    r.steps.push_back({AluOp::MUL, 0, On::AbyRow, base + 3});
+    r.steps.push_back({AluOp::ADD, 0, On::AbyRow, base + 4});
+    r.steps.push_back({AluOp::ADD, 0, On::AbyT});
+    r.steps.push_back({AluOp::SHR, 0, On::AbyRow, base + 5});
+  }
+  return r;
+}
+
+bool lower_float_requant_rows(Node& n) {
+  if ((n.op != Op::Conv2d && n.op != Op::Dense) || n.fmults.size() != static_cast<size_t>(n.out.c) || n.int32_out)
+    return false;
+  std::vector<FloatRequantVta> ch;
+  std::vector<int64_t> bounds;
+  for (int64_t c = 0; c < n.out.c; ++c) {
+    bounds.push_back(acc_bound(n, c));
+    const auto f = lower_float_requant(n.fmults[static_cast<size_t>(c)], n.zp, n.relu, bounds.back(), true);
+    if (!f) return false;
+    ch.push_back(*f);
+  }
+  const auto form = float_requant_rows(ch);
+  if (!form) return false;
+  // The proof: each channel's steps with its rows on every accumulator of
+  // its clamped range (and both ends of its bound) against ONNX Runtime's formula.
+  std::vector<int32_t> rows(form->rows.size());
+  for (size_t k = 0; k < ch.size(); ++k) {
+    for (size_t i = 0; i < rows.size(); ++i) rows[i] = form->rows[i][k];
+    const FloatRequantVta& f = ch[k];
+    const float scale = n.fmults[k];
+    const int64_t bound = bounds[k], base = int64_t{f.t_hi} - (f.span - f.j0);
+    const auto ok = [&](int64_t a) {
+      const auto acc = static_cast<int32_t>(static_cast<uint32_t>(a) - static_cast<uint32_t>(f.t_hi));
+      return run_steps(acc, form->steps, rows) == requantize_ort(static_cast<int32_t>(a), scale, n.zp, n.relu);
+    };
+    if (!ok(-bound) || !ok(bound)) return false;
+    for (int64_t a = std::max(-bound, base - 2); a <= std::min(bound, int64_t{f.t_hi} + 2); ++a)
+      if (!ok(a)) return false;
+  }
+  n.frqs = std::move(ch);
+  return true;
 }
 
 std::vector<AluStep> float_requant_steps(const FloatRequantVta& f) {

@@ -40,9 +40,19 @@ ConvGeom conv_geom(const Node& n, const Shape& in, const Config& c, const Node* 
   }
   g.cob = (n.out.c + block - 1) / block;
   g.scratch = needs_scratch(n);
-  g.row = !n.lshift.empty();
-  g.bias_gemm = bias_by_gemm(n, c);
-  g.skip_gemm = add && residual_by_gemm(*add, c);
+  g.rows = requant_row_count(n);
+  if (g.rows > 0 || g.scratch) {
+    using On = AluStep::On;
+    const std::vector<AluStep> steps = requant_steps(n);
+    g.t_rows = std::any_of(steps.begin(), steps.end(), [](const AluStep& s) { return s.on == On::TbyRow; });
+    g.vector_steps = static_cast<int>(
+        std::count_if(steps.begin(), steps.end(), [](const AluStep& s) { return s.on != On::A && s.on != On::T; }));
+  }
+  // The GEMM epilogues (bias_gemm.h) only where no operand rows share the
+  // ACC half: a layer with per-channel rows keeps its ACC bias row and ALU
+  // ADD, and a fused Add's operand its ACC_8BIT load.
+  g.bias_gemm = g.rows == 0 && bias_by_gemm(n, c);
+  g.skip_gemm = g.rows == 0 && add && residual_by_gemm(*add, c);
   return g;
 }
 
@@ -57,7 +67,7 @@ bool tile_fits(const ConvGeom& g, const Tile& t, const Config& c, bool residual)
   if (in_blocks * g.ri * ih * iw + bias > d.inp_depth / 2) return false;
   if (to * ti * kk + bias * to > d.wgt_depth / 2) return false;
   if (residual && g.skip_gemm && t.toc * g.ri * t.th * t.tw > d.inp_depth / 2) return false;  // the operand's step
-  if (((residual && !g.skip_gemm) || g.scratch ? 2 : 1) * to * t.th * t.tw + (1 - bias + (g.row ? 1 : 0)) * to > d.acc_depth / 2)
+  if (((residual && !g.skip_gemm) || g.scratch ? 2 : 1) * to * t.th * t.tw + (1 - bias + g.rows) * to > d.acc_depth / 2)
     return false;
   if (conv_uops(t, g, residual) > d.uop_depth) return false;
   // GEMM factors: src out s * iw * ri, dst out tw * ro.
@@ -169,10 +179,12 @@ struct Parts {
     return static_cast<double>(toc * g.ro * tic * g.ri * g.k * g.k * th * tw + c.gemm.pipeline_depth);
   }
   double area(int64_t th, int64_t tw, int64_t toc) const { return static_cast<double>(toc * g.ro * th * tw); }
-  // The reset GEMM, and the bias row's ACC load unless the bias is a GEMM.
+  // The reset GEMM, the bias row's ACC load unless the bias is a GEMM, and
+  // one ACC load per operand row.
   double head(int64_t th, int64_t tw, int64_t toc) const {
-    return area(th, tw, toc) + static_cast<double>(c.gemm.pipeline_depth) +
-           (g.bias_gemm ? 0.0 : static_cast<double>(toc * g.ro * c.derived.acc_elem_bytes) / B + rl);
+    const double row = static_cast<double>(toc * g.ro * c.derived.acc_elem_bytes) / B + rl;
+    return area(th, tw, toc) + static_cast<double>(c.gemm.pipeline_depth) + (g.bias_gemm ? 0.0 : row) +
+           static_cast<double>(g.rows) * (1.0 + row);
   }
   // A bias by GEMM: its loads (load module, a tile's first step) and its
   // GEMM (after the first step's loads, before its conv GEMM).
@@ -187,7 +199,9 @@ struct Parts {
   // `whole`: whole_rows(), one ACC_8BIT load and one STORE for all toc blocks.
   double tail(int64_t th, int64_t tw, int64_t toc, bool whole) const {
     const double ar = area(th, tw, toc);
-    double e = ar * groups * static_cast<double>((g.bias_gemm ? 0 : c.alu.ii_vector) + requant_ops * c.alu.ii_imm) +
+    double e = ar * groups *
+                   static_cast<double>((g.bias_gemm ? 0 : c.alu.ii_vector) + requant_ops * c.alu.ii_imm +
+                                       g.vector_steps * (c.alu.ii_vector - c.alu.ii_imm)) +
                static_cast<double>(epilogue_ops() + 1) * static_cast<double>(c.alu.latency);
     // A fused Add's operand by GEMM (operand_load(), operand_gemm()): its immediates.
     if (skip())
@@ -372,9 +386,10 @@ double tile_cost(const ConvGeom& g, const Tile& t, const Config& c, int requant_
 std::string tile_key(const Node& n, const Shape& in, const Config& c, const Node* add) {
   const ConvGeom g = conv_geom(n, in, c, add);
   // Depthwise or not is part of the shape: a depthwise layer loads toc input blocks per step, not tic.
-  return fmt::format("{}{}:{}x{}x{}x{}>{}x{}x{}k{}s{}p{}r{}a{}t{}w{}b{}|{}", op_name(n.op), g.dw ? "dw" : "", g.nb,
-                     g.cib, g.h, g.w, g.cob, g.ho, g.wo, g.k, g.s, g.p, requant_imm_ops(n),
-                     residual_imm_ops(add, g.skip_gemm), g.scratch, g.row, g.bias_gemm + 2 * g.skip_gemm, c.hash());
+  return fmt::format("{}{}:{}x{}x{}x{}>{}x{}x{}k{}s{}p{}r{}a{}t{}w{}v{}b{}|{}", op_name(n.op), g.dw ? "dw" : "",
+                     g.nb, g.cib, g.h, g.w, g.cob, g.ho, g.wo, g.k, g.s, g.p, requant_imm_ops(n),
+                     residual_imm_ops(add, g.skip_gemm), g.scratch, g.rows * (g.t_rows ? 2 : 1), g.vector_steps,
+                     g.bias_gemm + 2 * g.skip_gemm, c.hash());
 }
 
 std::vector<Tile> tile_candidates(const Node& n, const Shape& in, const Config& c, const Node* add, int count) {

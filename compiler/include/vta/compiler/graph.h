@@ -78,7 +78,10 @@ struct FloatRequantVta {
   // (a tie zone of the float product): u of each, moved to u + 1, or to
   // u - 1 where it is stored negated (u >= 1), before the line.
   std::vector<int32_t> fixes;
-  bool two_words() const { return m > 32767; }
+  // A channel of a per-channel form (Node::frqs): m and c come from ACC rows,
+  // one 32-bit word whatever m.
+  bool row = false;
+  bool two_words() const { return !row && m > 32767; }
   bool operator==(const FloatRequantVta&) const = default;
 };
 
@@ -159,6 +162,11 @@ struct Node {
   // Conv2d / Dense with fmult (one per tensor): its exact VTA form, set at
   // import by lower_float_requant() (requant_float.h) when one exists.
   FloatRequantVta frq;
+  // The same per output channel when fmults is not empty: each channel's own
+  // line and fixes, run as ALU steps by per-channel ACC rows (requant_float.h
+  // float_requant_rows()); set at import when every channel has one and the
+  // steps were checked on every accumulator of each channel; empty: host.
+  std::vector<FloatRequantVta> frqs;
   // Conv2d / Dense with per-channel power-of-two weight scales: a left shift
   // per output channel applied to the accumulator before the requantizing
   // shift (which is then the one of the finest channel); empty: none.
@@ -171,7 +179,7 @@ struct Node {
   /// 64-bit form (host only); false for the shift and VTA multiplier forms.
   bool asymmetric() const {
     if (ort.a != 0) return true;
-    if (frq.on) return false;  // the exact VTA form holds the zero point and the multiplier
+    if (frq.on || !frqs.empty()) return false;  // the exact VTA form holds the zero point and the multiplier
     return fmult != 0 || (vta_rq.m == 0 && (x_zp != 0 || w_zp != 0 || zp != 0 || int32_out || weight_sets != 1 ||
                                             (mult != 1 && op != Op::GlobalAvgPool)));
   }

@@ -28,6 +28,8 @@ std::optional<VtaRequant> lower_requant(int64_t mult, int shift, int64_t acc_bou
 /// The largest |accumulator| of a Conv2d / Dense node over all int8 inputs
 /// (symmetric: no zero points), bias included.
 int64_t acc_bound(const Node& n);
+/// The same of one output channel.
+int64_t acc_bound(const Node& n, int64_t channel);
 
 /// Sets n.vta_rq when n is a requantizing Conv2d / Dense without input or
 /// weight zero points whose multiplier form (mult != 1 or an output zero
@@ -50,11 +52,13 @@ struct AluStep {
     T,       // T = T op imm
     AbyT,    // A = A op T
     TbyA,    // T = T op A
-    AbyRow,  // A = A op the per-channel row of Node::lshift (negated: SHR left)
+    AbyRow,  // A = A op per-channel row `row` of requant_rows()
+    TbyRow,  // T = T op per-channel row `row`
   };
   isa::AluOp op;
   int32_t imm;
   On on = On::A;
+  int row = 0;  // AbyRow: which row
 };
 /// The requantization epilogue of `n` (the shift form, or the VTA form with
 /// its zero point), ending with the clip MAX, MIN: what codegen emits. With
@@ -68,9 +72,16 @@ struct AluStep {
 /// sooner. Throws vta::Error when `n` has no such VTA form
 /// (vta_requant_exact()).
 std::vector<AluStep> requant_steps(const Node& n);
-/// The immediate a Conv2d / Dense adds to its biases in place of its first
-/// requantization step, or 0.
-int32_t bias_fold(const Node& n);
+/// The immediate a Conv2d / Dense adds to the bias of output channel
+/// `channel` in place of its first requantization step, or 0.
+int32_t bias_fold(const Node& n, int64_t channel = 0);
+/// The per-channel operands of the AbyRow steps of `n`, one row of out.c
+/// int32 values each, loaded into ACC with the bias: the negated shifts of
+/// Node::lshift, or the rows of Node::frqs (float_requant_rows()); none
+/// without either.
+std::vector<std::vector<int32_t>> requant_rows(const Node& n);
+/// How many rows requant_rows() gives (without building them).
+int requant_row_count(const Node& n);
 /// Whether the requantization of `n` has an exact VTA form: half up, or
 /// half to even by a single shift of at most 15 (no pre-shift, no MUL).
 bool vta_requant_exact(const Node& n);
@@ -79,8 +90,9 @@ bool needs_scratch(const Node& n);
 /// ALU instructions in the requantization epilogue of `n`.
 int requant_imm_ops(const Node& n);
 /// Runs `steps` on one accumulator value as the ALU would (32-bit wrap
-/// around, T starting from `t0`, `row` the lane's per-channel operand):
-/// the unit tests check the epilogue against the reference with it.
-int8_t run_steps(int32_t acc, const std::vector<AluStep>& steps, int32_t row = 0, int32_t t0 = 0);
+/// around, T starting from `t0`, `rows` the lane's per-channel operands by
+/// row index): the lowering's proofs and the unit tests check the epilogue
+/// against the reference with it.
+int8_t run_steps(int32_t acc, const std::vector<AluStep>& steps, const std::vector<int32_t>& rows = {}, int32_t t0 = 0);
 
 }  // namespace vta::compiler

@@ -40,12 +40,49 @@ int8_t requantize_ort(int32_t acc, float scale, int32_t zp, bool relu);
 
 /// The exact form, checked against requantize_ort() for every accumulator of
 /// the clamped range, or nullopt when no line separates the thresholds
-/// within 32-bit words (or the scale is not positive and finite).
-std::optional<FloatRequantVta> lower_float_requant(float scale, int32_t zp, bool relu, int64_t acc_bound);
+/// within 32-bit words (or the scale is not positive and finite). `row`: a
+/// channel of a per-channel form (m, c and s from ACC rows: one word whatever
+/// m, s <= 31), whose steps lower_float_requant_rows() checks instead.
+std::optional<FloatRequantVta> lower_float_requant(float scale, int32_t zp, bool relu, int64_t acc_bound,
+                                                   bool row = false);
 
 /// The ALU steps of the form, after the bias fold of -t_hi, ending in the
 /// int8 result (no clip: the clamp of u bounds it). Two words and fixes use
 /// the scratch tile T.
 std::vector<AluStep> float_requant_steps(const FloatRequantVta& f);
+
+// Per-channel multipliers (Node::fmults, ONNX Runtime's per-channel weight
+// scales): each output channel has its own line and fixes, and one sequence
+// of ALU steps runs them all with per-channel operands from ACC rows
+// (AluStep::On::AbyRow), loaded once per tile beside the bias:
+//   bias + (-t_hi)                     the bias fold, per channel
+//   MIN 0                              A = u - w
+//   per fix slot: ADD row; the 8 steps of a fix (float_requant_steps())
+//                                      down slots, then up slots; a channel
+//                                      without a fix there moves A so that
+//                                      no accumulator meets it
+//   ADD row; MAX 0                     A = u (the fixed u), clamped at 0
+//   MUL row m; ADD row c''; SHR row s  c'' = m j0 + c + zmin 2^s
+// or, where m u' + c of some channel needs more than 31 bits, the split at
+// 2^12 of float_requant_steps() with rows: T = A; T = (T m_lo + c_lo) >> 12
+// (T by row); A = A m_hi + c_hi'' + T; A >>= row s - 12.
+// Without fixes: 6 steps and 4 rows, or 11 steps and 6 rows (two words);
+// each fix slot adds 9 steps and a row.
+struct RowForm {
+  std::vector<AluStep> steps;
+  std::vector<std::vector<int32_t>> rows;  // [row][output channel]
+};
+/// The steps and rows of the channels' forms (each lowered with row = true),
+/// or nullopt when a row value does not fit 32 bits.
+std::optional<RowForm> float_requant_rows(const std::vector<FloatRequantVta>& channels);
+/// Whether the form of the channels takes two words (the scratch tile T).
+bool float_requant_two_words(const std::vector<FloatRequantVta>& channels);
+/// The rows float_requant_rows() gives, without building them.
+int float_requant_row_count(const std::vector<FloatRequantVta>& channels);
+/// Sets n.frqs when every output channel of a Conv2d / Dense with fmults has
+/// a form and the steps, run with each channel's rows, equal
+/// requantize_ort() on every accumulator of that channel's range (its own
+/// acc_bound()). Returns whether it did; otherwise the node stays the host's.
+bool lower_float_requant_rows(Node& n);
 
 }  // namespace vta::compiler

@@ -19,8 +19,13 @@ struct ConvGeom {
   int64_t k = 1, s = 1, p = 0;
   bool dw = false;  // depthwise: output block o reads only input block o (tic is 1)
   // The epilogue's scratch tile (half-to-even rounding, needs_scratch()) and
-  // per-channel shift row (Node::lshift) in ACC.
-  bool scratch = false, row = false;
+  // per-channel operand rows (requant_rows(): Node::lshift, Node::frqs) in ACC.
+  bool scratch = false;
+  int rows = 0;
+  bool t_rows = false;  // the rows are operands of steps on T too (AluStep::On::TbyRow)
+  // Epilogue steps with a tile operand (T, a row): vector-vector ALU ops,
+  // ii_vector each where an immediate op takes ii_imm.
+  int vector_steps = 0;
   // The bias accumulates through a GEMM (bias_by_gemm()): each step-0 load
   // adds the constant INP element after the tile's input blocks and toc ro
   // bias WGT elements after its weights; no bias row in ACC, no ALU ADD.
@@ -72,13 +77,13 @@ inline ConvBanks conv_banks(const Tile& t, const ConvGeom& g) {
 /// element, and the bias row is an ACC address); with a fused residual Add
 /// per ACC half toc ro uops (dst, its operand) and toc ro (its operand alone),
 /// the same two banks for the scratch tile T (A by T, T alone) and toc ro (T
-/// by A); with a shift row toc ro (dst, the row); with the bias by GEMM toc
-/// ro (dst, the constant INP element, a bias WGT element) in each of the
-/// four parities (step, ACC half), and with the operand by GEMM toc ro (dst,
-/// its INP element, the identity) in each.
+/// by A); per operand row toc ro (dst, the row), twice with t_rows (T, the
+/// row); with the bias by GEMM toc ro (dst, the constant INP element, a bias
+/// WGT element) in each of the four parities (step, ACC half), and with the
+/// operand by GEMM toc ro (dst, its INP element, the identity) in each.
 inline int64_t conv_uops(const Tile& t, const ConvGeom& g, bool residual = false) {
-  return conv_banks(t, g).total + (4 + (residual || g.scratch ? 4 : 0) + (g.scratch ? 2 : 0) + (g.row ? 2 : 0) +
-                                   (g.bias_gemm ? 4 : 0) + (g.skip_gemm ? 4 : 0)) *
+  return conv_banks(t, g).total + (4 + (residual || g.scratch ? 4 : 0) + (g.scratch ? 2 : 0) +
+                                   (g.t_rows ? 4 : 2) * g.rows + (g.bias_gemm ? 4 : 0) + (g.skip_gemm ? 4 : 0)) *
                                       t.toc * g.ro;
 }
 /// Whether a th x tw tile of tile `t` moves its toc channel blocks in one
