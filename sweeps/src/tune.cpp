@@ -139,7 +139,7 @@ TuneResult tune_network(const Graph& g, const Config& c, int candidates, const T
     if (index.emplace(info.key, order.size()).second) order.emplace_back(info.key, id);
   }
   std::vector<TunedLayer> layers(order.size());
-  std::vector<size_t> todo;  // layers to measure
+  std::vector<size_t> pending;  // layers to measure
   for (size_t i = 0; i < order.size(); ++i) {
     const auto& [key, id] = order[i];
     TunedLayer& t = layers[i];
@@ -156,17 +156,17 @@ TuneResult tune_network(const Graph& g, const Config& c, int candidates, const T
     const Node& n = base.graph.at(id);
     t.candidates = tile_candidates(n, base.graph.at(n.inputs[0]).out, c, fused(base, id, c), candidates);
     t.measured.assign(t.candidates.size(), 0);
-    todo.push_back(i);
+    pending.push_back(i);
   }
   // Rank r of every layer still to tune in one run (a layer with fewer
   // candidates keeps its last); rank 0 is the cost model's own pick.
   size_t ranks = 0;
-  for (size_t i : todo) ranks = std::max(ranks, layers[i].candidates.size());
+  for (size_t i : pending) ranks = std::max(ranks, layers[i].candidates.size());
   BackendOptions bo;
   bo.timing_only = true;
   for (size_t rank = 0; rank < ranks; ++rank) {
     CompileOptions o;
-    for (size_t i : todo)
+    for (size_t i : pending)
       o.tiles[layers[i].key] = layers[i].candidates[std::min(rank, layers[i].candidates.size() - 1)];
     const CompiledNetwork net = rank == 0 ? base : compile(g, c, o);
     auto backend = make_backend("systemc", c, bo);
@@ -175,7 +175,7 @@ TuneResult tune_network(const Graph& g, const Config& c, int candidates, const T
     std::map<int, uint64_t> cycles;
     for (const LayerResult& l : res.layers)
       if (l.stats.has("cycles.total")) cycles[l.node] = l.stats.get("cycles.total");
-    for (size_t i : todo) {
+    for (size_t i : pending) {
       if (rank >= layers[i].candidates.size()) continue;
       const auto it = cycles.find(order[i].second);
       if (it == cycles.end()) fail("tuning: layer {} reported no cycles on the SystemC backend", layers[i].layer);
@@ -184,13 +184,13 @@ TuneResult tune_network(const Graph& g, const Config& c, int candidates, const T
   }
   // Merged into the file as it is now: another process (a sweep's worker)
   // may have added entries since it was read.
-  if (!todo.empty() && !cache_path.empty()) cache.merge(read_cache(cache_path));
-  for (size_t i : todo) {
+  if (!pending.empty() && !cache_path.empty()) cache.merge(read_cache(cache_path));
+  for (size_t i : pending) {
     Entry& e = cache[layers[i].key];
     e.asked = candidates, e.layer = layers[i].layer, e.candidates = layers[i].candidates;
     e.measured = layers[i].measured;
   }
-  if (!todo.empty() && !cache_path.empty()) write_cache(cache_path, cache);
+  if (!pending.empty() && !cache_path.empty()) write_cache(cache_path, cache);
   for (const TunedLayer& t : layers) r.tiles[t.key] = t.candidates[t.best()];
   r.layers = std::move(layers);
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
