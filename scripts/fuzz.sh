@@ -39,6 +39,8 @@ if [ ${#targets[@]} -eq 0 ]; then
   targets=(config config_import vasm program onnx sweep_spec systemc)
 fi
 cmake --build --preset asan --target vta "${targets[@]/#/fuzz_}"
+# The commit the targets were built from (the ledger's; HEAD may move while they run).
+commit=$(git rev-parse --short HEAD 2>/dev/null || echo -)
 for t in "${targets[@]}"; do
   bin="$root/$out/tests/fuzz/fuzz_$t"
   work="$out/fuzz/corpus/$t"
@@ -67,7 +69,7 @@ for t in "${targets[@]}"; do
     execs=$(grep -a -m1 -oE 'stat::number_of_executed_units: [0-9]+' "$log" | grep -oE '[0-9]+$' || echo 0)
     edges=$(grep -a -oE 'cov: [0-9]+' "$log" | tail -1 | grep -oE '[0-9]+$' || echo 0)
     corpus=$(ls "$work" | wc -l)
-    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$(date -u +%FT%TZ)" "$(git rev-parse --short HEAD 2>/dev/null || echo -)" \
+    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$(date -u +%FT%TZ)" "$commit" \
       "$t" "$secs" "$execs" "$edges" "$corpus" "$found" >> tests/fuzz/campaign.tsv
   fi
   if [ "$found" -gt 0 ]; then
