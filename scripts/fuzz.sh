@@ -57,13 +57,17 @@ for t in "${targets[@]}"; do
   budget=(-max_total_time="$secs")
   [ $ci = 1 ] && budget=(-runs="${ci_runs[$t]}" -seed=1)
   mkdir -p "$out/fuzz/findings/$t"
+  # Findings of this run only: files an earlier run left there (reviewed or
+  # not) are older than the stamp.
+  stamp="$out/fuzz/findings/$t/.started"
+  touch "$stamp"
   echo "== fuzz_$t: ${budget[*]}"
   log="$root/$out/fuzz/fuzz_$t.log"
   (cd "$out/fuzz/findings/$t" &&
     "$bin" "${budget[@]}" -timeout=10 -rss_limit_mb=4096 -print_final_stats=1 ${FUZZ_FLAGS:-} \
       "${dict[@]}" "$root/$work" 2>&1 | tee "$log" |
       grep -aE "^#[0-9]+.*(INITED|DONE)|stat::number_of_executed_units|ERROR|SUMMARY" || true)
-  found=$(ls "$out/fuzz/findings/$t" | grep -cE '^(crash|timeout|leak|oom)-' || true)
+  found=$(find "$out/fuzz/findings/$t" -maxdepth 1 -newer "$stamp" -regextype egrep -regex '.*/(crash|timeout|leak|oom)-[^/]*' | wc -l)
   if [ $ci = 0 ] && [ $merge = 0 ]; then
     # The campaign ledger (tests/fuzz/README.md "Runs"): one row per open-ended run.
     execs=$(grep -a -m1 -oE 'stat::number_of_executed_units: [0-9]+' "$log" | grep -oE '[0-9]+$' || echo 0)
