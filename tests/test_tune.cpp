@@ -92,7 +92,8 @@ TEST(Tune, NeverSlowerThanTheModelsPickAndBitExact) {
   uint64_t tuned_total = 0, model_total = 0;
   for (const auto& [id, info] : tuned.layers) {
     if (info.key.empty()) continue;
-    const auto& t = *std::find_if(r.layers.begin(), r.layers.end(), [&](const auto& x) { return x.key == info.key; });
+    const std::string& key = info.key;  // clang 14 cannot capture a structured binding
+    const auto& t = *std::find_if(r.layers.begin(), r.layers.end(), [&](const auto& x) { return x.key == key; });
     EXPECT_EQ(info.tile.th, t.candidates[t.best()].th);
     EXPECT_EQ(info.tile.tic, t.candidates[t.best()].tic);
     EXPECT_EQ(info.model.tw, t.candidates[0].tw);
