@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "gemm_kernels.h"
 #include "vta/isa/error.h"
 #include "vta/model/program.h"
 
@@ -13,126 +14,6 @@ using isa::AluOp;
 using isa::Insn;
 using isa::Member;
 using isa::MemId;
-
-namespace {
-
-// acc[b][o] += sum_k inp[b][k] * wgt[o][k], with the weights held transposed
-// and widened (wt[k][o], int32) so that the inner step is a broadcast
-// multiply-add across a row of output channels, written with GCC vector
-// types (a template-dependent vector_size is silently ignored by GCC, so the
-// widths are fixed typedefs and BO is covered in chunks of L lanes).
-typedef int32_t V8 __attribute__((vector_size(32)));
-typedef int32_t V16 __attribute__((vector_size(64)));
-typedef uint32_t U8v __attribute__((vector_size(32)));
-typedef uint32_t U16v __attribute__((vector_size(64)));
-typedef int8_t B8 __attribute__((vector_size(8)));
-typedef int8_t B16 __attribute__((vector_size(16)));
-// For each accumulator vector type: its unsigned twin (wrap-around adds) and
-// the int8 vector of its low bytes (the OUT write).
-template <typename V>
-struct Lanes;
-template <>
-struct Lanes<V8> {
-  using U = U8v;
-  using B = B8;
-};
-template <>
-struct Lanes<V16> {
-  using U = U16v;
-  using B = B16;
-};
-
-// The operands of one GEMM instruction's loop nest.
-struct GemmLoop {
-  const Uop* uop;
-  uint32_t bgn, end, io, ii, dfo, dfi, sfo, sfi, wfo, wfi;
-  int32_t* acc;       // ACC buffer
-  int8_t* out;        // OUT buffer
-  const int8_t* inp;  // INP buffer
-  const int32_t* wt;  // transposed, widened WGT buffer
-  int64_t batch, bi, bo;
-};
-
-// The whole loop nest for a fixed shape, so that the per-uop work (a
-// broadcast multiply-add per k across a row of BO channels, the wrap-around
-// accumulate and the OUT write) is inlined and kept in registers.
-template <typename V, int L, int BI, int BO>
-void gemm_fixed(const GemmLoop& g) {
-  static_assert(BO % L == 0, "fixed kernels cover output channels in whole chunks");
-  constexpr int kChunks = BO / L;
-  const int64_t batch = g.batch;
-  for (uint32_t i = 0; i < g.io; ++i) {
-    for (uint32_t j = 0; j < g.ii; ++j) {
-      for (uint32_t u = g.bgn; u < g.end; ++u) {
-        const Uop& op = g.uop[u];
-        const uint64_t dst = op.dst + i * g.dfo + j * g.dfi;
-        const int8_t* in = g.inp + (op.src + i * g.sfo + j * g.sfi) * static_cast<uint64_t>(batch * BI);
-        const int32_t* wt = g.wt + (op.wgt + i * g.wfo + j * g.wfi) * static_cast<uint64_t>(BI * BO);
-        int32_t* acc = g.acc + dst * static_cast<uint64_t>(batch * BO);
-        int8_t* out = g.out + dst * static_cast<uint64_t>(batch * BO);
-        for (int64_t b = 0; b < batch; ++b) {
-          V sum[kChunks] = {};
-          for (int k = 0; k < BI; ++k) {
-            const int32_t x = in[b * BI + k];
-            for (int c = 0; c < kChunks; ++c) {
-              V w;
-              std::memcpy(&w, wt + k * BO + c * L, sizeof(V));
-              sum[c] += x * w;  // |sum| <= 2^14 * BI: no overflow
-            }
-          }
-          using U = typename Lanes<V>::U;
-          using B = typename Lanes<V>::B;
-          for (int c = 0; c < kChunks; ++c) {  // the accumulator wraps around; OUT takes its low 8 bits
-            U a, d;
-            std::memcpy(&a, acc + b * BO + c * L, sizeof(U));
-            std::memcpy(&d, &sum[c], sizeof(U));
-            a += d;
-            std::memcpy(acc + b * BO + c * L, &a, sizeof(U));
-            const B low = __builtin_convertvector(a, B);
-            std::memcpy(out + b * BO + c * L, &low, sizeof(B));
-          }
-        }
-      }
-    }
-  }
-}
-
-// Any shape: the same computation with run-time sizes.
-void gemm_generic(const GemmLoop& g) {
-  for (uint32_t i = 0; i < g.io; ++i)
-    for (uint32_t j = 0; j < g.ii; ++j)
-      for (uint32_t u = g.bgn; u < g.end; ++u) {
-        const Uop& op = g.uop[u];
-        const uint64_t dst = op.dst + i * g.dfo + j * g.dfi;
-        const int8_t* in = g.inp + (op.src + i * g.sfo + j * g.sfi) * static_cast<uint64_t>(g.batch * g.bi);
-        const int32_t* wt = g.wt + (op.wgt + i * g.wfo + j * g.wfi) * static_cast<uint64_t>(g.bi * g.bo);
-        for (int64_t b = 0; b < g.batch; ++b)
-          for (int64_t o = 0; o < g.bo; ++o) {
-            uint32_t sum = 0;
-            for (int64_t k = 0; k < g.bi; ++k)
-              sum += static_cast<uint32_t>(static_cast<int32_t>(in[b * g.bi + k]) * wt[k * g.bo + o]);
-            const uint64_t at = dst * static_cast<uint64_t>(g.batch * g.bo) + static_cast<uint64_t>(b * g.bo + o);
-            g.acc[at] = static_cast<int32_t>(static_cast<uint32_t>(g.acc[at]) + sum);
-            g.out[at] = static_cast<int8_t>(g.acc[at]);
-          }
-      }
-}
-
-using GemmFn = void (*)(const GemmLoop&);
-
-// A fixed-shape loop for the common GEMM shapes, the generic one otherwise.
-GemmFn pick_gemm(int64_t block_in, int64_t block_out) {
-  if (block_in == 16 && block_out == 16) return gemm_fixed<V16, 16, 16, 16>;
-  if (block_in == 32 && block_out == 32) return gemm_fixed<V16, 16, 32, 32>;
-  if (block_in == 8 && block_out == 8) return gemm_fixed<V8, 8, 8, 8>;
-  if (block_in == 16 && block_out == 32) return gemm_fixed<V16, 16, 16, 32>;
-  if (block_in == 32 && block_out == 16) return gemm_fixed<V16, 16, 32, 16>;
-  if (block_in == 64 && block_out == 64) return gemm_fixed<V16, 16, 64, 64>;
-  return gemm_generic;
-}
-
-
-}  // namespace
 
 int32_t alu_apply(AluOp op, int32_t a, int32_t b) {
   switch (op) {
@@ -162,7 +43,7 @@ Datapath::Datapath(const Config& c) : cfg_(c), layout_(c) {
   uop_.assign(static_cast<size_t>(d.uop_depth), Uop{0, 0, 0});
   inp_.assign(static_cast<size_t>(d.inp_depth * inp_elem_), 0);
   wgt_.assign(static_cast<size_t>(d.wgt_depth * wgt_elem_), 0);
-  wgt_t_.assign(static_cast<size_t>(d.wgt_depth * wgt_elem_), 0);
+  wgt_packed_.assign(static_cast<size_t>(d.wgt_depth * gemm::packed_elems(c.gemm.block_in, c.gemm.block_out)), 0);
   acc_.assign(static_cast<size_t>(d.acc_depth * acc_lanes_), 0);
   out_.assign(static_cast<size_t>(d.out_depth * out_elem_), 0);
 }
@@ -237,7 +118,7 @@ void Datapath::load(const Insn& insn, int64_t index, const Dram& dram) {
           std::memcpy(dst, src, n * static_cast<uint64_t>(e));
         else
           std::memset(dst, 0, n * static_cast<uint64_t>(e));
-        if (mem == MemId::WGT) update_wgt_t(at, n);
+        if (mem == MemId::WGT) update_wgt_packed(at, n);
         break;
       }
       case MemId::ACC: {
@@ -269,14 +150,10 @@ void Datapath::load(const Insn& insn, int64_t index, const Dram& dram) {
   put(at, nullptr, yp1 * x_total);
 }
 
-void Datapath::update_wgt_t(uint64_t first, uint64_t count) {
+void Datapath::update_wgt_packed(uint64_t first, uint64_t count) {
   const int64_t bi = cfg_.gemm.block_in, bo = cfg_.gemm.block_out;
-  for (uint64_t e = first; e < first + count; ++e) {
-    const int8_t* w = wgt_.data() + e * static_cast<uint64_t>(wgt_elem_);
-    int32_t* t = wgt_t_.data() + e * static_cast<uint64_t>(wgt_elem_);
-    for (int64_t o = 0; o < bo; ++o)
-      for (int64_t k = 0; k < bi; ++k) t[k * bo + o] = w[o * bi + k];
-  }
+  gemm::pack(wgt_.data() + first * static_cast<uint64_t>(wgt_elem_),
+             wgt_packed_.data() + first * static_cast<uint64_t>(gemm::packed_elems(bi, bo)), count, bi, bo);
 }
 
 void Datapath::check_store(const Insn& insn, int64_t index, const Dram& dram) const {
@@ -353,7 +230,7 @@ void Datapath::check_loop_bounds(const Insn& insn, int64_t index, bool is_gemm) 
 
 void Datapath::gemm(const Insn& insn, int64_t index) {
   check_loop_bounds(insn, index, true);
-  const GemmLoop g{uop_.data(),
+  const gemm::Loop g{uop_.data(),
                    insn[Member::uop_bgn],
                    insn[Member::uop_end],
                    insn[Member::iter_out],
@@ -367,12 +244,12 @@ void Datapath::gemm(const Insn& insn, int64_t index) {
                    acc_.data(),
                    out_.data(),
                    inp_.data(),
-                   wgt_t_.data(),
+                   wgt_packed_.data(),
                    cfg_.gemm.batch,
                    cfg_.gemm.block_in,
                    cfg_.gemm.block_out};
   if (insn[Member::reset] == 0) {
-    pick_gemm(g.bi, g.bo)(g);
+    gemm::pick(g.bi, g.bo)(g);
     return;
   }
   // Reset writes zero to ACC and OUT at every destination of the loop nest.

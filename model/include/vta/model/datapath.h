@@ -97,8 +97,8 @@ class Datapath {
   /// The checks of load() (returns its DRAM rows) and store().
   std::vector<const uint8_t*> check_load(const isa::Insn& insn, int64_t index, const Dram& dram) const;
   void check_store(const isa::Insn& insn, int64_t index, const Dram& dram) const;
-  /// Refreshes wgt_t_ for WGT elements [first, first+count).
-  void update_wgt_t(uint64_t first, uint64_t count);
+  /// Refreshes wgt_packed_ for WGT elements [first, first+count).
+  void update_wgt_packed(uint64_t first, uint64_t count);
 
   Config cfg_;
   isa::Layout layout_;
@@ -109,9 +109,10 @@ class Datapath {
   std::vector<Uop> uop_;
   AlignedArray<int8_t> inp_, wgt_, out_;
   AlignedArray<int32_t> acc_;
-  // The WGT buffer transposed and widened, wgt_t_[e][k][o] = wgt_[e][o][k]:
-  // the GEMM inner loop then vectorises across output channels.
-  AlignedArray<int32_t> wgt_t_;
+  // The WGT buffer in int16 pairs across output channels
+  // (model/src/gemm_kernels.h): the GEMM's inner step is then one SIMD
+  // multiply-add of pairs, two MACs per lane.
+  AlignedArray<int16_t> wgt_packed_;
 };
 
 /// ALU semantics on one element pair (shared with every model).

@@ -1,0 +1,181 @@
+// GEMM loop nests: fixed-shape SIMD ones over the packed int16 weight pairs
+// (gemm_kernels.h), and a generic one for any shape.
+#include "gemm_kernels.h"
+
+#include <algorithm>
+#include <cstring>
+
+#if defined(__SSE2__)
+#include <immintrin.h>
+#endif
+
+namespace vta::model::gemm {
+
+void pack(const int8_t* wgt, int16_t* packed, uint64_t count, int64_t bi, int64_t bo) {
+  const int64_t per = packed_elems(bi, bo);
+  for (uint64_t e = 0; e < count; ++e) {
+    const int8_t* w = wgt + e * static_cast<uint64_t>(bi * bo);
+    int16_t* p = packed + e * static_cast<uint64_t>(per);
+    for (int64_t o = 0; o < bo; ++o)
+      for (int64_t k = 0; k < bi; ++k) p[((k / 2) * bo + o) * 2 + (k & 1)] = w[o * bi + k];
+    if (bi % 2 != 0)
+      for (int64_t o = 0; o < bo; ++o) p[((bi / 2) * bo + o) * 2 + 1] = 0;
+  }
+}
+
+namespace {
+
+// The multiply-add of int16 pairs, one struct per register width the
+// target has: V holds kLanes int32 lanes, madd(s, x, w) = s + pairwise
+// products of x and the 2 kLanes int16 at w; U and B are the same lanes as
+// GCC vectors of uint32 and of their low bytes, for the accumulate.
+#if defined(__AVX512BW__)
+struct Simd512 {
+  using V = __m512i;
+  static constexpr int kLanes = 16;
+  static V zero() { return _mm512_setzero_si512(); }
+  static V splat(int32_t v) { return _mm512_set1_epi32(v); }
+  static V add(V a, V b) { return _mm512_add_epi32(a, b); }
+  static V madd(V s, V x, const int16_t* w) {
+#if defined(__AVX512VNNI__)
+    return _mm512_dpwssd_epi32(s, x, _mm512_loadu_si512(w));
+#else
+    return _mm512_add_epi32(s, _mm512_madd_epi16(x, _mm512_loadu_si512(w)));
+#endif
+  }
+  typedef uint32_t U __attribute__((vector_size(64)));  // wrap-around adds
+  typedef int8_t B __attribute__((vector_size(16)));       // OUT's low bytes
+};
+#endif
+#if defined(__AVX2__)
+struct Simd256 {
+  using V = __m256i;
+  static constexpr int kLanes = 8;
+  static V zero() { return _mm256_setzero_si256(); }
+  static V splat(int32_t v) { return _mm256_set1_epi32(v); }
+  static V add(V a, V b) { return _mm256_add_epi32(a, b); }
+  static V madd(V s, V x, const int16_t* w) {
+    return _mm256_add_epi32(s, _mm256_madd_epi16(x, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(w))));
+  }
+  typedef uint32_t U __attribute__((vector_size(32)));  // wrap-around adds
+  typedef int8_t B __attribute__((vector_size(8)));       // OUT's low bytes
+};
+#endif
+#if defined(__SSE2__)
+struct Simd128 {
+  using V = __m128i;
+  static constexpr int kLanes = 4;
+  static V zero() { return _mm_setzero_si128(); }
+  static V splat(int32_t v) { return _mm_set1_epi32(v); }
+  static V add(V a, V b) { return _mm_add_epi32(a, b); }
+  static V madd(V s, V x, const int16_t* w) {
+    return _mm_add_epi32(s, _mm_madd_epi16(x, _mm_loadu_si128(reinterpret_cast<const __m128i*>(w))));
+  }
+  typedef uint32_t U __attribute__((vector_size(16)));  // wrap-around adds
+  typedef int8_t B __attribute__((vector_size(4)));       // OUT's low bytes
+};
+#endif
+
+// The whole loop nest for a fixed shape, so that the per-uop work (BI/2
+// broadcast multiply-adds of int16 pairs across BO channels, the
+// wrap-around accumulate and the OUT write) is inlined and kept in registers.
+template <typename S, int BI, int BO>
+void fixed(const Loop& g) {
+  static_assert(BI % 2 == 0 && BO % S::kLanes == 0, "fixed kernels take whole pairs and whole registers");
+  constexpr int kPairs = BI / 2, kChunks = BO / S::kLanes;
+  constexpr int kSplit = kChunks >= 4 ? 1 : std::min(kPairs, 4 / kChunks);
+  const int64_t batch = g.batch;
+  for (uint32_t i = 0; i < g.io; ++i) {
+    for (uint32_t j = 0; j < g.ii; ++j) {
+      for (uint32_t u = g.bgn; u < g.end; ++u) {
+        const Uop& op = g.uop[u];
+        const uint64_t dst = op.dst + i * g.dfo + j * g.dfi;
+        const int8_t* in = g.inp + (op.src + i * g.sfo + j * g.sfi) * static_cast<uint64_t>(batch * BI);
+        const int16_t* w = g.wpack + (op.wgt + i * g.wfo + j * g.wfi) * static_cast<uint64_t>(BI * BO);
+        int32_t* acc = g.acc + dst * static_cast<uint64_t>(batch * BO);
+        int8_t* out = g.out + dst * static_cast<uint64_t>(batch * BO);
+        for (int64_t b = 0; b < batch; ++b) {
+          int16_t x16[BI];
+          for (int k = 0; k < BI; ++k) x16[k] = in[b * BI + k];
+          int32_t pairs[kPairs];
+          std::memcpy(pairs, x16, sizeof pairs);
+          // kSplit partial sums per chunk: independent multiply-add chains
+          // (a chain of BI/2 dependent ones waits on each one's latency).
+          typename S::V part[kChunks][kSplit];
+          for (int c = 0; c < kChunks; ++c)
+            for (int h = 0; h < kSplit; ++h) part[c][h] = S::zero();
+          for (int p = 0; p < kPairs; ++p) {
+            const typename S::V x = S::splat(pairs[p]);
+            for (int c = 0; c < kChunks; ++c)
+              part[c][p % kSplit] = S::madd(part[c][p % kSplit], x, w + (p * BO + c * S::kLanes) * 2);
+          }
+          typename S::V sum[kChunks];
+          for (int c = 0; c < kChunks; ++c) {
+            sum[c] = part[c][0];
+            for (int h = 1; h < kSplit; ++h) sum[c] = S::add(sum[c], part[c][h]);
+          }
+          for (int c = 0; c < kChunks; ++c) {  // the accumulator wraps around; OUT takes its low 8 bits
+            typename S::U a, d;
+            std::memcpy(&a, acc + b * BO + c * S::kLanes, sizeof a);
+            std::memcpy(&d, &sum[c], sizeof d);
+            a += d;
+            std::memcpy(acc + b * BO + c * S::kLanes, &a, sizeof a);
+            const typename S::B low = __builtin_convertvector(a, typename S::B);
+            std::memcpy(out + b * BO + c * S::kLanes, &low, sizeof low);
+          }
+        }
+      }
+    }
+  }
+}
+
+// Any shape: the same computation with run-time sizes.
+void generic(const Loop& g) {
+  const int64_t per = packed_elems(g.bi, g.bo);
+  for (uint32_t i = 0; i < g.io; ++i)
+    for (uint32_t j = 0; j < g.ii; ++j)
+      for (uint32_t u = g.bgn; u < g.end; ++u) {
+        const Uop& op = g.uop[u];
+        const uint64_t dst = op.dst + i * g.dfo + j * g.dfi;
+        const int8_t* in = g.inp + (op.src + i * g.sfo + j * g.sfi) * static_cast<uint64_t>(g.batch * g.bi);
+        const int16_t* w = g.wpack + (op.wgt + i * g.wfo + j * g.wfi) * static_cast<uint64_t>(per);
+        for (int64_t b = 0; b < g.batch; ++b)
+          for (int64_t o = 0; o < g.bo; ++o) {
+            uint32_t sum = 0;
+            for (int64_t k = 0; k < g.bi; ++k)
+              sum += static_cast<uint32_t>(int32_t{in[b * g.bi + k]} * w[((k / 2) * g.bo + o) * 2 + (k & 1)]);
+            const uint64_t at = dst * static_cast<uint64_t>(g.batch * g.bo) + static_cast<uint64_t>(b * g.bo + o);
+            g.acc[at] = static_cast<int32_t>(static_cast<uint32_t>(g.acc[at]) + sum);
+            g.out[at] = static_cast<int8_t>(g.acc[at]);
+          }
+      }
+}
+
+// The widest register set whose lanes divide BO.
+template <int BI, int BO>
+Fn widest() {
+#if defined(__AVX512BW__)
+  if constexpr (BO % Simd512::kLanes == 0) return fixed<Simd512, BI, BO>;
+#endif
+#if defined(__AVX2__)
+  if constexpr (BO % Simd256::kLanes == 0) return fixed<Simd256, BI, BO>;
+#endif
+#if defined(__SSE2__)
+  if constexpr (BO % Simd128::kLanes == 0) return fixed<Simd128, BI, BO>;
+#endif
+  return generic;
+}
+
+}  // namespace
+
+Fn pick(int64_t block_in, int64_t block_out) {
+  if (block_in == 16 && block_out == 16) return widest<16, 16>();
+  if (block_in == 32 && block_out == 32) return widest<32, 32>();
+  if (block_in == 8 && block_out == 8) return widest<8, 8>();
+  if (block_in == 16 && block_out == 32) return widest<16, 32>();
+  if (block_in == 32 && block_out == 16) return widest<32, 16>();
+  if (block_in == 64 && block_out == 64) return widest<64, 64>();
+  return generic;
+}
+
+}  // namespace vta::model::gemm
