@@ -11,15 +11,40 @@
 
 namespace vta::model::gemm {
 
+namespace {
+
+// Packs one element: packed[k/2][o][2] = w[o][k], 0 past block_in. With the
+// sizes fixed at compile time (the common shapes) the loops vectorise.
+template <int BI, int BO>
+void pack_fixed(const int8_t* w, int16_t* p) {
+  for (int kp = 0; kp < BI / 2; ++kp)
+    for (int o = 0; o < BO; ++o) {
+      p[(kp * BO + o) * 2] = w[o * BI + 2 * kp];
+      p[(kp * BO + o) * 2 + 1] = w[o * BI + 2 * kp + 1];
+    }
+}
+
+void pack_any(const int8_t* w, int16_t* p, int64_t bi, int64_t bo) {
+  for (int64_t o = 0; o < bo; ++o)
+    for (int64_t k = 0; k < bi; ++k) p[((k / 2) * bo + o) * 2 + (k & 1)] = w[o * bi + k];
+  if (bi % 2 != 0)
+    for (int64_t o = 0; o < bo; ++o) p[((bi / 2) * bo + o) * 2 + 1] = 0;
+}
+
+}  // namespace
+
 void pack(const int8_t* wgt, int16_t* packed, uint64_t count, int64_t bi, int64_t bo) {
   const int64_t per = packed_elems(bi, bo);
+  void (*one)(const int8_t*, int16_t*) = nullptr;
+  if (bi == 16 && bo == 16) one = pack_fixed<16, 16>;
+  if (bi == 32 && bo == 32) one = pack_fixed<32, 32>;
   for (uint64_t e = 0; e < count; ++e) {
     const int8_t* w = wgt + e * static_cast<uint64_t>(bi * bo);
     int16_t* p = packed + e * static_cast<uint64_t>(per);
-    for (int64_t o = 0; o < bo; ++o)
-      for (int64_t k = 0; k < bi; ++k) p[((k / 2) * bo + o) * 2 + (k & 1)] = w[o * bi + k];
-    if (bi % 2 != 0)
-      for (int64_t o = 0; o < bo; ++o) p[((bi / 2) * bo + o) * 2 + 1] = 0;
+    if (one)
+      one(w, p);
+    else
+      pack_any(w, p, bi, bo);
   }
 }
 
