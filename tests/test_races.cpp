@@ -114,6 +114,30 @@ std::string load_gemm_load(bool token) {
   });
 }
 
+// The checker keeps each GEMM/ALU loop shape's elements until the next uop
+// load: a second GEMM of the same shape after a LOAD UOP reads what the new
+// uops name (INP element 1, loaded with no token to the compute module),
+// not what the first one read.
+TEST(Races, TheSameLoopShapeAfterAUopLoadReadsTheNewUopsElements) {
+  auto backend = vta::make_backend("golden", preset("vta-1x16x16"));
+  const std::string msg = run_error(*backend, [](ProgramBuilder& p) {
+    const uint32_t inp = p.buffer(MemId::INP, 2);
+    const uint32_t wgt = p.buffer(MemId::WGT, 1);
+    const uint32_t first = p.uops({make_uop(0, 0, 0)});
+    const uint32_t second = p.uops({make_uop(0, 1, 0)});
+    p.add(make_load(MemId::UOP, 0, first, 1, 1, 1));
+    p.add(make_load(MemId::INP, 0, inp, 1, 1, 1));
+    p.add(with_deps(make_load(MemId::WGT, 0, wgt, 1, 1, 1), false, false, false, true));
+    p.add(with_deps(make_gemm(false, 0, 1, 1, 1), true, false, false, false));
+    p.add(make_load(MemId::UOP, 0, second, 1, 1, 1));
+    p.add(make_load(MemId::INP, 1, inp + 1, 1, 1, 1));
+    p.add(make_gemm(false, 0, 1, 1, 1));
+    p.add(make_finish());
+  });
+  EXPECT_NE(msg.find("data race on INP element 1: instruction 5 (LOAD INP"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("instruction 6 (GEMM"), std::string::npos) << msg;
+}
+
 // Write after read without the token: a LOAD into an INP element that a GEMM
 // still reads.
 TEST(Races, LoadOverwritingAnInputTheGemmReads) {

@@ -109,6 +109,48 @@ void RaceChecker::report(uint32_t earlier, bool earlier_writes, bool now_writes,
       now_writes ? "writes" : "reads"));
 }
 
+const RaceChecker::Footprint* RaceChecker::footprint(const Insn& insn, const std::vector<Uop>& uops) {
+  const uint32_t bgn = insn[Member::uop_bgn], end = insn[Member::uop_end];
+  const uint32_t io = insn[Member::iter_out], ii = insn[Member::iter_in];
+  if (bgn >= end || io == 0 || ii == 0) return nullptr;
+  const bool gemm = insn.opcode() == Opcode::GEMM;
+  const bool reset = gemm && insn[Member::reset];
+  const bool reads_src = gemm ? !reset : !insn[Member::use_imm];
+  const LoopKey key{bgn,
+                    end,
+                    io,
+                    ii,
+                    insn[Member::dst_factor_out],
+                    insn[Member::dst_factor_in],
+                    insn[Member::src_factor_out],
+                    insn[Member::src_factor_in],
+                    gemm ? insn[Member::wgt_factor_out] : 0u,
+                    gemm ? insn[Member::wgt_factor_in] : 0u,
+                    static_cast<uint32_t>(gemm) | static_cast<uint32_t>(reads_src) << 1};
+  for (const auto& [k, f] : loops_)
+    if (k == key) return &f;
+  if (loops_.size() >= kMaxLoops) loops_.clear();
+  // Each element once, in the order the loop nest first touches it.
+  Footprint f;
+  const uint32_t stamp = ++stamp_;
+  const auto once = [&](std::vector<uint32_t>& seen, std::vector<uint32_t>& list, uint64_t e) {
+    if (e >= seen.size()) seen.resize(e + 1, 0);
+    if (seen[e] == stamp) return;
+    seen[e] = stamp;
+    list.push_back(static_cast<uint32_t>(e));
+  };
+  for (uint64_t o = 0; o < io; ++o)
+    for (uint64_t n = 0; n < ii; ++n)
+      for (uint32_t u = bgn; u < end; ++u) {
+        const Uop& op = uops[u];
+        if (reads_src) once(seen_[0], f.src, op.src + o * key.sfo + n * key.sfi);
+        if (gemm && reads_src) once(seen_[1], f.wgt, op.wgt + o * key.wfo + n * key.wfi);
+        once(seen_[2], f.dst, op.dst + o * key.dfo + n * key.dfi);
+      }
+  loops_.emplace_back(key, std::move(f));
+  return &loops_.back().second;
+}
+
 void RaceChecker::record(uint32_t i, const std::vector<Uop>& uops) {
   const Insn& insn = prog_.insns[i];
   const Module m = prog_.module[i];
@@ -134,6 +176,7 @@ void RaceChecker::record(uint32_t i, const std::vector<Uop>& uops) {
       switch (insn.mem()) {
         case MemId::UOP:
           b = kUop;
+          loops_.clear();  // the footprints follow the uops
           break;
         case MemId::INP:
           b = kInp;
@@ -161,25 +204,16 @@ void RaceChecker::record(uint32_t i, const std::vector<Uop>& uops) {
     }
     case Opcode::GEMM:
     case Opcode::ALU: {
-      const uint32_t bgn = insn[Member::uop_bgn], end = insn[Member::uop_end];
-      const uint32_t io = insn[Member::iter_out], ii = insn[Member::iter_in];
-      if (bgn >= end || io == 0 || ii == 0) break;
+      const Footprint* f = footprint(insn, uops);
+      if (!f) break;
       const bool gemm = insn.opcode() == Opcode::GEMM;
-      const bool reset = gemm && insn[Member::reset];
-      const bool reads_src = gemm ? !reset : !insn[Member::use_imm];
-      const uint64_t dfo = insn[Member::dst_factor_out], dfi = insn[Member::dst_factor_in];
-      const uint64_t sfo = insn[Member::src_factor_out], sfi = insn[Member::src_factor_in];
-      const uint64_t wfo = gemm ? insn[Member::wgt_factor_out] : 0, wfi = gemm ? insn[Member::wgt_factor_in] : 0;
-      for (uint32_t u = bgn; u < end; ++u) read(kUop, u);
-      for (uint64_t o = 0; o < io; ++o)
-        for (uint64_t n = 0; n < ii; ++n)
-          for (uint32_t u = bgn; u < end; ++u) {
-            const Uop& op = uops[u];
-            if (reads_src) read(gemm ? kInp : kAcc, op.src + o * sfo + n * sfi);
-            if (gemm && !reset) read(kWgt, op.wgt + o * wfo + n * wfi);
-            write(kAcc, op.dst + o * dfo + n * dfi);  // read-modify-write: the write's check covers the read
-            write(kOut, op.dst + o * dfo + n * dfi);
-          }
+      for (uint32_t u = insn[Member::uop_bgn]; u < insn[Member::uop_end]; ++u) read(kUop, u);
+      for (const uint32_t e : f->src) read(gemm ? kInp : kAcc, e);
+      for (const uint32_t e : f->wgt) read(kWgt, e);
+      for (const uint32_t e : f->dst) {
+        write(kAcc, e);  // read-modify-write: the write's check covers the read
+        write(kOut, e);
+      }
       break;
     }
     case Opcode::FINISH:

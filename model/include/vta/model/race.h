@@ -26,6 +26,7 @@
 #include <cstdint>
 #include <deque>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "vta/isa/config.h"
@@ -64,6 +65,20 @@ class RaceChecker {
     std::array<uint32_t, 3> read{};  // per module, its last reader since that write
   };
   enum Buf { kUop, kInp, kWgt, kAcc, kOut, kBufs };
+  // The elements a GEMM or ALU loop nest touches, each once, in the order
+  // it first touches them (sources, weights, destinations). A convolution's
+  // nest visits each ACC element once per input channel block and kernel
+  // position; the shadows need each element once. Kept per loop shape
+  // until the next uop load (at most kMaxLoops of them).
+  struct LoopKey {
+    uint32_t bgn, end, io, ii, dfo, dfi, sfo, sfi, wfo, wfi, kind;
+    bool operator==(const LoopKey&) const = default;
+  };
+  struct Footprint {
+    std::vector<uint32_t> src, wgt, dst;
+  };
+  static constexpr size_t kMaxLoops = 256;
+  const Footprint* footprint(const isa::Insn& insn, const std::vector<Uop>& uops);
 
   void read(Buf b, uint64_t e);
   void write(Buf b, uint64_t e);
@@ -93,6 +108,9 @@ class RaceChecker {
   bool dram_ = false;                     // the program has a STORE: DRAM is checked
   std::unordered_map<uint64_t, std::vector<DramAccess>> pages_;  // by DRAM page
   uint32_t now_ = 0;  // the instruction being recorded
+  std::vector<std::pair<LoopKey, Footprint>> loops_;  // since the last uop load
+  std::array<std::vector<uint32_t>, 3> seen_;         // footprint(): source, weight, destination stamps
+  uint32_t stamp_ = 0;
   size_t mod_ = 0;    // its module
 };
 
