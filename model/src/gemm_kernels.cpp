@@ -51,53 +51,48 @@ void pack(const int8_t* wgt, int16_t* packed, uint64_t count, int64_t bi, int64_
 namespace {
 
 // The multiply-add of int16 pairs, one struct per register width the
-// target has: V holds kLanes int32 lanes, madd(s, x, w) = s + pairwise
-// products of x and the 2 kLanes int16 at w; U and B are the same lanes as
-// GCC vectors of uint32 and of their low bytes, for the accumulate.
+// target has: V holds kLanes int32 lanes (a GCC vector: zero, broadcast and
+// add are its operators), madd(s, x, w) = s + the pairwise products of x
+// and the 2 kLanes int16 at w; U and B are the same lanes as uint32 (the
+// wrap-around accumulate) and as their low bytes (the OUT write).
 #if defined(__AVX512BW__)
 struct Simd512 {
-  using V = __m512i;
+  typedef int32_t V __attribute__((vector_size(64)));
+  typedef uint32_t U __attribute__((vector_size(64)));
+  typedef int8_t B __attribute__((vector_size(16)));
   static constexpr int kLanes = 16;
-  static V zero() { return _mm512_setzero_si512(); }
-  static V splat(int32_t v) { return _mm512_set1_epi32(v); }
-  static V add(V a, V b) { return _mm512_add_epi32(a, b); }
   static V madd(V s, V x, const int16_t* w) {
 #if defined(__AVX512VNNI__)
-    return _mm512_dpwssd_epi32(s, x, _mm512_loadu_si512(w));
+    return reinterpret_cast<V>(_mm512_dpwssd_epi32(reinterpret_cast<__m512i>(s), reinterpret_cast<__m512i>(x),
+                                                   _mm512_loadu_si512(w)));
 #else
-    return _mm512_add_epi32(s, _mm512_madd_epi16(x, _mm512_loadu_si512(w)));
+    return s + reinterpret_cast<V>(_mm512_madd_epi16(reinterpret_cast<__m512i>(x), _mm512_loadu_si512(w)));
 #endif
   }
-  typedef uint32_t U __attribute__((vector_size(64)));  // wrap-around adds
-  typedef int8_t B __attribute__((vector_size(16)));       // OUT's low bytes
 };
 #endif
 #if defined(__AVX2__)
 struct Simd256 {
-  using V = __m256i;
+  typedef int32_t V __attribute__((vector_size(32)));
+  typedef uint32_t U __attribute__((vector_size(32)));
+  typedef int8_t B __attribute__((vector_size(8)));
   static constexpr int kLanes = 8;
-  static V zero() { return _mm256_setzero_si256(); }
-  static V splat(int32_t v) { return _mm256_set1_epi32(v); }
-  static V add(V a, V b) { return _mm256_add_epi32(a, b); }
   static V madd(V s, V x, const int16_t* w) {
-    return _mm256_add_epi32(s, _mm256_madd_epi16(x, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(w))));
+    return s + reinterpret_cast<V>(_mm256_madd_epi16(reinterpret_cast<__m256i>(x),
+                                                     _mm256_loadu_si256(reinterpret_cast<const __m256i*>(w))));
   }
-  typedef uint32_t U __attribute__((vector_size(32)));  // wrap-around adds
-  typedef int8_t B __attribute__((vector_size(8)));       // OUT's low bytes
 };
 #endif
 #if defined(__SSE2__)
 struct Simd128 {
-  using V = __m128i;
+  typedef int32_t V __attribute__((vector_size(16)));
+  typedef uint32_t U __attribute__((vector_size(16)));
+  typedef int8_t B __attribute__((vector_size(4)));
   static constexpr int kLanes = 4;
-  static V zero() { return _mm_setzero_si128(); }
-  static V splat(int32_t v) { return _mm_set1_epi32(v); }
-  static V add(V a, V b) { return _mm_add_epi32(a, b); }
   static V madd(V s, V x, const int16_t* w) {
-    return _mm_add_epi32(s, _mm_madd_epi16(x, _mm_loadu_si128(reinterpret_cast<const __m128i*>(w))));
+    return s + reinterpret_cast<V>(_mm_madd_epi16(reinterpret_cast<__m128i>(x),
+                                                  _mm_loadu_si128(reinterpret_cast<const __m128i*>(w))));
   }
-  typedef uint32_t U __attribute__((vector_size(16)));  // wrap-around adds
-  typedef int8_t B __attribute__((vector_size(4)));       // OUT's low bytes
 };
 #endif
 
@@ -128,16 +123,16 @@ void fixed(const Loop& g) {
           // (a chain of BI/2 dependent ones waits on each one's latency).
           typename S::V part[kChunks][kSplit];
           for (int c = 0; c < kChunks; ++c)
-            for (int h = 0; h < kSplit; ++h) part[c][h] = S::zero();
+            for (int h = 0; h < kSplit; ++h) part[c][h] = typename S::V{};
           for (int p = 0; p < kPairs; ++p) {
-            const typename S::V x = S::splat(pairs[p]);
+            const typename S::V x = typename S::V{} + pairs[p];
             for (int c = 0; c < kChunks; ++c)
               part[c][p % kSplit] = S::madd(part[c][p % kSplit], x, w + (p * BO + c * S::kLanes) * 2);
           }
           typename S::V sum[kChunks];
           for (int c = 0; c < kChunks; ++c) {
             sum[c] = part[c][0];
-            for (int h = 1; h < kSplit; ++h) sum[c] = S::add(sum[c], part[c][h]);
+            for (int h = 1; h < kSplit; ++h) sum[c] += part[c][h];
           }
           for (int c = 0; c < kChunks; ++c) {  // the accumulator wraps around; OUT takes its low 8 bits
             typename S::U a, d;
