@@ -22,11 +22,11 @@ constexpr MemId kBufMem[] = {MemId::UOP, MemId::INP, MemId::WGT, MemId::ACC, Mem
 RaceChecker::RaceChecker(const Config& c, const isa::Layout& layout, const Program& prog)
     : layout_(layout), prog_(prog) {
   const auto& d = c.derived;
-  shadow_[kUop].resize(static_cast<size_t>(d.uop_depth));
-  shadow_[kInp].resize(static_cast<size_t>(d.inp_depth));
-  shadow_[kWgt].resize(static_cast<size_t>(d.wgt_depth));
-  shadow_[kAcc].resize(static_cast<size_t>(d.acc_depth));
-  shadow_[kOut].resize(static_cast<size_t>(d.out_depth));
+  shadow_[kUop].assign(static_cast<size_t>(d.uop_depth), Shadow{});
+  shadow_[kInp].assign(static_cast<size_t>(d.inp_depth), Shadow{});
+  shadow_[kWgt].assign(static_cast<size_t>(d.wgt_depth), Shadow{});
+  shadow_[kAcc].assign(static_cast<size_t>(d.acc_depth), Shadow{});
+  shadow_[kOut].assign(static_cast<size_t>(d.out_depth), Shadow{});
   for (size_t m = 0; m < elem_bytes_.size(); ++m) elem_bytes_[m] = c.elem_bytes(static_cast<int>(m));
   for (const Insn& insn : prog.insns) dram_ |= insn.opcode() == Opcode::STORE && insn[Member::x_size] != 0;
 }
@@ -82,14 +82,14 @@ bool RaceChecker::ordered(uint32_t earlier) const {
 }
 
 void RaceChecker::read(Buf b, uint64_t e) {
-  Shadow& s = shadow_[b][e];
+  Shadow& s = shadow_[b].data()[e];
   if (s.read[mod_] == now_ || s.write == now_) return;
   if (s.write && !ordered(s.write)) report(s.write, true, false, b, e);
   s.read[mod_] = now_;
 }
 
 void RaceChecker::write(Buf b, uint64_t e) {
-  Shadow& s = shadow_[b][e];
+  Shadow& s = shadow_[b].data()[e];
   if (s.write == now_) return;
   if (s.write && !ordered(s.write)) report(s.write, true, true, b, e);
   for (const uint32_t r : s.read)

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <memory>
 #include <new>
@@ -21,7 +22,10 @@ namespace vta::model {
 /// SIMD rows never straddle cache lines. Filled and copied with memset and
 /// memcpy, never element by element: a std::vector with an aligned allocator
 /// constructs and destroys each element in a loop, which the fuzzing build's
-/// coverage instrumentation made most of the fuzz_program target's time.
+/// coverage instrumentation made most of the fuzz_program target's time. A
+/// zero fill comes from calloc, which for large arrays maps fresh zero pages
+/// and writes nothing: pages a run never touches cost nothing (a backend's
+/// SRAM arrays are mostly untouched by a small program).
 template <typename T>
 class AlignedArray {
   static_assert(std::is_trivially_copyable_v<T>);
@@ -33,31 +37,36 @@ class AlignedArray {
     if (this != &o) copy_from(o);
     return *this;
   }
-  /// n elements, all `value` (only 0 is written with memset; others in a loop).
+  /// n elements, all `value` (0 from calloc; others written in a loop).
   void assign(size_t n, T value) {
-    reset(n);
-    if (value == T{})
-      std::memset(p_.get(), 0, n * sizeof(T));
-    else
-      std::fill_n(p_.get(), n, value);
+    const bool zero = value == T{};
+    reset(n, zero);
+    if (!zero) std::fill_n(p_, n, value);
   }
-  T* data() { return p_.get(); }
-  const T* data() const { return p_.get(); }
+  T* data() { return p_; }
+  const T* data() const { return p_; }
   size_t size() const { return n_; }
 
  private:
   struct Free {
-    void operator()(T* p) const { ::operator delete(p, std::align_val_t{64}); }
+    void operator()(void* p) const { std::free(p); }
   };
-  void reset(size_t n) {
-    p_.reset(n ? static_cast<T*>(::operator new(n * sizeof(T), std::align_val_t{64})) : nullptr);
+  void reset(size_t n, bool zero) {
+    raw_.reset();
+    p_ = nullptr;
     n_ = n;
+    if (n == 0) return;
+    void* r = zero ? std::calloc(n * sizeof(T) + 63, 1) : std::malloc(n * sizeof(T) + 63);
+    if (!r) throw std::bad_alloc();
+    raw_.reset(r);
+    p_ = reinterpret_cast<T*>((reinterpret_cast<uintptr_t>(r) + 63) & ~uintptr_t{63});
   }
   void copy_from(const AlignedArray& o) {
-    reset(o.n_);
-    if (n_) std::memcpy(p_.get(), o.p_.get(), n_ * sizeof(T));
+    reset(o.n_, false);
+    if (n_) std::memcpy(p_, o.p_, n_ * sizeof(T));
   }
-  std::unique_ptr<T, Free> p_;
+  std::unique_ptr<void, Free> raw_;
+  T* p_ = nullptr;
   size_t n_ = 0;
 };
 

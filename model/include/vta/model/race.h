@@ -63,6 +63,7 @@ class RaceChecker {
   struct Shadow {
     uint32_t write = 0;              // last writer: instruction index + 1, 0 for none
     std::array<uint32_t, 3> read{};  // per module, its last reader since that write
+    bool operator==(const Shadow&) const = default;
   };
   enum Buf { kUop, kInp, kWgt, kAcc, kOut, kBufs };
   // The elements a GEMM or ALU loop nest touches, each once, in the order
@@ -103,7 +104,7 @@ class RaceChecker {
   const Program& prog_;
   std::array<Clock, 3> clock_{};             // per module
   std::array<std::deque<Clock>, 4> tokens_;  // the clocks in flight, per TokenQueue
-  std::array<std::vector<Shadow>, kBufs> shadow_;
+  std::array<AlignedArray<Shadow>, kBufs> shadow_;  // zero pages until touched
   std::array<int64_t, 6> elem_bytes_{};  // DRAM bytes per element, by MemId
   bool dram_ = false;                     // the program has a STORE: DRAM is checked
   std::unordered_map<uint64_t, std::vector<DramAccess>> pages_;  // by DRAM page
