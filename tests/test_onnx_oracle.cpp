@@ -107,6 +107,106 @@ INSTANTIATE_TEST_SUITE_P(Zoo, Oracle,
                                            Case{"dense:64,32", false}),
                          case_name);
 
+// Exactness beyond random inputs: a 3x3 convolution over 256 channels and a
+// dense layer over 4608 inputs, all inputs 127 and all weights positive, so
+// that every sum of products reaches 2^24 and more (2^22 is where the float
+// form stops being exact). In the convolution the bias takes each interior
+// output back near 0 (within +-256) and the shift is 1, so every unit of the
+// sum shows; in the dense layer it leaves each output at a tie between 2^22
+// and 2^23 (shift 16), where float32 loses the form's quarter-unit offset. The
+// export writes both in the integer form (ConvInteger / MatMulInteger and
+// int32 requantization, integer_requant()): ONNX Runtime gives the integer
+// reference bit for bit, and so do the backend and `vta run --onnx` of the
+// file read back. The float form of the same graph (the export before the
+// integer form) differs.
+struct WideCase {
+  Graph g;
+  Tensor in;
+  std::vector<int64_t> in_dims, out_dims;
+  int64_t largest_sum = 0;  // the largest |sum of products| on `in` (bias not included)
+};
+
+WideCase wide_case(bool conv) {
+  std::mt19937 rng(conv ? 7 : 8);
+  std::uniform_int_distribution<int> pos(64, 127), near(-256, 256);
+  WideCase c;
+  Graph& g = c.g;
+  g.name = conv ? "wide_conv" : "wide_dense";
+  Node in;
+  in.name = "input";
+  in.out = conv ? Shape{1, 256, 6, 6} : Shape{1, 4608, 1, 1};
+  in.exp = -7;
+  g.add(in);
+  Node n;
+  n.name = conv ? "conv" : "fc";
+  n.op = conv ? Op::Conv2d : Op::Dense;
+  n.inputs = {0};
+  n.kernel = conv ? 3 : 1, n.pad = conv ? 1 : 0;
+  n.out = conv ? Shape{1, 32, 6, 6} : Shape{1, 64, 1, 1};
+  const int64_t per_out = conv ? 256 * 9 : 4608;
+  for (int64_t i = 0; i < n.out.c * per_out; ++i) n.weight.push_back(static_cast<int8_t>(pos(rng)));
+  for (int64_t o = 0; o < n.out.c; ++o) {
+    int64_t sum = 0;
+    for (int64_t i = 0; i < per_out; ++i) sum += n.weight[static_cast<size_t>(o * per_out + i)];
+    c.largest_sum = std::max(c.largest_sum, 127 * sum);  // an interior output: every input 127
+    // conv: near 0, shift 1; dense: the tie (64 + o % 60) 2^16 + 2^15, shift 16
+    n.bias.push_back(static_cast<int32_t>(-127 * sum + (conv ? near(rng) : ((64 + o % 60) << 16) + (1 << 15))));
+  }
+  n.shift = conv ? 1 : 16, n.relu = !conv;  // both forms: k = 128 (the convolution) and k = 0 (ReLU)
+  n.exp = in.exp - 7 + n.shift;
+  g.output = g.add(n);
+  c.in = Tensor{in.out, std::vector<int8_t>(static_cast<size_t>(in.out.size()), 127)};
+  c.in_dims = conv ? std::vector<int64_t>{1, 256, 6, 6} : std::vector<int64_t>{1, 4608};
+  c.out_dims = conv ? std::vector<int64_t>{1, 32, 6, 6} : std::vector<int64_t>{1, 64};
+  return c;
+}
+
+class ExactExport : public ::testing::TestWithParam<bool> {};
+
+TEST_P(ExactExport, SumsBeyondTwoToThe22AreExactInOnnxRuntime) {
+  REQUIRE_ORACLE();
+  const WideCase c = wide_case(GetParam());
+  const Graph& g = c.g;
+  EXPECT_GE(c.largest_sum, int64_t{1} << 24) << "the test input must take the sums beyond float32's exact range";
+  const auto lim = export_limits(g);
+  ASSERT_EQ(lim.size(), 1u);
+  EXPECT_TRUE(lim[0].integer);
+  const Tensor ref = run_graph(g, c.in)[static_cast<size_t>(g.output)];
+  const std::vector<int64_t> ref_v(ref.data.begin(), ref.data.end());
+  size_t inside = 0;  // outputs that are not saturated: each shows the sum's every unit
+  for (int8_t v : ref.data) inside += v > -128 && v < 127;
+  EXPECT_GT(inside, ref.data.size() / 5);
+  const fs::path dir = fs::path(VTA_BINARY_DIR) / "onnx_oracle" / backend_name() / g.name;
+  fs::create_directories(dir);
+  Diff forms[2];
+  for (bool integer : {false, true}) {
+    const fs::path model = dir / (integer ? "model.onnx" : "model_float.onnx");
+    { std::ofstream(model, std::ios::binary) << export_onnx_bytes(g, integer); }
+    const NpyArray ort = run_ort(model, "input", npy_of(c.in, c.in_dims));
+    forms[integer] = compare(ort.values, ref_v);
+    std::cout << fmt::format("ORACLE {} ({} {} outputs unsaturated, largest sum {}) {} form: {} elements, {} differ, "
+                             "largest difference {}\n",
+                             g.name, inside, ref_v.size(), c.largest_sum, integer ? "integer" : "float",
+                             forms[integer].elements, forms[integer].differing, forms[integer].largest);
+    EXPECT_EQ(ort.values.size(), ref_v.size());
+  }
+  EXPECT_EQ(forms[1].differing, 0u) << "largest difference " << forms[1].largest;
+  EXPECT_GT(forms[0].differing, 0u) << "the float form is not exact here; the test input must show it";
+  // The backend, and the file read back by `vta run --onnx`, give the same.
+  const vta::Config cfg = vta::test::preset("vta-1x16x16");
+  auto backend = vta::make_backend(backend_name(), cfg);
+  EXPECT_EQ(run_network(compile(g, cfg), *backend, c.in).output.data, ref.data) << backend_name();
+  write_npy((dir / "ref.npy").string(), npy_of(ref, c.out_dims));
+  const auto r = vta::test::run_vta("run --onnx " + (dir / "model.onnx").string() + " --input input=" +
+                                    (dir / "input.npy").string() + " --expect " + (dir / "ref.npy").string() +
+                                    " --backend " + backend_name());
+  EXPECT_EQ(r.code, 0) << r.out;
+  EXPECT_NE(r.out.find("bit-exact"), std::string::npos) << r.out;
+}
+
+INSTANTIATE_TEST_SUITE_P(Wide, ExactExport, ::testing::Values(true, false),
+                         [](const auto& i) { return std::string(i.param ? "conv" : "dense"); });
+
 // Models in ONNX Runtime's static-quantizer QDQ form (uint8 activations
 // with zero points, per-channel int8 weights; asym_qdq_models.h): ONNX
 // Runtime, the integer reference and the backend agree bit for bit, with
