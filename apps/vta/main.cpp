@@ -1,5 +1,6 @@
 // `vta`: the vta-lab command-line program.
 // Exit codes: 0 success, 1 result mismatch, 2 bad input or program error.
+#include <fmt/ranges.h>
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <charconv>
@@ -8,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <set>
 #include <nlohmann/json.hpp>
 #include <cstring>
 #include <sstream>
@@ -472,19 +474,24 @@ static int run_cli(int argc, char** argv) {
       // Layers at or above 2^22 go in the exact integer form; those left in
       // float (the form does not fit int32) are named, or refused with --exact-only.
       std::vector<vta::compiler::ExportLimit> inexact;
-      size_t integer = 0;
+      std::set<std::string> in_integer;
       for (const auto& l : vta::compiler::export_limits(g))
         if (l.integer)
-          ++integer;
+          in_integer.insert(l.node);
         else
           inexact.push_back(l);
+      std::vector<std::string> integer;  // in graph order
+      for (const auto& n : g.nodes)
+        if (in_integer.count(n.name)) integer.push_back(n.name);
       if (export_exact && !inexact.empty())
         vta::fail("zoo export {} --exact-only: layer '{}' can reach {} (2^22 = 4194304 or more, where float32 with "
                   "the tie offset is not exact) and its integer form does not fit int32; {} layers in all",
                   export_name, inexact[0].node, inexact[0].bound, inexact.size());
       vta::compiler::export_onnx(g, export_out);
       std::cout << fmt::format("wrote {} ({}){}\n", export_out, export_name,
-                               integer ? fmt::format(": {} layers in the exact integer form", integer) : "");
+                               integer.empty() ? ""
+                                               : fmt::format(": {} layers in the exact integer form ({})",
+                                                             integer.size(), fmt::join(integer, ", ")));
       if (!inexact.empty())
         std::cout << fmt::format(
             "note: the file computes exactly what vta does while every accumulator stays below 2^22 (float32 with "

@@ -38,6 +38,11 @@
 // any other is ONNX Runtime's float requantization on the host
 // (Node::fmult), which gives its results bit for bit (onnx_integer.h).
 // 3-D inputs (batched MatMul rows) fold their batch into N.
+//
+// The export's integer form (integer_requant() below: a uint8 view of an
+// int8 tensor, ConvInteger / MatMulInteger, then int32 Add, Clip, Div, Sub,
+// DequantizeLinear, QuantizeLinear) is read back into the plain shift form
+// (onnx_integer_requant.cpp), every constant checked against the form.
 #include <optional>
 #include <string>
 #include <vector>
