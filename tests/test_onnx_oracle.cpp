@@ -76,8 +76,11 @@ TEST_P(Oracle, ExportRunsBitExactInOnnxRuntime) {
     const Tensor ref = run_graph(g, in)[static_cast<size_t>(g.output)];
     const std::vector<int64_t> ref_v(ref.data.begin(), ref.data.end());
     const Diff d = compare(ort.values, ref_v);
-    std::cout << fmt::format("ORACLE {} seed {}: {} elements, {} differ, largest difference {}\n", c.net, seed,
-                             d.elements, d.differing, d.largest);
+    size_t integer = 0;  // layers in the integer form (ConvInteger / MatMulInteger)
+    for (const auto& n : m.graph().node()) integer += n.op_type() == "ConvInteger" || n.op_type() == "MatMulInteger";
+    std::cout << fmt::format("ORACLE {} seed {}: {} elements, {} differ, largest difference {} ({} layers in the "
+                             "integer form)\n",
+                             c.net, seed, d.elements, d.differing, d.largest, integer);
     EXPECT_EQ(ort.values.size(), ref_v.size()) << c.net;
     EXPECT_EQ(d.differing, 0u) << c.net << " seed " << seed << ": largest difference " << d.largest;
     // And the backend gives the reference's tensor: for the big networks at
@@ -104,7 +107,7 @@ INSTANTIATE_TEST_SUITE_P(Zoo, Oracle,
                                            Case{"conv:16,8,8,16,1,1,0", false}, Case{"conv:20,9,9,40,3,2,1", false},
                                            Case{"dwconv:16,8,8,3,1,1", false}, Case{"maxpool:16,8,8,2,2,0", false},
                                            Case{"maxpool:16,8,8,3,2,1", false}, Case{"avgpool:16,8,8,2", false},
-                                           Case{"dense:64,32", false}),
+                                           Case{"dense:64,32", false}, Case{"dense:4096,8", false}),
                          case_name);
 
 // Exactness beyond random inputs: a 3x3 convolution over 256 channels and a
