@@ -110,67 +110,73 @@ INSTANTIATE_TEST_SUITE_P(Zoo, Oracle,
                                            Case{"dense:64,32", false}, Case{"dense:4096,8", false}),
                          case_name);
 
-// Exactness beyond random inputs: a 3x3 convolution over 256 channels and a
-// dense layer over 4608 inputs, all inputs 127 and all weights positive, so
-// that every sum of products reaches 2^24 and more (2^22 is where the float
-// form stops being exact). In the convolution the bias takes each interior
-// output back near 0 (within +-256) and the shift is 1, so every unit of the
-// sum shows; in the dense layer it leaves each output at a tie between 2^22
-// and 2^23 (shift 16), where float32 loses the form's quarter-unit offset. The
-// export writes both in the integer form (ConvInteger / MatMulInteger and
-// int32 requantization, integer_requant()): ONNX Runtime gives the integer
-// reference bit for bit, and so do the backend and `vta run --onnx` of the
-// file read back. The float form of the same graph (the export before the
-// integer form) differs.
+// Exactness beyond random inputs: every input 127, and per kind
+// - conv: 3x3 over 256 channels, weights in [64, 127], so that every sum of
+//   products reaches 2^24 and more (2^22 is where the float form stops being
+//   exact); the bias takes each interior output back near 0 (within +-256)
+//   and the shift is 1, so every unit of the sum shows;
+// - dense: over 4608 inputs, weights in [64, 127] (sums beyond 2^25); the
+//   bias leaves each output on a tie between 2^22 and 2^23 (shift 16), where
+//   float32 loses the form's quarter-unit offset; ReLU;
+// - depthwise: 3x3 over 32 channels, weights in [-128, 127]: small sums, a
+//   bias that puts each interior output on a tie between 2^22 and 2^23.
+// The export writes each in the integer form (ConvInteger with group,
+// MatMulInteger, int32 requantization: integer_requant()): ONNX Runtime gives
+// the integer reference bit for bit, and so do the backend and `vta run
+// --onnx` of the file read back. The float form of the same graph (the
+// export before the integer form) differs.
 struct WideCase {
   Graph g;
   Tensor in;
   std::vector<int64_t> in_dims, out_dims;
-  int64_t largest_sum = 0;  // the largest |sum of products| on `in` (bias not included)
+  int64_t largest = 0;  // the largest |sum of products| or |sum + bias| of an interior output on `in`
 };
 
-WideCase wide_case(bool conv) {
-  std::mt19937 rng(conv ? 7 : 8);
-  std::uniform_int_distribution<int> pos(64, 127), near(-256, 256);
+WideCase wide_case(const std::string& kind) {
+  const bool dense = kind == "dense", dw = kind == "depthwise";
+  std::mt19937 rng(dense ? 8 : dw ? 9 : 7);
+  std::uniform_int_distribution<int> pos(64, 127), any(-128, 127), near(-256, 256);
   WideCase c;
   Graph& g = c.g;
-  g.name = conv ? "wide_conv" : "wide_dense";
+  g.name = "wide_" + kind;
+  const int64_t cin = dense ? 4608 : dw ? 32 : 256, cout = dense ? 64 : 32;
   Node in;
   in.name = "input";
-  in.out = conv ? Shape{1, 256, 6, 6} : Shape{1, 4608, 1, 1};
+  in.out = dense ? Shape{1, cin, 1, 1} : Shape{1, cin, 6, 6};
   in.exp = -7;
   g.add(in);
   Node n;
-  n.name = conv ? "conv" : "fc";
-  n.op = conv ? Op::Conv2d : Op::Dense;
+  n.name = dense ? "fc" : "conv";
+  n.op = dense ? Op::Dense : Op::Conv2d;
   n.inputs = {0};
-  n.kernel = conv ? 3 : 1, n.pad = conv ? 1 : 0;
-  n.out = conv ? Shape{1, 32, 6, 6} : Shape{1, 64, 1, 1};
-  const int64_t per_out = conv ? 256 * 9 : 4608;
-  for (int64_t i = 0; i < n.out.c * per_out; ++i) n.weight.push_back(static_cast<int8_t>(pos(rng)));
-  for (int64_t o = 0; o < n.out.c; ++o) {
+  n.kernel = dense ? 1 : 3, n.pad = dense ? 0 : 1, n.groups = dw ? cin : 1;
+  n.out = dense ? Shape{1, cout, 1, 1} : Shape{1, cout, 6, 6};
+  const int64_t per_out = dense ? cin : dw ? 9 : cin * 9;
+  for (int64_t i = 0; i < cout * per_out; ++i) n.weight.push_back(static_cast<int8_t>(dw ? any(rng) : pos(rng)));
+  for (int64_t o = 0; o < cout; ++o) {
     int64_t sum = 0;
     for (int64_t i = 0; i < per_out; ++i) sum += n.weight[static_cast<size_t>(o * per_out + i)];
-    c.largest_sum = std::max(c.largest_sum, 127 * sum);  // an interior output: every input 127
-    // conv: near 0, shift 1; dense: the tie (64 + o % 60) 2^16 + 2^15, shift 16
-    n.bias.push_back(static_cast<int32_t>(-127 * sum + (conv ? near(rng) : ((64 + o % 60) << 16) + (1 << 15))));
+    // an interior output (every input 127): 127 sum + bias
+    const int64_t value = kind == "conv" ? near(rng) : ((64 + o % 60) << 16) + (1 << 15);
+    n.bias.push_back(static_cast<int32_t>(value - 127 * sum));
+    c.largest = std::max({c.largest, std::abs(127 * sum), std::abs(value)});
   }
-  n.shift = conv ? 1 : 16, n.relu = !conv;  // both forms: k = 128 (the convolution) and k = 0 (ReLU)
+  n.shift = kind == "conv" ? 1 : 16, n.relu = dense;  // both forms: k = 128 and k = 0 (ReLU)
   n.exp = in.exp - 7 + n.shift;
   g.output = g.add(n);
   c.in = Tensor{in.out, std::vector<int8_t>(static_cast<size_t>(in.out.size()), 127)};
-  c.in_dims = conv ? std::vector<int64_t>{1, 256, 6, 6} : std::vector<int64_t>{1, 4608};
-  c.out_dims = conv ? std::vector<int64_t>{1, 32, 6, 6} : std::vector<int64_t>{1, 64};
+  c.in_dims = dense ? std::vector<int64_t>{1, cin} : std::vector<int64_t>{1, cin, 6, 6};
+  c.out_dims = dense ? std::vector<int64_t>{1, cout} : std::vector<int64_t>{1, cout, 6, 6};
   return c;
 }
 
-class ExactExport : public ::testing::TestWithParam<bool> {};
+class ExactExport : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(ExactExport, SumsBeyondTwoToThe22AreExactInOnnxRuntime) {
   REQUIRE_ORACLE();
   const WideCase c = wide_case(GetParam());
   const Graph& g = c.g;
-  EXPECT_GE(c.largest_sum, int64_t{1} << 24) << "the test input must take the sums beyond float32's exact range";
+  EXPECT_GE(c.largest, int64_t{1} << 22) << "the test input must leave float32's exact range";
   const auto lim = export_limits(g);
   ASSERT_EQ(lim.size(), 1u);
   EXPECT_TRUE(lim[0].integer);
@@ -187,9 +193,9 @@ TEST_P(ExactExport, SumsBeyondTwoToThe22AreExactInOnnxRuntime) {
     { std::ofstream(model, std::ios::binary) << export_onnx_bytes(g, integer); }
     const NpyArray ort = run_ort(model, "input", npy_of(c.in, c.in_dims));
     forms[integer] = compare(ort.values, ref_v);
-    std::cout << fmt::format("ORACLE {} ({} {} outputs unsaturated, largest sum {}) {} form: {} elements, {} differ, "
-                             "largest difference {}\n",
-                             g.name, inside, ref_v.size(), c.largest_sum, integer ? "integer" : "float",
+    std::cout << fmt::format("ORACLE {} ({} of {} outputs unsaturated, largest |sum| or |value| {}) {} form: {} "
+                             "elements, {} differ, largest difference {}\n",
+                             g.name, inside, ref_v.size(), c.largest, integer ? "integer" : "float",
                              forms[integer].elements, forms[integer].differing, forms[integer].largest);
     EXPECT_EQ(ort.values.size(), ref_v.size());
   }
@@ -207,8 +213,8 @@ TEST_P(ExactExport, SumsBeyondTwoToThe22AreExactInOnnxRuntime) {
   EXPECT_NE(r.out.find("bit-exact"), std::string::npos) << r.out;
 }
 
-INSTANTIATE_TEST_SUITE_P(Wide, ExactExport, ::testing::Values(true, false),
-                         [](const auto& i) { return std::string(i.param ? "conv" : "dense"); });
+INSTANTIATE_TEST_SUITE_P(Wide, ExactExport, ::testing::Values("conv", "dense", "depthwise"),
+                         [](const auto& i) { return i.param; });
 
 // Models in ONNX Runtime's static-quantizer QDQ form (uint8 activations
 // with zero points, per-channel int8 weights; asym_qdq_models.h): ONNX
