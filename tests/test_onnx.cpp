@@ -64,8 +64,14 @@ TEST_P(RoundTrip, ExportPassesTheCheckerAndImportsIdentically) {
   const vta::Config cfg = vta::test::preset("vta-1x16x16");
   const Tensor in = zoo_input(back, 5);
   auto backend = vta::make_backend("golden", cfg);
-  const NetworkResult res = run_network(compile(back, cfg), *backend, in);
+  const CompiledNetwork net = compile(back, cfg);
+  const NetworkResult res = run_network(net, *backend, in);
   EXPECT_EQ(res.output.data, run_graph(g, in)[static_cast<size_t>(g.output)].data);
+  // Placed as the original (the integer form's layers too: on VTA).
+  const CompiledNetwork orig = compile(g, cfg);
+  ASSERT_EQ(net.graph.nodes.size(), orig.graph.nodes.size());
+  for (size_t i = 0; i < net.graph.nodes.size(); ++i)
+    EXPECT_EQ(net.graph.nodes[i].device, orig.graph.nodes[i].device) << orig.graph.nodes[i].name;
 }
 
 INSTANTIATE_TEST_SUITE_P(Zoo, RoundTrip, ::testing::Values("lenet5", "resnet18", "mobilenet_v1", "conv:20,9,9,40,3,2,1",
