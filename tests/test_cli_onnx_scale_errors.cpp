@@ -117,17 +117,24 @@ TEST(OnnxScaleErrors, BiasScaleOtherThanInputTimesWeightScale) {
 }
 
 // `vta zoo export --exact-only`: a layer whose accumulator can reach 2^22
-// (float32 with the tie offset is no longer exact there) is refused in one
-// line naming the network, the layer and its bound; a network below exports.
-TEST(ZooExportErrors, ExactOnlyRefusesALayerWhoseAccumulatorCanReachTwoToThe22) {
+// (float32 with the tie offset is no longer exact there) is written in the
+// exact integer form; where that form does not fit int32 either (dense over
+// 300000 inputs: up to 2.4e9) the network is refused in one line naming it,
+// the layer and its bound, and nothing is written.
+TEST(ZooExportErrors, ExactOnlyRefusesALayerWithoutAnExactForm) {
   const fs::path dir = fs::temp_directory_path() / fmt::format("vta_exact_only_{}", getpid());
   fs::create_directories(dir);
-  const auto r = run_vta("zoo export dense:4096,8 --exact-only -o " + (dir / "d.onnx").string());
+  const auto r = run_vta("zoo export dense:300000,2 --exact-only -o " + (dir / "d.onnx").string());
   EXPECT_EQ(r.code, 2) << r.out;
   EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 1) << r.out;
-  EXPECT_NE(r.out.find("dense:4096,8 --exact-only: layer '"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("can reach an accumulator of "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("dense:300000,2 --exact-only: layer 'fc1' can reach "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("its integer form does not fit int32"), std::string::npos) << r.out;
   EXPECT_FALSE(fs::exists(dir / "d.onnx"));
+  const auto big = run_vta("zoo export dense:4096,8 --exact-only -o " + (dir / "b.onnx").string());
+  EXPECT_EQ(big.code, 0) << big.out;
+  EXPECT_NE(big.out.find("1 layers in the exact integer form"), std::string::npos) << big.out;
+  EXPECT_EQ(big.out.find("note:"), std::string::npos) << big.out;
+  EXPECT_TRUE(fs::exists(dir / "b.onnx"));
   const auto ok = run_vta("zoo export conv:16,8,8,16,1,1,0 --exact-only -o " + (dir / "c.onnx").string());
   EXPECT_EQ(ok.code, 0) << ok.out;
   EXPECT_TRUE(fs::exists(dir / "c.onnx"));

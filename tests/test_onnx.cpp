@@ -3,7 +3,10 @@
 // and run bit-exactly; malformed models give clear errors.
 #include <gtest/gtest.h>
 #include <onnx/checker.h>
+#include <onnx/shape_inference/implementation.h>
 #include <onnx/onnx_pb.h>
+
+#include <set>
 
 #include "test_support.h"
 #include "vta/compiler/compile.h"
@@ -61,11 +64,46 @@ TEST_P(RoundTrip, ExportPassesTheCheckerAndImportsIdentically) {
   const vta::Config cfg = vta::test::preset("vta-1x16x16");
   const Tensor in = zoo_input(back, 5);
   auto backend = vta::make_backend("golden", cfg);
-  const NetworkResult res = run_network(compile(back, cfg), *backend, in);
+  const CompiledNetwork net = compile(back, cfg);
+  const NetworkResult res = run_network(net, *backend, in);
   EXPECT_EQ(res.output.data, run_graph(g, in)[static_cast<size_t>(g.output)].data);
+  // Placed as the original (the integer form's layers too: on VTA).
+  const CompiledNetwork orig = compile(g, cfg);
+  ASSERT_EQ(net.graph.nodes.size(), orig.graph.nodes.size());
+  for (size_t i = 0; i < net.graph.nodes.size(); ++i)
+    EXPECT_EQ(net.graph.nodes[i].device, orig.graph.nodes[i].device) << orig.graph.nodes[i].name;
 }
 
-INSTANTIATE_TEST_SUITE_P(Zoo, RoundTrip, ::testing::Values("lenet5", "resnet18", "mobilenet_v1", "conv:20,9,9,40,3,2,1"));
+INSTANTIATE_TEST_SUITE_P(Zoo, RoundTrip, ::testing::Values("lenet5", "resnet18", "mobilenet_v1", "conv:20,9,9,40,3,2,1",
+                                                            "dense:4096,8"));
+
+// The layers whose accumulator can reach 2^22 are written in the integer
+// form (ConvInteger / MatMulInteger and int32 requantization), the others in
+// the float form; the file passes ONNX's full shape inference with type
+// checks (ONNX Runtime's loader is stricter than the checker).
+TEST(OnnxExport, LayersBeyondTwoToThe22AreWrittenInTheIntegerForm) {
+  const Graph g = build_zoo("resnet18");
+  std::set<std::string> want;
+  for (const auto& l : export_limits(g)) {
+    EXPECT_TRUE(l.integer) << l.node;
+    want.insert(l.node);
+  }
+  EXPECT_EQ(want.size(), 12u);
+  for (bool integer : {true, false}) {
+    onnx::ModelProto m;
+    ASSERT_TRUE(m.ParseFromString(export_onnx_bytes(g, integer)));
+    EXPECT_NO_THROW(onnx::shape_inference::InferShapes(m, onnx::OpSchemaRegistry::Instance(),
+                                                       onnx::ShapeInferenceOptions(true, 1)));
+    std::set<std::string> got;
+    size_t float_convs = 0;
+    for (const auto& n : m.graph().node()) {
+      if (n.op_type() == "ConvInteger" || n.op_type() == "MatMulInteger") got.insert(n.name().substr(0, n.name().size() - 4));
+      float_convs += n.op_type() == "Conv" || n.op_type() == "Gemm";
+    }
+    EXPECT_EQ(got, integer ? want : std::set<std::string>{});
+    EXPECT_EQ(float_convs + got.size(), 21u) << "20 convolutions and the dense layer";
+  }
+}
 
 std::string error_of(const std::string& bytes) {
   try {

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <functional>
 #include <limits>
+#include <stdexcept>
 
 #include "onnx_builder.h"
 #include "onnx_guard.h"
@@ -180,6 +181,7 @@ TEST(OnnxExportLimits, NameTheLayersWhoseAccumulatorsCanReachTwoToThe22) {
   EXPECT_EQ(lim[0].bound, want);
   EXPECT_LT(lim[0].bound, acc_bound(fc)) << "tighter than 128 times the weights' magnitudes";
   EXPECT_GE(lim[0].bound, int64_t{1} << 22);
+  EXPECT_TRUE(lim[0].integer) << "written in the exact integer form";
   // After a ReLU the input is in [0, 127]: resnet18's bounds are lower than
   // the same layers' over all int8 inputs.
   const Graph r = build_zoo("resnet18");
@@ -188,6 +190,82 @@ TEST(OnnxExportLimits, NameTheLayersWhoseAccumulatorsCanReachTwoToThe22) {
       if (n.name == l.node && (n.op == Op::Conv2d || n.op == Op::Dense)) {
         EXPECT_LT(l.bound, acc_bound(n)) << n.name;
       }
+}
+
+// The export's integer requantization (integer_requant() in onnx.h) of
+// dense:4096,8, spoiled one constant or link at a time: each is refused
+// naming the node and what differs from the form.
+struct IntegerDense {
+  onnx::ModelProto m;
+  IntegerDense() { m.ParseFromString(export_onnx_bytes(build_zoo("dense:4096,8"))); }
+  onnx::NodeProto& node(const std::string& op) {
+    for (auto& n : *m.mutable_graph()->mutable_node())
+      if (n.op_type() == op) return n;
+    throw std::runtime_error("no " + op);
+  }
+  // Input k of the first `op` node becomes the int32 scalar v.
+  IntegerDense& set(const std::string& op, int k, int32_t v) {
+    auto* t = m.mutable_graph()->add_initializer();
+    t->set_name(fmt::format("spoiled_{}_{}", op, k));
+    t->set_data_type(onnx::TensorProto::INT32);
+    t->add_int32_data(v);
+    node(op).set_input(k, t->name());
+    return *this;
+  }
+  std::string error() const {
+    std::string s;
+    m.SerializeToString(&s);
+    return error_of([&] { import_onnx_bytes(s, "int.onnx"); });
+  }
+};
+
+TEST(OnnxIntegerRequantErrors, TheValidExportImports) { EXPECT_EQ(IntegerDense().error(), "(no error)"); }
+
+TEST(OnnxIntegerRequantErrors, ConstantsOtherThanTheFormsAreRefused) {
+  IntegerDense ok;
+  const int64_t div = [&] {
+    for (const auto& t : ok.m.graph().initializer())
+      if (t.name() == ok.node("Div").input(1)) return static_cast<int64_t>(t.int32_data(0));
+    return int64_t{0};
+  }();
+  ASSERT_GT(div, 1);
+  std::string msg = IntegerDense().set("Clip", 2, static_cast<int32_t>(256 * div - 2)).error();
+  EXPECT_HAS(msg, "(QuantizeLinear)");
+  EXPECT_HAS(msg, "Clip's maximum");
+  msg = IntegerDense().set("Clip", 1, 1).error();
+  EXPECT_HAS(msg, "(Clip)");
+  EXPECT_HAS(msg, "the minimum must be 0");
+  msg = IntegerDense().set("Sub", 1, 5).error();
+  EXPECT_HAS(msg, "Sub of 5");
+  msg = IntegerDense().set("Div", 1, 3).error();
+  EXPECT_HAS(msg, "the divisor 3");
+  EXPECT_HAS(msg, "is not a power of two");
+}
+
+TEST(OnnxIntegerRequantErrors, StepsOutOfOrderOrSharedAreRefused) {
+  IntegerDense skip;  // Sub left out: Div's result straight into DequantizeLinear
+  auto* nodes = skip.m.mutable_graph()->mutable_node();
+  const std::string sub_out = skip.node("Sub").output(0), div_out = skip.node("Div").output(0);
+  for (auto& n : *nodes)
+    if (n.op_type() == "DequantizeLinear" && n.input(0) == sub_out) n.set_input(0, div_out);
+  for (int i = 0; i < nodes->size(); ++i)
+    if (nodes->Get(i).op_type() == "Sub") nodes->DeleteSubrange(i, 1);
+  std::string msg = skip.error();
+  EXPECT_HAS(msg, "(DequantizeLinear)");
+  EXPECT_HAS(msg, "must come next");
+  IntegerDense twice;  // the int32 sum read by a second node
+  auto* extra = twice.m.mutable_graph()->add_node();
+  extra->set_op_type("Relu");
+  extra->set_name("extra");
+  extra->add_input(twice.node("MatMulInteger").output(0));
+  extra->add_output("extra_out");
+  msg = twice.error();
+  EXPECT_HAS(msg, "has 2 uses");
+  IntegerDense view;  // the uint8 view at another zero point
+  for (auto& t : *view.m.mutable_graph()->mutable_initializer())
+    if (t.name() == "zp_uint8_128") t.set_int32_data(0, 127);
+  msg = view.error();
+  EXPECT_HAS(msg, "must turn int8 into uint8 at the same scale");
 }
 
 TEST(OnnxIntegerErrors, ExportOfAnAsymmetricGraphIsRefused) {

@@ -76,8 +76,11 @@ TEST_P(Oracle, ExportRunsBitExactInOnnxRuntime) {
     const Tensor ref = run_graph(g, in)[static_cast<size_t>(g.output)];
     const std::vector<int64_t> ref_v(ref.data.begin(), ref.data.end());
     const Diff d = compare(ort.values, ref_v);
-    std::cout << fmt::format("ORACLE {} seed {}: {} elements, {} differ, largest difference {}\n", c.net, seed,
-                             d.elements, d.differing, d.largest);
+    size_t integer = 0;  // layers in the integer form (ConvInteger / MatMulInteger)
+    for (const auto& n : m.graph().node()) integer += n.op_type() == "ConvInteger" || n.op_type() == "MatMulInteger";
+    std::cout << fmt::format("ORACLE {} seed {}: {} elements, {} differ, largest difference {} ({} layers in the "
+                             "integer form)\n",
+                             c.net, seed, d.elements, d.differing, d.largest, integer);
     EXPECT_EQ(ort.values.size(), ref_v.size()) << c.net;
     EXPECT_EQ(d.differing, 0u) << c.net << " seed " << seed << ": largest difference " << d.largest;
     // And the backend gives the reference's tensor: for the big networks at
@@ -104,8 +107,114 @@ INSTANTIATE_TEST_SUITE_P(Zoo, Oracle,
                                            Case{"conv:16,8,8,16,1,1,0", false}, Case{"conv:20,9,9,40,3,2,1", false},
                                            Case{"dwconv:16,8,8,3,1,1", false}, Case{"maxpool:16,8,8,2,2,0", false},
                                            Case{"maxpool:16,8,8,3,2,1", false}, Case{"avgpool:16,8,8,2", false},
-                                           Case{"dense:64,32", false}),
+                                           Case{"dense:64,32", false}, Case{"dense:4096,8", false}),
                          case_name);
+
+// Exactness beyond random inputs: every input 127, and per kind
+// - conv: 3x3 over 256 channels, weights in [64, 127], so that every sum of
+//   products reaches 2^24 and more (2^22 is where the float form stops being
+//   exact); the bias takes each interior output back near 0 (within +-256)
+//   and the shift is 1, so every unit of the sum shows;
+// - dense: over 4608 inputs, weights in [64, 127] (sums beyond 2^25); the
+//   bias leaves each output on a tie between 2^22 and 2^23 (shift 16), where
+//   float32 loses the form's quarter-unit offset; ReLU;
+// - depthwise: 3x3 over 32 channels, weights in [-128, 127]: small sums, a
+//   bias that puts each interior output on a tie between 2^22 and 2^23.
+// The export writes each in the integer form (ConvInteger with group,
+// MatMulInteger, int32 requantization: integer_requant()): ONNX Runtime gives
+// the integer reference bit for bit, and so do the backend and `vta run
+// --onnx` of the file read back. The float form of the same graph (the
+// export before the integer form) differs.
+struct WideCase {
+  Graph g;
+  Tensor in;
+  std::vector<int64_t> in_dims, out_dims;
+  int64_t largest = 0;  // the largest |sum of products| or |sum + bias| of an interior output on `in`
+};
+
+WideCase wide_case(const std::string& kind) {
+  const bool dense = kind == "dense", dw = kind == "depthwise";
+  std::mt19937 rng(dense ? 8 : dw ? 9 : 7);
+  std::uniform_int_distribution<int> pos(64, 127), any(-128, 127), near(-256, 256);
+  WideCase c;
+  Graph& g = c.g;
+  g.name = "wide_" + kind;
+  const int64_t cin = dense ? 4608 : dw ? 32 : 256, cout = dense ? 64 : 32;
+  Node in;
+  in.name = "input";
+  in.out = dense ? Shape{1, cin, 1, 1} : Shape{1, cin, 6, 6};
+  in.exp = -7;
+  g.add(in);
+  Node n;
+  n.name = dense ? "fc" : "conv";
+  n.op = dense ? Op::Dense : Op::Conv2d;
+  n.inputs = {0};
+  n.kernel = dense ? 1 : 3, n.pad = dense ? 0 : 1, n.groups = dw ? cin : 1;
+  n.out = dense ? Shape{1, cout, 1, 1} : Shape{1, cout, 6, 6};
+  const int64_t per_out = dense ? cin : dw ? 9 : cin * 9;
+  for (int64_t i = 0; i < cout * per_out; ++i) n.weight.push_back(static_cast<int8_t>(dw ? any(rng) : pos(rng)));
+  for (int64_t o = 0; o < cout; ++o) {
+    int64_t sum = 0;
+    for (int64_t i = 0; i < per_out; ++i) sum += n.weight[static_cast<size_t>(o * per_out + i)];
+    // an interior output (every input 127): 127 sum + bias
+    const int64_t value = kind == "conv" ? near(rng) : ((64 + o % 60) << 16) + (1 << 15);
+    n.bias.push_back(static_cast<int32_t>(value - 127 * sum));
+    c.largest = std::max({c.largest, std::abs(127 * sum), std::abs(value)});
+  }
+  n.shift = kind == "conv" ? 1 : 16, n.relu = dense;  // both forms: k = 128 and k = 0 (ReLU)
+  n.exp = in.exp - 7 + n.shift;
+  g.output = g.add(n);
+  c.in = Tensor{in.out, std::vector<int8_t>(static_cast<size_t>(in.out.size()), 127)};
+  c.in_dims = dense ? std::vector<int64_t>{1, cin} : std::vector<int64_t>{1, cin, 6, 6};
+  c.out_dims = dense ? std::vector<int64_t>{1, cout} : std::vector<int64_t>{1, cout, 6, 6};
+  return c;
+}
+
+class ExactExport : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(ExactExport, SumsBeyondTwoToThe22AreExactInOnnxRuntime) {
+  REQUIRE_ORACLE();
+  const WideCase c = wide_case(GetParam());
+  const Graph& g = c.g;
+  EXPECT_GE(c.largest, int64_t{1} << 22) << "the test input must leave float32's exact range";
+  const auto lim = export_limits(g);
+  ASSERT_EQ(lim.size(), 1u);
+  EXPECT_TRUE(lim[0].integer);
+  const Tensor ref = run_graph(g, c.in)[static_cast<size_t>(g.output)];
+  const std::vector<int64_t> ref_v(ref.data.begin(), ref.data.end());
+  size_t inside = 0;  // outputs that are not saturated: each shows the sum's every unit
+  for (int8_t v : ref.data) inside += v > -128 && v < 127;
+  EXPECT_GT(inside, ref.data.size() / 5);
+  const fs::path dir = fs::path(VTA_BINARY_DIR) / "onnx_oracle" / backend_name() / g.name;
+  fs::create_directories(dir);
+  Diff forms[2];
+  for (bool integer : {false, true}) {
+    const fs::path model = dir / (integer ? "model.onnx" : "model_float.onnx");
+    { std::ofstream(model, std::ios::binary) << export_onnx_bytes(g, integer); }
+    const NpyArray ort = run_ort(model, "input", npy_of(c.in, c.in_dims));
+    forms[integer] = compare(ort.values, ref_v);
+    std::cout << fmt::format("ORACLE {} ({} of {} outputs unsaturated, largest |sum| or |value| {}) {} form: {} "
+                             "elements, {} differ, largest difference {}\n",
+                             g.name, inside, ref_v.size(), c.largest, integer ? "integer" : "float",
+                             forms[integer].elements, forms[integer].differing, forms[integer].largest);
+    EXPECT_EQ(ort.values.size(), ref_v.size());
+  }
+  EXPECT_EQ(forms[1].differing, 0u) << "largest difference " << forms[1].largest;
+  EXPECT_GT(forms[0].differing, 0u) << "the float form is not exact here; the test input must show it";
+  // The backend, and the file read back by `vta run --onnx`, give the same.
+  const vta::Config cfg = vta::test::preset("vta-1x16x16");
+  auto backend = vta::make_backend(backend_name(), cfg);
+  EXPECT_EQ(run_network(compile(g, cfg), *backend, c.in).output.data, ref.data) << backend_name();
+  write_npy((dir / "ref.npy").string(), npy_of(ref, c.out_dims));
+  const auto r = vta::test::run_vta("run --onnx " + (dir / "model.onnx").string() + " --input input=" +
+                                    (dir / "input.npy").string() + " --expect " + (dir / "ref.npy").string() +
+                                    " --backend " + backend_name());
+  EXPECT_EQ(r.code, 0) << r.out;
+  EXPECT_NE(r.out.find("bit-exact"), std::string::npos) << r.out;
+}
+
+INSTANTIATE_TEST_SUITE_P(Wide, ExactExport, ::testing::Values("conv", "dense", "depthwise"),
+                         [](const auto& i) { return i.param; });
 
 // Models in ONNX Runtime's static-quantizer QDQ form (uint8 activations
 // with zero points, per-channel int8 weights; asym_qdq_models.h): ONNX

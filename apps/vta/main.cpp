@@ -1,5 +1,6 @@
 // `vta`: the vta-lab command-line program.
 // Exit codes: 0 success, 1 result mismatch, 2 bad input or program error.
+#include <fmt/ranges.h>
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <charconv>
@@ -8,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <set>
 #include <nlohmann/json.hpp>
 #include <cstring>
 #include <sstream>
@@ -361,8 +363,8 @@ static int run_cli(int argc, char** argv) {
   zoo_export->add_option("--batch", export_opts.batch, "batch size")->capture_default_str();
   bool export_exact = false;
   zoo_export->add_flag("--exact-only", export_exact,
-                       "refuse (exit 2) a network with a layer whose accumulator can reach 2^22, beyond which the "
-                       "file's float32 arithmetic may round otherwise than vta");
+                       "refuse (exit 2) a network with a layer whose accumulator can reach 2^22 (beyond which "
+                       "float32 may round otherwise than vta) and that has no exact integer form (int32 overflow)");
   vta::app::add_compare_command(app);
   vta::app::add_sweep_command(app);
   vta::app::add_estimate_command(app);
@@ -469,17 +471,33 @@ static int run_cli(int argc, char** argv) {
       return worst;
     } else if (*zoo_export) {
       const vta::compiler::Graph g = vta::compiler::build_zoo(export_name, export_opts);
-      if (const auto lim = vta::compiler::export_limits(g); export_exact && !lim.empty())
-        vta::fail("zoo export {} --exact-only: layer '{}' can reach an accumulator of {} (2^22 = 4194304 or more, "
-                  "where float32 with the tie offset is not exact); {} layers in all",
-                  export_name, lim[0].node, lim[0].bound, lim.size());
+      // Layers at or above 2^22 go in the exact integer form; those left in
+      // float (the form does not fit int32) are named, or refused with --exact-only.
+      std::vector<vta::compiler::ExportLimit> inexact;
+      std::set<std::string> in_integer;
+      for (const auto& l : vta::compiler::export_limits(g))
+        if (l.integer)
+          in_integer.insert(l.node);
+        else
+          inexact.push_back(l);
+      std::vector<std::string> integer;  // in graph order
+      for (const auto& n : g.nodes)
+        if (in_integer.count(n.name)) integer.push_back(n.name);
+      if (export_exact && !inexact.empty())
+        vta::fail("zoo export {} --exact-only: layer '{}' can reach {} (2^22 = 4194304 or more, where float32 with "
+                  "the tie offset is not exact) and its integer form does not fit int32; {} layers in all",
+                  export_name, inexact[0].node, inexact[0].bound, inexact.size());
       vta::compiler::export_onnx(g, export_out);
-      std::cout << fmt::format("wrote {} ({})\n", export_out, export_name);
-      if (const auto lim = vta::compiler::export_limits(g); !lim.empty())
+      std::cout << fmt::format("wrote {} ({}){}\n", export_out, export_name,
+                               integer.empty() ? ""
+                                               : fmt::format(": {} layers in the exact integer form ({})",
+                                                             integer.size(), fmt::join(integer, ", ")));
+      if (!inexact.empty())
         std::cout << fmt::format(
             "note: the file computes exactly what vta does while every accumulator stays below 2^22 (float32 with "
-            "the tie offset); {} layers can exceed that for some int8 input (largest: '{}', up to {})\n",
-            lim.size(), lim[0].node, lim[0].bound);
+            "the tie offset); {} layers can exceed that for some int8 input and have no integer form (largest: "
+            "'{}', up to {})\n",
+            inexact.size(), inexact[0].node, inexact[0].bound);
     } else if (app.got_subcommand("zoo")) {
       for (const auto& z : vta::compiler::zoo_names()) std::cout << z << "\n";
     } else if (app.got_subcommand("backends")) {

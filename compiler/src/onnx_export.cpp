@@ -8,7 +8,12 @@
 //   ties move up, nothing else crosses a rounding boundary (also for shift 0);
 // - the global average pool is ReduceSum, Mul by mult * 2^-12 (exact), as the
 //   host computes (sum * mult + 2^(shift-1)) >> shift, not 1/(H*W);
-// - Gemm gets a rank-2 input (a 2-D graph input, or a Flatten before it).
+// - Gemm gets a rank-2 input (a 2-D graph input, or a Flatten before it);
+// - a Conv2d / Dense whose accumulator can reach 2^22 (export_limits()) is
+//   written in integer arithmetic instead (integer_requant() in onnx.h):
+//   ConvInteger / MatMulInteger on uint8 views of the int8 tensors (ONNX
+//   Runtime 1.17 runs ConvInteger on uint8 x uint8 only), then int32 Add,
+//   Clip, Div, Sub, exact for every input.
 #include <onnx/onnx_pb.h>
 
 #include <algorithm>
@@ -56,11 +61,12 @@ class Writer {
     for (auto d : dims) t->add_dims(d);
     t->set_raw_data(std::string(reinterpret_cast<const char*>(v.data()), v.size()));
   }
-  void init_int32(const std::string& name, const std::vector<int32_t>& v) {
+  void init_int32(const std::string& name, const std::vector<int32_t>& v, std::vector<int64_t> dims = {}) {
     auto* t = g_->add_initializer();
     t->set_name(name);
     t->set_data_type(onnx::TensorProto::INT32);
-    t->add_dims(static_cast<int64_t>(v.size()));
+    if (dims.empty()) dims = {static_cast<int64_t>(v.size())};
+    for (auto d : dims) t->add_dims(d);
     t->set_raw_data(std::string(reinterpret_cast<const char*>(v.data()), v.size() * 4));
   }
   onnx::NodeProto* node(const std::string& op, const std::string& name, std::vector<std::string> in,
@@ -100,6 +106,41 @@ class Writer {
     }
     node("Add", n.name + "_round", {x, scale(n.exp - n.shift - 2)}, {n.name + "_rounded"});
     node("QuantizeLinear", n.name + "_q", {n.name + "_rounded", scale(n.exp), zero(false)}, {n.name});
+  }
+  // The uint8 view x + 128 of an int8 activation (QuantizeLinear of its
+  // DequantizeLinear at the same scale, zero point 128: exact, no saturation).
+  std::string u8_view(const std::string& q, int exp) {
+    const std::string u = q + "_u8";
+    if (dqs_.insert(u).second) node("QuantizeLinear", u, {dq(q, exp), scale(exp), zero_u8()}, {u});
+    return u;
+  }
+  std::string zero_u8() {
+    const std::string name = "zp_uint8_128";
+    if (scales_.insert(name).second) {
+      auto* t = g_->add_initializer();
+      t->set_name(name);
+      t->set_data_type(onnx::TensorProto::UINT8);
+      t->add_int32_data(128);
+    }
+    return name;
+  }
+  // An int32 scalar initializer, shared by value.
+  std::string int32_scalar(int64_t v) {
+    const std::string name = fmt::format("int32_{}", v);
+    if (scales_.insert(name).second) {
+      auto* t = g_->add_initializer();
+      t->set_name(name);
+      t->set_data_type(onnx::TensorProto::INT32);
+      t->add_int32_data(static_cast<int32_t>(v));
+    }
+    return name;
+  }
+  void init_uint8(const std::string& name, const std::vector<uint8_t>& v, const std::vector<int64_t>& dims) {
+    auto* t = g_->add_initializer();
+    t->set_name(name);
+    t->set_data_type(onnx::TensorProto::UINT8);
+    for (auto d : dims) t->add_dims(d);
+    t->set_raw_data(std::string(reinterpret_cast<const char*>(v.data()), v.size()));
   }
   // A float scalar initializer.
   std::string constant(const std::string& name, float v) {
@@ -151,10 +192,47 @@ Graph in_float_range(const Graph& g) {
   return out;
 }
 
+// A Conv2d / Dense in the integer form (integer_requant() in onnx.h) on the
+// uint8 view `xu` of its input; wdims: its weight's dims in the float form.
+void write_integer(Writer& w, const Node& n, const std::string& xu, const std::vector<int64_t>& wdims) {
+  const bool conv = n.op == Op::Conv2d;
+  const auto rq = integer_requant(n.shift, n.relu);
+  if (!rq) fail("export of node '{}': no integer form for shift {}", n.name, n.shift);
+  const int64_t outs = n.out.c, per_out = static_cast<int64_t>(n.weight.size()) / outs;
+  std::vector<uint8_t> wu(n.weight.size());
+  for (int64_t o = 0; o < outs; ++o)  // Conv: [O, C/g, K, K] as it is; MatMulInteger: B is [K, N]
+    for (int64_t i = 0; i < per_out; ++i)
+      wu[static_cast<size_t>(conv ? o * per_out + i : i * outs + o)] =
+          static_cast<uint8_t>(n.weight[static_cast<size_t>(o * per_out + i)] + 128);
+  w.init_uint8(n.name + "_Wu8", wu, conv ? wdims : std::vector<int64_t>{per_out, outs});
+  std::vector<int32_t> b(static_cast<size_t>(outs));
+  for (int64_t o = 0; o < outs; ++o)
+    b[static_cast<size_t>(o)] = static_cast<int32_t>((n.bias.empty() ? 0 : n.bias[static_cast<size_t>(o)]) + rq->offset);
+  w.init_int32(n.name + "_Boff", b, conv ? std::vector<int64_t>{outs, 1, 1} : std::vector<int64_t>{outs});
+  auto* op = w.node(conv ? "ConvInteger" : "MatMulInteger", n.name + "_int", {xu, n.name + "_Wu8", w.zero_u8(), w.zero_u8()},
+                    {n.name + "_acc"});
+  if (conv) {
+    Writer::ints(op, "kernel_shape", {n.kernel, n.kernel});
+    Writer::ints(op, "strides", {n.stride, n.stride});
+    Writer::ints(op, "pads", {n.pad, n.pad, n.pad, n.pad});
+    Writer::int1(op, "group", n.groups);
+  }
+  w.node("Add", n.name + "_bias", {n.name + "_acc", n.name + "_Boff"}, {n.name + "_t"});
+  w.node("Clip", n.name + "_clip", {n.name + "_t", w.int32_scalar(0), w.int32_scalar(rq->hi)}, {n.name + "_tc"});
+  w.node("Div", n.name + "_shift", {n.name + "_tc", w.int32_scalar(rq->div)}, {n.name + "_floor"});
+  w.node("Sub", n.name + "_k", {n.name + "_floor", w.int32_scalar(rq->k)}, {n.name + "_i32"});
+  w.node("DequantizeLinear", n.name + "_dq32", {n.name + "_i32", w.scale(n.exp), w.zero(true)}, {n.name + "_f"});
+  w.node("QuantizeLinear", n.name + "_q", {n.name + "_f", w.scale(n.exp), w.zero(false)}, {n.name});
+}
+
 }  // namespace
 
-std::string export_onnx_bytes(const Graph& graph) {
+std::string export_onnx_bytes(const Graph& graph, bool integer_form) {
   const Graph g = in_float_range(graph);
+  std::set<std::string> integer;  // Conv2d / Dense in the integer form
+  if (integer_form)
+    for (const auto& l : export_limits(g))
+      if (l.integer) integer.insert(l.node);
   onnx::ModelProto m;
   m.set_ir_version(7);
   m.set_producer_name("vta-lab");
@@ -206,11 +284,6 @@ std::string export_onnx_bytes(const Graph& graph) {
         const int64_t cin = conv ? is.c / n.groups : is.c * is.h * is.w;
         std::vector<int64_t> wdims = conv ? std::vector<int64_t>{n.out.c, cin, n.kernel, n.kernel}
                                           : std::vector<int64_t>{n.out.c, cin};
-        w.init_int8(n.name + "_W", n.weight, wdims);
-        w.init_int32(n.name + "_B", n.bias);
-        const std::string wf = n.name + "_W_dq", bf = n.name + "_B_dq";
-        w.node("DequantizeLinear", wf, {n.name + "_W", w.scale(-7), w.zero(false)}, {wf});
-        w.node("DequantizeLinear", bf, {n.name + "_B", w.scale(in_exp(0) - 7), w.zero(true)}, {bf});
         std::string x = in(0);
         if (!conv && !rank2.count(x)) {
           auto* fl = w.node("Flatten", n.name + "_flatten", {x}, {x + "_flat"});
@@ -218,6 +291,15 @@ std::string export_onnx_bytes(const Graph& graph) {
           x += "_flat";
         }
         if (!conv) rank2.insert(n.name);
+        if (integer.count(n.name)) {
+          write_integer(w, n, w.u8_view(x, in_exp(0)), wdims);
+          break;
+        }
+        w.init_int8(n.name + "_W", n.weight, wdims);
+        w.init_int32(n.name + "_B", n.bias);
+        const std::string wf = n.name + "_W_dq", bf = n.name + "_B_dq";
+        w.node("DequantizeLinear", wf, {n.name + "_W", w.scale(-7), w.zero(false)}, {wf});
+        w.node("DequantizeLinear", bf, {n.name + "_B", w.scale(in_exp(0) - 7), w.zero(true)}, {bf});
         auto* op = w.node(conv ? "Conv" : "Gemm", n.name, {w.dq(x, in_exp(0)), wf, bf}, {n.name + "_f"});
         if (conv) {
           Writer::ints(op, "kernel_shape", {n.kernel, n.kernel});
@@ -325,10 +407,29 @@ std::vector<ExportLimit> export_limits(const Graph& g) {
       case Op::GlobalAvgPool: bound = 128 * is.h * is.w * n.mult; break;
       default: break;
     }
-    if (bound >= (int64_t{1} << 22)) out.push_back({n.name, bound});
+    if (bound >= (int64_t{1} << 22))
+      out.push_back({n.name, bound, (n.op == Op::Conv2d || n.op == Op::Dense) && integer_requant_fits(n)});
   }
   std::stable_sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.bound > b.bound; });
   return out;
+}
+
+std::optional<IntegerRequant> integer_requant(int shift, bool relu) {
+  if (shift < 0 || shift > 30) return std::nullopt;
+  IntegerRequant r;
+  r.div = int64_t{1} << shift;
+  r.k = relu ? 0 : 128;
+  r.offset = (shift > 0 ? r.div / 2 : 0) + r.k * r.div;
+  r.hi = (128 + r.k) * r.div - 1;
+  if (r.hi > INT32_MAX) return std::nullopt;
+  return r;
+}
+
+bool integer_requant_fits(const Node& n) {
+  if ((n.op != Op::Conv2d && n.op != Op::Dense) || n.asymmetric() || n.uint8 || n.round_even || !n.lshift.empty())
+    return false;
+  const auto r = integer_requant(n.shift, n.relu);
+  return r && acc_bound(n) + r->offset <= INT32_MAX;
 }
 
 void export_onnx(const Graph& g, const std::string& path) { write_file(path, export_onnx_bytes(g)); }

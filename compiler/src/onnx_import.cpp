@@ -80,6 +80,9 @@ class Importer : public OnnxReader {
     for (const auto& t : gp.initializer()) init_[t.name()] = &t;
     for (const auto& v : gp.input())
       if (!init_.count(v.name())) add_input(v);
+    for (const auto& n : gp.node())
+      for (const auto& in : n.input()) ++uses_[in];
+    for (const auto& o : gp.output()) ++uses_[o.name()];
     for (int i : topo_order()) handle(gp.node(i));
     if (gp.output_size() != 1) fail("{}: the model must have exactly one output, it has {}", src_, gp.output_size());
     auto it = q_.find(gp.output(0).name());
@@ -250,6 +253,8 @@ class Importer : public OnnxReader {
     auto need = [&](int count) {
       if (n.input_size() < count || n.output_size() < 1) bad(n, fmt::format("needs {} inputs and an output", count));
     };
+    IntegerImport integer{*this, g_, q_, batches_, views_, chains_, uses_};
+    if (import_integer_requant(n, integer)) return;
     if (op == "QuantizeLinear") {
       need(2);
       only_attrs(n, {"axis"});
@@ -270,6 +275,16 @@ class Importer : public OnnxReader {
           bad(n, fmt::format("input '{}' is quantized again with another scale", n.input(0)));
         }
         q_[n.output(0)] = float_input_id_;
+        return;
+      }
+      if (auto a = acts_.find(n.input(0)); a != acts_.end()) {
+        // A change of 8-bit type at the same scale and zero point (int8 x as
+        // uint8 x + 128 for ConvInteger, onnx_export.cpp): the same values.
+        if (fs != 0 || a->second.scale != 0 || exp != a->second.exp || zp != a->second.zp || !u8 ||
+            g_.at(a->second.node).uint8)
+          bad(n, fmt::format("QuantizeLinear of the dequantized '{}' must turn int8 into uint8 at the same scale "
+                             "and zero point + 128 (a uint8 view for ConvInteger / MatMulInteger)", n.input(0)));
+        views_[n.output(0)] = a->second.node;
         return;
       }
       auto it = pending_.find(n.input(0));
@@ -569,7 +584,6 @@ class Importer : public OnnxReader {
       q_[n.output(0)] = g_.add(std::move(out));
       return;
     }
-    IntegerImport integer{*this, g_, q_, batches_};
     if (import_integer_op(n, integer)) return;
     bad(n, "operator is not supported (QuantizeLinear, DequantizeLinear, Conv, Gemm, Relu, Add, MaxPool, "
            "AveragePool, GlobalAveragePool, Flatten, QLinearConv, ConvInteger, QLinearMatMul, MatMulInteger)");
@@ -711,6 +725,9 @@ class Importer : public OnnxReader {
   std::map<std::string, Weight> weights_;
   std::map<std::string, Bias> biases_;
   std::map<std::string, Pending> pending_;
+  std::map<std::string, int> views_;  // uint8 views of int8 tensors (IntegerImport::views)
+  std::map<std::string, Int32Chain> chains_;
+  std::map<std::string, int> uses_;  // tensor -> readers (+1 for a graph output)
   std::string float_input_;
   Node float_input_node_;
   int float_input_id_ = -1;  // its Input node, once a QuantizeLinear made it

@@ -37,12 +37,13 @@ class IntegerOp {
 
     // Input positions of x, its zero point, w and its zero point.
     const int xk = 0, xzk = 2, wk = qlinear ? 3 : 1, wzk = qlinear ? 5 : 3;
-    const int x = activation(xk);
+    bool x_uint8 = false;
+    const int x = activation(xk, x_uint8);
     const Node& xn = ctx_.graph.at(x);
     Node out;
     out.name = n_.output(0);
     out.inputs = {x};
-    out.x_zp = zero_point(xzk, xn.uint8, "x_zero_point");
+    out.x_zp = zero_point(xzk, x_uint8, "x_zero_point");
     const onnx::TensorProto& w = r_.initializer(n_, wk);
     const bool w_uint8 = w.data_type() == onnx::TensorProto::UINT8;
     if (!w_uint8 && w.data_type() != onnx::TensorProto::INT8)
@@ -77,14 +78,20 @@ class IntegerOp {
   }
 
  private:
-  // The node of an 8-bit tensor input.
-  int activation(int k) const {
+  // The node of an 8-bit tensor input, and whether that tensor is uint8 (a
+  // uint8 view of an int8 node holds the node's values).
+  int activation(int k, bool& uint8) const {
+    if (auto v = ctx_.views.find(n_.input(k)); v != ctx_.views.end()) {
+      uint8 = true;
+      return v->second;
+    }
     auto it = ctx_.tensors.find(n_.input(k));
     if (it == ctx_.tensors.end())
       r_.bad(n_, fmt::format("input '{}' must be an int8 or uint8 tensor (a graph input or a quantized result)",
                              n_.input(k)));
     if (ctx_.graph.at(it->second).int32_out)
       r_.bad(n_, fmt::format("input '{}' is int32; it must be 8-bit", n_.input(k)));
+    uint8 = ctx_.graph.at(it->second).uint8;
     return it->second;
   }
 

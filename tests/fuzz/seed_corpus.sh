@@ -42,7 +42,8 @@ case $t in
   onnx)
     cp -n tests/data/onnx-crashes/*.onnx "$c"/
     if [ -n "$vta" ]; then
-      for m in lenet5 conv:16,8,8,16,3,1,1 dwconv:16,8,8,3,1,1 avgpool:16,8,8,2 maxpool:16,8,8,2,2,0 dense:64,32; do
+      # dense:512,4: its layer is in the integer form (ConvInteger / MatMulInteger export)
+      for m in lenet5 conv:16,8,8,16,3,1,1 dwconv:16,8,8,3,1,1 avgpool:16,8,8,2 maxpool:16,8,8,2,2,0 dense:64,32 dense:512,4; do
         f="$c/zoo-${m//[:,]/_}.onnx"
         [ -f "$f" ] || VTA_CONFIG_DIR="$(pwd)/configs" "$vta" zoo export "$m" -o "$f" >/dev/null
       done

@@ -3,8 +3,10 @@
 // 1.17.0, installed by scripts/setup.sh) on .npy inputs and writes each graph
 // output as OUT_DIR/<output name>.npy.
 //
-//   node run_ort.js MODULES_DIR MODEL.onnx OUT_DIR NAME=FILE ... [--opt=all|basic|disabled]
+//   node run_ort.js MODULES_DIR MODEL.onnx OUT_DIR NAME=FILE ... [--opt=all|basic|disabled] [--repeat=N]
 //
+// --repeat=N runs the session N more times and prints the median and the
+// least wall time of one run (session.run, in ms) on stdout.
 // FILE is .npy or .pb (TensorProto).
 // MODULES_DIR is the node_modules folder holding onnxruntime-node. Exit 0 on
 // success, 2 with one line on stderr otherwise.
@@ -138,16 +140,18 @@ function writeNpy(file, tensor) {
 
 async function main() {
   const args = process.argv.slice(2);
-  let opt = 'all';
+  let opt = 'all', repeat = 0;
   const pos = [];
   for (const a of args) {
     if (a.startsWith('--opt='))
       opt = a.slice(6);
+    else if (a.startsWith('--repeat='))
+      repeat = Number(a.slice(9));
     else
       pos.push(a);
   }
   if (pos.length < 3)
-    die('usage: run_ort.js MODULES_DIR MODEL.onnx OUT_DIR NAME=FILE.npy ... [--opt=all|basic|disabled]');
+    die('usage: run_ort.js MODULES_DIR MODEL.onnx OUT_DIR NAME=FILE.npy ... [--opt=all|basic|disabled] [--repeat=N]');
   const [modules, model, outDir, ...inputs] = pos;
   let ort;
   try {
@@ -174,6 +178,16 @@ async function main() {
     results = await session.run(feeds);
   } catch (e) {
     die(`${model}: ONNX Runtime failed to run it: ${String(e.message || e).split('\n')[0]}`);
+  }
+  if (repeat > 0) {
+    const ms = [];
+    for (let i = 0; i < repeat; ++i) {
+      const t0 = process.hrtime.bigint();
+      await session.run(feeds);
+      ms.push(Number(process.hrtime.bigint() - t0) / 1e6);
+    }
+    ms.sort((a, b) => a - b);
+    process.stdout.write(`run: median ${ms[ms.length >> 1].toFixed(2)} ms, least ${ms[0].toFixed(2)} ms over ${repeat} runs\n`);
   }
   fs.mkdirSync(outDir, {recursive: true});
   for (const name of session.outputNames) writeNpy(path.join(outDir, `${name}.npy`), results[name]);

@@ -38,6 +38,12 @@
 // any other is ONNX Runtime's float requantization on the host
 // (Node::fmult), which gives its results bit for bit (onnx_integer.h).
 // 3-D inputs (batched MatMul rows) fold their batch into N.
+//
+// The export's integer form (integer_requant() below: a uint8 view of an
+// int8 tensor, ConvInteger / MatMulInteger, then int32 Add, Clip, Div, Sub,
+// DequantizeLinear, QuantizeLinear) is read back into the plain shift form
+// (onnx_integer_requant.cpp), every constant checked against the form.
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -56,24 +62,49 @@ namespace vta::compiler {
 Graph import_onnx(const std::string& path);
 Graph import_onnx_bytes(const std::string& bytes, const std::string& source);
 
-/// A requantized value of a node that may leave the range where the export
-/// is exact: float32 holds z + 1/4 (the tie offset) exactly only for |z| <
-/// 2^22, so the exported file means what the project computes only while
-/// every accumulator (Conv/Dense, bias included), shifted sum (Add) and
-/// window sum (pools) stays below 2^22.
+/// A requantized value of a node that may leave the range where the float
+/// form of the export is exact: float32 holds z + 1/4 (the tie offset) exactly
+/// only for |z| < 2^22, so that form means what the project computes only
+/// while every accumulator (Conv/Dense, bias included), shifted sum (Add) and
+/// window sum (pools) stays below 2^22. A Conv2d / Dense whose bound reaches
+/// 2^22 is written in the integer form below instead, exact for every input,
+/// where that form fits int32 (integer_requant_fits()).
 struct ExportLimit {
   std::string node;
-  int64_t bound;  // the largest |z| over all int8 inputs (in [0, 127] after a ReLU, else [-128, 127])
+  int64_t bound;         // the largest |z| over all int8 inputs (in [0, 127] after a ReLU, else [-128, 127])
+  bool integer = false;  // written in the exact integer form (exact for every input)
 };
 /// The nodes of `g` whose bound reaches 2^22, largest first (a Conv2d /
 /// Dense bound from its weights, bias and input range); `vta zoo export`
-/// names them in a note (typical inputs stay far below: the oracle tests
-/// check the exports bit for bit), and refuses them with --exact-only.
+/// names those not in the integer form in a note, and refuses them with
+/// --exact-only.
 std::vector<ExportLimit> export_limits(const Graph& g);
 
-/// Writes `g` as an ONNX model file (int8 input named "input").
+/// The export's exact integer requantization of a Conv2d / Dense (used where
+/// the float form is not exact): ConvInteger / MatMulInteger on uint8 views
+/// (x + 128 and w + 128, zero points 128) give the int32 sum exactly, then
+///   t = Add(sum, bias + offset); Clip(t, 0, hi); Div(2^shift); Sub(k);
+///   DequantizeLinear and QuantizeLinear (both at the output scale 2^exp)
+/// with k = relu ? 0 : 128, offset = 2^(shift-1) + k 2^shift and
+/// hi = (128 + k) 2^shift - 1. t is non-negative after the clip, so ONNX's
+/// truncating Div is a floor, and the result is clip((acc + bias +
+/// 2^(shift-1)) >> shift, relu ? 0 : -128, 127) for every accumulator whose
+/// t does not overflow int32. The importer reads it back (onnx_integer.h).
+struct IntegerRequant {
+  int64_t offset = 0, hi = 0, div = 1, k = 0;
+  bool operator==(const IntegerRequant&) const = default;
+};
+/// The form of a shift and ReLU; nullopt where hi leaves int32 (shift > 23).
+std::optional<IntegerRequant> integer_requant(int shift, bool relu);
+/// True when n (Conv2d / Dense, symmetric) has the form and no int8 input
+/// overflows t: acc_bound(n) + offset < 2^31.
+bool integer_requant_fits(const Node& n);
+
+/// Writes `g` as an ONNX model file (int8 input named "input"). integer_form
+/// false: every Conv2d / Dense in the float form, also where it is not exact
+/// (the export before the integer form; tests measure what it changes).
 void export_onnx(const Graph& g, const std::string& path);
-std::string export_onnx_bytes(const Graph& g);
+std::string export_onnx_bytes(const Graph& g, bool integer_form = true);
 
 }  // namespace vta::compiler
 
