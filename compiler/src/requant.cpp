@@ -129,6 +129,8 @@ bool needs_scratch(const Node& n) {
   return n.round_even && final_shift(n, single) > 0;
 }
 
+bool needs_scratch2(const Node& n) { return !n.frqs.empty() && float_requant_words(n.frqs) == 3; }
+
 namespace {
 
 // Every step of the epilogue, the rounding constant of a Conv2d / Dense
@@ -223,7 +225,7 @@ int8_t run_steps(int32_t acc, const std::vector<AluStep>& steps, const std::vect
   using isa::AluOp;
   using On = AluStep::On;
   const auto apply = model::alu_apply;  // the golden datapath's own ALU
-  int32_t a = acc, t = t0;
+  int32_t a = acc, t = t0, u = t0;
   for (const AluStep& st : steps) switch (st.on) {
       case On::A: a = apply(st.op, a, st.imm); break;
       case On::T: t = apply(st.op, t, st.imm); break;
@@ -235,6 +237,12 @@ int8_t run_steps(int32_t acc, const std::vector<AluStep>& steps, const std::vect
       case On::TbyRow:
         t = apply(st.op, t, rows.at(static_cast<size_t>(st.row)));
         break;
+      case On::U: u = apply(st.op, u, st.imm); break;
+      case On::UbyA: u = apply(st.op, u, a); break;
+      case On::UbyRow:
+        u = apply(st.op, u, rows.at(static_cast<size_t>(st.row)));
+        break;
+      case On::TbyU: t = apply(st.op, t, u); break;
     }
   return static_cast<int8_t>(a);
 }
