@@ -9,6 +9,7 @@
 #include <limits>
 
 #include "vta/isa/error.h"
+#include "vta/model/alu_block.h"
 #include "vta/model/datapath.h"
 
 namespace vta::compiler {
@@ -245,6 +246,26 @@ int8_t run_steps(int32_t acc, const std::vector<AluStep>& steps, const std::vect
       case On::TbyU: t = apply(st.op, t, u); break;
     }
   return static_cast<int8_t>(a);
+}
+
+void run_steps_n(int32_t* acc, size_t n, const std::vector<AluStep>& steps, const std::vector<int32_t>& rows) {
+  using On = AluStep::On;
+  std::vector<int32_t> t(n, 0), u(n, 0);
+  for (const AluStep& st : steps) {
+    const auto row = [&] { return rows.at(static_cast<size_t>(st.row)); };
+    switch (st.on) {
+      case On::A: model::alu_apply_n(st.op, acc, st.imm, n); break;
+      case On::T: model::alu_apply_n(st.op, t.data(), st.imm, n); break;
+      case On::U: model::alu_apply_n(st.op, u.data(), st.imm, n); break;
+      case On::AbyT: model::alu_apply_n(st.op, acc, t.data(), n); break;
+      case On::TbyA: model::alu_apply_n(st.op, t.data(), acc, n); break;
+      case On::UbyA: model::alu_apply_n(st.op, u.data(), acc, n); break;
+      case On::TbyU: model::alu_apply_n(st.op, t.data(), u.data(), n); break;
+      case On::AbyRow: model::alu_apply_n(st.op, acc, row(), n); break;
+      case On::TbyRow: model::alu_apply_n(st.op, t.data(), row(), n); break;
+      case On::UbyRow: model::alu_apply_n(st.op, u.data(), row(), n); break;
+    }
+  }
 }
 
 }  // namespace vta::compiler

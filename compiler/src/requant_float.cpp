@@ -492,20 +492,32 @@ bool lower_float_requant_rows(Node& n) {
   const auto form = float_requant_rows(ch);
   if (!form) return false;
   // The proof: each channel's steps with its rows on every accumulator of
-  // its clamped range (and both ends of its bound) against ONNX Runtime's formula.
+  // its clamped range (and both ends of its bound) against ONNX Runtime's
+  // formula, a block of accumulators at a time (run_steps_n()).
   std::vector<int32_t> rows(form->rows.size());
+  constexpr size_t kBlock = 4096;
+  std::vector<int32_t> accs(kBlock);
+  std::vector<int64_t> as(kBlock);
   for (size_t k = 0; k < ch.size(); ++k) {
     for (size_t i = 0; i < rows.size(); ++i) rows[i] = form->rows[i][k];
     const FloatRequantVta& f = ch[k];
     const float scale = n.fmults[k];
     const int64_t bound = bounds[k], base = int64_t{f.t_hi} - (f.span - f.j0);
-    const auto ok = [&](int64_t a) {
-      const auto acc = static_cast<int32_t>(static_cast<uint32_t>(a) - static_cast<uint32_t>(f.t_hi));
-      return run_steps(acc, form->steps, rows) == requantize_ort(static_cast<int32_t>(a), scale, n.zp, n.relu);
-    };
-    if (!ok(-bound) || !ok(bound)) return false;
-    for (int64_t a = std::max(-bound, base - 2); a <= std::min(bound, int64_t{f.t_hi} + 2); ++a)
-      if (!ok(a)) return false;
+    const int64_t lo = std::max(-bound, base - 2), hi = std::min(bound, int64_t{f.t_hi} + 2);
+    // -bound, bound, then lo .. hi
+    const int64_t count = 2 + std::max<int64_t>(0, hi - lo + 1);
+    for (int64_t at = 0; at < count; at += static_cast<int64_t>(kBlock)) {
+      const size_t len = static_cast<size_t>(std::min<int64_t>(static_cast<int64_t>(kBlock), count - at));
+      for (size_t i = 0; i < len; ++i) {
+        const int64_t j = at + static_cast<int64_t>(i);
+        as[i] = j == 0 ? -bound : j == 1 ? bound : lo + j - 2;
+        accs[i] = static_cast<int32_t>(static_cast<uint32_t>(as[i]) - static_cast<uint32_t>(f.t_hi));
+      }
+      run_steps_n(accs.data(), len, form->steps, rows);
+      for (size_t i = 0; i < len; ++i)
+        if (static_cast<int8_t>(accs[i]) != requantize_ort(static_cast<int32_t>(as[i]), scale, n.zp, n.relu))
+          return false;
+    }
   }
   n.frqs = std::move(ch);
   return true;

@@ -11,6 +11,7 @@
 // A rounding shift by more than 15 (its constant would not be an immediate)
 // runs as a plain SHR by s - 15 and then the rounding shift by 15, which
 // gives the same result. Results stay within one LSB of the 64-bit form.
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <vector>
@@ -103,5 +104,9 @@ int requant_imm_ops(const Node& n);
 /// row index): the lowering's proofs and the unit tests check the epilogue
 /// against the reference with it.
 int8_t run_steps(int32_t acc, const std::vector<AluStep>& steps, const std::vector<int32_t>& rows = {}, int32_t t0 = 0);
+/// run_steps() on n accumulators at once (T and U start from 0): acc[i]
+/// becomes A, whose low 8 bits are run_steps()'s result. The lowering's
+/// proofs run whole accumulator ranges through it.
+void run_steps_n(int32_t* acc, size_t n, const std::vector<AluStep>& steps, const std::vector<int32_t>& rows = {});
 
 }  // namespace vta::compiler
