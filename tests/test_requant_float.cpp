@@ -3,6 +3,7 @@
 // the steps give requantize_ort() for every accumulator of the node's range.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <random>
 
@@ -278,9 +279,58 @@ TEST(RequantFloat, PerChannelRowsEqualOrtOnEveryChannel) {
   EXPECT_GT(two_words, 0);
 }
 
+TEST(RequantFloat, PerChannelThreeWordsAndInterceptStepsOfSmallMultipliersOverWideRanges) {
+  // Multipliers of about 2^-13 over 76 weights of 127 (a bound of about
+  // 1.2e6, clamped ranges of about 2^20 .. 2^21): a 24-bit multiplier in
+  // three words split at 2^8 and 2^16 (the scratch tiles T and U), one
+  // channel with fixes, one with intercept steps (the exact slope, one
+  // intercept per binade of the float product), one small enough for one
+  // word; every accumulator of every channel against ONNX Runtime's formula.
+  std::mt19937 rng(7);
+  Node n = per_channel_node(rng, 3, 76, {0x1.3p-13f, 0x1.55p-13f, 0x1.3p-8f}, -128, true);
+  for (int64_t i = 0; i < 2 * 76; ++i) n.weight[static_cast<size_t>(i)] = 127;
+  EXPECT_GT(acc_bound(n, 0), 1200000);
+  ASSERT_TRUE(lower_float_requant_rows(n));
+  ASSERT_EQ(n.frqs.size(), 3u);
+  EXPECT_FALSE(n.frqs[0].fixes.empty());
+  EXPECT_TRUE(n.frqs[0].segs.empty());
+  EXPECT_FALSE(n.frqs[1].segs.empty()) << "intercept steps";
+  EXPECT_EQ(n.frqs[1].segs.size(), n.frqs[1].seg_dc.size());
+  EXPECT_EQ(float_requant_words(n.frqs), 3);
+  EXPECT_TRUE(needs_scratch(n));
+  EXPECT_TRUE(needs_scratch2(n));
+  const std::vector<AluStep> steps = requant_steps(n);
+  EXPECT_TRUE(std::any_of(steps.begin(), steps.end(), [](const AluStep& st) { return st.on == AluStep::On::TbyU; }));
+  EXPECT_EQ(static_cast<int>(requant_rows(n).size()), requant_row_count(n));
+  EXPECT_EQ(differing_on_every_channel(n), 0);
+  {  // the block runner of the lowering's proof agrees with run_steps()
+    std::vector<int32_t> rows, accs;
+    for (const auto& r : requant_rows(n)) rows.push_back(r[1]);
+    std::uniform_int_distribution<int32_t> any(-3000000, 3000000);
+    for (int i = 0; i < 1000; ++i) accs.push_back(any(rng));
+    std::vector<int32_t> block = accs;
+    run_steps_n(block.data(), block.size(), steps, rows);
+    for (size_t i = 0; i < accs.size(); ++i) EXPECT_EQ(static_cast<int8_t>(block[i]), run_steps(accs[i], steps, rows));
+  }
+  std::cout << steps.size() << " ALU steps, " << requant_row_count(n) << " rows; channel 1: "
+            << n.frqs[1].segs.size() << " intercept steps, m " << n.frqs[1].m << ", s " << n.frqs[1].s << "\n";
+  // Each channel alone: three words for the first two, one for the third.
+  for (size_t k = 0; k < 3; ++k) {
+    const auto f = lower_float_requant(n.fmults[k], n.zp, n.relu, acc_bound(n, static_cast<int64_t>(k)), true);
+    ASSERT_TRUE(f);
+    EXPECT_EQ(float_requant_words({*f}), k < 2 ? 3 : 1) << k;
+  }
+}
+
 TEST(RequantFloat, PerChannelRefusesAChannelWithoutAForm) {
   // One channel of 2^-13 over 1024 weights of 127: a clamped range of about
-  // 2^21, more than two words hold; the node stays the host's.
+  // 2^21 where the float product is exact and every threshold is a tie that
+  // rounds to the even side (the thresholds alternate about the line: more
+  // than 8 fixes, more than 16 intercept steps); the node stays the host's.
+  // Likewise 1.5 * 2^-13 over about 1.2e6.
+  EXPECT_FALSE(lower_float_requant(0x1.0p-13f, -128, true, 1225000, true));
+  EXPECT_FALSE(lower_float_requant(0x1.8p-13f, -128, true, 1225000, true));
+  EXPECT_FALSE(lower_float_requant(0x1.8p-13f, 0, false, 1225000, true));
   std::mt19937 rng(3);
   Node n = per_channel_node(rng, 2, 1024, {0x1.3p-8f, 0x1.0p-13f}, 0, false);
   for (int64_t i = 1024; i < 2048; ++i) n.weight[static_cast<size_t>(i)] = 127;

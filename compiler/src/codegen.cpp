@@ -108,6 +108,8 @@ class Emitter {
 struct EpilogueBanks {
   Insn t, a_by_t, t_by_a;
   std::vector<Insn> rows, t_rows;  // by AluStep::row: A by the row, T by the row
+  Insn u, u_by_a, t_by_u;          // the second scratch tile U (ConvGeom::scratch2)
+  std::vector<Insn> u_rows;        // U by the row
 };
 void emit_requant(Emitter& e, const Insn& shape, const Node& n, bool push = true,
                   const EpilogueBanks* banks = nullptr) {
@@ -121,8 +123,12 @@ void emit_requant(Emitter& e, const Insn& shape, const Node& n, bool push = true
                      : on == On::AbyT   ? banks->a_by_t
                      : on == On::TbyA   ? banks->t_by_a
                      : on == On::AbyRow ? banks->rows.at(static_cast<size_t>(steps[i].row))
-                                        : banks->t_rows.at(static_cast<size_t>(steps[i].row));
-    Insn insn = alu(steps[i].op, on == On::A || on == On::T, steps[i].imm, sh);
+                     : on == On::TbyRow ? banks->t_rows.at(static_cast<size_t>(steps[i].row))
+                     : on == On::U      ? banks->u
+                     : on == On::UbyA   ? banks->u_by_a
+                     : on == On::TbyU   ? banks->t_by_u
+                                        : banks->u_rows.at(static_cast<size_t>(steps[i].row));
+    Insn insn = alu(steps[i].op, on == On::A || on == On::T || on == On::U, steps[i].imm, sh);
     if (push && i + 1 == steps.size()) insn[Member::push_next] = 1;
     e.emit(insn);
   }
@@ -220,6 +226,19 @@ void emit_conv(Emitter& e, const Node& n, const ConvGeom& g, const Tile& t, cons
       for (int64_t ap = 0; ap < 2; ++ap)
         for (int64_t o = 0; o < TO; ++o)
           put(accb(ap) + o / ro * area + o % ro, inpb(sp) + bias_inp_at, wgtb(sp) + bias_wgt_at + o);
+  // The second scratch tile U after T (three-word per-channel forms):
+  // U alone, U by A, T by U, U by each row.
+  auto ub = [&](int64_t ap) { return accb(ap) + 2 * t.toc * area; };
+  if (g.scratch2) {
+    const auto bank = [&](auto dst, auto src) {
+      for (int64_t ap = 0; ap < 2; ++ap)
+        for (int64_t o = 0; o < TO; ++o) put(dst(ap) + o / ro * area + o % ro, src(ap, o), 0);
+    };
+    bank(ub, [](int64_t, int64_t) { return int64_t{0}; });
+    bank(ub, [&](int64_t ap, int64_t o) { return accb(ap) + o / ro * area + o % ro; });
+    bank(skipb, [&](int64_t ap, int64_t o) { return ub(ap) + o / ro * area + o % ro; });
+    for (int64_t r = 0; r < g.rows; ++r) bank(ub, [&](int64_t ap, int64_t o) { return rowb(ap, r) + o; });
+  }
   const int64_t conv_end = gemm.total;
   const int64_t epi_bank = conv_end, reset_bank = conv_end + 2 * TO;
   const int64_t sum_bank = conv_end + 4 * TO, skip_bank = conv_end + 6 * TO;
@@ -227,6 +246,7 @@ void emit_conv(Emitter& e, const Node& n, const ConvGeom& g, const Tile& t, cons
   const int64_t row_bank = conv_end + (4 + (add || g.scratch ? 4 : 0) + (g.scratch ? 2 : 0)) * TO;
   const int64_t skip_gemm_bank = row_bank + (g.t_rows ? 4 : 2) * g.rows * TO;
   const int64_t bias_bank = skip_gemm_bank + (g.skip_gemm ? 4 : 0) * TO;
+  const int64_t u_bank = bias_bank + (g.bias_gemm ? 4 : 0) * TO;  // U alone, U by A, T by U, U by the rows
   // The shifts of the conv's output and of the other operand (Add::shift_a applies to inputs[0]).
   const int shift_conv = add ? conv_shift(*add, a.self) : 0;
   const int shift_skip = add ? operand_shift(*add, a.self) : 0;
@@ -290,6 +310,10 @@ void emit_conv(Emitter& e, const Node& n, const ConvGeom& g, const Tile& t, cons
                                 loop(Opcode::ALU, sum_bank + ap * TO, toc * ro, th, tw, tw * ro, ro, tw * ro, ro),
                                 loop(Opcode::ALU, copy_bank + ap * TO, toc * ro, th, tw, tw * ro, ro, tw * ro, ro),
                                 {},
+                                {},
+                                {},
+                                {},
+                                {},
                                 {}};
             for (int64_t r = 0; r < g.rows; ++r)
               banks.rows.push_back(
@@ -298,6 +322,14 @@ void emit_conv(Emitter& e, const Node& n, const ConvGeom& g, const Tile& t, cons
               for (int64_t r = 0; r < g.rows; ++r)
                 banks.t_rows.push_back(
                     loop(Opcode::ALU, row_bank + (2 * (g.rows + r) + ap) * TO, toc * ro, th, tw, tw * ro, ro, 0, 0));
+            if (g.scratch2) {
+              banks.u = loop(Opcode::ALU, u_bank + ap * TO, toc * ro, th, tw, tw * ro, ro, 0, 0);
+              banks.u_by_a = loop(Opcode::ALU, u_bank + (2 + ap) * TO, toc * ro, th, tw, tw * ro, ro, tw * ro, ro);
+              banks.t_by_u = loop(Opcode::ALU, u_bank + (4 + ap) * TO, toc * ro, th, tw, tw * ro, ro, tw * ro, ro);
+              for (int64_t r = 0; r < g.rows; ++r)
+                banks.u_rows.push_back(
+                    loop(Opcode::ALU, u_bank + (6 + 2 * r + ap) * TO, toc * ro, th, tw, tw * ro, ro, 0, 0));
+            }
             bool popped = false;  // load->compute of this step
             if (j == 0) {
               bool s2c_popped = tile < 2;

@@ -9,7 +9,7 @@ namespace vta::compiler {
 
 // A field added to Node must be written and read below (and the zoo cache's
 // format version bumped): this fails to compile until the sizes agree again.
-static_assert(sizeof(Node) == 504, "Node changed: update graph_io.cpp and kZooCacheFormat in zoo_cache.cpp");
+static_assert(sizeof(Node) == 552, "Node changed: update graph_io.cpp and kZooCacheFormat in zoo_cache.cpp");
 
 namespace {
 
@@ -36,6 +36,7 @@ void put_frq(std::string& out, const FloatRequantVta& f) {
   put(out, f.t_hi), put(out, f.span), put(out, f.j0), put(out, f.m), put(out, f.c);
   put(out, f.s), put(out, f.zmin);
   put_vec(out, f.fixes);
+  put_vec(out, f.segs), put_vec(out, f.seg_dc);
 }
 
 class Reader {
@@ -126,6 +127,7 @@ FloatRequantVta read_frq(Reader& r) {
   f.m = r.get<int64_t>(), f.c = r.get<int64_t>();
   f.s = r.get<int32_t>(), f.zmin = r.get<int32_t>();
   f.fixes = r.vec<int32_t>();
+  f.segs = r.vec<int32_t>(), f.seg_dc = r.vec<int64_t>();
   return f;
 }
 

@@ -32,6 +32,7 @@
 // 15), and depthwise convolutions run on the host.
 #include "vta/compiler/compile.h"
 #include "vta/compiler/requant.h"
+#include "vta/compiler/requant_float.h"
 #include "vta/isa/error.h"
 
 namespace vta::compiler {
@@ -88,6 +89,19 @@ std::string host_reason(const Node& n) {
            "the VTA ALU computes exactly";
   if (n.op == Op::GlobalAvgPool && n.fmult != 0)
     return "ONNX Runtime's QLinearGlobalAveragePool: global average pooling runs on the host";
+  if ((n.op == Op::Conv2d || n.op == Op::Dense) && !n.fmults.empty() && n.frqs.empty() && !n.int32_out) {
+    for (int64_t c = 0; c < n.out.c; ++c) {
+      const float m = n.fmults[static_cast<size_t>(c)];
+      if (!lower_float_requant(m, n.zp, n.relu, acc_bound(n, c), true))
+        return fmt::format(
+            "ONNX Runtime's per-channel requantization: output channel {} (multiplier {}, accumulators up to {}) has "
+            "no exact VTA form (its float product's ties leave every line with more than 8 fixes and 16 intercept "
+            "steps, requant_float.h)",
+            c, m, acc_bound(n, c));
+    }
+    return "ONNX Runtime's per-channel requantization: the channels' forms did not prove exact together "
+           "(lower_float_requant_rows())";
+  }
   return "";
 }
 

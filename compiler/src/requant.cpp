@@ -9,6 +9,7 @@
 #include <limits>
 
 #include "vta/isa/error.h"
+#include "vta/model/alu_block.h"
 #include "vta/model/datapath.h"
 
 namespace vta::compiler {
@@ -129,6 +130,8 @@ bool needs_scratch(const Node& n) {
   return n.round_even && final_shift(n, single) > 0;
 }
 
+bool needs_scratch2(const Node& n) { return !n.frqs.empty() && float_requant_words(n.frqs) == 3; }
+
 namespace {
 
 // Every step of the epilogue, the rounding constant of a Conv2d / Dense
@@ -223,7 +226,7 @@ int8_t run_steps(int32_t acc, const std::vector<AluStep>& steps, const std::vect
   using isa::AluOp;
   using On = AluStep::On;
   const auto apply = model::alu_apply;  // the golden datapath's own ALU
-  int32_t a = acc, t = t0;
+  int32_t a = acc, t = t0, u = t0;
   for (const AluStep& st : steps) switch (st.on) {
       case On::A: a = apply(st.op, a, st.imm); break;
       case On::T: t = apply(st.op, t, st.imm); break;
@@ -235,8 +238,34 @@ int8_t run_steps(int32_t acc, const std::vector<AluStep>& steps, const std::vect
       case On::TbyRow:
         t = apply(st.op, t, rows.at(static_cast<size_t>(st.row)));
         break;
+      case On::U: u = apply(st.op, u, st.imm); break;
+      case On::UbyA: u = apply(st.op, u, a); break;
+      case On::UbyRow:
+        u = apply(st.op, u, rows.at(static_cast<size_t>(st.row)));
+        break;
+      case On::TbyU: t = apply(st.op, t, u); break;
     }
   return static_cast<int8_t>(a);
+}
+
+void run_steps_n(int32_t* acc, size_t n, const std::vector<AluStep>& steps, const std::vector<int32_t>& rows) {
+  using On = AluStep::On;
+  std::vector<int32_t> t(n, 0), u(n, 0);
+  for (const AluStep& st : steps) {
+    const auto row = [&] { return rows.at(static_cast<size_t>(st.row)); };
+    switch (st.on) {
+      case On::A: model::alu_apply_n(st.op, acc, st.imm, n); break;
+      case On::T: model::alu_apply_n(st.op, t.data(), st.imm, n); break;
+      case On::U: model::alu_apply_n(st.op, u.data(), st.imm, n); break;
+      case On::AbyT: model::alu_apply_n(st.op, acc, t.data(), n); break;
+      case On::TbyA: model::alu_apply_n(st.op, t.data(), acc, n); break;
+      case On::UbyA: model::alu_apply_n(st.op, u.data(), acc, n); break;
+      case On::TbyU: model::alu_apply_n(st.op, t.data(), u.data(), n); break;
+      case On::AbyRow: model::alu_apply_n(st.op, acc, row(), n); break;
+      case On::TbyRow: model::alu_apply_n(st.op, t.data(), row(), n); break;
+      case On::UbyRow: model::alu_apply_n(st.op, u.data(), row(), n); break;
+    }
+  }
 }
 
 }  // namespace vta::compiler

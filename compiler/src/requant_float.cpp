@@ -36,6 +36,29 @@ int64_t first_at_least(float scale, int32_t zp, bool relu, int k, int64_t lo, in
 // floor division by a power of two as SHR does
 int64_t shr(int64_t v, int s) { return v >> s; }
 
+constexpr int kLimbBits = 8;  // the three-word split (per-channel rows and the scratch tile U)
+
+// Whether floor((m u + c(u)) / 2^s) for u in [0, top] runs in three words
+// split at 2^8 and 2^16 (s raised to 16 where below) without leaving 32
+// bits: the low word takes c's low limb and the intercept steps
+// (dpos: their positive sum, dneg: their negative sum), the high word the
+// zmin fold. float_requant_rows() builds them.
+bool three_fits(int64_t m, int64_t c, int64_t top, int s, int64_t dpos, int64_t dneg, int zmin) {
+  const int up = std::max(0, 2 * kLimbBits - s);
+  if (m < 0 || c < -kWord || s + up - 2 * kLimbBits > 31 || m > (int64_t{1} << 40) || top >= kWord) return false;
+  const int64_t M = m << up, C = c * (int64_t{1} << up), lim = (int64_t{1} << kLimbBits) - 1;
+  const auto in32 = [](int64_t v) { return v >= -kWord && v < kWord; };
+  const int64_t w0hi = (M & lim) * top + (C & lim) + (dpos << up), w0lo = (C & lim) + (dneg * (int64_t{1} << up));
+  if (!in32(w0hi) || !in32(w0lo)) return false;
+  const int64_t w1hi = ((M >> kLimbBits) & lim) * top + ((C >> kLimbBits) & lim) + (w0hi >> kLimbBits);
+  const int64_t w1lo = ((C >> kLimbBits) & lim) + (w0lo >> kLimbBits);
+  if (!in32(w1hi) || !in32(w1lo)) return false;
+  const int64_t fold = int64_t{zmin} * (int64_t{1} << (s + up - 2 * kLimbBits));
+  const int64_t w2hi = (M >> 2 * kLimbBits) * top + (C >> 2 * kLimbBits) + fold + (w1hi >> kLimbBits);
+  const int64_t w2lo = (C >> 2 * kLimbBits) + fold + (w1lo >> kLimbBits);
+  return in32(w2hi) && in32(w2lo) && in32((C >> 2 * kLimbBits) + fold) && in32(M >> 2 * kLimbBits);
+}
+
 // Runs the steps' arithmetic in 64 bits for u' and checks each word fits.
 bool fits(const FloatRequantVta& f, int64_t top) {
   const int64_t m_hi = f.m >> kLowBits, m_lo = f.m & ((1 << kLowBits) - 1);
@@ -43,7 +66,8 @@ bool fits(const FloatRequantVta& f, int64_t top) {
   const bool two = m_lo * top + c_lo < kWord && m_hi * top + c_hi + ((m_lo * top + c_lo) >> kLowBits) < kWord &&
                    f.s - kLowBits <= 31;
   // A row channel: one word when it fits, else two (ACC rows hold any m).
-  if (f.row) return f.m * top + f.c < kWord || (two && f.s >= kLowBits);
+  if (f.row)
+    return f.m * top + f.c < kWord || (two && f.s >= kLowBits) || three_fits(f.m, f.c, top, f.s, 0, 0, f.zmin);
   if (!f.two_words()) return f.m * top + f.c < kWord;
   return m_hi <= kImm && c_hi <= kImm && two;
 }
@@ -115,8 +139,10 @@ std::optional<FloatRequantVta> find_line(FloatRequantVta f, const std::vector<in
 
 }  // namespace
 
-std::optional<FloatRequantVta> lower_float_requant(float scale, int32_t zp, bool relu, int64_t acc_bound, bool row) {
-  if (!(scale > 0) || !std::isfinite(scale) || acc_bound < 0 || 2 * acc_bound >= kWord) return std::nullopt;
+namespace {
+
+// The line and its fixes (the header's first form).
+std::optional<FloatRequantVta> lower_line(float scale, int32_t zp, bool relu, int64_t acc_bound, bool row) {
   const auto z = [&](int64_t a) { return requantize_ort(static_cast<int32_t>(a), scale, zp, relu); };
   const int zmin = z(-acc_bound), zmax = z(acc_bound);
   FloatRequantVta f;
@@ -193,6 +219,82 @@ std::optional<FloatRequantVta> lower_float_requant(float scale, int32_t zp, bool
   return best;
 }
 
+constexpr int kMaxSegs = 16;  // intercept steps of a channel (about the binades of fl(acc * S) its range spans)
+
+// A per-channel row form where no line with few fixes exists: the exact
+// slope of S = ms 2^-(24 - e), m = ms and s = 24 - e, and an intercept that
+// steps where the thresholds of ONNX Runtime's double rounding leave the
+// current one (within a binade of fl(acc * S) they are the real product's
+// thresholds shifted by the same half ulp, so the steps are few). Greedy:
+// a segment keeps the intersection of the intercepts its accumulators admit
+// (u = t_j at least j: c >= j 2^s - m t_j; u = t_(j+1) - 1 at most j:
+// c <= (j + 1) 2^s - m (t_(j+1) - 1) - 1), and where it would be empty the
+// next segment begins at u = t_j. Three words (three_fits());
+// lower_float_requant_rows() proves it.
+std::optional<FloatRequantVta> lower_segments(float scale, int32_t zp, bool relu, int64_t acc_bound) {
+  const auto z = [&](int64_t a) { return requantize_ort(static_cast<int32_t>(a), scale, zp, relu); };
+  const int zmin = z(-acc_bound), J = z(acc_bound) - zmin;
+  if (J < 1) return std::nullopt;
+  std::vector<int64_t> t(static_cast<size_t>(J) + 1);
+  for (int j = 1; j <= J; ++j)
+    t[static_cast<size_t>(j)] = first_at_least(scale, zp, relu, zmin + j, -acc_bound, acc_bound);
+  const int64_t base = t[1] - 1, w = t[static_cast<size_t>(J)] - base;
+  for (int j = 1; j <= J; ++j) t[static_cast<size_t>(j)] -= base;
+  int e = 0;
+  const double mant = std::frexp(static_cast<double>(scale), &e);
+  const auto m = static_cast<int64_t>(std::ldexp(mant, 24));
+  const int s = 24 - e;
+  if (s < 1 || s > 31 + 2 * kLimbBits) return std::nullopt;
+  const int64_t one = int64_t{1} << s;
+  struct Seg {
+    int64_t at, lo, hi;  // first u, admissible intercepts
+  };
+  // Threshold j: at least j at u = t_j (lo), at most j - 1 at u = t_j - 1 (hi);
+  // J + 1: at most J at u = w.
+  const auto lo_of = [&](int j) { return j * one - m * t[static_cast<size_t>(j)]; };
+  const auto hi_of = [&](int j) {
+    return j > J ? (int64_t{J} + 1) * one - 1 - m * w : j * one - m * (t[static_cast<size_t>(j)] - 1) - 1;
+  };
+  std::vector<Seg> segs{{0, 0, hi_of(1)}};  // at least 0 at u = 0
+  for (int j = 1; j <= J; ++j) {
+    // u = t_j and the accumulators up to t_(j+1) - 1 in the segment, or a new one from t_j
+    Seg& cur = segs.back();
+    const int64_t lo = lo_of(j), hi = hi_of(j + 1);
+    if (std::max(cur.lo, lo) <= std::min(cur.hi, hi)) {
+      cur.lo = std::max(cur.lo, lo), cur.hi = std::min(cur.hi, hi);
+      continue;
+    }
+    if (lo > hi || static_cast<int>(segs.size()) > kMaxSegs) return std::nullopt;
+    segs.push_back({t[static_cast<size_t>(j)], lo, hi});
+  }
+  if (segs.front().lo > segs.front().hi) return std::nullopt;
+  // Intercepts: each as close to the one before as its interval allows.
+  std::vector<int64_t> c(segs.size());
+  for (size_t i = 0; i < segs.size(); ++i)
+    c[i] = std::clamp(i == 0 ? segs[0].lo : c[i - 1], segs[i].lo, segs[i].hi);
+  FloatRequantVta f;
+  f.on = true, f.row = true, f.zmin = zmin;
+  f.t_hi = static_cast<int32_t>(base + w), f.span = static_cast<int32_t>(w), f.j0 = 0;
+  f.m = m, f.s = s, f.c = c.back();
+  int64_t dpos = 0, dneg = 0;
+  for (size_t i = 1; i < segs.size(); ++i) {
+    f.segs.push_back(static_cast<int32_t>(segs[i].at));
+    f.seg_dc.push_back(c[i - 1] - c[i]);
+    (c[i - 1] > c[i] ? dpos : dneg) += c[i - 1] - c[i];
+  }
+  if (!three_fits(f.m, f.c, w, f.s, dpos, dneg, zmin)) return std::nullopt;
+  return f;
+}
+
+}  // namespace
+
+std::optional<FloatRequantVta> lower_float_requant(float scale, int32_t zp, bool relu, int64_t acc_bound, bool row) {
+  if (!(scale > 0) || !std::isfinite(scale) || acc_bound < 0 || 2 * acc_bound >= kWord) return std::nullopt;
+  if (auto f = lower_line(scale, zp, relu, acc_bound, row)) return f;
+  if (row) return lower_segments(scale, zp, relu, acc_bound);
+  return std::nullopt;
+}
+
 namespace {
 
 // A channel's fixes of one kind (down: u - 1, stored negated), farthest first.
@@ -216,25 +318,53 @@ std::pair<size_t, size_t> fix_slots(const std::vector<FloatRequantVta>& ch) {
 
 }  // namespace
 
-int float_requant_row_count(const std::vector<FloatRequantVta>& ch) {
-  const auto [downs, ups] = fix_slots(ch);
-  return static_cast<int>(downs + ups) + (float_requant_two_words(ch) ? 6 : 4);
+namespace {
+
+// The words of one channel's row form: 1, 2 (split at 2^12) or 3 (split at
+// 2^8 and 2^16, and every channel with intercept steps).
+int words_of(const FloatRequantVta& f) {
+  if (!f.segs.empty()) return 3;
+  const int64_t top = f.span;  // u' = u + j0 <= span
+  if (f.m * top + f.c < kWord) return 1;
+  const int64_t m_hi = f.m >> kLowBits, m_lo = f.m & ((1 << kLowBits) - 1);
+  const int64_t c_hi = f.c >> kLowBits, c_lo = f.c & ((1 << kLowBits) - 1);
+  const bool two = m_lo * top + c_lo < kWord &&
+                   m_hi * top + c_hi + ((m_lo * top + c_lo) >> kLowBits) < kWord && f.s >= kLowBits &&
+                   f.s - kLowBits <= 31;
+  return two ? 2 : 3;
 }
 
-bool float_requant_two_words(const std::vector<FloatRequantVta>& ch) {
-  return std::any_of(ch.begin(), ch.end(), [](const FloatRequantVta& f) {
-    return f.m * f.span + f.c >= kWord;  // u' <= span (fixes stay within the range)
-  });
+size_t seg_slots(const std::vector<FloatRequantVta>& ch) {
+  size_t n = 0;
+  for (const FloatRequantVta& f : ch) n = std::max(n, f.segs.size());
+  return n;
 }
+
+}  // namespace
+
+int float_requant_words(const std::vector<FloatRequantVta>& ch) {
+  int w = 1;
+  for (const FloatRequantVta& f : ch) w = std::max(w, words_of(f));
+  return w;
+}
+
+int float_requant_row_count(const std::vector<FloatRequantVta>& ch) {
+  const auto [downs, ups] = fix_slots(ch);
+  const int words = float_requant_words(ch);
+  return static_cast<int>(downs + ups) +
+         (words == 1 ? 4 : words == 2 ? 6 : 8 + 2 * static_cast<int>(seg_slots(ch)));
+}
+
+bool float_requant_two_words(const std::vector<FloatRequantVta>& ch) { return float_requant_words(ch) >= 2; }
 
 std::optional<RowForm> float_requant_rows(const std::vector<FloatRequantVta>& ch) {
   using isa::AluOp;
   using On = AluStep::On;
   const auto [downs, ups] = fix_slots(ch);
-  const size_t slots = downs + ups;
-  const bool two = float_requant_two_words(ch);
+  const size_t slots = downs + ups, segn = seg_slots(ch);
+  const int words = float_requant_words(ch);
   RowForm r;
-  r.rows.assign(slots + (two ? 6 : 4), std::vector<int32_t>(ch.size(), 0));
+  r.rows.assign(static_cast<size_t>(float_requant_row_count(ch)), std::vector<int32_t>(ch.size(), 0));
   const auto fits32 = [](int64_t v) {
     return v >= std::numeric_limits<int32_t>::min() && v <= std::numeric_limits<int32_t>::max();
   };
@@ -260,15 +390,29 @@ std::optional<RowForm> float_requant_rows(const std::vector<FloatRequantVta>& ch
     // out = zmin + floor((m (u + j0) + c) / 2^s) = floor((m u + c') / 2^s + zmin)
     const int64_t c1 = f.m * f.j0 + f.c;
     std::vector<int64_t> v;
-    if (!two) {
+    if (words == 1) {
       v = {f.m, c1 + int64_t{f.zmin} * (int64_t{1} << f.s), f.s};  // MUL, ADD, SHR
       if (f.s > 31) return std::nullopt;
-    } else {  // the split at 2^12 (float_requant_steps()), s raised to 12 where below
+    } else if (words == 2) {  // the split at 2^12 (float_requant_steps()), s raised to 12 where below
       const int up_s = std::max(0, kLowBits - f.s), s = f.s + up_s;
       const int64_t m = f.m << up_s, c = c1 << up_s;
       v = {m & 4095, c & 4095, m >> kLowBits, (c >> kLowBits) + int64_t{f.zmin} * (int64_t{1} << (s - kLowBits)),
            s - kLowBits};
       if (s - kLowBits > 31) return std::nullopt;
+    } else {  // the split at 2^8 and 2^16, s raised to 16 where below; the intercept steps on the low word
+      const int up_s = std::max(0, 2 * kLimbBits - f.s), s = f.s + up_s;
+      const int64_t m = f.m << up_s, c = c1 * (int64_t{1} << up_s), lim = (1 << kLimbBits) - 1;
+      v = {m & lim, c & lim};
+      for (size_t i = 0; i < segn; ++i) {
+        const bool has = i < f.segs.size();
+        v.push_back(has ? -int64_t{f.segs[i]} : 0);  // U = u - B: -1 below B
+        v.push_back(has ? -f.seg_dc[i] * (int64_t{1} << up_s) : 0);  // times -d: + d below B
+      }
+      const int64_t rest[] = {(m >> kLimbBits) & lim, (c >> kLimbBits) & lim, m >> 2 * kLimbBits,
+                              (c >> 2 * kLimbBits) + int64_t{f.zmin} * (int64_t{1} << (s - 2 * kLimbBits)),
+                              s - 2 * kLimbBits};
+      v.insert(v.end(), std::begin(rest), std::end(rest));
+      if (s - 2 * kLimbBits > 31) return std::nullopt;
     }
     for (size_t i = 0; i < v.size(); ++i) {
       if (!fits32(v[i])) return std::nullopt;
@@ -291,11 +435,11 @@ std::optional<RowForm> float_requant_rows(const std::vector<FloatRequantVta>& ch
   const int base = static_cast<int>(slots);
   r.steps.push_back({AluOp::ADD, 0, On::AbyRow, base});
   r.steps.push_back({AluOp::MAX, 0});
-  if (!two) {
+  if (words == 1) {
     r.steps.push_back({AluOp::MUL, 0, On::AbyRow, base + 1});
     r.steps.push_back({AluOp::ADD, 0, On::AbyRow, base + 2});
     r.steps.push_back({AluOp::SHR, 0, On::AbyRow, base + 3});
-  } else {
+  } else if (words == 2) {
     r.steps.push_back({AluOp::MAX, 0, On::TbyA});
     r.steps.push_back({AluOp::MIN, 0, On::TbyA});  // T = A
     r.steps.push_back({AluOp::MUL, 0, On::TbyRow, base + 1});
@@ -305,6 +449,31 @@ std::optional<RowForm> float_requant_rows(const std::vector<FloatRequantVta>& ch
     r.steps.push_back({AluOp::ADD, 0, On::AbyRow, base + 4});
     r.steps.push_back({AluOp::ADD, 0, On::AbyT});
     r.steps.push_back({AluOp::SHR, 0, On::AbyRow, base + 5});
+  } else {
+    r.steps.push_back({AluOp::MAX, 0, On::TbyA});
+    r.steps.push_back({AluOp::MIN, 0, On::TbyA});  // T = A
+    r.steps.push_back({AluOp::MUL, 0, On::TbyRow, base + 1});
+    r.steps.push_back({AluOp::ADD, 0, On::TbyRow, base + 2});  // T = m0 u + c0
+    int row = base + 3;
+    for (size_t i = 0; i < segn; ++i, row += 2) {  // T += [u < B] d
+      r.steps.push_back({AluOp::MAX, 0, On::UbyA});
+      r.steps.push_back({AluOp::MIN, 0, On::UbyA});  // U = A
+      r.steps.push_back({AluOp::ADD, 0, On::UbyRow, row});
+      r.steps.push_back({AluOp::SHR, 31, On::U});
+      r.steps.push_back({AluOp::MUL, 0, On::UbyRow, row + 1});
+      r.steps.push_back({AluOp::ADD, 0, On::TbyU});
+    }
+    r.steps.push_back({AluOp::SHR, kLimbBits, On::T});
+    r.steps.push_back({AluOp::MAX, 0, On::UbyA});
+    r.steps.push_back({AluOp::MIN, 0, On::UbyA});  // U = A
+    r.steps.push_back({AluOp::MUL, 0, On::UbyRow, row});
+    r.steps.push_back({AluOp::ADD, 0, On::UbyRow, row + 1});
+    r.steps.push_back({AluOp::ADD, 0, On::TbyU});
+    r.steps.push_back({AluOp::SHR, kLimbBits, On::T});  // T = X1
+    r.steps.push_back({AluOp::MUL, 0, On::AbyRow, row + 2});
+    r.steps.push_back({AluOp::ADD, 0, On::AbyRow, row + 3});
+    r.steps.push_back({AluOp::ADD, 0, On::AbyT});
+    r.steps.push_back({AluOp::SHR, 0, On::AbyRow, row + 4});
   }
   return r;
 }
@@ -323,20 +492,32 @@ bool lower_float_requant_rows(Node& n) {
   const auto form = float_requant_rows(ch);
   if (!form) return false;
   // The proof: each channel's steps with its rows on every accumulator of
-  // its clamped range (and both ends of its bound) against ONNX Runtime's formula.
+  // its clamped range (and both ends of its bound) against ONNX Runtime's
+  // formula, a block of accumulators at a time (run_steps_n()).
   std::vector<int32_t> rows(form->rows.size());
+  constexpr size_t kBlock = 4096;
+  std::vector<int32_t> accs(kBlock);
+  std::vector<int64_t> as(kBlock);
   for (size_t k = 0; k < ch.size(); ++k) {
     for (size_t i = 0; i < rows.size(); ++i) rows[i] = form->rows[i][k];
     const FloatRequantVta& f = ch[k];
     const float scale = n.fmults[k];
     const int64_t bound = bounds[k], base = int64_t{f.t_hi} - (f.span - f.j0);
-    const auto ok = [&](int64_t a) {
-      const auto acc = static_cast<int32_t>(static_cast<uint32_t>(a) - static_cast<uint32_t>(f.t_hi));
-      return run_steps(acc, form->steps, rows) == requantize_ort(static_cast<int32_t>(a), scale, n.zp, n.relu);
-    };
-    if (!ok(-bound) || !ok(bound)) return false;
-    for (int64_t a = std::max(-bound, base - 2); a <= std::min(bound, int64_t{f.t_hi} + 2); ++a)
-      if (!ok(a)) return false;
+    const int64_t lo = std::max(-bound, base - 2), hi = std::min(bound, int64_t{f.t_hi} + 2);
+    // -bound, bound, then lo .. hi
+    const int64_t count = 2 + std::max<int64_t>(0, hi - lo + 1);
+    for (int64_t at = 0; at < count; at += static_cast<int64_t>(kBlock)) {
+      const size_t len = static_cast<size_t>(std::min<int64_t>(static_cast<int64_t>(kBlock), count - at));
+      for (size_t i = 0; i < len; ++i) {
+        const int64_t j = at + static_cast<int64_t>(i);
+        as[i] = j == 0 ? -bound : j == 1 ? bound : lo + j - 2;
+        accs[i] = static_cast<int32_t>(static_cast<uint32_t>(as[i]) - static_cast<uint32_t>(f.t_hi));
+      }
+      run_steps_n(accs.data(), len, form->steps, rows);
+      for (size_t i = 0; i < len; ++i)
+        if (static_cast<int8_t>(accs[i]) != requantize_ort(static_cast<int32_t>(as[i]), scale, n.zp, n.relu))
+          return false;
+    }
   }
   n.frqs = std::move(ch);
   return true;

@@ -3,9 +3,11 @@
 
 #include <algorithm>
 #include <cstring>
+#include <type_traits>
 
 #include "gemm_kernels.h"
 #include "vta/isa/error.h"
+#include "vta/model/alu_block.h"
 #include "vta/model/program.h"
 
 namespace vta::model {
@@ -32,6 +34,31 @@ int32_t alu_apply(AluOp op, int32_t a, int32_t b) {
   }
   return a;
 }
+
+namespace {
+template <AluOp OP, class B>
+void apply_n(int32_t* a, B b, size_t n) {
+  for (size_t i = 0; i < n; ++i) {
+    if constexpr (std::is_pointer_v<B>)
+      a[i] = alu_apply(OP, a[i], b[i]);
+    else
+      a[i] = alu_apply(OP, a[i], b);
+  }
+}
+template <class B>
+void dispatch_n(AluOp op, int32_t* a, B b, size_t n) {
+  switch (op) {
+    case AluOp::MIN: return apply_n<AluOp::MIN>(a, b, n);
+    case AluOp::MAX: return apply_n<AluOp::MAX>(a, b, n);
+    case AluOp::ADD: return apply_n<AluOp::ADD>(a, b, n);
+    case AluOp::SHR: return apply_n<AluOp::SHR>(a, b, n);
+    case AluOp::MUL: return apply_n<AluOp::MUL>(a, b, n);
+  }
+}
+}  // namespace
+
+void alu_apply_n(AluOp op, int32_t* a, const int32_t* b, size_t n) { dispatch_n(op, a, b, n); }
+void alu_apply_n(AluOp op, int32_t* a, int32_t imm, size_t n) { dispatch_n(op, a, imm, n); }
 
 Datapath::Datapath(const Config& c) : cfg_(c), layout_(c) {
   const auto& d = c.derived;

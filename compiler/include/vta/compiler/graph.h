@@ -81,6 +81,12 @@ struct FloatRequantVta {
   // A channel of a per-channel form (Node::frqs): m and c come from ACC rows,
   // one 32-bit word whatever m.
   bool row = false;
+  // A channel of a per-channel form whose line has the float scale's exact
+  // slope (m = its 24-bit mantissa) and an intercept that steps where the
+  // float product's rounding moves (a binade of fl(acc * S)): for u below
+  // segs[i] the intercept is c + seg_dc[i] (summed over every such i).
+  std::vector<int32_t> segs;
+  std::vector<int64_t> seg_dc;
   bool two_words() const { return !row && m > 32767; }
   bool operator==(const FloatRequantVta&) const = default;
 };

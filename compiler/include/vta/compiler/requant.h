@@ -11,6 +11,7 @@
 // A rounding shift by more than 15 (its constant would not be an immediate)
 // runs as a plain SHR by s - 15 and then the rounding shift by 15, which
 // gives the same result. Results stay within one LSB of the 64-bit form.
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <vector>
@@ -54,6 +55,13 @@ struct AluStep {
     TbyA,    // T = T op A
     AbyRow,  // A = A op per-channel row `row` of requant_rows()
     TbyRow,  // T = T op per-channel row `row`
+    // A second scratch tile U (the three-word product of a per-channel
+    // float requantization, requant_float.h): U = U op imm, U = U op A,
+    // U = U op row, T = T op U.
+    U,
+    UbyA,
+    UbyRow,
+    TbyU,
   };
   isa::AluOp op;
   int32_t imm;
@@ -87,12 +95,18 @@ int requant_row_count(const Node& n);
 bool vta_requant_exact(const Node& n);
 /// Whether the epilogue of `n` needs the scratch tile T.
 bool needs_scratch(const Node& n);
+/// Whether it needs the second scratch tile U too (AluStep::On::U...).
+bool needs_scratch2(const Node& n);
 /// ALU instructions in the requantization epilogue of `n`.
 int requant_imm_ops(const Node& n);
 /// Runs `steps` on one accumulator value as the ALU would (32-bit wrap
-/// around, T starting from `t0`, `rows` the lane's per-channel operands by
+/// around, T and U starting from `t0`, `rows` the lane's per-channel operands by
 /// row index): the lowering's proofs and the unit tests check the epilogue
 /// against the reference with it.
 int8_t run_steps(int32_t acc, const std::vector<AluStep>& steps, const std::vector<int32_t>& rows = {}, int32_t t0 = 0);
+/// run_steps() on n accumulators at once (T and U start from 0): acc[i]
+/// becomes A, whose low 8 bits are run_steps()'s result. The lowering's
+/// proofs run whole accumulator ranges through it.
+void run_steps_n(int32_t* acc, size_t n, const std::vector<AluStep>& steps, const std::vector<int32_t>& rows = {});
 
 }  // namespace vta::compiler

@@ -25,7 +25,9 @@
 // SHR -31, SHR 31); the fewest fixes that leave a line, at most 8; then the
 // steps themselves are run on every accumulator of the range. Refused: a
 // clamped range over 2^19 (multipliers below about 2^-11 over 255 steps:
-// the low word overflows) and runs of exact ties (few-bit scales).
+// the low word overflows) and runs of exact ties (few-bit scales); a channel
+// of a per-channel form has two more forms (three words, intercept steps:
+// below).
 #include <cstdint>
 #include <optional>
 #include <vector>
@@ -68,6 +70,22 @@ std::vector<AluStep> float_requant_steps(const FloatRequantVta& f);
 // (T by row); A = A m_hi + c_hi'' + T; A >>= row s - 12.
 // Without fixes: 6 steps and 4 rows, or 11 steps and 6 rows (two words);
 // each fix slot adds 9 steps and a row.
+// Three words, where m u' + c needs more than two (a clamped range of 2^20
+// and more under a multiplier of about 2^-13 needs m of some 24 bits), or
+// where a channel has intercept steps (below): m and c split at 2^8 and
+// 2^16 with a second scratch tile U (AluStep::On::U...):
+//   T = A; T = T m0 + c0 (T by row)
+//   per intercept step slot: U = A; U += row -B; U >>= 31; U *= row -d; T += U
+//   T >>= 8; U = A; U = U m1 + c1; T += U; T >>= 8
+//   A = A m2 + c2''; A += T; A >>= row s - 16
+// 17 steps and 8 rows, and 6 steps and 2 rows per intercept step slot.
+// Intercept steps (FloatRequantVta::segs): a channel where no line with at
+// most 8 fixes separates the thresholds (a wide range of a small multiplier
+// has tens of thresholds that the float product's rounding moved) takes the
+// scale's exact slope (m its 24-bit mantissa) and, within each binade of
+// fl(acc * S) where that rounding shifts every threshold alike, one
+// intercept; the intercept steps by d below u = B, a comparison in U.
+// Refused: more than 16 steps, or words that leave 32 bits.
 struct RowForm {
   std::vector<AluStep> steps;
   std::vector<std::vector<int32_t>> rows;  // [row][output channel]
@@ -75,8 +93,10 @@ struct RowForm {
 /// The steps and rows of the channels' forms (each lowered with row = true),
 /// or nullopt when a row value does not fit 32 bits.
 std::optional<RowForm> float_requant_rows(const std::vector<FloatRequantVta>& channels);
-/// Whether the form of the channels takes two words (the scratch tile T).
+/// Whether the form of the channels takes two words or more (the scratch tile T).
 bool float_requant_two_words(const std::vector<FloatRequantVta>& channels);
+/// The words of the form of the channels: 1, 2, or 3 (the scratch tiles T and U).
+int float_requant_words(const std::vector<FloatRequantVta>& channels);
 /// The rows float_requant_rows() gives, without building them.
 int float_requant_row_count(const std::vector<FloatRequantVta>& channels);
 /// Sets n.frqs when every output channel of a Conv2d / Dense with fmults has

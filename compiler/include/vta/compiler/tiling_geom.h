@@ -21,6 +21,7 @@ struct ConvGeom {
   // The epilogue's scratch tile (half-to-even rounding, needs_scratch()) and
   // per-channel operand rows (requant_rows(): Node::lshift, Node::frqs) in ACC.
   bool scratch = false;
+  bool scratch2 = false;  // a second scratch tile U (needs_scratch2(): three-word per-channel forms)
   int rows = 0;
   bool t_rows = false;  // the rows are operands of steps on T too (AluStep::On::TbyRow)
   // Epilogue steps with a tile operand (T, a row): vector-vector ALU ops,
@@ -80,10 +81,13 @@ inline ConvBanks conv_banks(const Tile& t, const ConvGeom& g) {
 /// by A); per operand row toc ro (dst, the row), twice with t_rows (T, the
 /// row); with the bias by GEMM toc ro (dst, the constant INP element, a bias
 /// WGT element) in each of the four parities (step, ACC half), and with the
-/// operand by GEMM toc ro (dst, its INP element, the identity) in each.
+/// operand by GEMM toc ro (dst, its INP element, the identity) in each; with
+/// the second scratch tile U per ACC half toc ro each of U alone, U by A, T by
+/// U, and U by each row.
 inline int64_t conv_uops(const Tile& t, const ConvGeom& g, bool residual = false) {
   return conv_banks(t, g).total + (4 + (residual || g.scratch ? 4 : 0) + (g.scratch ? 2 : 0) +
-                                   (g.t_rows ? 4 : 2) * g.rows + (g.bias_gemm ? 4 : 0) + (g.skip_gemm ? 4 : 0)) *
+                                   (g.t_rows ? 4 : 2) * g.rows + (g.bias_gemm ? 4 : 0) + (g.skip_gemm ? 4 : 0) +
+                                   (g.scratch2 ? 6 + 2 * g.rows : 0)) *
                                       t.toc * g.ro;
 }
 /// Whether a th x tw tile of tile `t` moves its toc channel blocks in one
