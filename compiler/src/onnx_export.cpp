@@ -34,40 +34,60 @@ class Writer {
  public:
   explicit Writer(onnx::GraphProto* g) : g_(g) {}
 
-  std::string scale(int exp) {
-    const std::string name = fmt::format("scale_2^{}", exp);
-    if (scales_.insert(name).second) {
+  // A named constant initializer, created the first time it is asked for:
+  // `fill` sets its values (and dims); the name is returned either way.
+  template <typename Fill>
+  std::string shared(const std::string& name, onnx::TensorProto::DataType type, Fill fill) {
+    if (shared_.insert(name).second) {
       auto* t = g_->add_initializer();
       t->set_name(name);
-      t->set_data_type(onnx::TensorProto::FLOAT);
-      t->add_float_data(std::ldexp(1.0f, exp));
+      t->set_data_type(type);
+      fill(*t);
     }
     return name;
+  }
+  std::string scale(int exp) {
+    return shared(fmt::format("scale_2^{}", exp), onnx::TensorProto::FLOAT,
+                  [&](onnx::TensorProto& t) { t.add_float_data(std::ldexp(1.0f, exp)); });
   }
   std::string zero(bool int32) {
-    const std::string name = int32 ? "zp_int32" : "zp_int8";
-    if (scales_.insert(name).second) {
-      auto* t = g_->add_initializer();
-      t->set_name(name);
-      t->set_data_type(int32 ? onnx::TensorProto::INT32 : onnx::TensorProto::INT8);
-      t->add_int32_data(0);
-    }
-    return name;
+    return shared(int32 ? "zp_int32" : "zp_int8", int32 ? onnx::TensorProto::INT32 : onnx::TensorProto::INT8,
+                  [](onnx::TensorProto& t) { t.add_int32_data(0); });
+  }
+  std::string zero_u8() {
+    return shared("zp_uint8_128", onnx::TensorProto::UINT8, [](onnx::TensorProto& t) { t.add_int32_data(128); });
+  }
+  // An int32 scalar initializer, shared by value.
+  std::string int32_scalar(int64_t v) {
+    return shared(fmt::format("int32_{}", v), onnx::TensorProto::INT32,
+                  [&](onnx::TensorProto& t) { t.add_int32_data(static_cast<int32_t>(v)); });
+  }
+  std::string axes_hw() {
+    return shared("axes_hw", onnx::TensorProto::INT64, [](onnx::TensorProto& t) {
+      t.add_dims(2);
+      t.add_int64_data(2);
+      t.add_int64_data(3);
+    });
+  }
+  // A tensor initializer of raw little-endian values (int8, uint8, int32).
+  template <typename T>
+  void raw(const std::string& name, onnx::TensorProto::DataType type, const std::vector<T>& v,
+           const std::vector<int64_t>& dims) {
+    auto* t = g_->add_initializer();
+    t->set_name(name);
+    t->set_data_type(type);
+    for (auto d : dims) t->add_dims(d);
+    t->set_raw_data(std::string(reinterpret_cast<const char*>(v.data()), v.size() * sizeof(T)));
   }
   void init_int8(const std::string& name, const std::vector<int8_t>& v, const std::vector<int64_t>& dims) {
-    auto* t = g_->add_initializer();
-    t->set_name(name);
-    t->set_data_type(onnx::TensorProto::INT8);
-    for (auto d : dims) t->add_dims(d);
-    t->set_raw_data(std::string(reinterpret_cast<const char*>(v.data()), v.size()));
+    raw(name, onnx::TensorProto::INT8, v, dims);
+  }
+  void init_uint8(const std::string& name, const std::vector<uint8_t>& v, const std::vector<int64_t>& dims) {
+    raw(name, onnx::TensorProto::UINT8, v, dims);
   }
   void init_int32(const std::string& name, const std::vector<int32_t>& v, std::vector<int64_t> dims = {}) {
-    auto* t = g_->add_initializer();
-    t->set_name(name);
-    t->set_data_type(onnx::TensorProto::INT32);
     if (dims.empty()) dims = {static_cast<int64_t>(v.size())};
-    for (auto d : dims) t->add_dims(d);
-    t->set_raw_data(std::string(reinterpret_cast<const char*>(v.data()), v.size() * 4));
+    raw(name, onnx::TensorProto::INT32, v, dims);
   }
   onnx::NodeProto* node(const std::string& op, const std::string& name, std::vector<std::string> in,
                         std::vector<std::string> out) {
@@ -114,34 +134,6 @@ class Writer {
     if (dqs_.insert(u).second) node("QuantizeLinear", u, {dq(q, exp), scale(exp), zero_u8()}, {u});
     return u;
   }
-  std::string zero_u8() {
-    const std::string name = "zp_uint8_128";
-    if (scales_.insert(name).second) {
-      auto* t = g_->add_initializer();
-      t->set_name(name);
-      t->set_data_type(onnx::TensorProto::UINT8);
-      t->add_int32_data(128);
-    }
-    return name;
-  }
-  // An int32 scalar initializer, shared by value.
-  std::string int32_scalar(int64_t v) {
-    const std::string name = fmt::format("int32_{}", v);
-    if (scales_.insert(name).second) {
-      auto* t = g_->add_initializer();
-      t->set_name(name);
-      t->set_data_type(onnx::TensorProto::INT32);
-      t->add_int32_data(static_cast<int32_t>(v));
-    }
-    return name;
-  }
-  void init_uint8(const std::string& name, const std::vector<uint8_t>& v, const std::vector<int64_t>& dims) {
-    auto* t = g_->add_initializer();
-    t->set_name(name);
-    t->set_data_type(onnx::TensorProto::UINT8);
-    for (auto d : dims) t->add_dims(d);
-    t->set_raw_data(std::string(reinterpret_cast<const char*>(v.data()), v.size()));
-  }
   // A float scalar initializer.
   std::string constant(const std::string& name, float v) {
     auto* t = g_->add_initializer();
@@ -150,22 +142,10 @@ class Writer {
     t->add_float_data(v);
     return name;
   }
-  std::string axes_hw() {
-    const std::string name = "axes_hw";
-    if (scales_.insert(name).second) {
-      auto* t = g_->add_initializer();
-      t->set_name(name);
-      t->set_data_type(onnx::TensorProto::INT64);
-      t->add_dims(2);
-      t->add_int64_data(2);
-      t->add_int64_data(3);
-    }
-    return name;
-  }
 
  private:
   onnx::GraphProto* g_;
-  std::set<std::string> scales_, dqs_;
+  std::set<std::string> shared_, dqs_;
 };
 
 }  // namespace
