@@ -149,17 +149,31 @@ struct LayerAddrs {
 // requantization, both are shifted to the common scale, added and
 // requantized, and the tile is stored as the Add's output (a.out); with
 // g.skip_gemm the operand is an INP tile that a GEMM by 2^shift I adds.
+// Or `fused` is a max pool (fused_pool(), ConvGeom::pk): the tiles are whole
+// rows, channel block columns first (for_each_tile()), each channel block
+// with g.pp slot rows above its rows in ACC. After the requantization the
+// slots get the last rows of the tile above (in the other ACC half: compute
+// is in order, and the tile after this one, which rewrites that half, comes
+// later) or, at the top, -128 (padding never wins); each conv row's columns
+// are max-pooled in place as emit_pool()'s separable form does (the left
+// border column, whose window is clipped, first); the pooled rows are reset
+// after the tiles and take the ADD of their first window row and the MAX of
+// the others (column 0 apart where it is the border's); only they are stored
+// (at a.out, the pool's map).
 void emit_conv(Emitter& e, const Node& n, const ConvGeom& g, const Tile& t, const LayerAddrs& a, const Config& c,
-               std::vector<uint32_t>& uops, const isa::Layout& layout, const Node* add) {
+               std::vector<uint32_t>& uops, const isa::Layout& layout, const Node* fused) {
+  const Node* pool = fused && fused->op == Op::MaxPool ? fused : nullptr;
+  const Node* add = pool ? nullptr : fused;
   const auto& d = c.derived;
   const int64_t kk = g.k * g.k, ri = g.ri, ro = g.ro;
   const int64_t ih = (t.th - 1) * g.s + g.k, iw = (t.tw - 1) * g.s + g.k;
   const int64_t inp_half = d.inp_depth / 2, wgt_half = d.wgt_depth / 2, acc_half = d.acc_depth / 2;
   const int64_t TO = t.toc * ro;  // OUT element columns of a tile
-  const int64_t area = t.th * t.tw * ro;  // ACC elements of one output channel block
+  const int64_t area = tile_area(g, t);  // ACC elements of one output channel block (a fused pool's slots first)
+  const int64_t W = t.tw * ro;            // ACC elements of one of its rows
   auto inpb = [&](int64_t sp) { return sp * inp_half; };
   auto wgtb = [&](int64_t sp) { return sp * wgt_half; };
-  auto accb = [&](int64_t ap) { return ap * acc_half; };
+  auto accb = [&](int64_t ap) { return ap * acc_half + g.pp * W; };
   auto biasb = [&](int64_t ap) { return ap * acc_half + acc_half - TO; };
   // Operand rows (requant_rows()) below the bias row; a bias by GEMM has no
   // bias row and no operand rows (conv_geom()).
@@ -239,6 +253,46 @@ void emit_conv(Emitter& e, const Node& n, const ConvGeom& g, const Tile& t, cons
     bank(skipb, [&](int64_t ap, int64_t o) { return ub(ap) + o / ro * area + o % ro; });
     for (int64_t r = 0; r < g.rows; ++r) bank(ub, [&](int64_t ap, int64_t o) { return rowb(ap, r) + o; });
   }
+  // A fused pool's banks (pool_banks()): blk, the first row of a channel
+  // block; pblk, its pooled rows (RB elements a block) after the tiles.
+  const int64_t RB = g.pk ? pool_rmax(g, t) * g.pwo * ro : 0, x0 = g.pp, col0 = g.ps * x0 - g.pp;
+  auto rowb0 = [&](int64_t ap, int64_t o) { return accb(ap) + o / ro * area + o % ro; };
+  auto pblk = [&](int64_t ap, int64_t o) {
+    return accb(ap) - g.pp * W + (1 + (g.scratch ? 1 : 0) + (g.scratch2 ? 1 : 0)) * t.toc * area + o / ro * RB + o % ro;
+  };
+  auto pool_bank = [&](auto dst, auto src) {
+    const auto at = static_cast<int64_t>(uops.size());
+    for (int64_t ap = 0; ap < 2; ++ap)
+      for (int64_t o = 0; o < TO; ++o) put(dst(ap, o), src(ap, o), 0);
+    return at;
+  };
+  auto none = [](int64_t, int64_t) { return int64_t{0}; };
+  int64_t slot_bank = 0, copy_bank_p = 0, out_bank = 0;
+  std::vector<int64_t> border_banks(static_cast<size_t>(g.pk + 1)), col_banks(static_cast<size_t>(g.pk + 1));
+  std::vector<int64_t> vert_banks(static_cast<size_t>(g.pk + 1)), vert0_banks(static_cast<size_t>(g.pk + 1));
+  if (pool) {
+    auto slot = [&](int64_t ap, int64_t o) { return rowb0(ap, o) - g.pp * W; };
+    if (g.pp > 0) {
+      slot_bank = pool_bank(slot, none);
+      copy_bank_p = pool_bank(slot, [&](int64_t ap, int64_t o) { return rowb0(1 - ap, o) + (t.th - g.pp) * W; });
+      for (int64_t j = 1; j < g.pk - g.pp; ++j)
+        border_banks[static_cast<size_t>(j)] = pool_bank(rowb0, [&](int64_t ap, int64_t o) { return rowb0(ap, o) + j * ro; });
+    }
+    for (int64_t kw = 1; kw < g.pk; ++kw)
+      col_banks[static_cast<size_t>(kw)] = pool_bank([&](int64_t ap, int64_t o) { return rowb0(ap, o) + col0 * ro; },
+                                                     [&](int64_t ap, int64_t o) { return rowb0(ap, o) + (col0 + kw) * ro; });
+    out_bank = pool_bank(pblk, none);
+    for (int64_t kh = 0; kh < g.pk; ++kh)
+      vert_banks[static_cast<size_t>(kh)] =
+          pool_bank([&](int64_t ap, int64_t o) { return pblk(ap, o) + x0 * ro; },
+                    [&](int64_t ap, int64_t o) { return rowb0(ap, o) + (kh - g.pp) * W + col0 * ro; });
+    if (x0 > 0)
+      for (int64_t kh = 0; kh < g.pk; ++kh)
+        vert0_banks[static_cast<size_t>(kh)] =
+            pool_bank(pblk, [&](int64_t ap, int64_t o) { return rowb0(ap, o) + (kh - g.pp) * W; });
+  }
+  if (static_cast<int64_t>(uops.size()) != conv_uops(t, g, add != nullptr))
+    fail("layer {}: {} uops where conv_uops() counts {}", n.name, uops.size(), conv_uops(t, g, add != nullptr));
   const int64_t conv_end = gemm.total;
   const int64_t epi_bank = conv_end, reset_bank = conv_end + 2 * TO;
   const int64_t sum_bank = conv_end + 4 * TO, skip_bank = conv_end + 6 * TO;
@@ -256,10 +310,7 @@ void emit_conv(Emitter& e, const Node& n, const ConvGeom& g, const Tile& t, cons
       mem(Opcode::LOAD, MemId::UOP, 0, a.uop, 1, static_cast<int64_t>(uops.size()), static_cast<int64_t>(uops.size())));
 
   int64_t q = 0, tile = 0;
-  for (int64_t nb = 0; nb < g.nb; ++nb)
-    for (int64_t oh0 = 0; oh0 < g.ho; oh0 += t.th)
-      for (int64_t ow0 = 0; ow0 < g.wo; ow0 += t.tw)
-        for (int64_t ob0 = 0; ob0 < g.cob; ob0 += t.toc, ++tile) {
+  for_each_tile(g, t, [&](int64_t nb, int64_t oh0, int64_t ow0, int64_t ob0) {
           const int64_t th = std::min(t.th, g.ho - oh0), toc = std::min(t.toc, g.cob - ob0);
           // A narrower last tile of the row: its own row pitch (tw, iwc) and, for k > 1, uop bank.
           const int64_t tw = std::min(t.tw, g.wo - ow0), iwc = (tw - 1) * g.s + g.k;
@@ -380,7 +431,7 @@ void emit_conv(Emitter& e, const Node& n, const ConvGeom& g, const Tile& t, cons
             }
             if (j == steps - 1) {
               if (!g.bias_gemm) e.emit(alu(AluOp::ADD, false, 0, epi));  // + bias row of each channel block
-              emit_requant(e, epi, n, add == nullptr, &banks);
+              emit_requant(e, epi, n, add == nullptr && pool == nullptr, &banks);
               if (add) {
                 if (shift_conv > 0) e.emit(alu(AluOp::SHR, true, -shift_conv, epi));
                 if (g.skip_gemm) {
@@ -407,6 +458,54 @@ void emit_conv(Emitter& e, const Node& n, const ConvGeom& g, const Tile& t, cons
                 emit_requant(e, epi, *add);
               }
               if (operand_step) ++q;  // the operand's step
+              if (pool) {
+                const int64_t R = pool_rows(g, th);
+                auto pl = [&](int64_t bank, int64_t io, int64_t ii, int64_t dfo, int64_t dfi, int64_t sfo, int64_t sfi) {
+                  return loop(Opcode::ALU, bank + ap * TO, toc * ro, io, ii, dfo, dfi, sfo, sfi);
+                };
+                std::vector<Insn> ops;
+                if (g.pp > 0) {
+                  Insn r = loop(Opcode::GEMM, slot_bank + ap * TO, toc * ro, g.pp, t.tw, W, ro, 0, 0);
+                  r[Member::reset] = 1;
+                  ops.push_back(r);
+                  ops.push_back(oh0 == 0 ? alu(AluOp::ADD, true, -128, pl(slot_bank, g.pp, t.tw, W, ro, 0, 0))
+                                         : alu(AluOp::ADD, false, 0, pl(copy_bank_p, g.pp, t.tw, W, ro, W, ro)));
+                  for (int64_t b = std::min(g.pk - g.pp, g.wo) - 1; b >= 1; --b)
+                    ops.push_back(alu(AluOp::MAX, false, 0, pl(border_banks[static_cast<size_t>(b)], th, 1, W, 0, W, 0)));
+                }
+                for (int64_t kw = g.pk - 1; kw >= 1; --kw) {
+                  const int64_t cols = pool_x_end(g, kw) - x0;
+                  if (cols > 0)
+                    ops.push_back(alu(AluOp::MAX, false, 0,
+                                      pl(col_banks[static_cast<size_t>(kw)], th, cols, W, g.ps * ro, W, g.ps * ro)));
+                }
+                Insn r = loop(Opcode::GEMM, out_bank + ap * TO, toc * ro, R, g.pwo, g.pwo * ro, ro, 0, 0);
+                r[Member::reset] = 1;
+                ops.push_back(r);
+                for (int64_t kh = 0; kh < g.pk; ++kh) {
+                  const int64_t prows = pool_y_end(g, th, kh);
+                  const AluOp op = kh == 0 ? AluOp::ADD : AluOp::MAX;
+                  if (prows > 0 && g.pwo > x0)
+                    ops.push_back(alu(op, false, 0,
+                                      pl(vert_banks[static_cast<size_t>(kh)], prows, g.pwo - x0, g.pwo * ro, ro,
+                                         g.ps * W, g.ps * ro)));
+                  if (prows > 0 && x0 > 0)
+                    ops.push_back(alu(op, false, 0, pl(vert0_banks[static_cast<size_t>(kh)], prows, 1, g.pwo * ro, 0, g.ps * W, 0)));
+                }
+                ops.back()[Member::push_next] = 1;
+                for (const Insn& i : ops) e.emit(i);
+                // The pooled rows: one run of R pwo positions a block, or one STORE for all (whole_rows()).
+                const int64_t run = R * g.pwo * ro, pitch = g.pho * g.pwo * ro;
+                const int64_t at = a.out + ((nb * g.cob + ob0) * g.pho + oh0 / g.ps) * g.pwo * ro;
+                const int64_t stores = whole ? 1 : toc;
+                for (int64_t o = 0; o < stores; ++o) {
+                  Insn s = whole ? mem(Opcode::STORE, MemId::OUT, pblk(ap, 0), at, toc, run, pitch)
+                                 : mem(Opcode::STORE, MemId::OUT, pblk(ap, 0) + o * RB, at + o * pitch, 1, run, run);
+                  if (o == 0) s[Member::pop_prev] = 1;
+                  if (o == stores - 1) s[Member::push_prev] = 1, ++e.s2c;
+                  e.emit(s);
+                }
+              } else {
               // store: one per channel block, or one for all (whole_rows())
               const int64_t stores = whole ? 1 : toc;
               for (int64_t o = 0; o < stores; ++o) {
@@ -420,9 +519,11 @@ void emit_conv(Emitter& e, const Node& n, const ConvGeom& g, const Tile& t, cons
                 if (o == stores - 1) s[Member::push_prev] = 1, ++e.s2c;
                 e.emit(s);
               }
+              }
             }
           }
-        }
+          ++tile;
+        });
 }
 
 // Residual add: both inputs in ACC via ACC_8BIT loads (compute module), in
@@ -628,7 +729,7 @@ CompiledNetwork codegen(CompiledNetwork net, const Config& c) {
       const int id = seg.nodes[k];
       const Node& n = g.at(id);
       const Shape in = g.at(n.inputs[0]).out;
-      if (fused_into(g, id, c) >= 0) {  // computed and stored by its conv's epilogue
+      if (fused_into(g, id, c) >= 0 || pool_fused_into(g, id, c) >= 0) {  // computed and stored by its conv's epilogue
         const auto at = static_cast<uint32_t>(e.insns.size());
         seg.regions.push_back(Region{n.name, at, at});
         net.layers[id] = LayerInfo{id, {}, 0, 0, {}, {}};
@@ -662,9 +763,12 @@ CompiledNetwork codegen(CompiledNetwork net, const Config& c) {
         net.buffers[static_cast<size_t>(ub)].init.assign(reinterpret_cast<uint8_t*>(uops.data()),
                                                          reinterpret_cast<uint8_t*>(uops.data()) + uops.size() * 4);
       } else {
-        const int add_id = fused_add(g, id, c);
-        const Node* add = add_id >= 0 ? &g.at(add_id) : nullptr;
-        const ConvGeom geo = conv_geom(n, in, c, add);
+        const int fused_id = fused_epilogue(g, id, c);
+        const Node* fused = fused_id >= 0 ? &g.at(fused_id) : nullptr;
+        const Node* add = fused && fused->op == Op::Add ? fused : nullptr;
+        const int add_id = add ? fused_id : -1;
+        const ConvGeom geo = conv_geom(n, in, c, fused);
+        if (fused && !add) a.out = plan.elem(net.activation[fused_id], c, MemId::OUT);  // the pooled map
         if (add) {
           const int other = add->inputs[0] == id ? add->inputs[1] : add->inputs[0];
           a.in2 = plan.elem(net.activation[other], c, MemId::ACC_8BIT);
@@ -709,7 +813,7 @@ CompiledNetwork codegen(CompiledNetwork net, const Config& c) {
         a.wgt = plan.elem(wb, c);
         a.bias = plan.elem(bb, c);
         a.uop = plan.elem(ub, c);
-        emit_conv(e, n, geo, t, a, c, uops, layout, add);
+        emit_conv(e, n, geo, t, a, c, uops, layout, fused);
         net.buffers[static_cast<size_t>(ub)].init.assign(reinterpret_cast<uint8_t*>(uops.data()),
                                                          reinterpret_cast<uint8_t*>(uops.data()) + uops.size() * 4);
       }
