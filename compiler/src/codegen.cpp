@@ -150,16 +150,16 @@ struct LayerAddrs {
 // requantized, and the tile is stored as the Add's output (a.out); with
 // g.skip_gemm the operand is an INP tile that a GEMM by 2^shift I adds.
 // Or `fused` is a max pool (fused_pool(), ConvGeom::pk): the tiles are whole
-// rows, channel block columns first (for_each_tile()), each channel block
-// with g.pp slot rows above its rows in ACC. After the requantization the
-// slots get the last rows of the tile above (in the other ACC half: compute
-// is in order, and the tile after this one, which rewrites that half, comes
-// later) or, at the top, -128 (padding never wins); each conv row's columns
-// are max-pooled in place as emit_pool()'s separable form does (the left
-// border column, whose window is clipped, first); the pooled rows are reset
-// after the tiles and take the ADD of their first window row and the MAX of
-// the others (column 0 apart where it is the border's); only they are stored
-// (at a.out, the pool's map).
+// rows, channel block columns first (for_each_tile()). After the
+// requantization each conv row's columns are max-pooled in place as
+// emit_pool()'s separable form does (the left border column, whose window is
+// clipped, first); the pooled rows, after the tiles in ACC, are reset and
+// take the ADD of their window row pp (always inside) and the MAX of the
+// others (column 0 apart where it is the border's). The pp rows above a tile
+// are the last rows of the tile before it, still in the other ACC half
+// (compute is in order, and the tile after this one, which rewrites that
+// half, comes later); above the top tile they are padding, which never wins.
+// Only the pooled rows are stored (at a.out, the pool's map).
 void emit_conv(Emitter& e, const Node& n, const ConvGeom& g, const Tile& t, const LayerAddrs& a, const Config& c,
                std::vector<uint32_t>& uops, const isa::Layout& layout, const Node* fused) {
   const Node* pool = fused && fused->op == Op::MaxPool ? fused : nullptr;
@@ -169,11 +169,11 @@ void emit_conv(Emitter& e, const Node& n, const ConvGeom& g, const Tile& t, cons
   const int64_t ih = (t.th - 1) * g.s + g.k, iw = (t.tw - 1) * g.s + g.k;
   const int64_t inp_half = d.inp_depth / 2, wgt_half = d.wgt_depth / 2, acc_half = d.acc_depth / 2;
   const int64_t TO = t.toc * ro;  // OUT element columns of a tile
-  const int64_t area = tile_area(g, t);  // ACC elements of one output channel block (a fused pool's slots first)
+  const int64_t area = tile_area(g, t);  // ACC elements of one output channel block
   const int64_t W = t.tw * ro;            // ACC elements of one of its rows
   auto inpb = [&](int64_t sp) { return sp * inp_half; };
   auto wgtb = [&](int64_t sp) { return sp * wgt_half; };
-  auto accb = [&](int64_t ap) { return ap * acc_half + g.pp * W; };
+  auto accb = [&](int64_t ap) { return ap * acc_half; };
   auto biasb = [&](int64_t ap) { return ap * acc_half + acc_half - TO; };
   // Operand rows (requant_rows()) below the bias row; a bias by GEMM has no
   // bias row and no operand rows (conv_geom()).
@@ -253,12 +253,16 @@ void emit_conv(Emitter& e, const Node& n, const ConvGeom& g, const Tile& t, cons
     bank(skipb, [&](int64_t ap, int64_t o) { return ub(ap) + o / ro * area + o % ro; });
     for (int64_t r = 0; r < g.rows; ++r) bank(ub, [&](int64_t ap, int64_t o) { return rowb(ap, r) + o; });
   }
-  // A fused pool's banks (pool_banks()): blk, the first row of a channel
+  // A fused pool's banks (pool_banks()): rowb0, the first row of a channel
   // block; pblk, its pooled rows (RB elements a block) after the tiles.
+  // vert_banks[part][kh] (part: 0 all pooled rows of this half's rows; for
+  // a row above the tile, kh < pp: 1 the first pooled row's, in the other
+  // half, 2 the others', from the second pooled row), vert0_banks the same
+  // for column 0 where the left border makes it apart.
   const int64_t RB = g.pk ? pool_rmax(g, t) * g.pwo * ro : 0, x0 = g.pp, col0 = g.ps * x0 - g.pp;
   auto rowb0 = [&](int64_t ap, int64_t o) { return accb(ap) + o / ro * area + o % ro; };
   auto pblk = [&](int64_t ap, int64_t o) {
-    return accb(ap) - g.pp * W + (1 + (g.scratch ? 1 : 0) + (g.scratch2 ? 1 : 0)) * t.toc * area + o / ro * RB + o % ro;
+    return accb(ap) + (1 + (g.scratch ? 1 : 0) + (g.scratch2 ? 1 : 0)) * t.toc * area + o / ro * RB + o % ro;
   };
   auto pool_bank = [&](auto dst, auto src) {
     const auto at = static_cast<int64_t>(uops.size());
@@ -266,30 +270,30 @@ void emit_conv(Emitter& e, const Node& n, const ConvGeom& g, const Tile& t, cons
       for (int64_t o = 0; o < TO; ++o) put(dst(ap, o), src(ap, o), 0);
     return at;
   };
-  auto none = [](int64_t, int64_t) { return int64_t{0}; };
-  int64_t slot_bank = 0, copy_bank_p = 0, out_bank = 0;
-  std::vector<int64_t> border_banks(static_cast<size_t>(g.pk + 1)), col_banks(static_cast<size_t>(g.pk + 1));
-  std::vector<int64_t> vert_banks(static_cast<size_t>(g.pk + 1)), vert0_banks(static_cast<size_t>(g.pk + 1));
+  int64_t out_bank = 0;
+  const auto kn = static_cast<size_t>(g.pk + 1);
+  std::vector<int64_t> border_banks(kn), col_banks(kn);
+  std::vector<std::vector<int64_t>> vert_banks(3, std::vector<int64_t>(kn)), vert0_banks = vert_banks;
   if (pool) {
-    auto slot = [&](int64_t ap, int64_t o) { return rowb0(ap, o) - g.pp * W; };
-    if (g.pp > 0) {
-      slot_bank = pool_bank(slot, none);
-      copy_bank_p = pool_bank(slot, [&](int64_t ap, int64_t o) { return rowb0(1 - ap, o) + (t.th - g.pp) * W; });
+    if (g.pp > 0)
       for (int64_t j = 1; j < g.pk - g.pp; ++j)
         border_banks[static_cast<size_t>(j)] = pool_bank(rowb0, [&](int64_t ap, int64_t o) { return rowb0(ap, o) + j * ro; });
-    }
     for (int64_t kw = 1; kw < g.pk; ++kw)
       col_banks[static_cast<size_t>(kw)] = pool_bank([&](int64_t ap, int64_t o) { return rowb0(ap, o) + col0 * ro; },
                                                      [&](int64_t ap, int64_t o) { return rowb0(ap, o) + (col0 + kw) * ro; });
-    out_bank = pool_bank(pblk, none);
-    for (int64_t kh = 0; kh < g.pk; ++kh)
-      vert_banks[static_cast<size_t>(kh)] =
-          pool_bank([&](int64_t ap, int64_t o) { return pblk(ap, o) + x0 * ro; },
-                    [&](int64_t ap, int64_t o) { return rowb0(ap, o) + (kh - g.pp) * W + col0 * ro; });
-    if (x0 > 0)
+    out_bank = pool_bank(pblk, [](int64_t, int64_t) { return int64_t{0}; });
+    for (int64_t x = x0; x >= 0; --x)  // x0, then column 0 where it is apart
       for (int64_t kh = 0; kh < g.pk; ++kh)
-        vert0_banks[static_cast<size_t>(kh)] =
-            pool_bank(pblk, [&](int64_t ap, int64_t o) { return rowb0(ap, o) + (kh - g.pp) * W; });
+        for (int part = 0; part < (kh < g.pp ? 3 : 1); ++part) {
+          if (kh < g.pp && part == 0) continue;
+          const int64_t col = x == 0 && x0 > 0 ? 0 : col0, y = part == 2 ? 1 : 0;
+          // The window row of pooled row y, from this half's first row (part 1: the other half's).
+          const int64_t row = part == 1 ? t.th - g.pp + kh : g.ps * y + kh - g.pp;
+          auto& banks = x == x0 ? vert_banks : vert0_banks;
+          banks[static_cast<size_t>(part)][static_cast<size_t>(kh)] =
+              pool_bank([&](int64_t ap, int64_t o) { return pblk(ap, o) + (y * g.pwo + x) * ro; },
+                        [&](int64_t ap, int64_t o) { return rowb0(part == 1 ? 1 - ap : ap, o) + row * W + col * ro; });
+        }
   }
   if (static_cast<int64_t>(uops.size()) != conv_uops(t, g, add != nullptr))
     fail("layer {}: {} uops where conv_uops() counts {}", n.name, uops.size(), conv_uops(t, g, add != nullptr));
@@ -464,15 +468,8 @@ void emit_conv(Emitter& e, const Node& n, const ConvGeom& g, const Tile& t, cons
                   return loop(Opcode::ALU, bank + ap * TO, toc * ro, io, ii, dfo, dfi, sfo, sfi);
                 };
                 std::vector<Insn> ops;
-                if (g.pp > 0) {
-                  Insn r = loop(Opcode::GEMM, slot_bank + ap * TO, toc * ro, g.pp, t.tw, W, ro, 0, 0);
-                  r[Member::reset] = 1;
-                  ops.push_back(r);
-                  ops.push_back(oh0 == 0 ? alu(AluOp::ADD, true, -128, pl(slot_bank, g.pp, t.tw, W, ro, 0, 0))
-                                         : alu(AluOp::ADD, false, 0, pl(copy_bank_p, g.pp, t.tw, W, ro, W, ro)));
-                  for (int64_t b = std::min(g.pk - g.pp, g.wo) - 1; b >= 1; --b)
-                    ops.push_back(alu(AluOp::MAX, false, 0, pl(border_banks[static_cast<size_t>(b)], th, 1, W, 0, W, 0)));
-                }
+                for (int64_t b = std::min(g.pk - g.pp, g.wo) - 1; b >= 1 && g.pp > 0; --b)
+                  ops.push_back(alu(AluOp::MAX, false, 0, pl(border_banks[static_cast<size_t>(b)], th, 1, W, 0, W, 0)));
                 for (int64_t kw = g.pk - 1; kw >= 1; --kw) {
                   const int64_t cols = pool_x_end(g, kw) - x0;
                   if (cols > 0)
@@ -482,15 +479,21 @@ void emit_conv(Emitter& e, const Node& n, const ConvGeom& g, const Tile& t, cons
                 Insn r = loop(Opcode::GEMM, out_bank + ap * TO, toc * ro, R, g.pwo, g.pwo * ro, ro, 0, 0);
                 r[Member::reset] = 1;
                 ops.push_back(r);
-                for (int64_t kh = 0; kh < g.pk; ++kh) {
-                  const int64_t prows = pool_y_end(g, th, kh);
-                  const AluOp op = kh == 0 ? AluOp::ADD : AluOp::MAX;
-                  if (prows > 0 && g.pwo > x0)
-                    ops.push_back(alu(op, false, 0,
-                                      pl(vert_banks[static_cast<size_t>(kh)], prows, g.pwo - x0, g.pwo * ro, ro,
-                                         g.ps * W, g.ps * ro)));
-                  if (prows > 0 && x0 > 0)
-                    ops.push_back(alu(op, false, 0, pl(vert0_banks[static_cast<size_t>(kh)], prows, 1, g.pwo * ro, 0, g.ps * W, 0)));
+                // Window row pp first (every pooled row has it, ADD), then the others (MAX).
+                for (int64_t i = 0; i < g.pk; ++i) {
+                  const int64_t kh = (g.pp + i) % g.pk, prows = pool_y_end(g, th, kh);
+                  const AluOp op = i == 0 ? AluOp::ADD : AluOp::MAX;
+                  for (int part = 0; part < 3; ++part) {
+                    if ((kh < g.pp) == (part == 0) || (part == 1 && oh0 == 0)) continue;  // the top: padding
+                    const int64_t nrows = part == 1 ? 1 : prows - (part == 2 ? 1 : 0);
+                    if (nrows <= 0) continue;
+                    const size_t pi = static_cast<size_t>(part), ki = static_cast<size_t>(kh);
+                    if (g.pwo > x0)
+                      ops.push_back(alu(op, false, 0,
+                                        pl(vert_banks[pi][ki], nrows, g.pwo - x0, g.pwo * ro, ro, g.ps * W, g.ps * ro)));
+                    if (x0 > 0)
+                      ops.push_back(alu(op, false, 0, pl(vert0_banks[pi][ki], nrows, 1, g.pwo * ro, 0, g.ps * W, 0)));
+                  }
                 }
                 ops.back()[Member::push_next] = 1;
                 for (const Insn& i : ops) e.emit(i);

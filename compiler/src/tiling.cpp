@@ -231,9 +231,9 @@ struct Parts {
            static_cast<double>(1 + residual_ops) * static_cast<double>(c.alu.latency);
     return e + pool_tail(th, toc);
   }
-  // A fused max pool's passes (emit_conv()): the slot rows' reset GEMM and
-  // copy, the column pass (the left border column's first), the pooled rows'
-  // reset GEMM and the vertical pass, each ALU op a vector op over its loop.
+  // A fused max pool's passes (emit_conv()): the column pass (the left
+  // border column's first), the pooled rows' reset GEMM and the vertical
+  // pass, each ALU op a vector op over its loop.
   double pool_tail(int64_t th, int64_t toc) const {
     if (g.pk == 0) return 0.0;
     const double to = static_cast<double>(toc * g.ro), P = static_cast<double>(c.gemm.pipeline_depth);
@@ -244,13 +244,13 @@ struct Parts {
     };
     const int64_t R = pool_rows(g, th), x0 = g.pp;
     double e = to * static_cast<double>(R * g.pwo) + P;
-    if (g.pp > 0) e += to * static_cast<double>(g.pp * g.wo) + P + op(g.pp * g.wo);
     if (g.pp > 0)
-      for (int64_t j = 1; j < g.pk - g.pp; ++j) e += op(th);
+      for (int64_t j = 1; j < std::min(g.pk - g.pp, g.wo); ++j) e += op(th);
     for (int64_t kw = 1; kw < g.pk; ++kw) e += op(th * (pool_x_end(g, kw) - x0));
     for (int64_t kh = 0; kh < g.pk; ++kh) {
-      const int64_t y = pool_y_end(g, th, kh);
-      e += op(y * (g.pwo - x0)) + (x0 > 0 ? op(y) : 0.0);
+      // A row above the tile: the first pooled row's op apart (none for the top tile; counted).
+      const int64_t y = pool_y_end(g, th, kh), parts = kh < g.pp ? 2 : 1;
+      e += op(y * (g.pwo - x0)) + (x0 > 0 ? op(y) : 0.0) + static_cast<double>((parts - 1) * (1 + x0)) * static_cast<double>(c.alu.latency);
     }
     return e;
   }

@@ -40,8 +40,7 @@ struct ConvGeom {
   // and padding, its output rows and columns; pk 0: none. Tiles are whole
   // rows (tw = wo) of a multiple of ps conv rows, so a tile's pooled rows
   // read only its own rows and the pp = pk - ps rows above it: the last pp
-  // rows of the tile before it (for_each_tile()), copied into pp slot rows
-  // above each channel block of the tile (pool_area()).
+  // rows of the tile before it (for_each_tile()), still in the other ACC half.
   int64_t pk = 0, ps = 1, pp = 0, pho = 0, pwo = 0;
 };
 /// Dense is a 1x1 convolution over a 1x1 image of all flattened inputs;
@@ -93,14 +92,15 @@ inline ConvBanks conv_banks(const Tile& t, const ConvGeom& g) {
 /// operand by GEMM toc ro (dst, its INP element, the identity) in each; with
 /// the second scratch tile U per ACC half toc ro each of U alone, U by A, T by
 /// U, and U by each row.
-/// A fused max pool's uop banks (each toc ro uops in each ACC half): with
-/// slot rows (pp > 0) the slots alone and the slots by the rows above, then
-/// the left border column's k - pp - 1 column offsets; the k - 1 column
-/// offsets; the pooled rows alone; k row offsets, twice with a left border
-/// (its column 0 apart).
+/// A fused max pool's uop banks (each toc ro uops in each ACC half): the
+/// left border column's k - pp - 1 column offsets (pp > 0); the k - 1 column
+/// offsets; the pooled rows alone; k row offsets, and for the pp rows above
+/// the tile the first pooled row's offsets into the other half (its other
+/// rows read this half from the second pooled row on); all twice with a left
+/// border (its column 0 apart).
 inline int64_t pool_banks(const ConvGeom& g) {
   if (g.pk == 0) return 0;
-  return (g.pp > 0 ? 2 + g.pk - g.pp - 1 : 0) + (g.pk - 1) + 1 + g.pk * (1 + (g.pp > 0 ? 1 : 0));
+  return (g.pp > 0 ? g.pk - g.pp - 1 : 0) + (g.pk - 1) + 1 + (g.pk + g.pp) * (1 + (g.pp > 0 ? 1 : 0));
 }
 inline int64_t conv_uops(const Tile& t, const ConvGeom& g, bool residual = false) {
   return conv_banks(t, g).total + (4 + (residual || g.scratch ? 4 : 0) + (g.scratch ? 2 : 0) +
@@ -113,9 +113,8 @@ inline int64_t conv_uops(const Tile& t, const ConvGeom& g, bool residual = false
 /// and at most from a tile of `t`: the rows of its pooled output in ACC.
 inline int64_t pool_rows(const ConvGeom& g, int64_t th) { return std::min(g.pho, (th + g.pp) / g.ps); }
 inline int64_t pool_rmax(const ConvGeom& g, const Tile& t) { return pool_rows(g, t.th); }
-/// ACC elements of one channel block of a tile of `t`: its rows, after a
-/// fused pool's slot rows.
-inline int64_t tile_area(const ConvGeom& g, const Tile& t) { return (t.th + g.pp) * t.tw * g.ro; }
+/// ACC elements of one channel block of a tile of `t`.
+inline int64_t tile_area(const ConvGeom& g, const Tile& t) { return t.th * t.tw * g.ro; }
 /// A fused pool's column pass: the output columns from x0 = pp (column 0
 /// is the left border's) whose window column kw lies inside the conv's
 /// columns; the vertical pass: the pooled rows of a tile of th conv rows
