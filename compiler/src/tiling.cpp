@@ -58,6 +58,7 @@ ConvGeom conv_geom(const Node& n, const Shape& in, const Config& c, const Node* 
   if (pool) {
     g.pk = add->pool, g.ps = add->pool_stride, g.pp = add->pool_pad;
     g.pho = add->out.h, g.pwo = add->out.w;
+    g.ho = std::min(g.ho, g.ps * g.pho);
   }
   return g;
 }

@@ -41,6 +41,8 @@ struct ConvGeom {
   // rows (tw = wo) of a multiple of ps conv rows, so a tile's pooled rows
   // read only its own rows and the pp = pk - ps rows above it: the last pp
   // rows of the tile before it (for_each_tile()), still in the other ACC half.
+  // The conv's rows (ho) end at the last one a pooled row reads, so that
+  // the last tile has pooled rows too.
   int64_t pk = 0, ps = 1, pp = 0, pho = 0, pwo = 0;
 };
 /// Dense is a 1x1 convolution over a 1x1 image of all flattened inputs;
@@ -120,10 +122,12 @@ inline int64_t tile_area(const ConvGeom& g, const Tile& t) { return t.th * t.tw 
 /// columns; the vertical pass: the pooled rows of a tile of th conv rows
 /// whose window row kh lies inside the tile.
 inline int64_t pool_x_end(const ConvGeom& g, int64_t kw) {
-  return std::min(g.pwo, (g.wo - 1 + g.pp - kw) / g.ps + 1);
+  const int64_t last = g.wo - 1 + g.pp - kw;  // s x <= last
+  return last < 0 ? 0 : std::min(g.pwo, last / g.ps + 1);
 }
 inline int64_t pool_y_end(const ConvGeom& g, int64_t th, int64_t kh) {
-  return std::min(pool_rows(g, th), (th - 1 - kh + g.pp) / g.ps + 1);
+  const int64_t last = th - 1 - kh + g.pp;
+  return last < 0 ? 0 : std::min(pool_rows(g, th), last / g.ps + 1);
 }
 /// Whether a th x tw tile of tile `t` moves its toc channel blocks in one
 /// STORE (and a fused Add's operand in one LOAD): full rows (tw =
