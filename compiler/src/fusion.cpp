@@ -9,7 +9,10 @@
 // pool runs separably with a stride of at least 2 and padding k - s (ResNet's
 // 3x3 stride 2 pad 1, and 2x2 stride 2: each tile of whole rows then reads
 // only its own rows and the k - s rows above it, emit_conv()), and a tile of
-// whole rows fits the buffers.
+// whole rows fits the buffers, and the cost model says the fused layer is
+// faster than the conv and the pool's own pass (pool_pass_cycles()): a tile
+// of whole rows can be much smaller than the conv's best tile.
+#include "vta/compiler/analytic.h"
 #include "vta/compiler/compile.h"
 #include "vta/compiler/requant.h"
 #include "vta/compiler/tiling_geom.h"
@@ -68,9 +71,12 @@ int pool_fused_into(const Graph& g, int pool, const Config& c) {
       hi.op != isa::AluOp::MIN || hi.imm > 127)
     return -1;
   // The smallest tile of whole rows: one stride of rows, one channel block each way.
-  const ConvGeom geo = conv_geom(n, g.at(n.inputs[0]).out, c, &p);
+  const Shape in = g.at(n.inputs[0]).out;
+  const ConvGeom geo = conv_geom(n, in, c, &p);
   const Tile t{std::min(geo.ps, geo.ho), geo.wo, 1, 1, 0};
-  return tile_fits(geo, t, c) ? x : -1;
+  if (!tile_fits(geo, t, c)) return -1;
+  const double fused = choose_tile(n, in, c, &p).est_cycles;
+  return fused < choose_tile(n, in, c).est_cycles + pool_pass_cycles(p, n.out, c) ? x : -1;
 }
 
 int fused_pool(const Graph& g, int conv, const Config& c) {

@@ -417,6 +417,10 @@ double tile_timeline(const Parts& p, const Tile& t) {
 
 }  // namespace
 
+double tile_pool_cycles(const ConvGeom& g, int64_t th, int64_t toc, const Config& c) {
+  return Parts(g, c, 0, -1).pool_tail(th, toc);
+}
+
 double tile_cost(const ConvGeom& g, const Tile& t, const Config& c, int requant_ops, int residual_ops) {
   return tile_timeline(Parts(g, c, requant_ops, residual_ops), t);
 }

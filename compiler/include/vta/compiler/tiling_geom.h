@@ -169,6 +169,9 @@ std::vector<TileClass> tile_classes(const ConvGeom& g, const Tile& t);
 /// `residual_ops` >= 0: a fused residual Add with that many ALU immediates
 /// (its input shifts and requantization) after its operand's load and ADD.
 double tile_cost(const ConvGeom& g, const Tile& t, const Config& c, int requant_ops, int residual_ops = -1);
+/// The cost model's cycles of a fused pool's passes over a tile of th conv
+/// rows and toc channel blocks (its reset GEMM and ALU ops).
+double tile_pool_cycles(const ConvGeom& g, int64_t th, int64_t toc, const Config& c);
 /// ALU immediates of residual Add `add` fused into a conv (-1: none);
 /// `skip_gemm`: its operand added by the GEMM core (ConvGeom::skip_gemm),
 /// the conv's own shift and the requantization.
