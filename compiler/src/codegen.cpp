@@ -811,6 +811,10 @@ CompiledNetwork codegen(CompiledNetwork net, const Config& c) {
         const int bb = plan.add(
             Buffer{n.name + ".bias", geo.bias_gemm ? MemId::WGT : MemId::ACC, bias.size(), 0, std::move(bias), -1});
         const Tile& t = info.tile;
+        if (!tile_fits(geo, t, c, add != nullptr))
+          fail("layer {}: its tile {}x{} oc{} ic{} does not fit config {}{}", n.name, t.th, t.tw, t.toc, t.tic, c.name,
+               geo.pk ? fmt::format(" with the max pool {} fused (whole rows, a multiple of {} high)", fused->name, geo.ps)
+                      : "");
         const uint64_t nuops = static_cast<uint64_t>(conv_uops(t, geo, add != nullptr));
         const int ub = plan.add(Buffer{n.name + ".uop", MemId::UOP, nuops * 4, 0, {}, -1});
         a.wgt = plan.elem(wb, c);
