@@ -27,7 +27,7 @@ using vta::test::preset;
 // `n`, `c` channels of h x w. Without ReLU the conv's outputs go negative
 // (partition() places a padded max pool on VTA only after a ReLU).
 Graph conv_pool(int64_t n, int64_t c, int64_t h, int64_t w, int64_t k, bool relu, int64_t pk, int64_t ps, int64_t pp,
-                unsigned seed) {
+                unsigned seed, bool even = false) {
   std::mt19937 rng(seed);
   auto int8s = [&](size_t len) {
     std::vector<int8_t> v(len);
@@ -40,7 +40,9 @@ Graph conv_pool(int64_t n, int64_t c, int64_t h, int64_t w, int64_t k, bool relu
   std::vector<int32_t> bias(static_cast<size_t>(c));
   for (auto& b : bias) b = std::uniform_int_distribution<int>(-300, 300)(rng);
   const int y = cal.conv(x, int8s(static_cast<size_t>(c * 16 * k * k)), bias, -7, c, k, 1, k / 2, relu, 1, "conv");
-  return cal.take(cal.max_pool(y, pk, ps, pp, "pool"));
+  Graph g = cal.take(cal.max_pool(y, pk, ps, pp, "pool"));
+  g.nodes[static_cast<size_t>(y)].round_even = even;  // a scratch tile: the pool runs after the requantization
+  return g;
 }
 
 int node(const Graph& g, const std::string& name) {
@@ -66,25 +68,33 @@ struct Case {
   int64_t c, h, w, k;
   bool relu;
   int64_t pk, ps, pp;
+  bool even;  // half-to-even requantization (not pooled before it)
 };
 
 // 3x3 stride 2 pad 1 (ResNet's) and 2x2 stride 2, on odd maps whose height
 // no tile divides, with the cost model's tile and with tiles of one stride
 // of rows and one channel block (every tile but the top one reads the rows
-// above it from the other half).
+// above it from the other half); pooled on the accumulators before the
+// requantization, and after a half-to-even one.
 TEST(PoolFusion, ConvMaxPoolIsExactAndRaceFreeOnThePresets) {
-  const Case cases[] = {{40, 23, 19, 3, true, 3, 2, 1}, {32, 17, 14, 1, true, 3, 2, 1}, {24, 15, 21, 3, false, 2, 2, 0}};
+  const Case cases[] = {{40, 23, 19, 3, true, 3, 2, 1, false},
+                        {32, 17, 14, 1, true, 3, 2, 1, false},
+                        {24, 15, 21, 3, false, 2, 2, 0, false},
+                        {40, 21, 13, 3, true, 3, 2, 1, true},
+                        {24, 15, 21, 3, false, 2, 2, 0, true}};
   for (const char* name : {"vta-1x16x16", "vta-1x32x32", "vta-4x16x16"}) {
     const vta::Config cfg = preset(name);
     for (const Case& k : cases) {
       // A batch of the config's batch rows: no batch bands, so the pool stays the conv's reader.
-      const Graph g = conv_pool(cfg.gemm.batch, k.c, k.h, k.w, k.k, k.relu, k.pk, k.ps, k.pp, 7);
-      const std::string what = fmt::format("{} {}x{}x{} k{} pool {}/{}/{}", name, k.c, k.h, k.w, k.k, k.pk, k.ps, k.pp);
+      const Graph g = conv_pool(cfg.gemm.batch, k.c, k.h, k.w, k.k, k.relu, k.pk, k.ps, k.pp, 7, k.even);
+      const std::string what =
+          fmt::format("{} {}x{}x{} k{} pool {}/{}/{}{}", name, k.c, k.h, k.w, k.k, k.pk, k.ps, k.pp, k.even ? " even" : "");
       const CompiledNetwork net = expect_exact(g, cfg, {}, what);
       const Graph& cg = net.graph;
       const int conv = node(cg, "conv"), pool = node(cg, "pool");
       ASSERT_EQ(pool_fused_into(cg, pool, cfg), conv) << what;
       EXPECT_EQ(fused_pool(cg, conv, cfg), pool) << what;
+      EXPECT_EQ(pool_before_requant(cg.at(conv)), !k.even) << what;
       EXPECT_EQ(net.layers.at(pool).insns, 0u) << what;
       const Tile& t = net.layers.at(conv).tile;
       EXPECT_EQ(t.tw, k.w) << what;
@@ -161,6 +171,20 @@ TEST(PoolFusion, PoolsOutsideTheRulesKeepTheirPass) {
     EXPECT_EQ(fused_pool(g, node(g, "conv"), cfg), -1);
     expect_exact(g, cfg, {}, "shared conv");
   }
+}
+
+// The pool runs before the requantization only where no step can leave 32
+// bits: not with a bias near the int32 limit, nor with a MUL that can overflow.
+TEST(PoolFusion, PoolBeforeRequantNeedsStepsThatStayIn32Bits) {
+  Graph g = conv_pool(1, 16, 8, 8, 3, true, 3, 2, 1, 5);
+  const int conv = node(g, "conv");
+  Node n = g.at(conv);
+  EXPECT_TRUE(pool_before_requant(n));
+  n.bias.assign(static_cast<size_t>(n.out.c), 2147000000);
+  EXPECT_FALSE(pool_before_requant(n));
+  Node m = g.at(conv);
+  m.vta_rq = VtaRequant{0, 32767, 4};
+  EXPECT_FALSE(pool_before_requant(m));
 }
 
 }  // namespace

@@ -70,16 +70,18 @@ void estimate_conv(LayerEstimate& e, const Node& n, const Shape& in, const Confi
                          r.load(toc, tic * kk * static_cast<double>(d.wgt_elem_bytes)));
       e.gemm += steps * (toc * tic * kk * static_cast<double>(tc.th * tc.tw) + r.P);
     }
+    // A fused pool on the accumulators: the requantization over its output only.
+    const double rq_area = g.pool_first ? toc * static_cast<double>(pool_rows(g, tc.th) * g.pwo) : area;
     if (g.bias_gemm) {  // the constant INP element and the bias WGT rows, their GEMM
       e.bytes_inp += cnt * static_cast<double>(d.inp_elem_bytes);
       e.bytes_wgt += cnt * toc * static_cast<double>(d.wgt_elem_bytes);
       e.load += cnt * (r.load(1, static_cast<double>(d.inp_elem_bytes)) +
                        r.load(1, toc * static_cast<double>(d.wgt_elem_bytes)));
       e.gemm += cnt * (area + r.P);
-      e.alu += cnt * requant_imm_ops(n) * r.alu(area, true);
+      e.alu += cnt * requant_imm_ops(n) * r.alu(rq_area, true);
     } else {
       e.bytes_acc += cnt * toc * static_cast<double>(d.acc_elem_bytes) * static_cast<double>(1 + g.rows);  // bias, rows
-      e.alu += cnt * (1 + requant_imm_ops(n)) * r.alu(area, false);
+      e.alu += cnt * (r.alu(area, false) + requant_imm_ops(n) * r.alu(rq_area, false));
     }
     // One store per channel block (ro OUT elements per position), or one for all (whole_rows()).
     const bool whole = whole_rows(g, t, tc.th, tc.tw);

@@ -159,7 +159,10 @@ struct LayerAddrs {
 // are the last rows of the tile before it, still in the other ACC half
 // (compute is in order, and the tile after this one, which rewrites that
 // half, comes later); above the top tile they are padding, which never wins.
-// Only the pooled rows are stored (at a.out, the pool's map).
+// Where the requantization is non-decreasing (g.pool_first,
+// pool_before_requant()) all this runs on the accumulators, before it, and
+// only the pooled rows are requantized. Only the pooled rows are stored (at
+// a.out, the pool's map).
 void emit_conv(Emitter& e, const Node& n, const ConvGeom& g, const Tile& t, const LayerAddrs& a, const Config& c,
                std::vector<uint32_t>& uops, const isa::Layout& layout, const Node* fused) {
   const Node* pool = fused && fused->op == Op::MaxPool ? fused : nullptr;
@@ -435,7 +438,7 @@ void emit_conv(Emitter& e, const Node& n, const ConvGeom& g, const Tile& t, cons
             }
             if (j == steps - 1) {
               if (!g.bias_gemm) e.emit(alu(AluOp::ADD, false, 0, epi));  // + bias row of each channel block
-              emit_requant(e, epi, n, add == nullptr && pool == nullptr, &banks);
+              if (!g.pool_first) emit_requant(e, epi, n, add == nullptr && pool == nullptr, &banks);
               if (add) {
                 if (shift_conv > 0) e.emit(alu(AluOp::SHR, true, -shift_conv, epi));
                 if (g.skip_gemm) {
@@ -495,8 +498,11 @@ void emit_conv(Emitter& e, const Node& n, const ConvGeom& g, const Tile& t, cons
                       ops.push_back(alu(op, false, 0, pl(vert0_banks[pi][ki], nrows, 1, g.pwo * ro, 0, g.ps * W, 0)));
                   }
                 }
-                ops.back()[Member::push_next] = 1;
+                if (!g.pool_first) ops.back()[Member::push_next] = 1;
                 for (const Insn& i : ops) e.emit(i);
+                // Pooled accumulators: requantized now, over the pooled rows alone.
+                if (g.pool_first)
+                  emit_requant(e, loop(Opcode::ALU, out_bank + ap * TO, toc * ro, R, g.pwo, g.pwo * ro, ro, 0, 0), n);
                 // The pooled rows: one run of R pwo positions a block, or one STORE for all (whole_rows()).
                 const int64_t run = R * g.pwo * ro, pitch = g.pho * g.pwo * ro;
                 const int64_t at = a.out + ((nb * g.cob + ob0) * g.pho + oh0 / g.ps) * g.pwo * ro;

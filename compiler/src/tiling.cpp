@@ -59,6 +59,7 @@ ConvGeom conv_geom(const Node& n, const Shape& in, const Config& c, const Node* 
     g.pk = add->pool, g.ps = add->pool_stride, g.pp = add->pool_pad;
     g.pho = add->out.h, g.pwo = add->out.w;
     g.ho = std::min(g.ho, g.ps * g.pho);
+    g.pool_first = pool_before_requant(n);
   }
   return g;
 }
@@ -211,9 +212,11 @@ struct Parts {
   // `whole`: whole_rows(), one ACC_8BIT load and one STORE for all toc blocks.
   double tail(int64_t th, int64_t tw, int64_t toc, bool whole) const {
     const double ar = area(th, tw, toc);
-    double e = ar * groups *
-                   static_cast<double>((g.bias_gemm ? 0 : c.alu.ii_vector) + requant_ops * c.alu.ii_imm +
-                                       g.vector_steps * (c.alu.ii_vector - c.alu.ii_imm)) +
+    // A fused pool on the accumulators: the requantization over its output only.
+    const double rq = g.pool_first ? static_cast<double>(toc * g.ro * pool_rows(g, th) * g.pwo) : ar;
+    double e = ar * groups * static_cast<double>(g.bias_gemm ? 0 : c.alu.ii_vector) +
+               rq * groups *
+                   static_cast<double>(requant_ops * c.alu.ii_imm + g.vector_steps * (c.alu.ii_vector - c.alu.ii_imm)) +
                static_cast<double>(epilogue_ops() + 1) * static_cast<double>(c.alu.latency);
     // A fused Add's operand by GEMM (operand_load(), operand_gemm()): its immediates.
     if (skip())
@@ -429,7 +432,7 @@ std::string tile_key(const Node& n, const Shape& in, const Config& c, const Node
   const ConvGeom g = conv_geom(n, in, c, add);
   // Depthwise or not is part of the shape: a depthwise layer loads toc input blocks per step, not tic.
   // A fused pool: its window, stride and output shape.
-  const std::string pool = g.pk ? fmt::format("m{}s{}>{}x{}", g.pk, g.ps, g.pho, g.pwo) : "";
+  const std::string pool = g.pk ? fmt::format("m{}s{}>{}x{}{}", g.pk, g.ps, g.pho, g.pwo, g.pool_first ? "f" : "") : "";
   return fmt::format("{}{}:{}x{}x{}x{}>{}x{}x{}k{}s{}p{}r{}a{}t{}w{}v{}b{}{}|{}", op_name(n.op), g.dw ? "dw" : "",
                      g.nb, g.cib, g.h, g.w, g.cob, g.ho, g.wo, g.k, g.s, g.p, requant_imm_ops(n),
                      residual_imm_ops(add, g.skip_gemm), g.scratch + 2 * g.scratch2, g.rows * (g.t_rows ? 2 : 1), g.vector_steps,

@@ -44,6 +44,9 @@ struct ConvGeom {
   // The conv's rows (ho) end at the last one a pooled row reads, so that
   // the last tile has pooled rows too.
   int64_t pk = 0, ps = 1, pp = 0, pho = 0, pwo = 0;
+  // The pool runs on the accumulators and the requantization only on its
+  // output (pool_before_requant()); else on the requantized tile.
+  bool pool_first = false;
 };
 /// Dense is a 1x1 convolution over a 1x1 image of all flattened inputs;
 /// `add`: the node fused into its epilogue, if any: a residual Add
