@@ -108,6 +108,25 @@ TEST(PoolFusion, ConvMaxPoolIsExactAndRaceFreeOnThePresets) {
   }
 }
 
+// A forced tile that is not whole rows of a multiple of the stride is
+// refused in one message naming the layer, as any tile that does not fit.
+TEST(PoolFusion, ForcedTileOfPartRowsIsRefused) {
+  const vta::Config cfg = preset("vta-1x16x16");
+  const Graph g = conv_pool(1, 16, 12, 12, 3, true, 3, 2, 1, 2);
+  const CompiledNetwork net = compile(g, cfg);
+  const int conv = node(net.graph, "conv");
+  for (const Tile& bad : {Tile{2, 11, 1, 1, 0}, Tile{3, 12, 1, 1, 0}}) {
+    CompileOptions o;
+    o.tiles[net.layers.at(conv).key] = bad;
+    try {
+      (void)compile(g, cfg, o);
+      ADD_FAILURE() << "tile " << bad.th << "x" << bad.tw << " accepted";
+    } catch (const vta::Error& e) {
+      EXPECT_NE(std::string(e.what()).find("layer conv: the forced tile"), std::string::npos) << e.what();
+    }
+  }
+}
+
 // ResNet-18's stem pool runs in the stem's epilogue on the batch-1 presets:
 // its row reads 0 cycles, the network stays bit-exact and race-free, and the
 // cost model follows the fused layer within issue 15's worst-case target.
