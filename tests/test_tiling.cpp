@@ -186,9 +186,10 @@ CompiledNetwork compile_with_remainders(const Graph& g, const vta::Config& cfg, 
   net = choose_tiles(form_segments(plan_layout(std::move(net), cfg), cfg), cfg);
   for (auto& [id, info] : net.layers) {
     const Node& n = net.graph.at(id);
-    const int add = fused_add(net.graph, id, cfg);
+    // The Add or max pool fused into the conv (a fused pool's tiles stay whole rows).
+    const int add = fused_epilogue(net.graph, id, cfg);
     const ConvGeom geo = conv_geom(n, net.graph.at(n.inputs[0]).out, cfg, add >= 0 ? &net.graph.at(add) : nullptr);
-    const bool residual = add >= 0;
+    const bool residual = add >= 0 && net.graph.at(add).op == Op::Add;
     Tile t = info.tile;
     t.tw = non_divisor(geo.wo, t.tw, [&](int64_t tw) { return tile_fits(geo, Tile{t.th, tw, t.toc, t.tic, 0}, cfg, residual); });
     if (!geo.dw)

@@ -5,7 +5,8 @@
 // forms of the instruction sequences of emit_add() and emit_pool() under the
 // rules of docs/timing.md: the compute module serialises its loads and ALU
 // ops, and the store of one chunk overlaps the compute of the next. A
-// residual Add fused into its conv (fused_add()) counts in the conv's row.
+// residual Add or max pool fused into its conv (fused_add(), fused_pool())
+// counts in the conv's row.
 #include "vta/compiler/analytic.h"
 
 #include <algorithm>
@@ -42,10 +43,11 @@ struct Rates {
   double alu(double iters, bool imm) const { return A + iters * groups * (imm ? IIi : IIv); }
 };
 
-// `add`: the residual Add fused into the conv's epilogue, or null.
-void estimate_conv(LayerEstimate& e, const Node& n, const Shape& in, const Config& c, const Node* add) {
-  const ConvGeom g = conv_geom(n, in, c, add);
-  const Tile t = choose_tile(n, in, c, add);
+// `fused`: the residual Add or max pool fused into the conv's epilogue, or null.
+void estimate_conv(LayerEstimate& e, const Node& n, const Shape& in, const Config& c, const Node* fused) {
+  const ConvGeom g = conv_geom(n, in, c, fused);
+  const Tile t = choose_tile(n, in, c, fused);
+  const Node* add = fused && fused->op == Op::Add ? fused : nullptr;
   const auto& d = c.derived;
   const Rates r(c);
   const double kk = static_cast<double>(g.k * g.k), ri = static_cast<double>(g.ri), ro = static_cast<double>(g.ro);
@@ -68,23 +70,33 @@ void estimate_conv(LayerEstimate& e, const Node& n, const Shape& in, const Confi
                          r.load(toc, tic * kk * static_cast<double>(d.wgt_elem_bytes)));
       e.gemm += steps * (toc * tic * kk * static_cast<double>(tc.th * tc.tw) + r.P);
     }
+    // A fused pool on the accumulators: the requantization over its output only.
+    const double rq_area = g.pool_first ? toc * static_cast<double>(pool_rows(g, tc.th) * g.pwo) : area;
     if (g.bias_gemm) {  // the constant INP element and the bias WGT rows, their GEMM
       e.bytes_inp += cnt * static_cast<double>(d.inp_elem_bytes);
       e.bytes_wgt += cnt * toc * static_cast<double>(d.wgt_elem_bytes);
       e.load += cnt * (r.load(1, static_cast<double>(d.inp_elem_bytes)) +
                        r.load(1, toc * static_cast<double>(d.wgt_elem_bytes)));
       e.gemm += cnt * (area + r.P);
-      e.alu += cnt * requant_imm_ops(n) * r.alu(area, true);
+      e.alu += cnt * requant_imm_ops(n) * r.alu(rq_area, true);
     } else {
       e.bytes_acc += cnt * toc * static_cast<double>(d.acc_elem_bytes) * static_cast<double>(1 + g.rows);  // bias, rows
-      e.alu += cnt * (1 + requant_imm_ops(n)) * r.alu(area, false);
+      e.alu += cnt * (r.alu(area, false) + requant_imm_ops(n) * r.alu(rq_area, false));
     }
     // One store per channel block (ro OUT elements per position), or one for all (whole_rows()).
     const bool whole = whole_rows(g, t, tc.th, tc.tw);
     const double rows = whole ? static_cast<double>(tc.toc) : static_cast<double>(tc.th);
     const double row_bytes = static_cast<double>((whole ? tc.th : 1) * tc.tw * d.out_elem_bytes) * ro;
     const double moves = whole ? 1.0 : toc / ro;
-    e.store += cnt * moves * r.store(rows, row_bytes);
+    if (g.pk) {  // a fused pool: its passes (ALU and the reset GEMM), one run of pooled rows a block
+      const double pooled = static_cast<double>(pool_rows(g, tc.th) * g.pwo * d.out_elem_bytes) * ro;
+      e.store += cnt * (whole ? r.store(static_cast<double>(tc.toc), pooled) : static_cast<double>(tc.toc) * r.store(1, pooled));
+      const double reset = toc * static_cast<double>(pool_rows(g, tc.th) * g.pwo) + r.P;
+      e.gemm += cnt * reset;
+      e.alu += cnt * (tile_pool_cycles(g, tc.th, tc.toc, c) - reset);
+    } else {
+      e.store += cnt * moves * r.store(rows, row_bytes);
+    }
     if (add && g.skip_gemm) {  // the operand's INP loads and identity (load module), its GEMM, the immediates
       e.load += cnt * (moves * r.load(rows, row_bytes) + r.load(1, static_cast<double>(d.wgt_elem_bytes)));
       e.bytes_wgt += cnt * static_cast<double>(d.wgt_elem_bytes);
@@ -97,7 +109,7 @@ void estimate_conv(LayerEstimate& e, const Node& n, const Shape& in, const Confi
   }
   e.bytes_uop = static_cast<double>(conv_uops(t, g, add != nullptr) * d.uop_elem_bytes);
   // Output positions beyond the layer (edge tiles) are not stored.
-  e.bytes_out = static_cast<double>(g.nb * g.cob * g.ro * g.ho * g.wo * d.out_elem_bytes);
+  e.bytes_out = static_cast<double>(g.nb * g.cob * g.ro * (g.pk ? g.pho * g.pwo : g.ho * g.wo) * d.out_elem_bytes);
   if (add) e.bytes_inp += e.bytes_out;
 }
 
@@ -165,6 +177,12 @@ void estimate_pool(LayerEstimate& e, const Node& n, const Shape& in, const Confi
 
 }  // namespace
 
+double pool_pass_cycles(const Node& n, const Shape& in, const Config& c) {
+  LayerEstimate e;
+  estimate_pool(e, n, in, c);
+  return e.cycles;
+}
+
 NetworkEstimate estimate_network(const Graph& input, const Config& c) {
   check_compilable(c);
   // As compile() places it: partitioned, with the device copies.
@@ -184,13 +202,13 @@ NetworkEstimate estimate_network(const Graph& input, const Config& c) {
     e.macs = n.macs(in);
     if (e.device == Device::Vta) {
       if (n.op == Op::Conv2d || n.op == Op::Dense) {
-        const int add = fused_add(g, static_cast<int>(i), c);
-        estimate_conv(e, n, in, c, add >= 0 ? &g.at(add) : nullptr);
+        const int fused = fused_epilogue(g, static_cast<int>(i), c);
+        estimate_conv(e, n, in, c, fused >= 0 ? &g.at(fused) : nullptr);
       } else if (n.op == Op::Add) {
         if (fused_into(g, static_cast<int>(i), c) < 0) estimate_add(e, n, c);  // else in its conv's row
-      }
-      else
+      } else if (pool_fused_into(g, static_cast<int>(i), c) < 0) {  // else in its conv's row
         estimate_pool(e, n, in, c);
+      }
       net.cycles += e.cycles;
       net.bytes += e.bytes();
       net.vta_macs += e.macs;

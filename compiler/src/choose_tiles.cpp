@@ -1,5 +1,5 @@
 // The "tiling" pass: the tile of every VTA conv/dense layer, chosen by
-// choose_tile() (tiling.cpp) with the residual Add fused into its epilogue,
+// choose_tile() (tiling.cpp) with the residual Add or max pool fused into its epilogue,
 // or the one CompileOptions::tiles forces for the layer's tile_key().
 #include "vta/compiler/passes.h"
 #include "vta/compiler/requant.h"
@@ -13,7 +13,7 @@ CompiledNetwork choose_tiles(CompiledNetwork net, const Config& c) {
   for (size_t i = 0; i < g.nodes.size(); ++i) {
     const Node& n = g.nodes[i];
     if (n.device != Device::Vta || (n.op != Op::Conv2d && n.op != Op::Dense)) continue;
-    const int id = static_cast<int>(i), add = fused_add(g, id, c);
+    const int id = static_cast<int>(i), add = fused_epilogue(g, id, c);
     const Node* fused = add >= 0 ? &g.at(add) : nullptr;
     const Shape in = g.at(n.inputs[0]).out;
     LayerInfo info;
@@ -24,7 +24,7 @@ CompiledNetwork choose_tiles(CompiledNetwork net, const Config& c) {
       const ConvGeom geo = conv_geom(n, in, c, fused);
       Tile t = it->second;
       if (t.th < 1 || t.tw < 1 || t.toc < 1 || t.tic < 1 || t.th > geo.ho || t.tw > geo.wo || t.toc > geo.cob ||
-          t.tic > geo.cib || !tile_fits(geo, t, c, fused != nullptr))
+          t.tic > geo.cib || !tile_fits(geo, t, c, fused && fused->op == Op::Add))
         fail("layer {}: the forced tile {}x{} oc{} ic{} does not fit config {}", n.name, t.th, t.tw, t.toc, t.tic,
              c.name);
       t.est_cycles = tile_cost(geo, t, c, requant_imm_ops(n), residual_imm_ops(fused, geo.skip_gemm));

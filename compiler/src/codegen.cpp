@@ -149,14 +149,31 @@ struct LayerAddrs {
 // requantization, both are shifted to the common scale, added and
 // requantized, and the tile is stored as the Add's output (a.out); with
 // g.skip_gemm the operand is an INP tile that a GEMM by 2^shift I adds.
+// Or `fused` is a max pool (fused_pool(), ConvGeom::pk): the tiles are whole
+// rows, channel block columns first (for_each_tile()). After the
+// requantization each conv row's columns are max-pooled in place as
+// emit_pool()'s separable form does (the left border column, whose window is
+// clipped, first); the pooled rows, after the tiles in ACC, are reset and
+// take the ADD of their window row pp (always inside) and the MAX of the
+// others (column 0 apart where it is the border's). The pp rows above a tile
+// are the last rows of the tile before it, still in the other ACC half
+// (compute is in order, and the tile after this one, which rewrites that
+// half, comes later); above the top tile they are padding, which never wins.
+// Where the requantization is non-decreasing (g.pool_first,
+// pool_before_requant()) all this runs on the accumulators, before it, and
+// only the pooled rows are requantized. Only the pooled rows are stored (at
+// a.out, the pool's map).
 void emit_conv(Emitter& e, const Node& n, const ConvGeom& g, const Tile& t, const LayerAddrs& a, const Config& c,
-               std::vector<uint32_t>& uops, const isa::Layout& layout, const Node* add) {
+               std::vector<uint32_t>& uops, const isa::Layout& layout, const Node* fused) {
+  const Node* pool = fused && fused->op == Op::MaxPool ? fused : nullptr;
+  const Node* add = pool ? nullptr : fused;
   const auto& d = c.derived;
   const int64_t kk = g.k * g.k, ri = g.ri, ro = g.ro;
   const int64_t ih = (t.th - 1) * g.s + g.k, iw = (t.tw - 1) * g.s + g.k;
   const int64_t inp_half = d.inp_depth / 2, wgt_half = d.wgt_depth / 2, acc_half = d.acc_depth / 2;
   const int64_t TO = t.toc * ro;  // OUT element columns of a tile
-  const int64_t area = t.th * t.tw * ro;  // ACC elements of one output channel block
+  const int64_t area = tile_area(g, t);  // ACC elements of one output channel block
+  const int64_t W = t.tw * ro;            // ACC elements of one of its rows
   auto inpb = [&](int64_t sp) { return sp * inp_half; };
   auto wgtb = [&](int64_t sp) { return sp * wgt_half; };
   auto accb = [&](int64_t ap) { return ap * acc_half; };
@@ -239,6 +256,50 @@ void emit_conv(Emitter& e, const Node& n, const ConvGeom& g, const Tile& t, cons
     bank(skipb, [&](int64_t ap, int64_t o) { return ub(ap) + o / ro * area + o % ro; });
     for (int64_t r = 0; r < g.rows; ++r) bank(ub, [&](int64_t ap, int64_t o) { return rowb(ap, r) + o; });
   }
+  // A fused pool's banks (pool_banks()): rowb0, the first row of a channel
+  // block; pblk, its pooled rows (RB elements a block) after the tiles.
+  // vert_banks[part][kh] (part: 0 all pooled rows of this half's rows; for
+  // a row above the tile, kh < pp: 1 the first pooled row's, in the other
+  // half, 2 the others', from the second pooled row), vert0_banks the same
+  // for column 0 where the left border makes it apart.
+  const int64_t RB = g.pk ? pool_rmax(g, t) * g.pwo * ro : 0, x0 = g.pp, col0 = g.ps * x0 - g.pp;
+  auto rowb0 = [&](int64_t ap, int64_t o) { return accb(ap) + o / ro * area + o % ro; };
+  auto pblk = [&](int64_t ap, int64_t o) {
+    return accb(ap) + (1 + (g.scratch ? 1 : 0) + (g.scratch2 ? 1 : 0)) * t.toc * area + o / ro * RB + o % ro;
+  };
+  auto pool_bank = [&](auto dst, auto src) {
+    const auto at = static_cast<int64_t>(uops.size());
+    for (int64_t ap = 0; ap < 2; ++ap)
+      for (int64_t o = 0; o < TO; ++o) put(dst(ap, o), src(ap, o), 0);
+    return at;
+  };
+  int64_t out_bank = 0;
+  const auto kn = static_cast<size_t>(g.pk + 1);
+  std::vector<int64_t> border_banks(kn), col_banks(kn);
+  std::vector<std::vector<int64_t>> vert_banks(3, std::vector<int64_t>(kn)), vert0_banks = vert_banks;
+  if (pool) {
+    if (g.pp > 0)
+      for (int64_t j = 1; j < g.pk - g.pp; ++j)
+        border_banks[static_cast<size_t>(j)] = pool_bank(rowb0, [&](int64_t ap, int64_t o) { return rowb0(ap, o) + j * ro; });
+    for (int64_t kw = 1; kw < g.pk; ++kw)
+      col_banks[static_cast<size_t>(kw)] = pool_bank([&](int64_t ap, int64_t o) { return rowb0(ap, o) + col0 * ro; },
+                                                     [&](int64_t ap, int64_t o) { return rowb0(ap, o) + (col0 + kw) * ro; });
+    out_bank = pool_bank(pblk, [](int64_t, int64_t) { return int64_t{0}; });
+    for (int64_t x = x0; x >= 0; --x)  // x0, then column 0 where it is apart
+      for (int64_t kh = 0; kh < g.pk; ++kh)
+        for (int part = 0; part < (kh < g.pp ? 3 : 1); ++part) {
+          if (kh < g.pp && part == 0) continue;
+          const int64_t col = x == 0 && x0 > 0 ? 0 : col0, y = part == 2 ? 1 : 0;
+          // The window row of pooled row y, from this half's first row (part 1: the other half's).
+          const int64_t row = part == 1 ? t.th - g.pp + kh : g.ps * y + kh - g.pp;
+          auto& banks = x == x0 ? vert_banks : vert0_banks;
+          banks[static_cast<size_t>(part)][static_cast<size_t>(kh)] =
+              pool_bank([&](int64_t ap, int64_t o) { return pblk(ap, o) + (y * g.pwo + x) * ro; },
+                        [&](int64_t ap, int64_t o) { return rowb0(part == 1 ? 1 - ap : ap, o) + row * W + col * ro; });
+        }
+  }
+  if (static_cast<int64_t>(uops.size()) != conv_uops(t, g, add != nullptr))
+    fail("layer {}: {} uops where conv_uops() counts {}", n.name, uops.size(), conv_uops(t, g, add != nullptr));
   const int64_t conv_end = gemm.total;
   const int64_t epi_bank = conv_end, reset_bank = conv_end + 2 * TO;
   const int64_t sum_bank = conv_end + 4 * TO, skip_bank = conv_end + 6 * TO;
@@ -256,10 +317,7 @@ void emit_conv(Emitter& e, const Node& n, const ConvGeom& g, const Tile& t, cons
       mem(Opcode::LOAD, MemId::UOP, 0, a.uop, 1, static_cast<int64_t>(uops.size()), static_cast<int64_t>(uops.size())));
 
   int64_t q = 0, tile = 0;
-  for (int64_t nb = 0; nb < g.nb; ++nb)
-    for (int64_t oh0 = 0; oh0 < g.ho; oh0 += t.th)
-      for (int64_t ow0 = 0; ow0 < g.wo; ow0 += t.tw)
-        for (int64_t ob0 = 0; ob0 < g.cob; ob0 += t.toc, ++tile) {
+  for_each_tile(g, t, [&](int64_t nb, int64_t oh0, int64_t ow0, int64_t ob0) {
           const int64_t th = std::min(t.th, g.ho - oh0), toc = std::min(t.toc, g.cob - ob0);
           // A narrower last tile of the row: its own row pitch (tw, iwc) and, for k > 1, uop bank.
           const int64_t tw = std::min(t.tw, g.wo - ow0), iwc = (tw - 1) * g.s + g.k;
@@ -380,7 +438,7 @@ void emit_conv(Emitter& e, const Node& n, const ConvGeom& g, const Tile& t, cons
             }
             if (j == steps - 1) {
               if (!g.bias_gemm) e.emit(alu(AluOp::ADD, false, 0, epi));  // + bias row of each channel block
-              emit_requant(e, epi, n, add == nullptr, &banks);
+              if (!g.pool_first) emit_requant(e, epi, n, add == nullptr && pool == nullptr, &banks);
               if (add) {
                 if (shift_conv > 0) e.emit(alu(AluOp::SHR, true, -shift_conv, epi));
                 if (g.skip_gemm) {
@@ -407,6 +465,56 @@ void emit_conv(Emitter& e, const Node& n, const ConvGeom& g, const Tile& t, cons
                 emit_requant(e, epi, *add);
               }
               if (operand_step) ++q;  // the operand's step
+              if (pool) {
+                const int64_t R = pool_rows(g, th);
+                auto pl = [&](int64_t bank, int64_t io, int64_t ii, int64_t dfo, int64_t dfi, int64_t sfo, int64_t sfi) {
+                  return loop(Opcode::ALU, bank + ap * TO, toc * ro, io, ii, dfo, dfi, sfo, sfi);
+                };
+                std::vector<Insn> ops;
+                for (int64_t b = std::min(g.pk - g.pp, g.wo) - 1; b >= 1 && g.pp > 0; --b)
+                  ops.push_back(alu(AluOp::MAX, false, 0, pl(border_banks[static_cast<size_t>(b)], th, 1, W, 0, W, 0)));
+                for (int64_t kw = g.pk - 1; kw >= 1; --kw) {
+                  const int64_t cols = pool_x_end(g, kw) - x0;
+                  if (cols > 0)
+                    ops.push_back(alu(AluOp::MAX, false, 0,
+                                      pl(col_banks[static_cast<size_t>(kw)], th, cols, W, g.ps * ro, W, g.ps * ro)));
+                }
+                Insn r = loop(Opcode::GEMM, out_bank + ap * TO, toc * ro, R, g.pwo, g.pwo * ro, ro, 0, 0);
+                r[Member::reset] = 1;
+                ops.push_back(r);
+                // Window row pp first (every pooled row has it, ADD), then the others (MAX).
+                for (int64_t i = 0; i < g.pk; ++i) {
+                  const int64_t kh = (g.pp + i) % g.pk, prows = pool_y_end(g, th, kh);
+                  const AluOp op = i == 0 ? AluOp::ADD : AluOp::MAX;
+                  for (int part = 0; part < 3; ++part) {
+                    if ((kh < g.pp) == (part == 0) || (part == 1 && oh0 == 0)) continue;  // the top: padding
+                    const int64_t nrows = part == 1 ? 1 : prows - (part == 2 ? 1 : 0);
+                    if (nrows <= 0) continue;
+                    const size_t pi = static_cast<size_t>(part), ki = static_cast<size_t>(kh);
+                    if (g.pwo > x0)
+                      ops.push_back(alu(op, false, 0,
+                                        pl(vert_banks[pi][ki], nrows, g.pwo - x0, g.pwo * ro, ro, g.ps * W, g.ps * ro)));
+                    if (x0 > 0)
+                      ops.push_back(alu(op, false, 0, pl(vert0_banks[pi][ki], nrows, 1, g.pwo * ro, 0, g.ps * W, 0)));
+                  }
+                }
+                if (!g.pool_first) ops.back()[Member::push_next] = 1;
+                for (const Insn& i : ops) e.emit(i);
+                // Pooled accumulators: requantized now, over the pooled rows alone.
+                if (g.pool_first)
+                  emit_requant(e, loop(Opcode::ALU, out_bank + ap * TO, toc * ro, R, g.pwo, g.pwo * ro, ro, 0, 0), n);
+                // The pooled rows: one run of R pwo positions a block, or one STORE for all (whole_rows()).
+                const int64_t run = R * g.pwo * ro, pitch = g.pho * g.pwo * ro;
+                const int64_t at = a.out + ((nb * g.cob + ob0) * g.pho + oh0 / g.ps) * g.pwo * ro;
+                const int64_t stores = whole ? 1 : toc;
+                for (int64_t o = 0; o < stores; ++o) {
+                  Insn s = whole ? mem(Opcode::STORE, MemId::OUT, pblk(ap, 0), at, toc, run, pitch)
+                                 : mem(Opcode::STORE, MemId::OUT, pblk(ap, 0) + o * RB, at + o * pitch, 1, run, run);
+                  if (o == 0) s[Member::pop_prev] = 1;
+                  if (o == stores - 1) s[Member::push_prev] = 1, ++e.s2c;
+                  e.emit(s);
+                }
+              } else {
               // store: one per channel block, or one for all (whole_rows())
               const int64_t stores = whole ? 1 : toc;
               for (int64_t o = 0; o < stores; ++o) {
@@ -420,9 +528,11 @@ void emit_conv(Emitter& e, const Node& n, const ConvGeom& g, const Tile& t, cons
                 if (o == stores - 1) s[Member::push_prev] = 1, ++e.s2c;
                 e.emit(s);
               }
+              }
             }
           }
-        }
+          ++tile;
+        });
 }
 
 // Residual add: both inputs in ACC via ACC_8BIT loads (compute module), in
@@ -628,7 +738,7 @@ CompiledNetwork codegen(CompiledNetwork net, const Config& c) {
       const int id = seg.nodes[k];
       const Node& n = g.at(id);
       const Shape in = g.at(n.inputs[0]).out;
-      if (fused_into(g, id, c) >= 0) {  // computed and stored by its conv's epilogue
+      if (fused_into(g, id, c) >= 0 || pool_fused_into(g, id, c) >= 0) {  // computed and stored by its conv's epilogue
         const auto at = static_cast<uint32_t>(e.insns.size());
         seg.regions.push_back(Region{n.name, at, at});
         net.layers[id] = LayerInfo{id, {}, 0, 0, {}, {}};
@@ -662,9 +772,12 @@ CompiledNetwork codegen(CompiledNetwork net, const Config& c) {
         net.buffers[static_cast<size_t>(ub)].init.assign(reinterpret_cast<uint8_t*>(uops.data()),
                                                          reinterpret_cast<uint8_t*>(uops.data()) + uops.size() * 4);
       } else {
-        const int add_id = fused_add(g, id, c);
-        const Node* add = add_id >= 0 ? &g.at(add_id) : nullptr;
-        const ConvGeom geo = conv_geom(n, in, c, add);
+        const int fused_id = fused_epilogue(g, id, c);
+        const Node* fused = fused_id >= 0 ? &g.at(fused_id) : nullptr;
+        const Node* add = fused && fused->op == Op::Add ? fused : nullptr;
+        const int add_id = add ? fused_id : -1;
+        const ConvGeom geo = conv_geom(n, in, c, fused);
+        if (fused && !add) a.out = plan.elem(net.activation[fused_id], c, MemId::OUT);  // the pooled map
         if (add) {
           const int other = add->inputs[0] == id ? add->inputs[1] : add->inputs[0];
           a.in2 = plan.elem(net.activation[other], c, MemId::ACC_8BIT);
@@ -704,12 +817,16 @@ CompiledNetwork codegen(CompiledNetwork net, const Config& c) {
         const int bb = plan.add(
             Buffer{n.name + ".bias", geo.bias_gemm ? MemId::WGT : MemId::ACC, bias.size(), 0, std::move(bias), -1});
         const Tile& t = info.tile;
+        if (!tile_fits(geo, t, c, add != nullptr))
+          fail("layer {}: its tile {}x{} oc{} ic{} does not fit config {}{}", n.name, t.th, t.tw, t.toc, t.tic, c.name,
+               geo.pk ? fmt::format(" with the max pool {} fused (whole rows, a multiple of {} high)", fused->name, geo.ps)
+                      : "");
         const uint64_t nuops = static_cast<uint64_t>(conv_uops(t, geo, add != nullptr));
         const int ub = plan.add(Buffer{n.name + ".uop", MemId::UOP, nuops * 4, 0, {}, -1});
         a.wgt = plan.elem(wb, c);
         a.bias = plan.elem(bb, c);
         a.uop = plan.elem(ub, c);
-        emit_conv(e, n, geo, t, a, c, uops, layout, add);
+        emit_conv(e, n, geo, t, a, c, uops, layout, fused);
         net.buffers[static_cast<size_t>(ub)].init.assign(reinterpret_cast<uint8_t*>(uops.data()),
                                                          reinterpret_cast<uint8_t*>(uops.data()) + uops.size() * 4);
       }

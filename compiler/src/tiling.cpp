@@ -53,7 +53,14 @@ ConvGeom conv_geom(const Node& n, const Shape& in, const Config& c, const Node* 
   // ACC half: a layer with per-channel rows keeps its ACC bias row and ALU
   // ADD, and a fused Add's operand its ACC_8BIT load.
   g.bias_gemm = g.rows == 0 && bias_by_gemm(n, c);
-  g.skip_gemm = g.rows == 0 && add && residual_by_gemm(*add, c);
+  const bool pool = add && add->op == Op::MaxPool;
+  g.skip_gemm = g.rows == 0 && add && !pool && residual_by_gemm(*add, c);
+  if (pool) {
+    g.pk = add->pool, g.ps = add->pool_stride, g.pp = add->pool_pad;
+    g.pho = add->out.h, g.pwo = add->out.w;
+    g.ho = std::min(g.ho, g.ps * g.pho);
+    g.pool_first = pool_before_requant(n);
+  }
   return g;
 }
 
@@ -68,8 +75,11 @@ bool tile_fits(const ConvGeom& g, const Tile& t, const Config& c, bool residual)
   if (in_blocks * g.ri * ih * iw + bias > d.inp_depth / 2) return false;
   if (to * ti * kk + bias * to > d.wgt_depth / 2) return false;
   if (residual && g.skip_gemm && t.toc * g.ri * t.th * t.tw > d.inp_depth / 2) return false;  // the operand's step
-  if (((residual && !g.skip_gemm) || g.scratch ? 2 : 1) * to * t.th * t.tw + (g.scratch2 ? to * t.th * t.tw : 0) +
-          (1 - bias + g.rows) * to >
+  // A fused pool: whole rows, a multiple of its stride high (or the whole map), its output after the tiles.
+  if (g.pk && (t.tw != g.wo || (t.th % g.ps != 0 && t.th < g.ho))) return false;
+  const int64_t area = t.toc * tile_area(g, t), pooled = g.pk ? to * pool_rmax(g, t) * g.pwo : 0;
+  if (((residual && !g.skip_gemm) || g.scratch ? 2 : 1) * area + (g.scratch2 ? area : 0) + (1 - bias + g.rows) * to +
+          pooled >
       d.acc_depth / 2)
     return false;
   if (conv_uops(t, g, residual) > d.uop_depth) return false;
@@ -81,7 +91,7 @@ bool tile_fits(const ConvGeom& g, const Tile& t, const Config& c, bool residual)
 }
 
 int residual_imm_ops(const Node* add, bool skip_gemm) {
-  if (!add) return -1;
+  if (!add || add->op != Op::Add) return -1;  // none, or a fused pool
   // By GEMM: the conv's shift (the later input's, fused_into()) and the requantization.
   if (skip_gemm) {
     const int own = add->inputs[0] > add->inputs[1] ? add->shift_a : add->shift_b;
@@ -202,9 +212,11 @@ struct Parts {
   // `whole`: whole_rows(), one ACC_8BIT load and one STORE for all toc blocks.
   double tail(int64_t th, int64_t tw, int64_t toc, bool whole) const {
     const double ar = area(th, tw, toc);
-    double e = ar * groups *
-                   static_cast<double>((g.bias_gemm ? 0 : c.alu.ii_vector) + requant_ops * c.alu.ii_imm +
-                                       g.vector_steps * (c.alu.ii_vector - c.alu.ii_imm)) +
+    // A fused pool on the accumulators: the requantization over its output only.
+    const double rq = g.pool_first ? static_cast<double>(toc * g.ro * pool_rows(g, th) * g.pwo) : ar;
+    double e = ar * groups * static_cast<double>(g.bias_gemm ? 0 : c.alu.ii_vector) +
+               rq * groups *
+                   static_cast<double>(requant_ops * c.alu.ii_imm + g.vector_steps * (c.alu.ii_vector - c.alu.ii_imm)) +
                static_cast<double>(epilogue_ops() + 1) * static_cast<double>(c.alu.latency);
     // A fused Add's operand by GEMM (operand_load(), operand_gemm()): its immediates.
     if (skip())
@@ -221,14 +233,42 @@ struct Parts {
            1.5 * ar * static_cast<double>(c.derived.out_elem_bytes) / B +
            ar * groups * static_cast<double>(c.alu.ii_vector + residual_ops * c.alu.ii_imm) +
            static_cast<double>(1 + residual_ops) * static_cast<double>(c.alu.latency);
+    return e + pool_tail(th, toc);
+  }
+  // A fused max pool's passes (emit_conv()): the column pass (the left
+  // border column's first), the pooled rows' reset GEMM and the vertical
+  // pass, each ALU op a vector op over its loop.
+  double pool_tail(int64_t th, int64_t toc) const {
+    if (g.pk == 0) return 0.0;
+    const double to = static_cast<double>(toc * g.ro), P = static_cast<double>(c.gemm.pipeline_depth);
+    auto op = [&](int64_t iters) {
+      return iters > 0 ? static_cast<double>(c.alu.latency) +
+                             static_cast<double>(iters) * to * groups * static_cast<double>(c.alu.ii_vector)
+                       : 0.0;
+    };
+    const int64_t R = pool_rows(g, th), x0 = g.pp;
+    double e = to * static_cast<double>(R * g.pwo) + P;
+    if (g.pp > 0)
+      for (int64_t j = 1; j < std::min(g.pk - g.pp, g.wo); ++j) e += op(th);
+    for (int64_t kw = 1; kw < g.pk; ++kw) e += op(th * (pool_x_end(g, kw) - x0));
+    for (int64_t kh = 0; kh < g.pk; ++kh) {
+      // A row above the tile: the first pooled row's op apart (none for the top tile; counted).
+      const int64_t y = pool_y_end(g, th, kh), parts = kh < g.pp ? 2 : 1;
+      e += op(y * (g.pwo - x0)) + (x0 > 0 ? op(y) : 0.0) + static_cast<double>((parts - 1) * (1 + x0)) * static_cast<double>(c.alu.latency);
+    }
     return e;
   }
+  int64_t pool_insns() const { return pool_banks(g); }
   // One STORE per output channel block (rule 10: issue, beats, WL each).
   double store_one(int64_t th, int64_t tw) const {
     return 2.0 + static_cast<double>(th) * std::ceil(static_cast<double>(tw * g.ro * c.derived.out_elem_bytes) / B) +
            wl;
   }
   double store(int64_t th, int64_t tw, int64_t toc, bool whole) const {
+    if (g.pk) {  // the pooled rows: one run of R pwo positions per block
+      const double run = std::ceil(static_cast<double>(pool_rows(g, th) * g.pwo * g.ro * c.derived.out_elem_bytes) / B);
+      return whole ? 2.0 + static_cast<double>(toc) * run + wl : static_cast<double>(toc) * (2.0 + run + wl);
+    }
     if (!whole) return static_cast<double>(toc) * store_one(th, tw);
     return 2.0 +
            static_cast<double>(toc) *
@@ -238,7 +278,7 @@ struct Parts {
   // Instructions the compute module queues after a tile's last GEMM.
   int64_t tail_insns(int64_t toc, bool whole) const {
     if (skip()) return epilogue_ops() + 1 + residual_ops;
-    return epilogue_ops() + (residual_ops >= 0 ? 1 + residual_ops + (whole ? 1 : toc) : 0);
+    return epilogue_ops() + (residual_ops >= 0 ? 1 + residual_ops + (whole ? 1 : toc) : 0) + pool_insns();
   }
   // A fused Add's operand by GEMM: its step's loads (INP blocks, the identity) and GEMM.
   bool skip() const { return residual_ops >= 0 && g.skip_gemm; }
@@ -290,7 +330,7 @@ double tile_timeline(const Parts& p, const Tile& t) {
   // loads once tile k-1's compute instructions fit the compute queue beside
   // what is left of tile k-2's epilogue. The epilogue of the last two tiles:
   // its start and area; dispatch(k): the earliest start of tile k's loads.
-  const bool ordered = steps == 1 && p.residual_ops < 0;
+  const bool ordered = steps == 1 && p.residual_ops < 0 && g.pk == 0;
   double tail_at[2] = {0, 0}, tail_area[2] = {0, 0};
   auto dispatch = [&](int64_t k) {
     if (!ordered || k < 2) return 0.0;
@@ -303,10 +343,7 @@ double tile_timeline(const Parts& p, const Tile& t) {
     return tail_at[k % 2] + static_cast<double>(std::min(before, vec)) * (ar * static_cast<double>(p.c.alu.ii_vector) + a) +
            static_cast<double>(std::max<int64_t>(0, before - vec)) * (ar * static_cast<double>(p.c.alu.ii_imm) + a);
   };
-  for (int64_t nb = 0; nb < g.nb; ++nb)
-    for (int64_t oh0 = 0; oh0 < g.ho; oh0 += t.th)
-      for (int64_t ow0 = 0; ow0 < g.wo; ow0 += t.tw)
-        for (int64_t ob0 = 0; ob0 < g.cob; ob0 += t.toc, ++tile) {
+  for_each_tile(g, t, [&](int64_t, int64_t oh0, int64_t ow0, int64_t ob0) {
           const int64_t th = std::min(t.th, g.ho - oh0), tw = std::min(t.tw, g.wo - ow0);
           const int64_t toc = std::min(t.toc, g.cob - ob0);
           // A step's loads wait for the GEMM two steps back, so the first two
@@ -376,11 +413,16 @@ double tile_timeline(const Parts& p, const Tile& t) {
                                                              static_cast<double>(insns));
           if (store_over > 0)
             load_free = std::max(load_free, store_start + static_cast<double>(store_over) * p.store_one(th, tw));
-        }
+          ++tile;
+        });
   return std::max(store_end[0], store_end[1]);
 }
 
 }  // namespace
+
+double tile_pool_cycles(const ConvGeom& g, int64_t th, int64_t toc, const Config& c) {
+  return Parts(g, c, 0, -1).pool_tail(th, toc);
+}
 
 double tile_cost(const ConvGeom& g, const Tile& t, const Config& c, int requant_ops, int residual_ops) {
   return tile_timeline(Parts(g, c, requant_ops, residual_ops), t);
@@ -389,10 +431,12 @@ double tile_cost(const ConvGeom& g, const Tile& t, const Config& c, int requant_
 std::string tile_key(const Node& n, const Shape& in, const Config& c, const Node* add) {
   const ConvGeom g = conv_geom(n, in, c, add);
   // Depthwise or not is part of the shape: a depthwise layer loads toc input blocks per step, not tic.
-  return fmt::format("{}{}:{}x{}x{}x{}>{}x{}x{}k{}s{}p{}r{}a{}t{}w{}v{}b{}|{}", op_name(n.op), g.dw ? "dw" : "",
+  // A fused pool: its window, stride and output shape.
+  const std::string pool = g.pk ? fmt::format("m{}s{}>{}x{}{}", g.pk, g.ps, g.pho, g.pwo, g.pool_first ? "f" : "") : "";
+  return fmt::format("{}{}:{}x{}x{}x{}>{}x{}x{}k{}s{}p{}r{}a{}t{}w{}v{}b{}{}|{}", op_name(n.op), g.dw ? "dw" : "",
                      g.nb, g.cib, g.h, g.w, g.cob, g.ho, g.wo, g.k, g.s, g.p, requant_imm_ops(n),
                      residual_imm_ops(add, g.skip_gemm), g.scratch + 2 * g.scratch2, g.rows * (g.t_rows ? 2 : 1), g.vector_steps,
-                     g.bias_gemm + 2 * g.skip_gemm, c.hash());
+                     g.bias_gemm + 2 * g.skip_gemm, pool, c.hash());
 }
 
 std::vector<Tile> tile_candidates(const Node& n, const Shape& in, const Config& c, const Node* add, int count) {
@@ -408,6 +452,7 @@ std::vector<Tile> tile_candidates(const Node& n, const Shape& in, const Config& 
     return v;
   };
   const Parts parts(g, c, requant_ops, residual_ops);
+  const bool residual = add && add->op == Op::Add;
   const auto want = static_cast<size_t>(std::max(count, 1));
   std::vector<Tile> best;  // cheapest first, at most `want`
   // Widths and input channel steps: the balanced size of each count (a
@@ -415,20 +460,24 @@ std::vector<Tile> tile_candidates(const Node& n, const Shape& in, const Config& 
   const std::vector<int64_t> tics = g.dw ? std::vector<int64_t>{1} : splits(g.cib);
   for (int64_t tic : tics) {
     for (int64_t toc : splits(g.cob)) {
-      for (int64_t tw : splits(g.wo)) {
-        // The largest th that fits, then the balanced one with the same tile count.
-        Tile t{1, tw, toc, tic, 0};
-        if (!tile_fits(g, t, c, add != nullptr)) continue;
-        int64_t lo = 1, hi = g.ho;
+      for (int64_t tw : g.pk ? std::vector<int64_t>{g.wo} : splits(g.wo)) {
+        // The largest th that fits, then the balanced one with the same tile
+        // count; with a fused pool, in multiples of its stride u (or the whole map).
+        const int64_t u = g.pk ? g.ps : 1;
+        auto rows = [&](int64_t m) { return std::min(m * u, g.ho); };
+        Tile t{rows(1), tw, toc, tic, 0};
+        if (!tile_fits(g, t, c, residual)) continue;
+        int64_t lo = 1, hi = (g.ho + u - 1) / u;
         while (lo < hi) {
           const int64_t mid = (lo + hi + 1) / 2;
-          t.th = mid;
-          if (tile_fits(g, t, c, add != nullptr))
+          t.th = rows(mid);
+          if (tile_fits(g, t, c, residual))
             lo = mid;
           else
             hi = mid - 1;
         }
-        t.th = (g.ho + ((g.ho + lo - 1) / lo) - 1) / ((g.ho + lo - 1) / lo);
+        const int64_t tiles = (g.ho + rows(lo) - 1) / rows(lo);
+        t.th = std::min(g.ho, ((g.ho + tiles - 1) / tiles + u - 1) / u * u);
         // The timeline only where the bound could beat the worst kept.
         if (best.size() == want && tile_bound(parts, t) >= best.back().est_cycles) continue;
         t.est_cycles = tile_timeline(parts, t);

@@ -113,9 +113,9 @@ void write_cache(const std::string& path, const Cache& cache) {
   if (ec) fail("tuning cache {}: cannot replace it ({})", path, ec.message());
 }
 
-// The fused Add of conv/dense `id` in the compiled graph, or null.
+// The fused Add or max pool of conv/dense `id` in the compiled graph, or null.
 const Node* fused(const CompiledNetwork& net, int id, const Config& c) {
-  const int add = fused_add(net.graph, id, c);
+  const int add = fused_epilogue(net.graph, id, c);
   return add >= 0 ? &net.graph.at(add) : nullptr;
 }
 

@@ -40,5 +40,8 @@ struct NetworkEstimate {
 /// Partitions `g` for `c` and estimates every layer. Throws vta::Error when a
 /// layer cannot be compiled for `c` (the same errors as compile()).
 NetworkEstimate estimate_network(const Graph& g, const Config& c);
+/// The estimated cycles of max or average pool `n` over input `in` as its
+/// own pass (emit_pool()).
+double pool_pass_cycles(const Node& n, const Shape& in, const Config& c);
 
 }  // namespace vta::compiler

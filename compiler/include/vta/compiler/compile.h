@@ -60,6 +60,22 @@ const std::vector<Op>& vta_op_kinds();
 /// conv/dense node `conv`, or -1.
 int fused_into(const Graph& g, int add, const Config& c);
 int fused_add(const Graph& g, int conv, const Config& c);
+/// Max pools fused into the convolution that is their only input (fusion.cpp
+/// has the rules): the conv's epilogue pools the requantized tile in ACC and
+/// stores only the pooled map, so the pool makes no pass of its own and the
+/// conv's map never goes to DRAM. pool_fused_into(): the conv node MaxPool
+/// node `pool` is fused into, or -1; fused_pool(): the pool fused into conv
+/// `conv`, or -1; fused_epilogue(): the Add or the pool fused into `conv`.
+int pool_fused_into(const Graph& g, int pool, const Config& c);
+int fused_pool(const Graph& g, int conv, const Config& c);
+int fused_epilogue(const Graph& g, int conv, const Config& c);
+/// Whether conv `n`'s requantization is non-decreasing over every
+/// accumulator it can produce (immediate steps on the tile alone, MUL by a
+/// positive factor, and no step leaving 32 bits for int8 inputs and its
+/// weights and bias), so that max(requantize(x)) = requantize(max(x)): a
+/// fused max pool then pools the accumulators and requantizes only its
+/// output.
+bool pool_before_requant(const Node& n);
 /// Throws vta::Error when no network can be compiled for `c`: a rectangular
 /// array (block_in != block_out) needs gemm.batch 1, since a batch x
 /// act_block() position cannot be whole INP and whole OUT elements at once.

@@ -1,5 +1,6 @@
 #pragma once
 // Geometry of a conv/dense layer in blocks, shared by tiling and codegen.
+#include <algorithm>
 #include <vector>
 
 #include "vta/compiler/compile.h"
@@ -35,9 +36,21 @@ struct ConvGeom {
   // one more step per tile loads it as INP elements (toc th tw) and one WGT
   // element; no ACC tile of its own.
   bool skip_gemm = false;
+  // A max pool fused into the epilogue (fused_pool()): its window, stride
+  // and padding, its output rows and columns; pk 0: none. Tiles are whole
+  // rows (tw = wo) of a multiple of ps conv rows, so a tile's pooled rows
+  // read only its own rows and the pp = pk - ps rows above it: the last pp
+  // rows of the tile before it (for_each_tile()), still in the other ACC half.
+  // The conv's rows (ho) end at the last one a pooled row reads, so that
+  // the last tile has pooled rows too.
+  int64_t pk = 0, ps = 1, pp = 0, pho = 0, pwo = 0;
+  // The pool runs on the accumulators and the requantization only on its
+  // output (pool_before_requant()); else on the requantized tile.
+  bool pool_first = false;
 };
 /// Dense is a 1x1 convolution over a 1x1 image of all flattened inputs;
-/// `add`: the residual Add fused into it, if any.
+/// `add`: the node fused into its epilogue, if any: a residual Add
+/// (fused_add()) or a max pool (fused_pool()).
 ConvGeom conv_geom(const Node& n, const Shape& in, const Config& c, const Node* add = nullptr);
 /// `residual`: a fused Add's operand takes a second tile of ACC.
 bool tile_fits(const ConvGeom& g, const Tile& t, const Config& c, bool residual = false);
@@ -84,19 +97,66 @@ inline ConvBanks conv_banks(const Tile& t, const ConvGeom& g) {
 /// operand by GEMM toc ro (dst, its INP element, the identity) in each; with
 /// the second scratch tile U per ACC half toc ro each of U alone, U by A, T by
 /// U, and U by each row.
+/// A fused max pool's uop banks (each toc ro uops in each ACC half): the
+/// left border column's k - pp - 1 column offsets (pp > 0); the k - 1 column
+/// offsets; the pooled rows alone; k row offsets, and for the pp rows above
+/// the tile the first pooled row's offsets into the other half (its other
+/// rows read this half from the second pooled row on); all twice with a left
+/// border (its column 0 apart).
+inline int64_t pool_banks(const ConvGeom& g) {
+  if (g.pk == 0) return 0;
+  return (g.pp > 0 ? g.pk - g.pp - 1 : 0) + (g.pk - 1) + 1 + (g.pk + g.pp) * (1 + (g.pp > 0 ? 1 : 0));
+}
 inline int64_t conv_uops(const Tile& t, const ConvGeom& g, bool residual = false) {
   return conv_banks(t, g).total + (4 + (residual || g.scratch ? 4 : 0) + (g.scratch ? 2 : 0) +
                                    (g.t_rows ? 4 : 2) * g.rows + (g.bias_gemm ? 4 : 0) + (g.skip_gemm ? 4 : 0) +
-                                   (g.scratch2 ? 6 + 2 * g.rows : 0)) *
+                                   (g.scratch2 ? 6 + 2 * g.rows : 0) + 2 * pool_banks(g)) *
                                       t.toc * g.ro;
+}
+/// A fused pool's output rows from a tile of th conv rows (the last tile of
+/// a column may be shorter; the pooled rows after it read padding only),
+/// and at most from a tile of `t`: the rows of its pooled output in ACC.
+inline int64_t pool_rows(const ConvGeom& g, int64_t th) { return std::min(g.pho, (th + g.pp) / g.ps); }
+inline int64_t pool_rmax(const ConvGeom& g, const Tile& t) { return pool_rows(g, t.th); }
+/// ACC elements of one channel block of a tile of `t`.
+inline int64_t tile_area(const ConvGeom& g, const Tile& t) { return t.th * t.tw * g.ro; }
+/// A fused pool's column pass: the output columns from x0 = pp (column 0
+/// is the left border's) whose window column kw lies inside the conv's
+/// columns; the vertical pass: the pooled rows of a tile of th conv rows
+/// whose window row kh lies inside the tile.
+inline int64_t pool_x_end(const ConvGeom& g, int64_t kw) {
+  const int64_t last = g.wo - 1 + g.pp - kw;  // s x <= last
+  return last < 0 ? 0 : std::min(g.pwo, last / g.ps + 1);
+}
+inline int64_t pool_y_end(const ConvGeom& g, int64_t th, int64_t kh) {
+  const int64_t last = th - 1 - kh + g.pp;
+  return last < 0 ? 0 : std::min(pool_rows(g, th), last / g.ps + 1);
 }
 /// Whether a th x tw tile of tile `t` moves its toc channel blocks in one
 /// STORE (and a fused Add's operand in one LOAD): full rows (tw =
 /// wo) of a full-height tile (th = t.th), so that each block is one run of
 /// th wo positions in DRAM and in SRAM, ho wo and t.th t.tw positions apart
 /// (a 16-bit x_stride).
+/// With a fused pool: the pooled rows of every channel block in one STORE,
+/// where the tile has the most pooled rows.
 inline bool whole_rows(const ConvGeom& g, const Tile& t, int64_t th, int64_t tw) {
+  if (g.pk) return pool_rows(g, th) == pool_rmax(g, t) && g.pho * g.pwo * g.ro < (int64_t{1} << 16);
   return tw == g.wo && th == t.th && g.ho * g.wo * g.ro < (int64_t{1} << 16);
+}
+/// Calls f(nb, oh0, ow0, ob0) for every output tile of `t` in emit_conv()'s
+/// order: rows, columns, then channel blocks; with a fused pool, channel
+/// blocks, then rows (each tile right after the one above it, whose last
+/// rows its pool reads from the other ACC half).
+template <class F>
+void for_each_tile(const ConvGeom& g, const Tile& t, F f) {
+  for (int64_t nb = 0; nb < g.nb; ++nb)
+    if (g.pk)
+      for (int64_t ob0 = 0; ob0 < g.cob; ob0 += t.toc)
+        for (int64_t oh0 = 0; oh0 < g.ho; oh0 += t.th) f(nb, oh0, int64_t{0}, ob0);
+    else
+      for (int64_t oh0 = 0; oh0 < g.ho; oh0 += t.th)
+        for (int64_t ow0 = 0; ow0 < g.wo; ow0 += t.tw)
+          for (int64_t ob0 = 0; ob0 < g.cob; ob0 += t.toc) f(nb, oh0, ow0, ob0);
 }
 /// The output tiles of a layer by shape: `count` tiles of th x tw positions
 /// and toc output channel blocks, each accumulated in steps[0] steps of tic[0]
@@ -112,6 +172,9 @@ std::vector<TileClass> tile_classes(const ConvGeom& g, const Tile& t);
 /// `residual_ops` >= 0: a fused residual Add with that many ALU immediates
 /// (its input shifts and requantization) after its operand's load and ADD.
 double tile_cost(const ConvGeom& g, const Tile& t, const Config& c, int requant_ops, int residual_ops = -1);
+/// The cost model's cycles of a fused pool's passes over a tile of th conv
+/// rows and toc channel blocks (its reset GEMM and ALU ops).
+double tile_pool_cycles(const ConvGeom& g, int64_t th, int64_t toc, const Config& c);
 /// ALU immediates of residual Add `add` fused into a conv (-1: none);
 /// `skip_gemm`: its operand added by the GEMM core (ConvGeom::skip_gemm),
 /// the conv's own shift and the requantization.
