@@ -110,6 +110,8 @@ struct EpilogueBanks {
   std::vector<Insn> rows, t_rows;  // by AluStep::row: A by the row, T by the row
   Insn u, u_by_a, t_by_u;          // the second scratch tile U (ConvGeom::scratch2)
   std::vector<Insn> u_rows;        // U by the row
+  Insn v_by_a, v_by_t, a_by_v;     // the third scratch tile V (ConvGeom::scratch3)
+  std::vector<Insn> v_rows;        // V by the row
 };
 void emit_requant(Emitter& e, const Insn& shape, const Node& n, bool push = true,
                   const EpilogueBanks* banks = nullptr) {
@@ -127,6 +129,10 @@ void emit_requant(Emitter& e, const Insn& shape, const Node& n, bool push = true
                      : on == On::U      ? banks->u
                      : on == On::UbyA   ? banks->u_by_a
                      : on == On::TbyU   ? banks->t_by_u
+                     : on == On::VbyA   ? banks->v_by_a
+                     : on == On::VbyT   ? banks->v_by_t
+                     : on == On::AbyV   ? banks->a_by_v
+                     : on == On::VbyRow ? banks->v_rows.at(static_cast<size_t>(steps[i].row))
                                         : banks->u_rows.at(static_cast<size_t>(steps[i].row));
     Insn insn = alu(steps[i].op, on == On::A || on == On::T || on == On::U, steps[i].imm, sh);
     if (push && i + 1 == steps.size()) insn[Member::push_next] = 1;
@@ -239,6 +245,20 @@ void emit_conv(Emitter& e, const Node& n, const ConvGeom& g, const Tile& t, cons
     bank(skipb, [&](int64_t ap, int64_t o) { return ub(ap) + o / ro * area + o % ro; });
     for (int64_t r = 0; r < g.rows; ++r) bank(ub, [&](int64_t ap, int64_t o) { return rowb(ap, r) + o; });
   }
+  // The third scratch tile V after U (two three-word lines): V by A, V by T,
+  // A by V, V by each row.
+  auto vb = [&](int64_t ap) { return accb(ap) + 3 * t.toc * area; };
+  if (g.scratch3) {
+    const auto bank = [&](auto dst, auto src) {
+      for (int64_t ap = 0; ap < 2; ++ap)
+        for (int64_t o = 0; o < TO; ++o) put(dst(ap) + o / ro * area + o % ro, src(ap, o), 0);
+    };
+    const auto at = [&](auto tile) { return [&, tile](int64_t ap, int64_t o) { return tile(ap) + o / ro * area + o % ro; }; };
+    bank(vb, at(accb));
+    bank(vb, at(skipb));
+    bank(accb, at(vb));
+    for (int64_t r = 0; r < g.rows; ++r) bank(vb, [&](int64_t ap, int64_t o) { return rowb(ap, r) + o; });
+  }
   const int64_t conv_end = gemm.total;
   const int64_t epi_bank = conv_end, reset_bank = conv_end + 2 * TO;
   const int64_t sum_bank = conv_end + 4 * TO, skip_bank = conv_end + 6 * TO;
@@ -247,6 +267,7 @@ void emit_conv(Emitter& e, const Node& n, const ConvGeom& g, const Tile& t, cons
   const int64_t skip_gemm_bank = row_bank + (g.t_rows ? 4 : 2) * g.rows * TO;
   const int64_t bias_bank = skip_gemm_bank + (g.skip_gemm ? 4 : 0) * TO;
   const int64_t u_bank = bias_bank + (g.bias_gemm ? 4 : 0) * TO;  // U alone, U by A, T by U, U by the rows
+  const int64_t v_bank = u_bank + (g.scratch2 ? 6 + 2 * g.rows : 0) * TO;  // V by A, V by T, A by V, V by the rows
   // The shifts of the conv's output and of the other operand (Add::shift_a applies to inputs[0]).
   const int shift_conv = add ? conv_shift(*add, a.self) : 0;
   const int shift_skip = add ? operand_shift(*add, a.self) : 0;
@@ -314,6 +335,10 @@ void emit_conv(Emitter& e, const Node& n, const ConvGeom& g, const Tile& t, cons
                                 {},
                                 {},
                                 {},
+                                {},
+                                {},
+                                {},
+                                {},
                                 {}};
             for (int64_t r = 0; r < g.rows; ++r)
               banks.rows.push_back(
@@ -329,6 +354,14 @@ void emit_conv(Emitter& e, const Node& n, const ConvGeom& g, const Tile& t, cons
               for (int64_t r = 0; r < g.rows; ++r)
                 banks.u_rows.push_back(
                     loop(Opcode::ALU, u_bank + (6 + 2 * r + ap) * TO, toc * ro, th, tw, tw * ro, ro, 0, 0));
+            }
+            if (g.scratch3) {
+              banks.v_by_a = loop(Opcode::ALU, v_bank + ap * TO, toc * ro, th, tw, tw * ro, ro, tw * ro, ro);
+              banks.v_by_t = loop(Opcode::ALU, v_bank + (2 + ap) * TO, toc * ro, th, tw, tw * ro, ro, tw * ro, ro);
+              banks.a_by_v = loop(Opcode::ALU, v_bank + (4 + ap) * TO, toc * ro, th, tw, tw * ro, ro, tw * ro, ro);
+              for (int64_t r = 0; r < g.rows; ++r)
+                banks.v_rows.push_back(
+                    loop(Opcode::ALU, v_bank + (6 + 2 * r + ap) * TO, toc * ro, th, tw, tw * ro, ro, 0, 0));
             }
             bool popped = false;  // load->compute of this step
             if (j == 0) {

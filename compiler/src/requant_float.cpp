@@ -221,42 +221,53 @@ std::optional<FloatRequantVta> lower_line(float scale, int32_t zp, bool relu, in
 
 constexpr int kMaxSegs = 16;  // intercept steps of a channel (about the binades of fl(acc * S) its range spans)
 
-// A per-channel row form where no line with few fixes exists: the exact
-// slope of S = ms 2^-(24 - e), m = ms and s = 24 - e, and an intercept that
-// steps where the thresholds of ONNX Runtime's double rounding leave the
-// current one (within a binade of fl(acc * S) they are the real product's
-// thresholds shifted by the same half ulp, so the steps are few). Greedy:
-// a segment keeps the intersection of the intercepts its accumulators admit
-// (u = t_j at least j: c >= j 2^s - m t_j; u = t_(j+1) - 1 at most j:
-// c <= (j + 1) 2^s - m (t_(j+1) - 1) - 1), and where it would be empty the
-// next segment begins at u = t_j. Three words (three_fits());
-// lower_float_requant_rows() proves it.
-std::optional<FloatRequantVta> lower_segments(float scale, int32_t zp, bool relu, int64_t acc_bound) {
+// The thresholds of a channel: t[j] = the first u with out >= zmin + j,
+// j = 1 .. J, u = acc - base in [0, w] (t[1] = 1).
+struct Thresholds {
+  int zmin = 0, J = 0;
+  int64_t base = 0, w = 0;
+  std::vector<int64_t> t;  // t[0] unused
+};
+Thresholds thresholds(float scale, int32_t zp, bool relu, int64_t acc_bound) {
   const auto z = [&](int64_t a) { return requantize_ort(static_cast<int32_t>(a), scale, zp, relu); };
-  const int zmin = z(-acc_bound), J = z(acc_bound) - zmin;
-  if (J < 1) return std::nullopt;
-  std::vector<int64_t> t(static_cast<size_t>(J) + 1);
-  for (int j = 1; j <= J; ++j)
-    t[static_cast<size_t>(j)] = first_at_least(scale, zp, relu, zmin + j, -acc_bound, acc_bound);
-  const int64_t base = t[1] - 1, w = t[static_cast<size_t>(J)] - base;
-  for (int j = 1; j <= J; ++j) t[static_cast<size_t>(j)] -= base;
-  int e = 0;
-  const double mant = std::frexp(static_cast<double>(scale), &e);
-  const auto m = static_cast<int64_t>(std::ldexp(mant, 24));
-  const int s = 24 - e;
-  if (s < 1 || s > 31 + 2 * kLimbBits) return std::nullopt;
-  const int64_t one = int64_t{1} << s;
+  Thresholds th;
+  th.zmin = z(-acc_bound), th.J = z(acc_bound) - th.zmin;
+  th.t.assign(static_cast<size_t>(std::max(th.J, 0)) + 1, 0);
+  for (int j = 1; j <= th.J; ++j)
+    th.t[static_cast<size_t>(j)] = first_at_least(scale, zp, relu, th.zmin + j, -acc_bound, acc_bound);
+  th.base = th.J > 0 ? th.t[1] - 1 : 0;
+  th.w = th.J > 0 ? th.t[static_cast<size_t>(th.J)] - th.base : 0;
+  for (int j = 1; j <= th.J; ++j) th.t[static_cast<size_t>(j)] -= th.base;
+  return th;
+}
+
+// A line with intercept steps: floor((m u + c(u)) / 2^s) where c(u) = c +
+// the sum of dc[i] over the steps with u < at[i].
+struct Segments {
+  int64_t c = 0, dpos = 0, dneg = 0;  // the last intercept; the steps' positive and negative sums
+  std::vector<int32_t> at;
+  std::vector<int64_t> dc;
+};
+
+// The intercept steps of the line of slope m / 2^s that counts thresholds
+// th (ascending, in [1, w]) on u in [0, w]. Greedy: a segment keeps the
+// intersection of the intercepts its accumulators admit (u = t_j at least
+// j: c >= j 2^s - m t_j; u = t_(j+1) - 1 at most j: c <= (j + 1) 2^s -
+// m (t_(j+1) - 1) - 1), and where it would be empty the next segment begins
+// at u = t_j; each intercept as close to the one before as its interval
+// allows. At most kMaxSegs steps.
+std::optional<Segments> segments(const std::vector<int64_t>& th, int64_t w, int64_t m, int s) {
+  const int64_t one = int64_t{1} << s, n = static_cast<int64_t>(th.size());
+  const auto t = [&](int64_t j) { return th[static_cast<size_t>(j - 1)]; };
   struct Seg {
     int64_t at, lo, hi;  // first u, admissible intercepts
   };
   // Threshold j: at least j at u = t_j (lo), at most j - 1 at u = t_j - 1 (hi);
-  // J + 1: at most J at u = w.
-  const auto lo_of = [&](int j) { return j * one - m * t[static_cast<size_t>(j)]; };
-  const auto hi_of = [&](int j) {
-    return j > J ? (int64_t{J} + 1) * one - 1 - m * w : j * one - m * (t[static_cast<size_t>(j)] - 1) - 1;
-  };
+  // n + 1: at most n at u = w.
+  const auto lo_of = [&](int64_t j) { return j * one - m * t(j); };
+  const auto hi_of = [&](int64_t j) { return j > n ? (n + 1) * one - 1 - m * w : j * one - m * (t(j) - 1) - 1; };
   std::vector<Seg> segs{{0, 0, hi_of(1)}};  // at least 0 at u = 0
-  for (int j = 1; j <= J; ++j) {
+  for (int64_t j = 1; j <= n; ++j) {
     // u = t_j and the accumulators up to t_(j+1) - 1 in the segment, or a new one from t_j
     Seg& cur = segs.back();
     const int64_t lo = lo_of(j), hi = hi_of(j + 1);
@@ -265,24 +276,176 @@ std::optional<FloatRequantVta> lower_segments(float scale, int32_t zp, bool relu
       continue;
     }
     if (lo > hi || static_cast<int>(segs.size()) > kMaxSegs) return std::nullopt;
-    segs.push_back({t[static_cast<size_t>(j)], lo, hi});
+    segs.push_back({t(j), lo, hi});
   }
   if (segs.front().lo > segs.front().hi) return std::nullopt;
-  // Intercepts: each as close to the one before as its interval allows.
   std::vector<int64_t> c(segs.size());
   for (size_t i = 0; i < segs.size(); ++i)
     c[i] = std::clamp(i == 0 ? segs[0].lo : c[i - 1], segs[i].lo, segs[i].hi);
-  FloatRequantVta f;
-  f.on = true, f.row = true, f.zmin = zmin;
-  f.t_hi = static_cast<int32_t>(base + w), f.span = static_cast<int32_t>(w), f.j0 = 0;
-  f.m = m, f.s = s, f.c = c.back();
-  int64_t dpos = 0, dneg = 0;
+  Segments r;
+  r.c = c.back();
   for (size_t i = 1; i < segs.size(); ++i) {
-    f.segs.push_back(static_cast<int32_t>(segs[i].at));
-    f.seg_dc.push_back(c[i - 1] - c[i]);
-    (c[i - 1] > c[i] ? dpos : dneg) += c[i - 1] - c[i];
+    r.at.push_back(static_cast<int32_t>(segs[i].at));
+    r.dc.push_back(c[i - 1] - c[i]);
+    (c[i - 1] > c[i] ? r.dpos : r.dneg) += c[i - 1] - c[i];
   }
-  if (!three_fits(f.m, f.c, w, f.s, dpos, dneg, zmin)) return std::nullopt;
+  return r;
+}
+
+// S = m 2^-s exactly: m its 24-bit mantissa.
+int exact_slope(float scale, int64_t& m) {
+  int e = 0;
+  const double mant = std::frexp(static_cast<double>(scale), &e);
+  m = static_cast<int64_t>(std::ldexp(mant, 24));
+  return 24 - e;
+}
+
+// A per-channel row form where no line with few fixes exists: the exact
+// slope of S (exact_slope()) and an intercept that steps where the
+// thresholds of ONNX Runtime's double rounding leave the current one
+// (within a binade of fl(acc * S) they are the real product's thresholds
+// shifted by the same half ulp, so the steps are few): segments(). Three
+// words (three_fits()); lower_float_requant_rows() proves it.
+std::optional<FloatRequantVta> lower_segments(float scale, int32_t zp, bool relu, int64_t acc_bound) {
+  const Thresholds th = thresholds(scale, zp, relu, acc_bound);
+  if (th.J < 1) return std::nullopt;
+  int64_t m = 0;
+  const int s = exact_slope(scale, m);
+  if (s < 1 || s > 31 + 2 * kLimbBits) return std::nullopt;
+  const auto seg = segments({th.t.begin() + 1, th.t.end()}, th.w, m, s);
+  if (!seg) return std::nullopt;
+  FloatRequantVta f;
+  f.on = true, f.row = true, f.zmin = th.zmin;
+  f.t_hi = static_cast<int32_t>(th.base + th.w), f.span = static_cast<int32_t>(th.w), f.j0 = 0;
+  f.m = m, f.s = s, f.c = seg->c, f.segs = seg->at, f.seg_dc = seg->dc;
+  if (!three_fits(f.m, f.c, th.w, f.s, seg->dpos, seg->dneg, th.zmin)) return std::nullopt;
+  return f;
+}
+
+}  // namespace
+
+namespace {
+
+bool in32(int64_t v) { return v >= -kWord && v < kWord; }
+
+// Whether floor((m u + c) / 2^s) + fold, u in [0, top], runs in one 32-bit
+// word (L = 0: MUL, ADD c + fold 2^s, SHR s) or split at 2^L (s raised to L
+// where below: T = (m_lo u + c_lo) >> L; (m_hi u + T + c_hi + fold 2^(s-L))
+// >> (s - L)) without leaving 32 bits at either end of the range.
+bool line_fits(int64_t m, int64_t c, int64_t top, int s, int fold, int L) {
+  if (m < 0 || top < 0 || top >= kWord) return false;
+  if (L == 0) {
+    if (s > 31 || m > kWord) return false;
+    const int64_t f = int64_t{fold} * (int64_t{1} << s);
+    return in32(m * top) && in32(c + f) && in32(m * top + c + f);
+  }
+  const int up = std::max(0, L - s), sl = s + up - L;
+  if (sl > 31 || s + up > 62 || m > (int64_t{1} << 40)) return false;
+  const int64_t M = m << up, C = c * (int64_t{1} << up), lim = (int64_t{1} << L) - 1;
+  const int64_t lo = (M & lim) * top + (C & lim), carry = lo >> L;
+  const int64_t hi = M >> L, f = int64_t{fold} * (int64_t{1} << sl), ch = C >> L;
+  return in32((M & lim) * top) && in32(lo) && in32(hi * top) && in32(hi * top + carry) && in32(ch + f) &&
+         in32(hi * top + carry + ch + f);
+}
+
+constexpr int kMaxSplit = 12;  // the two-word split of a two-line form: 2^L, L <= 12
+
+// Whether both lines of a two-line channel fit one word (L = 0), two split
+// at 2^L (no intercept steps), or (L = -1) three split at 2^8 and 2^16.
+bool two_lines_fit(const FloatRequantVta& f, int L) {
+  const int64_t top = f.span + 1;  // an up fix may reach w + 1
+  if (L < 0) {
+    const auto sums = [](const std::vector<int64_t>& dc, int64_t& dpos, int64_t& dneg) {
+      dpos = dneg = 0;
+      for (int64_t d : dc) (d > 0 ? dpos : dneg) += d;
+    };
+    int64_t p1 = 0, n1 = 0, p2 = 0, n2 = 0;
+    sums(f.seg_dc, p1, n1), sums(f.seg_dc2, p2, n2);
+    return three_fits(f.m, f.c, top, f.s, p1, n1, f.zmin) && three_fits(f.m, f.c2, top, f.s, p2, n2, 0);
+  }
+  if (!f.segs.empty() || !f.segs2.empty()) return false;
+  return line_fits(f.m, f.c, top, f.s, f.zmin, L) && line_fits(f.m, f.c2, top, f.s, 0, L);
+}
+
+// Whether a two-line channel has words: one, two, or three.
+bool two_lines_fit_any(const FloatRequantVta& f) {
+  for (int L = -1; L <= kMaxSplit; ++L)
+    if (two_lines_fit(f, L)) return true;
+  return false;
+}
+
+// The intercepts c of floor((m u + c) / 2^s) = #{i : th[i] <= u} on u in
+// [0, w] (th ascending, in [1, w]): [lo, hi], empty when lo > hi. Monotone
+// in u, so the line is exact when it is right on both sides of each threshold.
+std::pair<int64_t, int64_t> intercepts(const std::vector<int64_t>& th, int64_t w, int64_t m, int s) {
+  const int64_t one = int64_t{1} << s;
+  int64_t lo = 0, hi = (static_cast<int64_t>(th.size()) + 1) * one - 1 - m * w;
+  for (size_t i = 0; i < th.size() && lo <= hi; ++i) {
+    const auto j = static_cast<int64_t>(i) + 1;
+    lo = std::max(lo, j * one - m * th[i]);
+    hi = std::min(hi, j * one - 1 - m * (th[i] - 1));
+  }
+  return {lo, hi};
+}
+
+// A two-line channel of the thresholds (no line yet).
+FloatRequantVta two_line_channel(const Thresholds& th, std::vector<int64_t>& odd, std::vector<int64_t>& even) {
+  for (int j = 1; j <= th.J; ++j) (j % 2 ? odd : even).push_back(th.t[static_cast<size_t>(j)]);
+  FloatRequantVta f;
+  f.on = true, f.row = true, f.two_lines = true, f.zmin = th.zmin;
+  f.t_hi = static_cast<int32_t>(th.base + th.w), f.span = static_cast<int32_t>(th.w), f.j0 = 0;
+  return f;
+}
+
+// The two-line form of a channel (requant_float.h): ONNX Runtime's ties go
+// to the even level, so the thresholds into odd levels and those into even
+// levels each keep one rounding side within a binade of fl(acc * S) and lie
+// on their own line of slope S / 2; one m and s for both (the product is
+// shared), the intercepts apart. The smallest m that fits one or two words;
+// else the exact slope with intercept steps in three words.
+std::optional<FloatRequantVta> lower_two_lines(float scale, int32_t zp, bool relu, int64_t acc_bound) {
+  const Thresholds th = thresholds(scale, zp, relu, acc_bound);
+  std::vector<int64_t> odd, even;  // thresholds j = 1, 3, ... and j = 2, 4, ...
+  FloatRequantVta f = two_line_channel(th, odd, even);
+  const int64_t w = th.w;
+  for (int s = 0; s <= 31 + kMaxSplit; ++s) {
+    const double m0 = std::ldexp(static_cast<double>(scale) / 2, s);
+    if (m0 * static_cast<double>(w + 2) >= 0x1p52) break;
+    for (int64_t d = 0; d <= 64; ++d)
+      for (int sign : {1, -1}) {
+        if (d == 0 && sign < 0) continue;
+        const int64_t m = static_cast<int64_t>(std::llround(m0)) + sign * d;
+        if (m < 0) continue;
+        const auto [lo1, hi1] = intercepts(odd, w, m, s);
+        if (lo1 > hi1) continue;
+        const auto [lo2, hi2] = intercepts(even, w, m, s);
+        if (lo2 > hi2) continue;
+        f.m = m, f.s = s, f.c = lo1, f.c2 = lo2;
+        for (int L = 0; L <= kMaxSplit; ++L)
+          if (two_lines_fit(f, L)) return f;
+      }
+  }
+  // Three words: S / 2 exactly, each line with its own intercept steps.
+  int64_t m = 0;
+  const int s = exact_slope(scale, m) + 1;
+  if (s < 1 || s > 31 + 2 * kLimbBits) return std::nullopt;
+  const auto l1 = segments(odd, w, m, s), l2 = segments(even, w, m, s);
+  if (!l1 || !l2) return std::nullopt;
+  f.m = m, f.s = s, f.c = l1->c, f.c2 = l2->c;
+  f.segs = l1->at, f.seg_dc = l1->dc, f.segs2 = l2->at, f.seg_dc2 = l2->dc;
+  if (!two_lines_fit(f, -1)) return std::nullopt;
+  return f;
+}
+
+// A line form as two lines: floor(y) + floor(y + 1/2) = floor(2 y) with
+// y = (m u + c(u)) / 2^(s+1); its fixes and intercept steps on both.
+std::optional<FloatRequantVta> as_two_lines(FloatRequantVta f) {
+  if (f.s + 1 > 31 + 2 * kLimbBits) return std::nullopt;
+  f.c += f.m * f.j0, f.span -= f.j0, f.j0 = 0;
+  f.c2 = f.c + (int64_t{1} << f.s);
+  f.s += 1, f.two_lines = true;
+  f.segs2 = f.segs, f.seg_dc2 = f.seg_dc;
+  if (!two_lines_fit_any(f)) return std::nullopt;
   return f;
 }
 
@@ -342,15 +505,55 @@ size_t seg_slots(const std::vector<FloatRequantVta>& ch) {
 
 }  // namespace
 
+namespace {
+
+bool any_two_lines(const std::vector<FloatRequantVta>& ch) {
+  return std::any_of(ch.begin(), ch.end(), [](const FloatRequantVta& f) { return f.two_lines; });
+}
+
+// The split of a two-line form: 0 where every channel's lines fit one word,
+// else the largest L <= 12 where they fit split at 2^L, else -1 where they
+// fit three words; -2 where none does.
+int two_lines_split(const std::vector<FloatRequantVta>& ch) {
+  const auto all = [&](int L) {
+    return std::all_of(ch.begin(), ch.end(), [&](const FloatRequantVta& f) { return two_lines_fit(f, L); });
+  };
+  if (all(0)) return 0;
+  for (int L = kMaxSplit; L >= 1; --L)
+    if (all(L)) return L;
+  return all(-1) ? -1 : -2;
+}
+
+// The intercept step slots of a three-word two-line form (both lines).
+size_t two_lines_seg_slots(const std::vector<FloatRequantVta>& ch) {
+  size_t n = 0;
+  for (const FloatRequantVta& f : ch) n = std::max({n, f.segs.size(), f.segs2.size()});
+  return n;
+}
+
+}  // namespace
+
 int float_requant_words(const std::vector<FloatRequantVta>& ch) {
+  if (any_two_lines(ch)) {
+    const int split = two_lines_split(ch);
+    return split == 0 ? 1 : split > 0 ? 2 : 3;
+  }
   int w = 1;
   for (const FloatRequantVta& f : ch) w = std::max(w, words_of(f));
   return w;
 }
 
+int float_requant_scratch(const std::vector<FloatRequantVta>& ch) {
+  const int words = float_requant_words(ch);
+  return any_two_lines(ch) ? words : words - 1;
+}
+
 int float_requant_row_count(const std::vector<FloatRequantVta>& ch) {
   const auto [downs, ups] = fix_slots(ch);
   const int words = float_requant_words(ch);
+  if (any_two_lines(ch))
+    return static_cast<int>(downs + ups) + 1 +
+           (words == 1 ? 4 : words == 2 ? 7 : 4 + 2 * (3 + 2 * static_cast<int>(two_lines_seg_slots(ch))));
   return static_cast<int>(downs + ups) +
          (words == 1 ? 4 : words == 2 ? 6 : 8 + 2 * static_cast<int>(seg_slots(ch)));
 }
@@ -363,6 +566,10 @@ std::optional<RowForm> float_requant_rows(const std::vector<FloatRequantVta>& ch
   const auto [downs, ups] = fix_slots(ch);
   const size_t slots = downs + ups, segn = seg_slots(ch);
   const int words = float_requant_words(ch);
+  const bool lines2 = any_two_lines(ch);
+  const int split = lines2 ? two_lines_split(ch) : 0;
+  if (split < -1) return std::nullopt;
+  const size_t segn2 = lines2 ? two_lines_seg_slots(ch) : 0;
   RowForm r;
   r.rows.assign(static_cast<size_t>(float_requant_row_count(ch)), std::vector<int32_t>(ch.size(), 0));
   const auto fits32 = [](int64_t v) {
@@ -390,7 +597,37 @@ std::optional<RowForm> float_requant_rows(const std::vector<FloatRequantVta>& ch
     // out = zmin + floor((m (u + j0) + c) / 2^s) = floor((m u + c') / 2^s + zmin)
     const int64_t c1 = f.m * f.j0 + f.c;
     std::vector<int64_t> v;
-    if (words == 1) {
+    if (lines2) {  // both lines on one product: m, c + zmin 2^s, c2, s; or split at 2^L
+      if (!f.two_lines) return std::nullopt;
+      if (split == 0) {
+        v = {f.m, c1 + int64_t{f.zmin} * (int64_t{1} << f.s), f.c2, f.s};
+      } else if (split < 0) {  // three words: m0, m1, m2, s - 16; each line c0, its steps, c1, c2
+        const int up_s = std::max(0, 2 * kLimbBits - f.s), s = f.s + up_s;
+        const int64_t m = f.m << up_s, lim = (1 << kLimbBits) - 1;
+        v = {m & lim, (m >> kLimbBits) & lim, m >> 2 * kLimbBits, s - 2 * kLimbBits};
+        if (s - 2 * kLimbBits > 31) return std::nullopt;
+        const auto line = [&](int64_t c0, const std::vector<int32_t>& at, const std::vector<int64_t>& dc, int zmin) {
+          const int64_t c = c0 * (int64_t{1} << up_s);
+          v.push_back(c & lim);
+          for (size_t i = 0; i < segn2; ++i) {
+            const bool has = i < at.size();
+            v.push_back(has ? -int64_t{at[i]} : 0);  // U = u - B: -1 below B
+            v.push_back(has ? -dc[i] * (int64_t{1} << up_s) : 0);  // times -d: + d below B
+          }
+          v.push_back((c >> kLimbBits) & lim);
+          v.push_back((c >> 2 * kLimbBits) + int64_t{zmin} * (int64_t{1} << (s - 2 * kLimbBits)));
+        };
+        line(c1, f.segs, f.seg_dc, f.zmin);
+        line(f.c2, f.segs2, f.seg_dc2, 0);
+      } else {
+        const int up_s = std::max(0, split - f.s), s = f.s + up_s;
+        const int64_t m = f.m << up_s, c = c1 * (int64_t{1} << up_s), cc = f.c2 * (int64_t{1} << up_s);
+        const int64_t lim = (int64_t{1} << split) - 1;
+        v = {m & lim,     c & lim, cc & lim, m >> split, (c >> split) + int64_t{f.zmin} * (int64_t{1} << (s - split)),
+             cc >> split, s - split};
+        if (s - split > 31) return std::nullopt;
+      }
+    } else if (words == 1) {
       v = {f.m, c1 + int64_t{f.zmin} * (int64_t{1} << f.s), f.s};  // MUL, ADD, SHR
       if (f.s > 31) return std::nullopt;
     } else if (words == 2) {  // the split at 2^12 (float_requant_steps()), s raised to 12 where below
@@ -435,7 +672,78 @@ std::optional<RowForm> float_requant_rows(const std::vector<FloatRequantVta>& ch
   const int base = static_cast<int>(slots);
   r.steps.push_back({AluOp::ADD, 0, On::AbyRow, base});
   r.steps.push_back({AluOp::MAX, 0});
-  if (words == 1) {
+  if (lines2 && split == 0) {  // A = m u; T = (A + c2) >> s; A = (A + c'') >> s + T
+    r.steps.push_back({AluOp::MUL, 0, On::AbyRow, base + 1});
+    r.steps.push_back({AluOp::MAX, 0, On::TbyA});
+    r.steps.push_back({AluOp::MIN, 0, On::TbyA});  // T = A
+    r.steps.push_back({AluOp::ADD, 0, On::TbyRow, base + 3});
+    r.steps.push_back({AluOp::SHR, 0, On::TbyRow, base + 4});
+    r.steps.push_back({AluOp::ADD, 0, On::AbyRow, base + 2});
+    r.steps.push_back({AluOp::SHR, 0, On::AbyRow, base + 4});
+    r.steps.push_back({AluOp::ADD, 0, On::AbyT});
+  } else if (lines2 && split < 0) {  // three words each: the first line into V, the second into A; A += V
+    const int m0 = base + 1, m1 = base + 2, m2 = base + 3, sh = base + 4;
+    const auto line = [&](int c0, bool into_v) {  // c0: the line's first row (c0, steps, c1, c2)
+      r.steps.push_back({AluOp::MAX, 0, On::TbyA});
+      r.steps.push_back({AluOp::MIN, 0, On::TbyA});  // T = A
+      r.steps.push_back({AluOp::MUL, 0, On::TbyRow, m0});
+      r.steps.push_back({AluOp::ADD, 0, On::TbyRow, c0});  // T = m0 u + c0
+      int row = c0 + 1;
+      for (size_t i = 0; i < segn2; ++i, row += 2) {  // T += [u < B] d
+        r.steps.push_back({AluOp::MAX, 0, On::UbyA});
+        r.steps.push_back({AluOp::MIN, 0, On::UbyA});  // U = A
+        r.steps.push_back({AluOp::ADD, 0, On::UbyRow, row});
+        r.steps.push_back({AluOp::SHR, 31, On::U});
+        r.steps.push_back({AluOp::MUL, 0, On::UbyRow, row + 1});
+        r.steps.push_back({AluOp::ADD, 0, On::TbyU});
+      }
+      r.steps.push_back({AluOp::SHR, kLimbBits, On::T});
+      r.steps.push_back({AluOp::MAX, 0, On::UbyA});
+      r.steps.push_back({AluOp::MIN, 0, On::UbyA});  // U = A
+      r.steps.push_back({AluOp::MUL, 0, On::UbyRow, m1});
+      r.steps.push_back({AluOp::ADD, 0, On::UbyRow, row});
+      r.steps.push_back({AluOp::ADD, 0, On::TbyU});
+      r.steps.push_back({AluOp::SHR, kLimbBits, On::T});  // T = X1
+      if (into_v) {
+        r.steps.push_back({AluOp::MAX, 0, On::VbyA});
+        r.steps.push_back({AluOp::MIN, 0, On::VbyA});  // V = A
+        r.steps.push_back({AluOp::MUL, 0, On::VbyRow, m2});
+        r.steps.push_back({AluOp::ADD, 0, On::VbyRow, row + 1});
+        r.steps.push_back({AluOp::ADD, 0, On::VbyT});
+        r.steps.push_back({AluOp::SHR, 0, On::VbyRow, sh});
+      } else {
+        r.steps.push_back({AluOp::MUL, 0, On::AbyRow, m2});
+        r.steps.push_back({AluOp::ADD, 0, On::AbyRow, row + 1});
+        r.steps.push_back({AluOp::ADD, 0, On::AbyT});
+        r.steps.push_back({AluOp::SHR, 0, On::AbyRow, sh});
+      }
+    };
+    const int per_line = 3 + 2 * static_cast<int>(segn2);
+    line(base + 5, true);
+    line(base + 5 + per_line, false);
+    r.steps.push_back({AluOp::ADD, 0, On::AbyV});
+  } else if (lines2) {  // each line's low word in T and U, the shared high word m_hi u added to both
+    r.steps.push_back({AluOp::MAX, 0, On::TbyA});
+    r.steps.push_back({AluOp::MIN, 0, On::TbyA});  // T = A
+    r.steps.push_back({AluOp::MUL, 0, On::TbyRow, base + 1});
+    r.steps.push_back({AluOp::MAX, 0, On::UbyA});
+    r.steps.push_back({AluOp::MIN, 0, On::UbyA});  // U = A
+    r.steps.push_back({AluOp::MUL, 0, On::UbyRow, base + 1});
+    r.steps.push_back({AluOp::ADD, 0, On::TbyRow, base + 2});
+    r.steps.push_back({AluOp::SHR, split, On::T});
+    r.steps.push_back({AluOp::ADD, 0, On::UbyRow, base + 3});
+    r.steps.push_back({AluOp::SHR, split, On::U});
+    r.steps.push_back({AluOp::MUL, 0, On::AbyRow, base + 4});
+    r.steps.push_back({AluOp::ADD, 0, On::TbyA});
+    r.steps.push_back({AluOp::ADD, 0, On::UbyA});
+    r.steps.push_back({AluOp::ADD, 0, On::TbyRow, base + 5});
+    r.steps.push_back({AluOp::SHR, 0, On::TbyRow, base + 7});
+    r.steps.push_back({AluOp::ADD, 0, On::UbyRow, base + 6});
+    r.steps.push_back({AluOp::SHR, 0, On::UbyRow, base + 7});
+    r.steps.push_back({AluOp::ADD, 0, On::TbyU});
+    r.steps.push_back({AluOp::MAX, 0, On::AbyT});
+    r.steps.push_back({AluOp::MIN, 0, On::AbyT});  // A = T
+  } else if (words == 1) {
     r.steps.push_back({AluOp::MUL, 0, On::AbyRow, base + 1});
     r.steps.push_back({AluOp::ADD, 0, On::AbyRow, base + 2});
     r.steps.push_back({AluOp::SHR, 0, On::AbyRow, base + 3});
@@ -478,28 +786,20 @@ std::optional<RowForm> float_requant_rows(const std::vector<FloatRequantVta>& ch
   return r;
 }
 
-bool lower_float_requant_rows(Node& n) {
-  if ((n.op != Op::Conv2d && n.op != Op::Dense) || n.fmults.size() != static_cast<size_t>(n.out.c) || n.int32_out)
-    return false;
-  std::vector<FloatRequantVta> ch;
-  std::vector<int64_t> bounds;
-  for (int64_t c = 0; c < n.out.c; ++c) {
-    bounds.push_back(acc_bound(n, c));
-    const auto f = lower_float_requant(n.fmults[static_cast<size_t>(c)], n.zp, n.relu, bounds.back(), true);
-    if (!f) return false;
-    ch.push_back(*f);
-  }
-  const auto form = float_requant_rows(ch);
-  if (!form) return false;
-  // The proof: each channel's steps with its rows on every accumulator of
-  // its clamped range (and both ends of its bound) against ONNX Runtime's
-  // formula, a block of accumulators at a time (run_steps_n()).
-  std::vector<int32_t> rows(form->rows.size());
+namespace {
+
+// The proof of a per-channel form: each channel's steps with its rows on
+// every accumulator of its clamped range (and both ends of its bound)
+// against ONNX Runtime's formula, a block of accumulators at a time
+// (run_steps_n()).
+bool proven(const Node& n, const std::vector<FloatRequantVta>& ch, const std::vector<int64_t>& bounds,
+            const RowForm& form) {
+  std::vector<int32_t> rows(form.rows.size());
   constexpr size_t kBlock = 4096;
   std::vector<int32_t> accs(kBlock);
   std::vector<int64_t> as(kBlock);
   for (size_t k = 0; k < ch.size(); ++k) {
-    for (size_t i = 0; i < rows.size(); ++i) rows[i] = form->rows[i][k];
+    for (size_t i = 0; i < rows.size(); ++i) rows[i] = form.rows[i][k];
     const FloatRequantVta& f = ch[k];
     const float scale = n.fmults[k];
     const int64_t bound = bounds[k], base = int64_t{f.t_hi} - (f.span - f.j0);
@@ -513,14 +813,55 @@ bool lower_float_requant_rows(Node& n) {
         as[i] = j == 0 ? -bound : j == 1 ? bound : lo + j - 2;
         accs[i] = static_cast<int32_t>(static_cast<uint32_t>(as[i]) - static_cast<uint32_t>(f.t_hi));
       }
-      run_steps_n(accs.data(), len, form->steps, rows);
+      run_steps_n(accs.data(), len, form.steps, rows);
       for (size_t i = 0; i < len; ++i)
         if (static_cast<int8_t>(accs[i]) != requantize_ort(static_cast<int32_t>(as[i]), scale, n.zp, n.relu))
           return false;
     }
   }
-  n.frqs = std::move(ch);
   return true;
+}
+
+}  // namespace
+
+bool lower_float_requant_rows(Node& n) {
+  if ((n.op != Op::Conv2d && n.op != Op::Dense) || n.fmults.size() != static_cast<size_t>(n.out.c) || n.int32_out)
+    return false;
+  // Candidates: each channel's own form (a line with fixes, or three words
+  // with intercept steps), and two lines for every channel, preferring its
+  // own pair of lines or its line with fixes (as two lines); the one of
+  // fewest steps that the proof accepts.
+  std::vector<std::vector<FloatRequantVta>> cand(3);
+  std::vector<bool> all(3, true);
+  std::vector<int64_t> bounds;
+  for (int64_t c = 0; c < n.out.c; ++c) {
+    const float scale = n.fmults[static_cast<size_t>(c)];
+    bounds.push_back(acc_bound(n, c));
+    const auto own = lower_float_requant(scale, n.zp, n.relu, bounds.back(), true);
+    const auto conv = own ? as_two_lines(*own) : std::nullopt;
+    const bool plain = own && own->fixes.empty() && own->segs.empty();
+    const auto pair = plain ? std::nullopt : lower_two_lines(scale, n.zp, n.relu, bounds.back());
+    const bool short_conv = conv && conv->segs.empty() && words_of(*own) <= 2;
+    const std::optional<FloatRequantVta> pick[3] = {own, plain ? conv : pair ? pair : conv,
+                                                     short_conv ? conv : pair ? pair : conv};
+    for (size_t i = 0; i < 3; ++i) {
+      all[i] = all[i] && pick[i];
+      if (all[i]) cand[i].push_back(*pick[i]);
+    }
+  }
+  std::vector<std::pair<size_t, size_t>> order;  // (steps, candidate)
+  std::vector<std::optional<RowForm>> forms(3);
+  for (size_t i = 0; i < 3; ++i) {
+    if (all[i]) forms[i] = float_requant_rows(cand[i]);
+    if (forms[i]) order.emplace_back(forms[i]->steps.size(), i);
+  }
+  std::sort(order.begin(), order.end());
+  for (const auto& [steps, i] : order)
+    if (proven(n, cand[i], bounds, *forms[i])) {
+      n.frqs = std::move(cand[i]);
+      return true;
+    }
+  return false;
 }
 
 std::vector<AluStep> float_requant_steps(const FloatRequantVta& f) {
