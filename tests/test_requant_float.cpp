@@ -7,6 +7,7 @@
 #include <cmath>
 #include <random>
 
+#include "vta/compiler/compile.h"
 #include "vta/compiler/requant.h"
 #include "vta/compiler/requant_float.h"
 
@@ -415,8 +416,10 @@ TEST(RequantFloat, PerChannelRefusesAChannelWithoutAForm) {
   Node n = per_channel_node(rng, 2, 2081, {0x1.3p-8f, 0x1.3a5c2ep-17f}, -128, true);
   for (int64_t i = 2081; i < 2 * 2081; ++i) n.weight[static_cast<size_t>(i)] = 127;
   EXPECT_GT(acc_bound(n, 1), 33000000);
+  EXPECT_FALSE(lower_float_requant_pair(0x1.3a5c2ep-17f, -128, true, acc_bound(n, 1)));
   EXPECT_FALSE(lower_float_requant_rows(n));
   EXPECT_TRUE(n.frqs.empty());
+  EXPECT_NE(host_reason(n).find("output channel 1 "), std::string::npos) << host_reason(n);
   n.weight.resize(2081), n.bias.resize(1), n.fmults.resize(1), n.out.c = 1;  // the first channel alone: a form
   EXPECT_TRUE(lower_float_requant_rows(n));
 }

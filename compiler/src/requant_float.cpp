@@ -39,35 +39,35 @@ int64_t shr(int64_t v, int s) { return v >> s; }
 constexpr int kLimbBits = 8;  // the three-word split (per-channel rows and the scratch tile U)
 
 // Whether floor((m u + c(u)) / 2^s) for u in [0, top] runs in three words
-// split at 2^8 and 2^16 (s raised to 16 where below) without leaving 32
+// split at 2^lb and 2^(2 lb) (s raised to 2 lb where below) without leaving 32
 // bits: the low word takes c's low limb and the intercept steps
 // (dpos: their positive sum, dneg: their negative sum), the high word the
 // zmin fold. float_requant_rows() builds them.
-bool three_fits(int64_t m, int64_t c, int64_t top, int s, int64_t dpos, int64_t dneg, int zmin) {
-  const int up = std::max(0, 2 * kLimbBits - s);
-  if (m < 0 || c < -kWord || s + up - 2 * kLimbBits > 31 || m > (int64_t{1} << 40) || top >= kWord) return false;
-  const int64_t M = m << up, C = c * (int64_t{1} << up), lim = (int64_t{1} << kLimbBits) - 1;
+bool three_fits(int64_t m, int64_t c, int64_t top, int s, int64_t dpos, int64_t dneg, int zmin, int lb = kLimbBits) {
+  const int up = std::max(0, 2 * lb - s);
+  if (m < 0 || c < -kWord || s + up - 2 * lb > 31 || m > (int64_t{1} << 40) || top >= kWord) return false;
+  const int64_t M = m << up, C = c * (int64_t{1} << up), lim = (int64_t{1} << lb) - 1;
   const auto in32 = [](int64_t v) { return v >= -kWord && v < kWord; };
   const int64_t w0hi = (M & lim) * top + (C & lim) + (dpos << up), w0lo = (C & lim) + (dneg * (int64_t{1} << up));
   if (!in32(w0hi) || !in32(w0lo)) return false;
-  const int64_t w1hi = ((M >> kLimbBits) & lim) * top + ((C >> kLimbBits) & lim) + (w0hi >> kLimbBits);
-  const int64_t w1lo = ((C >> kLimbBits) & lim) + (w0lo >> kLimbBits);
+  const int64_t w1hi = ((M >> lb) & lim) * top + ((C >> lb) & lim) + (w0hi >> lb);
+  const int64_t w1lo = ((C >> lb) & lim) + (w0lo >> lb);
   if (!in32(w1hi) || !in32(w1lo)) return false;
-  const int64_t fold = int64_t{zmin} * (int64_t{1} << (s + up - 2 * kLimbBits));
-  const int64_t w2hi = (M >> 2 * kLimbBits) * top + (C >> 2 * kLimbBits) + fold + (w1hi >> kLimbBits);
-  const int64_t w2lo = (C >> 2 * kLimbBits) + fold + (w1lo >> kLimbBits);
-  return in32(w2hi) && in32(w2lo) && in32((C >> 2 * kLimbBits) + fold) && in32(M >> 2 * kLimbBits);
+  const int64_t fold = int64_t{zmin} * (int64_t{1} << (s + up - 2 * lb));
+  const int64_t w2hi = (M >> 2 * lb) * top + (C >> 2 * lb) + fold + (w1hi >> lb);
+  const int64_t w2lo = (C >> 2 * lb) + fold + (w1lo >> lb);
+  return in32(w2hi) && in32(w2lo) && in32((C >> 2 * lb) + fold) && in32(M >> 2 * lb);
 }
 
 // Runs the steps' arithmetic in 64 bits for u' and checks each word fits.
-bool fits(const FloatRequantVta& f, int64_t top) {
+bool fits(const FloatRequantVta& f, int64_t top, bool three = true) {
   const int64_t m_hi = f.m >> kLowBits, m_lo = f.m & ((1 << kLowBits) - 1);
   const int64_t c_hi = f.c >> kLowBits, c_lo = f.c & ((1 << kLowBits) - 1);
   const bool two = m_lo * top + c_lo < kWord && m_hi * top + c_hi + ((m_lo * top + c_lo) >> kLowBits) < kWord &&
                    f.s - kLowBits <= 31;
   // A row channel: one word when it fits, else two (ACC rows hold any m).
   if (f.row)
-    return f.m * top + f.c < kWord || (two && f.s >= kLowBits) || three_fits(f.m, f.c, top, f.s, 0, 0, f.zmin);
+    return f.m * top + f.c < kWord || (two && f.s >= kLowBits) || (three && three_fits(f.m, f.c, top, f.s, 0, 0, f.zmin));
   if (!f.two_words()) return f.m * top + f.c < kWord;
   return m_hi <= kImm && c_hi <= kImm && two;
 }
@@ -89,10 +89,10 @@ int64_t fixed(int64_t u, const std::vector<int32_t>& fixes) {
 int64_t floor_div(int64_t n, int64_t d) { return n / d - ((n % d != 0) && (n < 0)); }
 
 // The line zmin + floor((m (g(u) + j0) + c) / 2^s) through thresholds t[1..J]
-// of u in [0, w] (g(u) <= top), checked for every u against want(u).
-template <class Want>
+// of u in [0, w] (g(u) <= top), checked for every u against the count of
+// the formula's own thresholds `real` passed (the formula is monotone in u).
 std::optional<FloatRequantVta> find_line(FloatRequantVta f, const std::vector<int64_t>& t, int J, int64_t w,
-                                         float scale, const Want& want) {
+                                         float scale, const std::vector<int64_t>& real, bool three = true) {
   int64_t top = w;
   for (int32_t fx : f.fixes) top = std::max(top, fixed(std::abs(fx), f.fixes));
   for (int s = 0; s <= 31 + kLowBits; ++s) {
@@ -117,10 +117,12 @@ std::optional<FloatRequantVta> find_line(FloatRequantVta f, const std::vector<in
         cand.c = c_lo - int64_t{cand.j0} * m;
         if (cand.j0 > kImm) continue;
         cand.span = static_cast<int32_t>(w + cand.j0);
-        if (!fits(cand, top + cand.j0)) continue;
+        if (!fits(cand, top + cand.j0, three)) continue;
         // The proof: every u of the clamped range against the formula.
         bool exact = true;
+        int level = 0;
         for (int64_t u = 0; u <= w && exact; ++u) {
+          while (level < J && real[static_cast<size_t>(level) + 1] <= u) ++level;
           int64_t v = 0;
           const int64_t up = fixed(u, cand.fixes) + cand.j0;
           if (!cand.two_words()) {
@@ -129,7 +131,7 @@ std::optional<FloatRequantVta> find_line(FloatRequantVta f, const std::vector<in
             const int64_t lo_word = shr((m & 4095) * up + (cand.c & 4095), kLowBits);
             v = shr((m >> kLowBits) * up + (cand.c >> kLowBits) + lo_word, s - kLowBits);
           }
-          exact = v == want(u);
+          exact = v == level;
         }
         if (exact) return cand;
       }
@@ -142,7 +144,9 @@ std::optional<FloatRequantVta> find_line(FloatRequantVta f, const std::vector<in
 namespace {
 
 // The line and its fixes (the header's first form).
-std::optional<FloatRequantVta> lower_line(float scale, int32_t zp, bool relu, int64_t acc_bound, bool row) {
+// `fixes` false: the line alone; `three` false: at most two words.
+std::optional<FloatRequantVta> lower_line(float scale, int32_t zp, bool relu, int64_t acc_bound, bool row,
+                                          bool fixes = true, bool three = true) {
   const auto z = [&](int64_t a) { return requantize_ort(static_cast<int32_t>(a), scale, zp, relu); };
   const int zmin = z(-acc_bound), zmax = z(acc_bound);
   FloatRequantVta f;
@@ -158,8 +162,8 @@ std::optional<FloatRequantVta> lower_line(float scale, int32_t zp, bool relu, in
   const int64_t w = J > 0 ? t[static_cast<size_t>(J)] - base : 0;
   for (int j = 1; j <= J; ++j) t[static_cast<size_t>(j)] -= base;
   f.t_hi = static_cast<int32_t>(base + w);
-  const auto want = [&](int64_t u) { return z(u + base) - zmin; };
-  if (auto plain = find_line(f, t, J, w, scale, want)) return plain;
+  if (auto plain = find_line(f, t, J, w, scale, t, three)) return plain;
+  if (!fixes) return std::nullopt;
 
   // No line: the float product's rounding moved some thresholds by one from
   // those of the real product, t'_j = ceil((zmin + j - zp - 1/2) / S) (a line
@@ -191,7 +195,7 @@ std::optional<FloatRequantVta> lower_line(float scale, int32_t zp, bool relu, in
       g.fixes.push_back(t[k] > ideal[k] ? static_cast<int32_t>(-ideal[k]) : static_cast<int32_t>(t[k]));
       if (std::abs(g.fixes.back()) < 1 || std::abs(g.fixes.back()) > w) return std::optional<FloatRequantVta>{};
     }
-    return find_line(g, th, J, w, scale, want);
+    return find_line(g, th, J, w, scale, t, three);
   };
   auto best = attempt(moved);
   if (!best) return std::nullopt;
@@ -351,7 +355,7 @@ bool line_fits(int64_t m, int64_t c, int64_t top, int s, int fold, int L) {
 constexpr int kMaxSplit = 12;  // the two-word split of a two-line form: 2^L, L <= 12
 
 // Whether both lines of a two-line channel fit one word (L = 0), two split
-// at 2^L (no intercept steps), or (L = -1) three split at 2^8 and 2^16.
+// at 2^L (no intercept steps), or (L < 0) three split at 2^-L and 2^-2L.
 bool two_lines_fit(const FloatRequantVta& f, int L) {
   const int64_t top = f.span + 1;  // an up fix may reach w + 1
   if (L < 0) {
@@ -361,15 +365,19 @@ bool two_lines_fit(const FloatRequantVta& f, int L) {
     };
     int64_t p1 = 0, n1 = 0, p2 = 0, n2 = 0;
     sums(f.seg_dc, p1, n1), sums(f.seg_dc2, p2, n2);
-    return three_fits(f.m, f.c, top, f.s, p1, n1, f.zmin) && three_fits(f.m, f.c2, top, f.s, p2, n2, 0);
+    return three_fits(f.m, f.c, top, f.s, p1, n1, f.zmin, -L) && three_fits(f.m, f.c2, top, f.s, p2, n2, 0, -L);
   }
   if (!f.segs.empty() || !f.segs2.empty()) return false;
   return line_fits(f.m, f.c, top, f.s, f.zmin, L) && line_fits(f.m, f.c2, top, f.s, 0, L);
 }
 
 // Whether a two-line channel has words: one, two, or three.
-bool two_lines_fit_any(const FloatRequantVta& f) {
-  for (int L = -1; L <= kMaxSplit; ++L)
+constexpr int kLimbs[] = {kLimbBits, kLimbBits - 1};  // three-word limbs of a two-line form: 8 bits, or 7 over 2^23
+
+bool two_lines_fit_any(const FloatRequantVta& f, bool three = true) {
+  for (int lb : kLimbs)
+    if (three && two_lines_fit(f, -lb)) return true;
+  for (int L = 0; L <= kMaxSplit; ++L)
     if (two_lines_fit(f, L)) return true;
   return false;
 }
@@ -425,16 +433,22 @@ std::optional<FloatRequantVta> lower_two_lines(float scale, int32_t zp, bool rel
           if (two_lines_fit(f, L)) return f;
       }
   }
-  // Three words: S / 2 exactly, each line with its own intercept steps.
-  int64_t m = 0;
-  const int s = exact_slope(scale, m) + 1;
-  if (s < 1 || s > 31 + 2 * kLimbBits) return std::nullopt;
-  const auto l1 = segments(odd, w, m, s), l2 = segments(even, w, m, s);
-  if (!l1 || !l2) return std::nullopt;
-  f.m = m, f.s = s, f.c = l1->c, f.c2 = l2->c;
-  f.segs = l1->at, f.seg_dc = l1->dc, f.segs2 = l2->at, f.seg_dc2 = l2->dc;
-  if (!two_lines_fit(f, -1)) return std::nullopt;
-  return f;
+  // Three words: S / 2 exactly, each line with its own intercept steps; over
+  // 2^23 accumulators 7-bit limbs and S / 2 to 21 or 22 bits (more steps).
+  int64_t ms = 0;
+  const int s0 = exact_slope(scale, ms) + 1;
+  for (int k = 0; k <= 3; ++k) {
+    const int s = s0 - k;
+    const int64_t m = (ms + (int64_t{1} << k >> 1)) >> k;
+    if (s < 1 || s > 31 + 2 * kLimbBits) continue;
+    const auto l1 = segments(odd, w, m, s), l2 = segments(even, w, m, s);
+    if (!l1 || !l2) continue;
+    f.m = m, f.s = s, f.c = l1->c, f.c2 = l2->c;
+    f.segs = l1->at, f.seg_dc = l1->dc, f.segs2 = l2->at, f.seg_dc2 = l2->dc;
+    for (int lb : kLimbs)
+      if (two_lines_fit(f, -lb)) return f;
+  }
+  return std::nullopt;
 }
 
 // A line form as two lines: floor(y) + floor(y + 1/2) = floor(2 y) with
@@ -456,6 +470,11 @@ std::optional<FloatRequantVta> lower_float_requant(float scale, int32_t zp, bool
   if (auto f = lower_line(scale, zp, relu, acc_bound, row)) return f;
   if (row) return lower_segments(scale, zp, relu, acc_bound);
   return std::nullopt;
+}
+
+std::optional<FloatRequantVta> lower_float_requant_pair(float scale, int32_t zp, bool relu, int64_t acc_bound) {
+  if (!(scale > 0) || !std::isfinite(scale) || acc_bound < 0 || 2 * acc_bound >= kWord) return std::nullopt;
+  return lower_two_lines(scale, zp, relu, acc_bound);
 }
 
 namespace {
@@ -511,9 +530,11 @@ bool any_two_lines(const std::vector<FloatRequantVta>& ch) {
   return std::any_of(ch.begin(), ch.end(), [](const FloatRequantVta& f) { return f.two_lines; });
 }
 
+constexpr int kNoSplit = -100;
+
 // The split of a two-line form: 0 where every channel's lines fit one word,
-// else the largest L <= 12 where they fit split at 2^L, else -1 where they
-// fit three words; -2 where none does.
+// else the largest L <= 12 where they fit split at 2^L, else -lb where they
+// fit three words of lb-bit limbs (8, else 7); kNoSplit where none does.
 int two_lines_split(const std::vector<FloatRequantVta>& ch) {
   const auto all = [&](int L) {
     return std::all_of(ch.begin(), ch.end(), [&](const FloatRequantVta& f) { return two_lines_fit(f, L); });
@@ -521,7 +542,9 @@ int two_lines_split(const std::vector<FloatRequantVta>& ch) {
   if (all(0)) return 0;
   for (int L = kMaxSplit; L >= 1; --L)
     if (all(L)) return L;
-  return all(-1) ? -1 : -2;
+  for (int lb : kLimbs)
+    if (all(-lb)) return -lb;
+  return kNoSplit;
 }
 
 // The intercept step slots of a three-word two-line form (both lines).
@@ -568,7 +591,8 @@ std::optional<RowForm> float_requant_rows(const std::vector<FloatRequantVta>& ch
   const int words = float_requant_words(ch);
   const bool lines2 = any_two_lines(ch);
   const int split = lines2 ? two_lines_split(ch) : 0;
-  if (split < -1) return std::nullopt;
+  if (split == kNoSplit) return std::nullopt;
+  const int lb = -split;  // the limbs of three words
   const size_t segn2 = lines2 ? two_lines_seg_slots(ch) : 0;
   RowForm r;
   r.rows.assign(static_cast<size_t>(float_requant_row_count(ch)), std::vector<int32_t>(ch.size(), 0));
@@ -601,11 +625,11 @@ std::optional<RowForm> float_requant_rows(const std::vector<FloatRequantVta>& ch
       if (!f.two_lines) return std::nullopt;
       if (split == 0) {
         v = {f.m, c1 + int64_t{f.zmin} * (int64_t{1} << f.s), f.c2, f.s};
-      } else if (split < 0) {  // three words: m0, m1, m2, s - 16; each line c0, its steps, c1, c2
-        const int up_s = std::max(0, 2 * kLimbBits - f.s), s = f.s + up_s;
-        const int64_t m = f.m << up_s, lim = (1 << kLimbBits) - 1;
-        v = {m & lim, (m >> kLimbBits) & lim, m >> 2 * kLimbBits, s - 2 * kLimbBits};
-        if (s - 2 * kLimbBits > 31) return std::nullopt;
+      } else if (split < 0) {  // three words: m0, m1, m2, s - 2 lb; each line c0, its steps, c1, c2
+        const int up_s = std::max(0, 2 * lb - f.s), s = f.s + up_s;
+        const int64_t m = f.m << up_s, lim = (1 << lb) - 1;
+        v = {m & lim, (m >> lb) & lim, m >> 2 * lb, s - 2 * lb};
+        if (s - 2 * lb > 31) return std::nullopt;
         const auto line = [&](int64_t c0, const std::vector<int32_t>& at, const std::vector<int64_t>& dc, int zmin) {
           const int64_t c = c0 * (int64_t{1} << up_s);
           v.push_back(c & lim);
@@ -614,8 +638,8 @@ std::optional<RowForm> float_requant_rows(const std::vector<FloatRequantVta>& ch
             v.push_back(has ? -int64_t{at[i]} : 0);  // U = u - B: -1 below B
             v.push_back(has ? -dc[i] * (int64_t{1} << up_s) : 0);  // times -d: + d below B
           }
-          v.push_back((c >> kLimbBits) & lim);
-          v.push_back((c >> 2 * kLimbBits) + int64_t{zmin} * (int64_t{1} << (s - 2 * kLimbBits)));
+          v.push_back((c >> lb) & lim);
+          v.push_back((c >> 2 * lb) + int64_t{zmin} * (int64_t{1} << (s - 2 * lb)));
         };
         line(c1, f.segs, f.seg_dc, f.zmin);
         line(f.c2, f.segs2, f.seg_dc2, 0);
@@ -697,13 +721,13 @@ std::optional<RowForm> float_requant_rows(const std::vector<FloatRequantVta>& ch
         r.steps.push_back({AluOp::MUL, 0, On::UbyRow, row + 1});
         r.steps.push_back({AluOp::ADD, 0, On::TbyU});
       }
-      r.steps.push_back({AluOp::SHR, kLimbBits, On::T});
+      r.steps.push_back({AluOp::SHR, lb, On::T});
       r.steps.push_back({AluOp::MAX, 0, On::UbyA});
       r.steps.push_back({AluOp::MIN, 0, On::UbyA});  // U = A
       r.steps.push_back({AluOp::MUL, 0, On::UbyRow, m1});
       r.steps.push_back({AluOp::ADD, 0, On::UbyRow, row});
       r.steps.push_back({AluOp::ADD, 0, On::TbyU});
-      r.steps.push_back({AluOp::SHR, kLimbBits, On::T});  // T = X1
+      r.steps.push_back({AluOp::SHR, lb, On::T});  // T = X1
       if (into_v) {
         r.steps.push_back({AluOp::MAX, 0, On::VbyA});
         r.steps.push_back({AluOp::MIN, 0, On::VbyA});  // V = A
@@ -791,7 +815,10 @@ namespace {
 // The proof of a per-channel form: each channel's steps with its rows on
 // every accumulator of its clamped range (and both ends of its bound)
 // against ONNX Runtime's formula, a block of accumulators at a time
-// (run_steps_n()).
+// (run_steps_n()). The formula is monotone in the accumulator (fl(acc * S),
+// the clamp and the rounding to even all are), so within the range it is
+// zmin + the thresholds passed, found on the formula by binary search: one
+// comparison per accumulator instead of a float product and a rounding.
 bool proven(const Node& n, const std::vector<FloatRequantVta>& ch, const std::vector<int64_t>& bounds,
             const RowForm& form) {
   std::vector<int32_t> rows(form.rows.size());
@@ -804,6 +831,8 @@ bool proven(const Node& n, const std::vector<FloatRequantVta>& ch, const std::ve
     const float scale = n.fmults[k];
     const int64_t bound = bounds[k], base = int64_t{f.t_hi} - (f.span - f.j0);
     const int64_t lo = std::max(-bound, base - 2), hi = std::min(bound, int64_t{f.t_hi} + 2);
+    const Thresholds th = thresholds(scale, n.zp, n.relu, bound);
+    int level = 0;  // thresholds passed
     // -bound, bound, then lo .. hi
     const int64_t count = 2 + std::max<int64_t>(0, hi - lo + 1);
     for (int64_t at = 0; at < count; at += static_cast<int64_t>(kBlock)) {
@@ -814,9 +843,20 @@ bool proven(const Node& n, const std::vector<FloatRequantVta>& ch, const std::ve
         accs[i] = static_cast<int32_t>(static_cast<uint32_t>(as[i]) - static_cast<uint32_t>(f.t_hi));
       }
       run_steps_n(accs.data(), len, form.steps, rows);
-      for (size_t i = 0; i < len; ++i)
+      size_t i = 0;
+      for (; i < len && at + static_cast<int64_t>(i) < 2; ++i)
         if (static_cast<int8_t>(accs[i]) != requantize_ort(static_cast<int32_t>(as[i]), scale, n.zp, n.relu))
           return false;
+      while (i < len) {  // a run of one level: up to the next threshold
+        while (level < th.J && th.t[static_cast<size_t>(level) + 1] + th.base <= as[i]) ++level;
+        const int64_t next = level < th.J ? th.t[static_cast<size_t>(level) + 1] + th.base : hi + 1;
+        const size_t end = std::min(len, i + static_cast<size_t>(next - as[i]));
+        const auto want = static_cast<int8_t>(th.zmin + level);
+        bool bad = false;
+        for (size_t e = i; e < end; ++e) bad |= static_cast<int8_t>(accs[e]) != want;
+        if (bad) return false;
+        i = end;
+      }
     }
   }
   return true;
@@ -827,31 +867,47 @@ bool proven(const Node& n, const std::vector<FloatRequantVta>& ch, const std::ve
 bool lower_float_requant_rows(Node& n) {
   if ((n.op != Op::Conv2d && n.op != Op::Dense) || n.fmults.size() != static_cast<size_t>(n.out.c) || n.int32_out)
     return false;
-  // Candidates: each channel's own form (a line with fixes, or three words
-  // with intercept steps), and two lines for every channel, preferring its
-  // own pair of lines or its line with fixes (as two lines); the one of
-  // fewest steps that the proof accepts.
-  std::vector<std::vector<FloatRequantVta>> cand(3);
-  std::vector<bool> all(3, true);
+  // Candidates, the one of fewest steps that the proof accepts: each
+  // channel's own form; two lines for every channel, preferring its own
+  // pair; two lines preferring its line with fixes (in at most two words);
+  // two lines preferring its pair in one or two words, then its line with
+  // fixes.
+  // A channel with a line (no fixes) takes it in each (as two lines in the
+  // others). The search for fixes and intercept steps in three words runs
+  // only where no pair exists at all: it is the slow part.
+  constexpr size_t kCands = 4;
+  std::vector<std::vector<FloatRequantVta>> cand(kCands);
+  std::vector<bool> all(kCands, true);
   std::vector<int64_t> bounds;
   for (int64_t c = 0; c < n.out.c; ++c) {
     const float scale = n.fmults[static_cast<size_t>(c)];
     bounds.push_back(acc_bound(n, c));
-    const auto own = lower_float_requant(scale, n.zp, n.relu, bounds.back(), true);
-    const auto conv = own ? as_two_lines(*own) : std::nullopt;
-    const bool plain = own && own->fixes.empty() && own->segs.empty();
-    const auto pair = plain ? std::nullopt : lower_two_lines(scale, n.zp, n.relu, bounds.back());
-    const bool short_conv = conv && conv->segs.empty() && words_of(*own) <= 2;
-    const std::optional<FloatRequantVta> pick[3] = {own, plain ? conv : pair ? pair : conv,
-                                                     short_conv ? conv : pair ? pair : conv};
-    for (size_t i = 0; i < 3; ++i) {
+    if (!(scale > 0) || !std::isfinite(scale) || 2 * bounds.back() >= kWord) return false;
+    std::optional<FloatRequantVta> own = lower_line(scale, n.zp, n.relu, bounds.back(), true, false), pair, fixed;
+    if (own) {
+      pair = fixed = as_two_lines(*own);
+    } else {
+      pair = lower_two_lines(scale, n.zp, n.relu, bounds.back());
+      {
+        own = lower_line(scale, n.zp, n.relu, bounds.back(), true, true, false);
+        fixed = own ? as_two_lines(*own) : std::nullopt;
+        if (fixed && !two_lines_fit_any(*fixed, false)) fixed.reset();
+      }
+      if (!own && !pair) own = lower_float_requant(scale, n.zp, n.relu, bounds.back(), true);
+      if (!pair && own) pair = as_two_lines(*own);
+    }
+    const bool short_pair = pair && two_lines_fit_any(*pair, false);
+    const std::optional<FloatRequantVta> pick[kCands] = {own, pair, fixed ? fixed : pair,
+                                                         short_pair ? pair : fixed ? fixed : pair};
+    for (size_t i = 0; i < kCands; ++i) {
       all[i] = all[i] && pick[i];
       if (all[i]) cand[i].push_back(*pick[i]);
     }
+    if (std::none_of(all.begin(), all.end(), [](bool b) { return b; })) return false;
   }
   std::vector<std::pair<size_t, size_t>> order;  // (steps, candidate)
-  std::vector<std::optional<RowForm>> forms(3);
-  for (size_t i = 0; i < 3; ++i) {
+  std::vector<std::optional<RowForm>> forms(kCands);
+  for (size_t i = 0; i < kCands; ++i) {
     if (all[i]) forms[i] = float_requant_rows(cand[i]);
     if (forms[i]) order.emplace_back(forms[i]->steps.size(), i);
   }

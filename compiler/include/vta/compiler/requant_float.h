@@ -114,6 +114,11 @@ struct RowForm {
   std::vector<AluStep> steps;
   std::vector<std::vector<int32_t>> rows;  // [row][output channel]
 };
+/// The two-line form of one channel (FloatRequantVta::two_lines: its own
+/// pair of lines in one, two or three words), or nullopt; a per-channel
+/// node's channel without this form and without lower_float_requant(..., true)
+/// has none.
+std::optional<FloatRequantVta> lower_float_requant_pair(float scale, int32_t zp, bool relu, int64_t acc_bound);
 /// The steps and rows of the channels' forms (each lowered with row = true),
 /// or nullopt when a row value does not fit 32 bits.
 std::optional<RowForm> float_requant_rows(const std::vector<FloatRequantVta>& channels);
