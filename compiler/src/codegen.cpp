@@ -253,7 +253,9 @@ void emit_conv(Emitter& e, const Node& n, const ConvGeom& g, const Tile& t, cons
       for (int64_t ap = 0; ap < 2; ++ap)
         for (int64_t o = 0; o < TO; ++o) put(dst(ap) + o / ro * area + o % ro, src(ap, o), 0);
     };
-    const auto at = [&](auto tile) { return [&, tile](int64_t ap, int64_t o) { return tile(ap) + o / ro * area + o % ro; }; };
+    const auto at = [&](auto tile) {
+      return [&, tile](int64_t ap, int64_t o) { return tile(ap) + o / ro * area + o % ro; };
+    };
     bank(vb, at(accb));
     bank(vb, at(skipb));
     bank(accb, at(vb));

@@ -67,7 +67,8 @@ bool fits(const FloatRequantVta& f, int64_t top, bool three = true) {
                    f.s - kLowBits <= 31;
   // A row channel: one word when it fits, else two (ACC rows hold any m).
   if (f.row)
-    return f.m * top + f.c < kWord || (two && f.s >= kLowBits) || (three && three_fits(f.m, f.c, top, f.s, 0, 0, f.zmin));
+    return f.m * top + f.c < kWord || (two && f.s >= kLowBits) ||
+           (three && three_fits(f.m, f.c, top, f.s, 0, 0, f.zmin));
   if (!f.two_words()) return f.m * top + f.c < kWord;
   return m_hi <= kImm && c_hi <= kImm && two;
 }
@@ -576,7 +577,9 @@ int float_requant_row_count(const std::vector<FloatRequantVta>& ch) {
   const int words = float_requant_words(ch);
   if (any_two_lines(ch))
     return static_cast<int>(downs + ups) + 1 +
-           (words == 1 ? 4 : words == 2 ? 7 : 4 + 2 * (3 + 2 * static_cast<int>(two_lines_seg_slots(ch))));
+           (words == 1   ? 4
+            : words == 2 ? 7
+                         : 4 + 2 * (3 + 2 * static_cast<int>(two_lines_seg_slots(ch))));
   return static_cast<int>(downs + ups) +
          (words == 1 ? 4 : words == 2 ? 6 : 8 + 2 * static_cast<int>(seg_slots(ch)));
 }
@@ -635,7 +638,7 @@ std::optional<RowForm> float_requant_rows(const std::vector<FloatRequantVta>& ch
           v.push_back(c & lim);
           for (size_t i = 0; i < segn2; ++i) {
             const bool has = i < at.size();
-            v.push_back(has ? -int64_t{at[i]} : 0);  // U = u - B: -1 below B
+            v.push_back(has ? -int64_t{at[i]} : 0);                // U = u - B: -1 below B
             v.push_back(has ? -dc[i] * (int64_t{1} << up_s) : 0);  // times -d: + d below B
           }
           v.push_back((c >> lb) & lim);
@@ -647,7 +650,7 @@ std::optional<RowForm> float_requant_rows(const std::vector<FloatRequantVta>& ch
         const int up_s = std::max(0, split - f.s), s = f.s + up_s;
         const int64_t m = f.m << up_s, c = c1 * (int64_t{1} << up_s), cc = f.c2 * (int64_t{1} << up_s);
         const int64_t lim = (int64_t{1} << split) - 1;
-        v = {m & lim,     c & lim, cc & lim, m >> split, (c >> split) + int64_t{f.zmin} * (int64_t{1} << (s - split)),
+        v = {m & lim,     c & lim,  cc & lim, m >> split, (c >> split) + int64_t{f.zmin} * (int64_t{1} << (s - split)),
              cc >> split, s - split};
         if (s - split > 31) return std::nullopt;
       }
@@ -898,7 +901,9 @@ bool lower_float_requant_rows(Node& n) {
     }
     const bool short_pair = pair && two_lines_fit_any(*pair, false);
     const std::optional<FloatRequantVta> pick[kCands] = {own, pair, fixed ? fixed : pair,
-                                                         short_pair ? pair : fixed ? fixed : pair};
+                                                         short_pair ? pair
+                                                         : fixed    ? fixed
+                                                                    : pair};
     for (size_t i = 0; i < kCands; ++i) {
       all[i] = all[i] && pick[i];
       if (all[i]) cand[i].push_back(*pick[i]);

@@ -69,8 +69,8 @@ bool tile_fits(const ConvGeom& g, const Tile& t, const Config& c, bool residual)
   if (in_blocks * g.ri * ih * iw + bias > d.inp_depth / 2) return false;
   if (to * ti * kk + bias * to > d.wgt_depth / 2) return false;
   if (residual && g.skip_gemm && t.toc * g.ri * t.th * t.tw > d.inp_depth / 2) return false;  // the operand's step
-  if (((residual && !g.skip_gemm) || g.scratch ? 2 : 1) * to * t.th * t.tw + (g.scratch2 + g.scratch3) * to * t.th * t.tw +
-          (1 - bias + g.rows) * to >
+  if (((residual && !g.skip_gemm) || g.scratch ? 2 : 1) * to * t.th * t.tw +
+          (g.scratch2 + g.scratch3) * to * t.th * t.tw + (1 - bias + g.rows) * to >
       d.acc_depth / 2)
     return false;
   if (conv_uops(t, g, residual) > d.uop_depth) return false;
@@ -390,10 +390,10 @@ double tile_cost(const ConvGeom& g, const Tile& t, const Config& c, int requant_
 std::string tile_key(const Node& n, const Shape& in, const Config& c, const Node* add) {
   const ConvGeom g = conv_geom(n, in, c, add);
   // Depthwise or not is part of the shape: a depthwise layer loads toc input blocks per step, not tic.
-  return fmt::format("{}{}:{}x{}x{}x{}>{}x{}x{}k{}s{}p{}r{}a{}t{}w{}v{}b{}|{}", op_name(n.op), g.dw ? "dw" : "",
-                     g.nb, g.cib, g.h, g.w, g.cob, g.ho, g.wo, g.k, g.s, g.p, requant_imm_ops(n),
-                     residual_imm_ops(add, g.skip_gemm), g.scratch + 2 * g.scratch2 + 4 * g.scratch3, g.rows * (g.t_rows ? 2 : 1), g.vector_steps,
-                     g.bias_gemm + 2 * g.skip_gemm, c.hash());
+  return fmt::format("{}{}:{}x{}x{}x{}>{}x{}x{}k{}s{}p{}r{}a{}t{}w{}v{}b{}|{}", op_name(n.op), g.dw ? "dw" : "", g.nb,
+                     g.cib, g.h, g.w, g.cob, g.ho, g.wo, g.k, g.s, g.p, requant_imm_ops(n),
+                     residual_imm_ops(add, g.skip_gemm), g.scratch + 2 * g.scratch2 + 4 * g.scratch3,
+                     g.rows * (g.t_rows ? 2 : 1), g.vector_steps, g.bias_gemm + 2 * g.skip_gemm, c.hash());
 }
 
 std::vector<Tile> tile_candidates(const Node& n, const Shape& in, const Config& c, const Node* add, int count) {
