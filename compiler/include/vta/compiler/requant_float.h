@@ -105,11 +105,19 @@ std::vector<AluStep> float_requant_steps(const FloatRequantVta& f);
 //   U = (U + row c2_lo) >> L; A *= row m_hi; T += A; U += A;
 //   T = (T + row c_hi'') >> row (s - L); U = (U + row c2_hi) >> row (s - L);
 //   T += U; A = T                                (20 steps, 8 rows)
+// or, where a channel needs M / 2 exactly (m its 24-bit mantissa) with
+// intercept steps at the binades for each line, three words split at 2^8
+// and 2^16 (7-bit limbs and M / 2 to 21 or 22 bits over 2^23 accumulators),
+// each line as the one-line three-word form above, the first into a third
+// scratch tile V (AluStep::On::V..., AbyV), the second into A; A += V
+//                                                (33 steps and 10 rows, 12
+//                                                 and 4 per step slot)
 // after the fix slots and A = u as above. Every channel of such a node runs
 // two lines: its own pair (no fixes), or its line form (with fixes) as
 // floor((m u + c) / 2^(s+1)) + floor((m u + c + 2^s) / 2^(s+1)). The
-// lowering takes whichever of the channels' own forms and two lines has
-// fewer steps and passes the proof.
+// lowering takes whichever of the channels' own forms and the two-line
+// candidates has the fewest steps and passes the proof. Refused: a channel
+// whose lines fit no three words (a 24-bit M over about 2^24 accumulators).
 struct RowForm {
   std::vector<AluStep> steps;
   std::vector<std::vector<int32_t>> rows;  // [row][output channel]
