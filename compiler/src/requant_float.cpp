@@ -90,8 +90,8 @@ int64_t fixed(int64_t u, const std::vector<int32_t>& fixes) {
 int64_t floor_div(int64_t n, int64_t d) { return n / d - ((n % d != 0) && (n < 0)); }
 
 // The line zmin + floor((m (g(u) + j0) + c) / 2^s) through thresholds t[1..J]
-// of u in [0, w] (g(u) <= top), checked for every u against the count of
-// the formula's own thresholds `real` passed (the formula is monotone in u).
+// of u in [0, w] (g(u) <= top), checked against the count of the formula's
+// own thresholds `real` passed (the formula is monotone in u).
 std::optional<FloatRequantVta> find_line(FloatRequantVta f, const std::vector<int64_t>& t, int J, int64_t w,
                                          float scale, const std::vector<int64_t>& real, bool three = true) {
   int64_t top = w;
@@ -119,11 +119,23 @@ std::optional<FloatRequantVta> find_line(FloatRequantVta f, const std::vector<in
         if (cand.j0 > kImm) continue;
         cand.span = static_cast<int32_t>(w + cand.j0);
         if (!fits(cand, top + cand.j0, three)) continue;
-        // The proof: every u of the clamped range against the formula.
+        // The check: both sides are step functions of u (the line of
+        // g(u) = u moved by the fixes, and the count of the formula's own
+        // thresholds), so they agree on [0, w] when they agree at 0 and at
+        // every u where either can change: near a threshold of either, and
+        // near a fix. (lower_line() and lower_float_requant_rows() then run
+        // the emitted steps on every accumulator.)
+        std::vector<int64_t> at{0, w};
+        for (int j = 1; j <= J; ++j)
+          for (int64_t near = -1; near <= 1; ++near)
+            at.push_back(t[static_cast<size_t>(j)] + near), at.push_back(real[static_cast<size_t>(j)] + near);
+        for (int32_t fx : cand.fixes)
+          for (int64_t near = -1; near <= 2; ++near) at.push_back(std::abs(fx) + near);
         bool exact = true;
-        int level = 0;
-        for (int64_t u = 0; u <= w && exact; ++u) {
-          while (level < J && real[static_cast<size_t>(level) + 1] <= u) ++level;
+        for (size_t i = 0; i < at.size() && exact; ++i) {
+          const int64_t u = at[i];
+          if (u < 0 || u > w) continue;
+          const auto level = std::upper_bound(real.begin() + 1, real.begin() + 1 + J, u) - (real.begin() + 1);
           int64_t v = 0;
           const int64_t up = fixed(u, cand.fixes) + cand.j0;
           if (!cand.two_words()) {
