@@ -294,7 +294,7 @@ TEST_P(AsymOracle, ImportRunsBitExactWithOnnxRuntime) {
           EXPECT_EQ(n.device, n.frqs.empty() ? Device::Host : Device::Vta) << n.name;
         }
       EXPECT_EQ(per_channel, b.convs()) << "every convolution with per-channel multipliers";
-      EXPECT_GT(on_vta, 0) << "per-channel forms on VTA";
+      EXPECT_EQ(on_vta, per_channel) << "every per-channel convolution on VTA (one line or two, requant_float.h)";
       std::cout << fmt::format("ORACLE asym {} seed {}: {} of {} per-channel convolutions on VTA\n", c.net, seed,
                                on_vta, per_channel);
     }

@@ -39,7 +39,7 @@ TEST_P(OrtScales, ExactFormsOnVtaBitExactOnGoldenAndSystemc) {
   else
     b.mobilenet_v1(32, 8, 10);
   const Graph g = import_onnx_bytes(b.builder().bytes(), GetParam());
-  int float_rq = 0, exact = 0, fixed = 0, per_channel = 0, without = 0, three_words = 0, stepped = 0;
+  int float_rq = 0, exact = 0, fixed = 0, per_channel = 0, without = 0, three_words = 0, stepped = 0, two_lines = 0;
   for (const auto& n : g.nodes)
     if (n.op == Op::Conv2d || n.op == Op::Dense) {
       EXPECT_NE(n.fmult, 0.0f) << n.name;
@@ -51,16 +51,25 @@ TEST_P(OrtScales, ExactFormsOnVtaBitExactOnGoldenAndSystemc) {
       if (!n.fmults.empty() && n.frqs.empty()) {  // the host's only where some channel has no form
         bool formless = false;
         for (int64_t c = 0; c < n.out.c; ++c)
-          formless =
-              formless || !lower_float_requant(n.fmults[static_cast<size_t>(c)], n.zp, n.relu, acc_bound(n, c), true);
+          formless = formless ||
+                     (!lower_float_requant(n.fmults[static_cast<size_t>(c)], n.zp, n.relu, acc_bound(n, c), true) &&
+                      !lower_float_requant_pair(n.fmults[static_cast<size_t>(c)], n.zp, n.relu, acc_bound(n, c)));
         EXPECT_TRUE(formless) << n.name;
         EXPECT_NE(host_reason(n).find("per-channel requantization: output channel"), std::string::npos)
             << n.name << ": the report says which channel has no form";
         ++without;
       }
       bool fixes = !n.frq.fixes.empty(), steps = false;
-      for (const FloatRequantVta& f : n.frqs) fixes = fixes || !f.fixes.empty(), steps = steps || !f.segs.empty();
-      fixed += fixes, stepped += steps;
+      bool lines2 = false;
+      for (const FloatRequantVta& f : n.frqs) {
+        fixes = fixes || !f.fixes.empty(), steps = steps || !f.segs.empty() || !f.segs2.empty();
+        lines2 = lines2 || f.two_lines;
+      }
+      fixed += fixes, stepped += steps, two_lines += lines2;
+      if (lines2) {  // every channel of the node runs two lines
+        for (const FloatRequantVta& f : n.frqs) EXPECT_TRUE(f.two_lines) << n.name;
+        EXPECT_EQ(needs_scratch3(n), float_requant_words(n.frqs) == 3) << n.name << ": two three-word lines use V";
+      }
       if (fixes) {
         EXPECT_TRUE(needs_scratch(n)) << n.name << ": the fixes use the scratch tile";
       }
@@ -75,14 +84,17 @@ TEST_P(OrtScales, ExactFormsOnVtaBitExactOnGoldenAndSystemc) {
   EXPECT_EQ(float_rq, b.convs() + b.denses());
   EXPECT_EQ(exact + without, float_rq) << "every conv/dense with an exact VTA form but those of a formless channel";
   if (pc) {
-    // At this seed: every channel of the model with a form (one word, two
-    // split at 2^12, three split at 2^8 and 2^16 with intercept steps) but
-    // those where ONNX Runtime's ties alternate about every line (more than
-    // 8 fixes and 16 intercept steps): resnet18_plain_pc 10 of 18 (before
-    // the three-word forms: 4), mobilenet_v1_pc 27 of 28 (before: 26).
-    EXPECT_EQ(exact, GetParam() == "resnet18_plain_pc" ? 10 : 27) << "per-channel forms on VTA";
+    // Every channel of the model with a form: one line (one word, two split
+    // at 2^12, three split at 2^8 and 2^16 with intercept steps), or two
+    // lines of slope S / 2 for the odd and the even levels (one, two or
+    // three words) where ONNX Runtime's ties alternate about any one line
+    // (before the two lines: resnet18_plain_pc 10 of 18, mobilenet_v1_pc
+    // 27 of 28).
+    EXPECT_EQ(exact, float_rq) << "per-channel forms on VTA";
+    EXPECT_EQ(without, 0);
     EXPECT_GT(three_words, 0) << "three-word forms";
-    EXPECT_EQ(stepped > 0, GetParam() == "resnet18_plain_pc") << "channels with intercept steps";
+    EXPECT_GT(two_lines, 0) << "two-line forms";
+    EXPECT_GT(stepped, 0) << "channels with intercept steps";
   }
   EXPECT_EQ(per_channel, pc ? b.convs() : 0) << "per-channel multipliers on every convolution";
   EXPECT_GT(fixed, 0) << "some with thresholds the float product's rounding moved off the line";

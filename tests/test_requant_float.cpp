@@ -7,6 +7,7 @@
 #include <cmath>
 #include <random>
 
+#include "vta/compiler/compile.h"
 #include "vta/compiler/requant.h"
 #include "vta/compiler/requant_float.h"
 
@@ -269,7 +270,7 @@ TEST(RequantFloat, PerChannelRowsEqualOrtOnEveryChannel) {
     bool fixes = false;
     for (const FloatRequantVta& f : n.frqs) fixes = fixes || !f.fixes.empty();
     with_fixes += fixes, two_words += float_requant_two_words(n.frqs);
-    EXPECT_EQ(needs_scratch(n), fixes || float_requant_two_words(n.frqs));
+    EXPECT_EQ(needs_scratch(n), fixes || float_requant_scratch(n.frqs) > 0);
     EXPECT_EQ(differing_on_every_channel(n), 0) << "case " << i;
     std::cout << "case " << i << ": " << requant_steps(n).size() << " ALU steps, " << rows.size() << " rows\n";
   }
@@ -286,11 +287,23 @@ TEST(RequantFloat, PerChannelThreeWordsAndInterceptStepsOfSmallMultipliersOverWi
   // channel with fixes, one with intercept steps (the exact slope, one
   // intercept per binade of the float product), one small enough for one
   // word; every accumulator of every channel against ONNX Runtime's formula.
+  // (The lowering takes two lines here, fewer steps: the node is given the
+  // channels' own forms to run these.)
   std::mt19937 rng(7);
   Node n = per_channel_node(rng, 3, 76, {0x1.3p-13f, 0x1.55p-13f, 0x1.3p-8f}, -128, true);
   for (int64_t i = 0; i < 2 * 76; ++i) n.weight[static_cast<size_t>(i)] = 127;
   EXPECT_GT(acc_bound(n, 0), 1200000);
   ASSERT_TRUE(lower_float_requant_rows(n));
+  const size_t two_line_steps = requant_steps(n).size();
+  EXPECT_TRUE(n.frqs[0].two_lines);
+  EXPECT_EQ(differing_on_every_channel(n), 0);
+  n.frqs.clear();
+  for (int64_t k = 0; k < 3; ++k) {
+    const auto f = lower_float_requant(n.fmults[static_cast<size_t>(k)], n.zp, n.relu, acc_bound(n, k), true);
+    ASSERT_TRUE(f);
+    n.frqs.push_back(*f);
+  }
+  EXPECT_LT(two_line_steps, requant_steps(n).size());
   ASSERT_EQ(n.frqs.size(), 3u);
   EXPECT_FALSE(n.frqs[0].fixes.empty());
   EXPECT_TRUE(n.frqs[0].segs.empty());
@@ -322,12 +335,14 @@ TEST(RequantFloat, PerChannelThreeWordsAndInterceptStepsOfSmallMultipliersOverWi
   }
 }
 
-TEST(RequantFloat, PerChannelRefusesAChannelWithoutAForm) {
+TEST(RequantFloat, PerChannelTwoLinesWhereTiesAlternate) {
   // One channel of 2^-13 over 1024 weights of 127: a clamped range of about
   // 2^21 where the float product is exact and every threshold is a tie that
-  // rounds to the even side (the thresholds alternate about the line: more
-  // than 8 fixes, more than 16 intercept steps); the node stays the host's.
-  // Likewise 1.5 * 2^-13 over about 1.2e6.
+  // rounds to the even side, so the thresholds alternate about any one line
+  // (more than 8 fixes, more than 16 intercept steps: no form of one line).
+  // The thresholds into odd levels and those into even levels each lie on a
+  // line of slope S / 2 (here m = 1, s = 14): two lines, one word; likewise
+  // 1.5 * 2^-13 over about 1.2e6. Every accumulator of every channel.
   EXPECT_FALSE(lower_float_requant(0x1.0p-13f, -128, true, 1225000, true));
   EXPECT_FALSE(lower_float_requant(0x1.8p-13f, -128, true, 1225000, true));
   EXPECT_FALSE(lower_float_requant(0x1.8p-13f, 0, false, 1225000, true));
@@ -335,8 +350,76 @@ TEST(RequantFloat, PerChannelRefusesAChannelWithoutAForm) {
   Node n = per_channel_node(rng, 2, 1024, {0x1.3p-8f, 0x1.0p-13f}, 0, false);
   for (int64_t i = 1024; i < 2048; ++i) n.weight[static_cast<size_t>(i)] = 127;
   EXPECT_FALSE(lower_float_requant(0x1.0p-13f, 0, false, acc_bound(n, 1), true));
+  ASSERT_TRUE(lower_float_requant_rows(n));
+  ASSERT_EQ(n.frqs.size(), 2u);
+  EXPECT_TRUE(n.frqs[0].two_lines && n.frqs[1].two_lines) << "every channel of the node runs two lines";
+  EXPECT_EQ(n.frqs[1].m, 1);
+  EXPECT_EQ(n.frqs[1].s, 14);
+  EXPECT_EQ(float_requant_words(n.frqs), 1);
+  EXPECT_TRUE(needs_scratch(n));
+  EXPECT_FALSE(needs_scratch2(n));
+  EXPECT_EQ(static_cast<int>(requant_rows(n).size()), requant_row_count(n));
+  EXPECT_EQ(differing_on_every_channel(n), 0);
+  std::cout << "2^-13: " << requant_steps(n).size() << " ALU steps, " << requant_row_count(n) << " rows\n";
+  std::mt19937 rng2(4);
+  Node wide = per_channel_node(rng2, 2, 76, {0x1.8p-13f, 0x1.8p-13f}, -128, true);
+  for (int64_t i = 0; i < 2 * 76; ++i) wide.weight[static_cast<size_t>(i)] = 127;
+  wide.zp = -128, wide.relu = true;
+  EXPECT_GT(acc_bound(wide, 0), 1200000);
+  ASSERT_TRUE(lower_float_requant_rows(wide));
+  EXPECT_TRUE(wide.frqs[0].two_lines);
+  EXPECT_EQ(differing_on_every_channel(wide), 0);
+}
+
+TEST(RequantFloat, PerChannelTwoThreeWordLinesWithInterceptSteps) {
+  // Multipliers of about 2^-13 and 2^-14 with 24-bit mantissas over 76 and
+  // 152 weights of 127 (clamped ranges of 2^20 .. 2^22): each class of
+  // thresholds needs S / 2 exactly (m its mantissa), a 45-bit product in
+  // three words, and an intercept that steps at the float product's
+  // binades; the first line into the third scratch tile V, the second into
+  // A, then A += V. Every accumulator of every channel.
+  std::mt19937 rng(11);
+  Node n = per_channel_node(rng, 3, 152, {0x1.94b832p-13f, 0x1.768442p-14f, 0x1.3fa6acp-13f}, -128, true);
+  for (int64_t i = 0; i < 3 * 152; ++i) n.weight[static_cast<size_t>(i)] = i % 152 < (i < 152 ? 76 : 152) ? 127 : 0;
+  ASSERT_TRUE(lower_float_requant_rows(n));
+  ASSERT_EQ(n.frqs.size(), 3u);
+  bool steps = false;
+  for (const FloatRequantVta& f : n.frqs) {
+    EXPECT_TRUE(f.two_lines);
+    steps = steps || !f.segs.empty() || !f.segs2.empty();
+  }
+  EXPECT_TRUE(steps) << "intercept steps";
+  EXPECT_EQ(float_requant_words(n.frqs), 3);
+  EXPECT_TRUE(needs_scratch3(n));
+  const std::vector<AluStep> st = requant_steps(n);
+  EXPECT_TRUE(std::any_of(st.begin(), st.end(), [](const AluStep& a) { return a.on == AluStep::On::AbyV; }));
+  EXPECT_EQ(static_cast<int>(requant_rows(n).size()), requant_row_count(n));
+  EXPECT_EQ(differing_on_every_channel(n), 0);
+  {  // the block runner of the lowering's proof agrees with run_steps() on V
+    std::vector<int32_t> rows, accs;
+    for (const auto& r : requant_rows(n)) rows.push_back(r[1]);
+    std::uniform_int_distribution<int32_t> any(-6000000, 6000000);
+    for (int i = 0; i < 1000; ++i) accs.push_back(any(rng));
+    std::vector<int32_t> block = accs;
+    run_steps_n(block.data(), block.size(), st, rows);
+    for (size_t i = 0; i < accs.size(); ++i) EXPECT_EQ(static_cast<int8_t>(block[i]), run_steps(accs[i], st, rows));
+  }
+  std::cout << st.size() << " ALU steps, " << requant_row_count(n) << " rows\n";
+}
+
+TEST(RequantFloat, PerChannelRefusesAChannelWithoutAForm) {
+  // A 24-bit multiplier of about 2^-17 over a bound of 2^25: a clamped range
+  // of 2^24 accumulators, where neither one line nor two (S / 2 exactly)
+  // fits three 32-bit words; the node stays the host's.
+  EXPECT_FALSE(lower_float_requant(0x1.3a5c2ep-17f, -128, true, int64_t{1} << 25, true));
+  std::mt19937 rng(3);
+  Node n = per_channel_node(rng, 2, 2081, {0x1.3p-8f, 0x1.3a5c2ep-17f}, -128, true);
+  for (int64_t i = 2081; i < 2 * 2081; ++i) n.weight[static_cast<size_t>(i)] = 127;
+  EXPECT_GT(acc_bound(n, 1), 33000000);
+  EXPECT_FALSE(lower_float_requant_pair(0x1.3a5c2ep-17f, -128, true, acc_bound(n, 1)));
   EXPECT_FALSE(lower_float_requant_rows(n));
   EXPECT_TRUE(n.frqs.empty());
-  n.weight.resize(1024), n.bias.resize(1), n.fmults.resize(1), n.out.c = 1;  // the first channel alone: a form
+  EXPECT_NE(host_reason(n).find("output channel 1 "), std::string::npos) << host_reason(n);
+  n.weight.resize(2081), n.bias.resize(1), n.fmults.resize(1), n.out.c = 1;  // the first channel alone: a form
   EXPECT_TRUE(lower_float_requant_rows(n));
 }

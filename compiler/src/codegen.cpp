@@ -110,6 +110,8 @@ struct EpilogueBanks {
   std::vector<Insn> rows, t_rows;  // by AluStep::row: A by the row, T by the row
   Insn u, u_by_a, t_by_u;          // the second scratch tile U (ConvGeom::scratch2)
   std::vector<Insn> u_rows;        // U by the row
+  Insn v_by_a, v_by_t, a_by_v;     // the third scratch tile V (ConvGeom::scratch3)
+  std::vector<Insn> v_rows;        // V by the row
 };
 void emit_requant(Emitter& e, const Insn& shape, const Node& n, bool push = true,
                   const EpilogueBanks* banks = nullptr) {
@@ -127,6 +129,10 @@ void emit_requant(Emitter& e, const Insn& shape, const Node& n, bool push = true
                      : on == On::U      ? banks->u
                      : on == On::UbyA   ? banks->u_by_a
                      : on == On::TbyU   ? banks->t_by_u
+                     : on == On::VbyA   ? banks->v_by_a
+                     : on == On::VbyT   ? banks->v_by_t
+                     : on == On::AbyV   ? banks->a_by_v
+                     : on == On::VbyRow ? banks->v_rows.at(static_cast<size_t>(steps[i].row))
                                         : banks->u_rows.at(static_cast<size_t>(steps[i].row));
     Insn insn = alu(steps[i].op, on == On::A || on == On::T || on == On::U, steps[i].imm, sh);
     if (push && i + 1 == steps.size()) insn[Member::push_next] = 1;
@@ -256,6 +262,22 @@ void emit_conv(Emitter& e, const Node& n, const ConvGeom& g, const Tile& t, cons
     bank(skipb, [&](int64_t ap, int64_t o) { return ub(ap) + o / ro * area + o % ro; });
     for (int64_t r = 0; r < g.rows; ++r) bank(ub, [&](int64_t ap, int64_t o) { return rowb(ap, r) + o; });
   }
+  // The third scratch tile V after U (two three-word lines): V by A, V by T,
+  // A by V, V by each row.
+  auto vb = [&](int64_t ap) { return accb(ap) + 3 * t.toc * area; };
+  if (g.scratch3) {
+    const auto bank = [&](auto dst, auto src) {
+      for (int64_t ap = 0; ap < 2; ++ap)
+        for (int64_t o = 0; o < TO; ++o) put(dst(ap) + o / ro * area + o % ro, src(ap, o), 0);
+    };
+    const auto at = [&](auto tile) {
+      return [&, tile](int64_t ap, int64_t o) { return tile(ap) + o / ro * area + o % ro; };
+    };
+    bank(vb, at(accb));
+    bank(vb, at(skipb));
+    bank(accb, at(vb));
+    for (int64_t r = 0; r < g.rows; ++r) bank(vb, [&](int64_t ap, int64_t o) { return rowb(ap, r) + o; });
+  }
   // A fused pool's banks (pool_banks()): rowb0, the first row of a channel
   // block; pblk, its pooled rows (RB elements a block) after the tiles.
   // vert_banks[part][kh] (part: 0 all pooled rows of this half's rows; for
@@ -265,7 +287,7 @@ void emit_conv(Emitter& e, const Node& n, const ConvGeom& g, const Tile& t, cons
   const int64_t RB = g.pk ? pool_rmax(g, t) * g.pwo * ro : 0, x0 = g.pp, col0 = g.ps * x0 - g.pp;
   auto rowb0 = [&](int64_t ap, int64_t o) { return accb(ap) + o / ro * area + o % ro; };
   auto pblk = [&](int64_t ap, int64_t o) {
-    return accb(ap) + (1 + (g.scratch ? 1 : 0) + (g.scratch2 ? 1 : 0)) * t.toc * area + o / ro * RB + o % ro;
+    return accb(ap) + (1 + (g.scratch ? 1 : 0) + (g.scratch2 ? 1 : 0) + (g.scratch3 ? 1 : 0)) * t.toc * area + o / ro * RB + o % ro;
   };
   auto pool_bank = [&](auto dst, auto src) {
     const auto at = static_cast<int64_t>(uops.size());
@@ -308,6 +330,7 @@ void emit_conv(Emitter& e, const Node& n, const ConvGeom& g, const Tile& t, cons
   const int64_t skip_gemm_bank = row_bank + (g.t_rows ? 4 : 2) * g.rows * TO;
   const int64_t bias_bank = skip_gemm_bank + (g.skip_gemm ? 4 : 0) * TO;
   const int64_t u_bank = bias_bank + (g.bias_gemm ? 4 : 0) * TO;  // U alone, U by A, T by U, U by the rows
+  const int64_t v_bank = u_bank + (g.scratch2 ? 6 + 2 * g.rows : 0) * TO;  // V by A, V by T, A by V, V by the rows
   // The shifts of the conv's output and of the other operand (Add::shift_a applies to inputs[0]).
   const int shift_conv = add ? conv_shift(*add, a.self) : 0;
   const int shift_skip = add ? operand_shift(*add, a.self) : 0;
@@ -372,6 +395,10 @@ void emit_conv(Emitter& e, const Node& n, const ConvGeom& g, const Tile& t, cons
                                 {},
                                 {},
                                 {},
+                                {},
+                                {},
+                                {},
+                                {},
                                 {}};
             for (int64_t r = 0; r < g.rows; ++r)
               banks.rows.push_back(
@@ -387,6 +414,14 @@ void emit_conv(Emitter& e, const Node& n, const ConvGeom& g, const Tile& t, cons
               for (int64_t r = 0; r < g.rows; ++r)
                 banks.u_rows.push_back(
                     loop(Opcode::ALU, u_bank + (6 + 2 * r + ap) * TO, toc * ro, th, tw, tw * ro, ro, 0, 0));
+            }
+            if (g.scratch3) {
+              banks.v_by_a = loop(Opcode::ALU, v_bank + ap * TO, toc * ro, th, tw, tw * ro, ro, tw * ro, ro);
+              banks.v_by_t = loop(Opcode::ALU, v_bank + (2 + ap) * TO, toc * ro, th, tw, tw * ro, ro, tw * ro, ro);
+              banks.a_by_v = loop(Opcode::ALU, v_bank + (4 + ap) * TO, toc * ro, th, tw, tw * ro, ro, tw * ro, ro);
+              for (int64_t r = 0; r < g.rows; ++r)
+                banks.v_rows.push_back(
+                    loop(Opcode::ALU, v_bank + (6 + 2 * r + ap) * TO, toc * ro, th, tw, tw * ro, ro, 0, 0));
             }
             bool popped = false;  // load->compute of this step
             if (j == 0) {

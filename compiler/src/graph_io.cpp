@@ -9,7 +9,7 @@ namespace vta::compiler {
 
 // A field added to Node must be written and read below (and the zoo cache's
 // format version bumped): this fails to compile until the sizes agree again.
-static_assert(sizeof(Node) == 552, "Node changed: update graph_io.cpp and kZooCacheFormat in zoo_cache.cpp");
+static_assert(sizeof(Node) == 608, "Node changed: update graph_io.cpp and kZooCacheFormat in zoo_cache.cpp");
 
 namespace {
 
@@ -37,6 +37,7 @@ void put_frq(std::string& out, const FloatRequantVta& f) {
   put(out, f.s), put(out, f.zmin);
   put_vec(out, f.fixes);
   put_vec(out, f.segs), put_vec(out, f.seg_dc);
+  put<uint8_t>(out, f.two_lines), put(out, f.c2), put_vec(out, f.segs2), put_vec(out, f.seg_dc2);
 }
 
 class Reader {
@@ -128,6 +129,7 @@ FloatRequantVta read_frq(Reader& r) {
   f.s = r.get<int32_t>(), f.zmin = r.get<int32_t>();
   f.fixes = r.vec<int32_t>();
   f.segs = r.vec<int32_t>(), f.seg_dc = r.vec<int64_t>();
+  f.two_lines = r.flag(), f.c2 = r.get<int64_t>(), f.segs2 = r.vec<int32_t>(), f.seg_dc2 = r.vec<int64_t>();
   return f;
 }
 

@@ -92,11 +92,12 @@ std::string host_reason(const Node& n) {
   if ((n.op == Op::Conv2d || n.op == Op::Dense) && !n.fmults.empty() && n.frqs.empty() && !n.int32_out) {
     for (int64_t c = 0; c < n.out.c; ++c) {
       const float m = n.fmults[static_cast<size_t>(c)];
-      if (!lower_float_requant(m, n.zp, n.relu, acc_bound(n, c), true))
+      if (!lower_float_requant(m, n.zp, n.relu, acc_bound(n, c), true) &&
+          !lower_float_requant_pair(m, n.zp, n.relu, acc_bound(n, c)))
         return fmt::format(
             "ONNX Runtime's per-channel requantization: output channel {} (multiplier {}, accumulators up to {}) has "
-            "no exact VTA form (its float product's ties leave every line with more than 8 fixes and 16 intercept "
-            "steps, requant_float.h)",
+            "no exact VTA form (one line needs more than 8 fixes or 16 intercept steps, and two lines of slope M/2 "
+            "do not fit three 32-bit words, requant_float.h)",
             c, m, acc_bound(n, c));
     }
     return "ONNX Runtime's per-channel requantization: the channels' forms did not prove exact together "

@@ -124,13 +124,15 @@ bool vta_requant_exact(const Node& n) {
 bool needs_scratch(const Node& n) {
   if (n.frq.on) return n.frq.two_words() || !n.frq.fixes.empty();
   if (!n.frqs.empty())
-    return float_requant_two_words(n.frqs) ||
+    return float_requant_scratch(n.frqs) > 0 ||
            std::any_of(n.frqs.begin(), n.frqs.end(), [](const FloatRequantVta& f) { return !f.fixes.empty(); });
   bool single = false;
   return n.round_even && final_shift(n, single) > 0;
 }
 
-bool needs_scratch2(const Node& n) { return !n.frqs.empty() && float_requant_words(n.frqs) == 3; }
+bool needs_scratch2(const Node& n) { return !n.frqs.empty() && float_requant_scratch(n.frqs) >= 2; }
+
+bool needs_scratch3(const Node& n) { return !n.frqs.empty() && float_requant_scratch(n.frqs) == 3; }
 
 namespace {
 
@@ -226,7 +228,7 @@ int8_t run_steps(int32_t acc, const std::vector<AluStep>& steps, const std::vect
   using isa::AluOp;
   using On = AluStep::On;
   const auto apply = model::alu_apply;  // the golden datapath's own ALU
-  int32_t a = acc, t = t0, u = t0;
+  int32_t a = acc, t = t0, u = t0, v = t0;
   for (const AluStep& st : steps) switch (st.on) {
       case On::A: a = apply(st.op, a, st.imm); break;
       case On::T: t = apply(st.op, t, st.imm); break;
@@ -244,13 +246,19 @@ int8_t run_steps(int32_t acc, const std::vector<AluStep>& steps, const std::vect
         u = apply(st.op, u, rows.at(static_cast<size_t>(st.row)));
         break;
       case On::TbyU: t = apply(st.op, t, u); break;
+      case On::VbyA: v = apply(st.op, v, a); break;
+      case On::VbyRow:
+        v = apply(st.op, v, rows.at(static_cast<size_t>(st.row)));
+        break;
+      case On::VbyT: v = apply(st.op, v, t); break;
+      case On::AbyV: a = apply(st.op, a, v); break;
     }
   return static_cast<int8_t>(a);
 }
 
 void run_steps_n(int32_t* acc, size_t n, const std::vector<AluStep>& steps, const std::vector<int32_t>& rows) {
   using On = AluStep::On;
-  std::vector<int32_t> t(n, 0), u(n, 0);
+  std::vector<int32_t> t(n, 0), u(n, 0), v(n, 0);
   for (const AluStep& st : steps) {
     const auto row = [&] { return rows.at(static_cast<size_t>(st.row)); };
     switch (st.on) {
@@ -264,6 +272,10 @@ void run_steps_n(int32_t* acc, size_t n, const std::vector<AluStep>& steps, cons
       case On::AbyRow: model::alu_apply_n(st.op, acc, row(), n); break;
       case On::TbyRow: model::alu_apply_n(st.op, t.data(), row(), n); break;
       case On::UbyRow: model::alu_apply_n(st.op, u.data(), row(), n); break;
+      case On::VbyA: model::alu_apply_n(st.op, v.data(), acc, n); break;
+      case On::VbyRow: model::alu_apply_n(st.op, v.data(), row(), n); break;
+      case On::VbyT: model::alu_apply_n(st.op, v.data(), t.data(), n); break;
+      case On::AbyV: model::alu_apply_n(st.op, acc, v.data(), n); break;
     }
   }
 }

@@ -41,6 +41,7 @@ ConvGeom conv_geom(const Node& n, const Shape& in, const Config& c, const Node* 
   g.cob = (n.out.c + block - 1) / block;
   g.scratch = needs_scratch(n);
   g.scratch2 = needs_scratch2(n);
+  g.scratch3 = needs_scratch3(n);
   g.rows = requant_row_count(n);
   if (g.rows > 0 || g.scratch) {
     using On = AluStep::On;
@@ -78,7 +79,7 @@ bool tile_fits(const ConvGeom& g, const Tile& t, const Config& c, bool residual)
   // A fused pool: whole rows, a multiple of its stride high (or the whole map), its output after the tiles.
   if (g.pk && (t.tw != g.wo || (t.th % g.ps != 0 && t.th < g.ho))) return false;
   const int64_t area = t.toc * tile_area(g, t), pooled = g.pk ? to * pool_rmax(g, t) * g.pwo : 0;
-  if (((residual && !g.skip_gemm) || g.scratch ? 2 : 1) * area + (g.scratch2 ? area : 0) + (1 - bias + g.rows) * to +
+  if (((residual && !g.skip_gemm) || g.scratch ? 2 : 1) * area + (g.scratch2 ? area : 0) + (g.scratch3 ? area : 0) + (1 - bias + g.rows) * to +
           pooled >
       d.acc_depth / 2)
     return false;
@@ -435,7 +436,7 @@ std::string tile_key(const Node& n, const Shape& in, const Config& c, const Node
   const std::string pool = g.pk ? fmt::format("m{}s{}>{}x{}{}", g.pk, g.ps, g.pho, g.pwo, g.pool_first ? "f" : "") : "";
   return fmt::format("{}{}:{}x{}x{}x{}>{}x{}x{}k{}s{}p{}r{}a{}t{}w{}v{}b{}{}|{}", op_name(n.op), g.dw ? "dw" : "",
                      g.nb, g.cib, g.h, g.w, g.cob, g.ho, g.wo, g.k, g.s, g.p, requant_imm_ops(n),
-                     residual_imm_ops(add, g.skip_gemm), g.scratch + 2 * g.scratch2, g.rows * (g.t_rows ? 2 : 1), g.vector_steps,
+                     residual_imm_ops(add, g.skip_gemm), g.scratch + 2 * g.scratch2 + 4 * g.scratch3, g.rows * (g.t_rows ? 2 : 1), g.vector_steps,
                      g.bias_gemm + 2 * g.skip_gemm, pool, c.hash());
 }
 

@@ -81,6 +81,14 @@ struct FloatRequantVta {
   // A channel of a per-channel form (Node::frqs): m and c come from ACC rows,
   // one 32-bit word whatever m.
   bool row = false;
+  // A channel of the two-line form of a per-channel node (requant_float.h):
+  // out = zmin + floor((m u' + c) / 2^s) + floor((m u' + c2) / 2^s), the
+  // levels after odd and after even thresholds as two lines of slope S / 2
+  // (ONNX Runtime's ties go to the even level, so each class has its own line).
+  bool two_lines = false;
+  int64_t c2 = 0;
+  std::vector<int32_t> segs2;  // the second line's intercept steps (as segs, seg_dc)
+  std::vector<int64_t> seg_dc2;
   // A channel of a per-channel form whose line has the float scale's exact
   // slope (m = its 24-bit mantissa) and an intercept that steps where the
   // float product's rounding moves (a binade of fl(acc * S)): for u below

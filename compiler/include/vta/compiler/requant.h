@@ -62,6 +62,12 @@ struct AluStep {
     UbyA,
     UbyRow,
     TbyU,
+    // A third scratch tile V (the first of two three-word lines,
+    // requant_float.h): V = V op A, V = V op row, V = V op T, A = A op V.
+    VbyA,
+    VbyRow,
+    VbyT,
+    AbyV,
   };
   isa::AluOp op;
   int32_t imm;
@@ -97,14 +103,16 @@ bool vta_requant_exact(const Node& n);
 bool needs_scratch(const Node& n);
 /// Whether it needs the second scratch tile U too (AluStep::On::U...).
 bool needs_scratch2(const Node& n);
+/// Whether it needs the third scratch tile V too (AluStep::On::V..., AbyV).
+bool needs_scratch3(const Node& n);
 /// ALU instructions in the requantization epilogue of `n`.
 int requant_imm_ops(const Node& n);
 /// Runs `steps` on one accumulator value as the ALU would (32-bit wrap
-/// around, T and U starting from `t0`, `rows` the lane's per-channel operands by
+/// around, T, U and V starting from `t0`, `rows` the lane's per-channel operands by
 /// row index): the lowering's proofs and the unit tests check the epilogue
 /// against the reference with it.
 int8_t run_steps(int32_t acc, const std::vector<AluStep>& steps, const std::vector<int32_t>& rows = {}, int32_t t0 = 0);
-/// run_steps() on n accumulators at once (T and U start from 0): acc[i]
+/// run_steps() on n accumulators at once (T, U and V start from 0): acc[i]
 /// becomes A, whose low 8 bits are run_steps()'s result. The lowering's
 /// proofs run whole accumulator ranges through it.
 void run_steps_n(int32_t* acc, size_t n, const std::vector<AluStep>& steps, const std::vector<int32_t>& rows = {});

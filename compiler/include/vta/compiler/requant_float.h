@@ -86,17 +86,57 @@ std::vector<AluStep> float_requant_steps(const FloatRequantVta& f);
 // fl(acc * S) where that rounding shifts every threshold alike, one
 // intercept; the intercept steps by d below u = B, a comparison in U.
 // Refused: more than 16 steps, or words that leave 32 bits.
+// Two lines (FloatRequantVta::two_lines): ONNX Runtime's float product
+// moves each threshold by half an ulp of its binade, and a tie goes to the
+// even level, so the thresholds into odd levels sit on one side of their
+// tie zones and those into even levels on the other: within a binade each
+// class is the real product's thresholds shifted alike, and over a
+// channel's range each class mostly lies on a line of slope S / 2 where the
+// whole set lies on none (the exact ties of a few-bit S alternate between
+// the two). So out = zmin + L1(u) + L2(u), L1 counting thresholds 1, 3, 5,
+// ... and L2 thresholds 2, 4, ..., each floor((m u + c) / 2^s) with one m
+// and s and its own intercept:
+//   MUL row m; T = A; T += row c2; T >>= row s; A += row c''; A >>= row s;
+//   A += T                                       (8 steps, 5 rows)
+// or, where m u + c needs more than 31 bits, m and c split at 2^L (L <= 12,
+// the largest that fits every channel, s raised to L where below), each
+// line's low word in T and U and the high word m_hi u added to both:
+//   T = A; T *= row m_lo; U = A; U *= row m_lo; T = (T + row c_lo) >> L;
+//   U = (U + row c2_lo) >> L; A *= row m_hi; T += A; U += A;
+//   T = (T + row c_hi'') >> row (s - L); U = (U + row c2_hi) >> row (s - L);
+//   T += U; A = T                                (20 steps, 8 rows)
+// or, where a channel needs M / 2 exactly (m its 24-bit mantissa) with
+// intercept steps at the binades for each line, three words split at 2^8
+// and 2^16 (7-bit limbs and M / 2 to 21 or 22 bits over 2^23 accumulators),
+// each line as the one-line three-word form above, the first into a third
+// scratch tile V (AluStep::On::V..., AbyV), the second into A; A += V
+//                                                (33 steps and 10 rows, 12
+//                                                 and 4 per step slot)
+// after the fix slots and A = u as above. Every channel of such a node runs
+// two lines: its own pair (no fixes), or its line form (with fixes) as
+// floor((m u + c) / 2^(s+1)) + floor((m u + c + 2^s) / 2^(s+1)). The
+// lowering takes whichever of the channels' own forms and the two-line
+// candidates has the fewest steps and passes the proof. Refused: a channel
+// whose lines fit no three words (a 24-bit M over about 2^24 accumulators).
 struct RowForm {
   std::vector<AluStep> steps;
   std::vector<std::vector<int32_t>> rows;  // [row][output channel]
 };
+/// The two-line form of one channel (FloatRequantVta::two_lines: its own
+/// pair of lines in one, two or three words), or nullopt; a per-channel
+/// node's channel without this form and without lower_float_requant(..., true)
+/// has none.
+std::optional<FloatRequantVta> lower_float_requant_pair(float scale, int32_t zp, bool relu, int64_t acc_bound);
 /// The steps and rows of the channels' forms (each lowered with row = true),
 /// or nullopt when a row value does not fit 32 bits.
 std::optional<RowForm> float_requant_rows(const std::vector<FloatRequantVta>& channels);
 /// Whether the form of the channels takes two words or more (the scratch tile T).
 bool float_requant_two_words(const std::vector<FloatRequantVta>& channels);
-/// The words of the form of the channels: 1, 2, or 3 (the scratch tiles T and U).
+/// The words of the form of the channels: 1, 2, or 3.
 int float_requant_words(const std::vector<FloatRequantVta>& channels);
+/// The scratch tiles the line part of the form takes (fixes take T too):
+/// 0, 1 (T) or 2 (T and U).
+int float_requant_scratch(const std::vector<FloatRequantVta>& channels);
 /// The rows float_requant_rows() gives, without building them.
 int float_requant_row_count(const std::vector<FloatRequantVta>& channels);
 /// Sets n.frqs when every output channel of a Conv2d / Dense with fmults has

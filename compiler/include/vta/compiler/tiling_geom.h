@@ -23,6 +23,7 @@ struct ConvGeom {
   // per-channel operand rows (requant_rows(): Node::lshift, Node::frqs) in ACC.
   bool scratch = false;
   bool scratch2 = false;  // a second scratch tile U (needs_scratch2(): three-word per-channel forms)
+  bool scratch3 = false;  // a third scratch tile V (needs_scratch3(): two three-word lines)
   int rows = 0;
   bool t_rows = false;  // the rows are operands of steps on T too (AluStep::On::TbyRow)
   // Epilogue steps with a tile operand (T, a row): vector-vector ALU ops,
@@ -96,7 +97,8 @@ inline ConvBanks conv_banks(const Tile& t, const ConvGeom& g) {
 /// WGT element) in each of the four parities (step, ACC half), and with the
 /// operand by GEMM toc ro (dst, its INP element, the identity) in each; with
 /// the second scratch tile U per ACC half toc ro each of U alone, U by A, T by
-/// U, and U by each row.
+/// U, and U by each row; with the third, V, V by A, V by T, A by V and V by
+/// each row.
 /// A fused max pool's uop banks (each toc ro uops in each ACC half): the
 /// left border column's k - pp - 1 column offsets (pp > 0); the k - 1 column
 /// offsets; the pooled rows alone; k row offsets, and for the pp rows above
@@ -110,7 +112,8 @@ inline int64_t pool_banks(const ConvGeom& g) {
 inline int64_t conv_uops(const Tile& t, const ConvGeom& g, bool residual = false) {
   return conv_banks(t, g).total + (4 + (residual || g.scratch ? 4 : 0) + (g.scratch ? 2 : 0) +
                                    (g.t_rows ? 4 : 2) * g.rows + (g.bias_gemm ? 4 : 0) + (g.skip_gemm ? 4 : 0) +
-                                   (g.scratch2 ? 6 + 2 * g.rows : 0) + 2 * pool_banks(g)) *
+                                   (g.scratch2 ? 6 + 2 * g.rows : 0) + (g.scratch3 ? 6 + 2 * g.rows : 0) +
+                                   2 * pool_banks(g)) *
                                       t.toc * g.ro;
 }
 /// A fused pool's output rows from a tile of th conv rows (the last tile of
