@@ -30,6 +30,7 @@
 #include "vta/sweeps/space.h"
 #include "vta/sweeps/spec.h"
 #include "vta/sweeps/stages.h"
+#include "vta/sweeps/store.h"
 
 namespace {
 
@@ -415,6 +416,38 @@ pid_t start_sweep(const std::string& spec, const std::string& db) {
     _exit(127);
   }
   return pid;
+}
+
+// A Slurm task cancelled (or a node lost) between creating its shard's file
+// and committing the schema leaves an SQLite file without tables: status,
+// merge and --resume count it as a shard not begun, and the rerun fills it.
+TEST(SweepRunner, AShardWhoseCreationWasInterruptedIsNotBegun) {
+  const auto dir = sweep_dir("blank-shard");
+  const std::string spec = write_spec(dir, "s.yaml", kSmallSweep);
+  const auto shards = dir / "shards";
+  std::filesystem::create_directories(shards);
+  const std::string s0 = (shards / "shard-0.sqlite").string(), s1 = (shards / "shard-1.sqlite").string();
+  ASSERT_EQ(run_vta("sweep run -q " + spec + " --shard 0/2 --max-stage 1 --db " + s0).code, 0);
+  sqlite3* db = nullptr;  // what the cancelled task left: the file, in WAL mode, no schema
+  ASSERT_EQ(sqlite3_open(s1.c_str(), &db), SQLITE_OK);
+  ASSERT_EQ(sqlite3_exec(db, "PRAGMA journal_mode=WAL", nullptr, nullptr, nullptr), SQLITE_OK);
+  sqlite3_close(db);
+  ASSERT_TRUE(std::filesystem::exists(s1));
+  EXPECT_FALSE(store_created(s1));
+  EXPECT_TRUE(store_created(s0));
+  EXPECT_FALSE(store_created((shards / "none.sqlite").string()));
+  std::ofstream(shards / "slurm-jobs.json") << nlohmann::json{{"spec", spec}, {"tasks", 2}}.dump();
+  const auto status = run_vta("sweep status " + shards.string());
+  ASSERT_EQ(status.code, 0) << status.out;
+  EXPECT_TRUE(std::regex_search(status.out, std::regex("\\n1 +0 +0 +0 +0 +no store"))) << status.out;
+  const auto merged = run_vta("sweep merge " + shards.string() + " -o " + (dir / "m.sqlite").string());
+  ASSERT_EQ(merged.code, 0) << merged.out;
+  const auto rerun = run_vta("sweep run -q " + spec + " --shard 1/2 --max-stage 1 --db " + s1);
+  ASSERT_EQ(rerun.code, 0) << rerun.out;
+  EXPECT_TRUE(store_created(s1));
+  const auto after = run_vta("sweep status " + shards.string());
+  ASSERT_EQ(after.code, 0) << after.out;
+  EXPECT_EQ(after.out.find("no store"), std::string::npos) << after.out;
 }
 
 TEST(SweepRunner, TwoProcessesShareOneStore) {

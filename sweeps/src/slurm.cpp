@@ -94,7 +94,8 @@ std::vector<std::string> shard_stores(const std::string& dir) {
   if (!path_is_dir(dir)) fail("{}: not a folder of shard stores", dir);
   for (const auto& e : list_dir(dir)) {
     const std::string n = e.path().filename().string();
-    if (n.starts_with("shard-") && n.ends_with(".sqlite")) out.push_back(e.path().string());
+    if (n.starts_with("shard-") && n.ends_with(".sqlite") && store_created(e.path().string()))
+      out.push_back(e.path().string());
   }
   std::sort(out.begin(), out.end());
   return out;
@@ -117,7 +118,7 @@ std::string submit_slurm(const SweepSpec& spec, const std::string& spec_path, co
   std::vector<int> tasks_a, tasks_b;
   for (int i = 0; i < n; ++i) {
     const std::string st = shard_store(dir, i);
-    const bool a_done = o.resume && path_exists(st) && shard_unfinished(spec, st, i, n, 0) == 0 &&
+    const bool a_done = o.resume && store_created(st) && shard_unfinished(spec, st, i, n, 0) == 0 &&
                         shard_unfinished(spec, st, i, n, 1) == 0;
     if (!a_done) tasks_a.push_back(i);
     tasks_b.push_back(i);  // stage 2 skips what is stored: a finished task ends at once
@@ -185,10 +186,10 @@ std::string slurm_status(const SweepSpec& spec, const std::string& dir) {
   const auto stores = shard_stores(dir);
   const int n = jobs.contains("tasks") ? jobs["tasks"].get<int>() : static_cast<int>(stores.size());
   std::map<std::string, std::string> state;  // "jobid_task" or "jobid" -> state
-  if (have("squeue") && !jobs.empty()) {
-    std::string ids;
-    for (const char* k : {"A", "B", "C"})
-      if (jobs.contains(k)) ids += (ids.empty() ? "" : ",") + jobs[k].get<std::string>();
+  std::string ids;
+  for (const char* k : {"A", "B", "C"})
+    if (jobs.contains(k)) ids += (ids.empty() ? "" : ",") + jobs[k].get<std::string>();
+  if (have("squeue") && !ids.empty()) {
     const Output o = sh("squeue -h -r -j " + ids + " -o '%i %T'");
     std::istringstream in(o.text);
     std::string id, st;
@@ -207,7 +208,7 @@ std::string slurm_status(const SweepSpec& spec, const std::string& dir) {
   for (int i = 0; i < n; ++i) {
     const std::string st = shard_store(dir, i);
     int64_t c[4] = {0, 0, 0, 0}, failed = 0, pending = 0;
-    if (path_exists(st)) {
+    if (store_created(st)) {
       const Store s(st, false);
       for (const auto& [key, stages] : s.results(false))
         for (const auto& [k, r] : stages) {

@@ -117,6 +117,17 @@ Store::Store(const std::string& path, bool create) : impl_(std::make_unique<Impl
 
 Store::~Store() = default;
 
+bool store_created(const std::string& path) {
+  if (!path_exists(path)) return false;
+  try {
+    const SQLite::Database db(path, SQLite::OPEN_READWRITE, 30000);
+    SQLite::Statement q(db, "SELECT count(*) FROM sqlite_master");
+    return !q.executeStep() || q.getColumn(0).getInt() > 0;
+  } catch (const SQLite::Exception&) {
+    return true;  // not SQLite, or unreadable: Store says which when it opens it
+  }
+}
+
 void Store::migrate_from_1() {
   try {
     SQLite::Transaction t(*impl_->db, SQLite::TransactionBehavior::IMMEDIATE);

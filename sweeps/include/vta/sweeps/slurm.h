@@ -27,7 +27,7 @@ struct SlurmOptions {
 
 /// The store of shard `i` in `dir`.
 std::string shard_store(const std::string& dir, int i);
-/// Every shard-*.sqlite in `dir`, sorted.
+/// Every shard-*.sqlite in `dir` that was created (store_created()), sorted.
 std::vector<std::string> shard_stores(const std::string& dir);
 
 /// Writes the job scripts and submits them with sbatch (unless dry_run);

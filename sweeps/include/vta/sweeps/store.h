@@ -79,4 +79,13 @@ class Store {
   std::string path_;
 };
 
+/// Whether a store was created at `path`: false where no file is, and for an
+/// interrupted creation, an SQLite file without any table (its process was
+/// stopped between creating the file and committing the schema, as a Slurm
+/// task cancelled at its start is). Such a file is a shard not begun: status,
+/// merge and --resume treat it as missing, and `sweep run` creates the schema
+/// in it. Anything else (a store, or a file that is not one) is true, and
+/// opening it says what it is.
+bool store_created(const std::string& path);
+
 }  // namespace vta::sweeps
