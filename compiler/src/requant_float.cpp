@@ -708,13 +708,30 @@ std::optional<RowForm> float_requant_rows(const std::vector<FloatRequantVta>& ch
     r.steps.push_back({AluOp::SHR, 31, On::T});
     r.steps.push_back({AluOp::ADD, 0, On::AbyT});
   }
+  // T = A (U = A, V = A): MAX and MIN of the tile with A.
+  const auto copy_a = [&](On by_a) {
+    r.steps.push_back({AluOp::MAX, 0, by_a});
+    r.steps.push_back({AluOp::MIN, 0, by_a});
+  };
+  // `n` intercept steps, rows from `row` (-B, -d each): T += [u < B] d, with
+  // U = [u < B] (U = A, U += -B, U >>= 31 is -1 below B, else 0; U *= -d).
+  // Returns the row after them.
+  const auto step_slots = [&](int row, size_t n) {
+    for (size_t i = 0; i < n; ++i, row += 2) {
+      copy_a(On::UbyA);
+      r.steps.push_back({AluOp::ADD, 0, On::UbyRow, row});
+      r.steps.push_back({AluOp::SHR, 31, On::U});
+      r.steps.push_back({AluOp::MUL, 0, On::UbyRow, row + 1});
+      r.steps.push_back({AluOp::ADD, 0, On::TbyU});
+    }
+    return row;
+  };
   const int base = static_cast<int>(slots);
   r.steps.push_back({AluOp::ADD, 0, On::AbyRow, base});
   r.steps.push_back({AluOp::MAX, 0});
   if (lines2 && split == 0) {  // A = m u; T = (A + c2) >> s; A = (A + c'') >> s + T
     r.steps.push_back({AluOp::MUL, 0, On::AbyRow, base + 1});
-    r.steps.push_back({AluOp::MAX, 0, On::TbyA});
-    r.steps.push_back({AluOp::MIN, 0, On::TbyA});  // T = A
+    copy_a(On::TbyA);  // T = A
     r.steps.push_back({AluOp::ADD, 0, On::TbyRow, base + 3});
     r.steps.push_back({AluOp::SHR, 0, On::TbyRow, base + 4});
     r.steps.push_back({AluOp::ADD, 0, On::AbyRow, base + 2});
@@ -723,29 +740,18 @@ std::optional<RowForm> float_requant_rows(const std::vector<FloatRequantVta>& ch
   } else if (lines2 && split < 0) {  // three words each: the first line into V, the second into A; A += V
     const int m0 = base + 1, m1 = base + 2, m2 = base + 3, sh = base + 4;
     const auto line = [&](int c0, bool into_v) {  // c0: the line's first row (c0, steps, c1, c2)
-      r.steps.push_back({AluOp::MAX, 0, On::TbyA});
-      r.steps.push_back({AluOp::MIN, 0, On::TbyA});  // T = A
+      copy_a(On::TbyA);  // T = A
       r.steps.push_back({AluOp::MUL, 0, On::TbyRow, m0});
       r.steps.push_back({AluOp::ADD, 0, On::TbyRow, c0});  // T = m0 u + c0
-      int row = c0 + 1;
-      for (size_t i = 0; i < segn2; ++i, row += 2) {  // T += [u < B] d
-        r.steps.push_back({AluOp::MAX, 0, On::UbyA});
-        r.steps.push_back({AluOp::MIN, 0, On::UbyA});  // U = A
-        r.steps.push_back({AluOp::ADD, 0, On::UbyRow, row});
-        r.steps.push_back({AluOp::SHR, 31, On::U});
-        r.steps.push_back({AluOp::MUL, 0, On::UbyRow, row + 1});
-        r.steps.push_back({AluOp::ADD, 0, On::TbyU});
-      }
+      const int row = step_slots(c0 + 1, segn2);
       r.steps.push_back({AluOp::SHR, lb, On::T});
-      r.steps.push_back({AluOp::MAX, 0, On::UbyA});
-      r.steps.push_back({AluOp::MIN, 0, On::UbyA});  // U = A
+      copy_a(On::UbyA);  // U = A
       r.steps.push_back({AluOp::MUL, 0, On::UbyRow, m1});
       r.steps.push_back({AluOp::ADD, 0, On::UbyRow, row});
       r.steps.push_back({AluOp::ADD, 0, On::TbyU});
       r.steps.push_back({AluOp::SHR, lb, On::T});  // T = X1
       if (into_v) {
-        r.steps.push_back({AluOp::MAX, 0, On::VbyA});
-        r.steps.push_back({AluOp::MIN, 0, On::VbyA});  // V = A
+        copy_a(On::VbyA);  // V = A
         r.steps.push_back({AluOp::MUL, 0, On::VbyRow, m2});
         r.steps.push_back({AluOp::ADD, 0, On::VbyRow, row + 1});
         r.steps.push_back({AluOp::ADD, 0, On::VbyT});
@@ -762,11 +768,9 @@ std::optional<RowForm> float_requant_rows(const std::vector<FloatRequantVta>& ch
     line(base + 5 + per_line, false);
     r.steps.push_back({AluOp::ADD, 0, On::AbyV});
   } else if (lines2) {  // each line's low word in T and U, the shared high word m_hi u added to both
-    r.steps.push_back({AluOp::MAX, 0, On::TbyA});
-    r.steps.push_back({AluOp::MIN, 0, On::TbyA});  // T = A
+    copy_a(On::TbyA);  // T = A
     r.steps.push_back({AluOp::MUL, 0, On::TbyRow, base + 1});
-    r.steps.push_back({AluOp::MAX, 0, On::UbyA});
-    r.steps.push_back({AluOp::MIN, 0, On::UbyA});  // U = A
+    copy_a(On::UbyA);  // U = A
     r.steps.push_back({AluOp::MUL, 0, On::UbyRow, base + 1});
     r.steps.push_back({AluOp::ADD, 0, On::TbyRow, base + 2});
     r.steps.push_back({AluOp::SHR, split, On::T});
@@ -787,8 +791,7 @@ std::optional<RowForm> float_requant_rows(const std::vector<FloatRequantVta>& ch
     r.steps.push_back({AluOp::ADD, 0, On::AbyRow, base + 2});
     r.steps.push_back({AluOp::SHR, 0, On::AbyRow, base + 3});
   } else if (words == 2) {
-    r.steps.push_back({AluOp::MAX, 0, On::TbyA});
-    r.steps.push_back({AluOp::MIN, 0, On::TbyA});  // T = A
+    copy_a(On::TbyA);  // T = A
     r.steps.push_back({AluOp::MUL, 0, On::TbyRow, base + 1});
     r.steps.push_back({AluOp::ADD, 0, On::TbyRow, base + 2});
     r.steps.push_back({AluOp::SHR, kLowBits, On::T});
@@ -797,22 +800,12 @@ std::optional<RowForm> float_requant_rows(const std::vector<FloatRequantVta>& ch
     r.steps.push_back({AluOp::ADD, 0, On::AbyT});
     r.steps.push_back({AluOp::SHR, 0, On::AbyRow, base + 5});
   } else {
-    r.steps.push_back({AluOp::MAX, 0, On::TbyA});
-    r.steps.push_back({AluOp::MIN, 0, On::TbyA});  // T = A
+    copy_a(On::TbyA);  // T = A
     r.steps.push_back({AluOp::MUL, 0, On::TbyRow, base + 1});
     r.steps.push_back({AluOp::ADD, 0, On::TbyRow, base + 2});  // T = m0 u + c0
-    int row = base + 3;
-    for (size_t i = 0; i < segn; ++i, row += 2) {  // T += [u < B] d
-      r.steps.push_back({AluOp::MAX, 0, On::UbyA});
-      r.steps.push_back({AluOp::MIN, 0, On::UbyA});  // U = A
-      r.steps.push_back({AluOp::ADD, 0, On::UbyRow, row});
-      r.steps.push_back({AluOp::SHR, 31, On::U});
-      r.steps.push_back({AluOp::MUL, 0, On::UbyRow, row + 1});
-      r.steps.push_back({AluOp::ADD, 0, On::TbyU});
-    }
+    const int row = step_slots(base + 3, segn);
     r.steps.push_back({AluOp::SHR, kLimbBits, On::T});
-    r.steps.push_back({AluOp::MAX, 0, On::UbyA});
-    r.steps.push_back({AluOp::MIN, 0, On::UbyA});  // U = A
+    copy_a(On::UbyA);  // U = A
     r.steps.push_back({AluOp::MUL, 0, On::UbyRow, row});
     r.steps.push_back({AluOp::ADD, 0, On::UbyRow, row + 1});
     r.steps.push_back({AluOp::ADD, 0, On::TbyU});
