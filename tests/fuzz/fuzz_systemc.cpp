@@ -8,7 +8,6 @@
 #include <optional>
 
 #include "fuzz_program_input.h"
-#include "vta/isa/asan_stack.h"
 #include "vta/isa/config.h"
 
 namespace {
@@ -43,10 +42,6 @@ Outcome run_on(const std::string& backend, const vta::Config& c, vta::Conformanc
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  // What an earlier input's SystemC run left poisoned where this input's
-  // frames will be (vta/isa/asan_stack.h): 1 MiB below this frame covers
-  // every call this target makes.
-  vta::forget_stale_stack_poison(size_t{1} << 20);
   const vta::Config& c = vta::fuzz::program_config();
   const vta::ConformanceFiles files = vta::fuzz::unpack_program(data, size);
   const Outcome g = run_on("golden", c, files), s = run_on("systemc", c, files);

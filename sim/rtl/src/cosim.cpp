@@ -3,6 +3,7 @@
 #include "cosim_backend.h"
 #include "engine.h"
 #include "verilator_select.h"
+#include "vta/isa/asan_stack.h"
 #include "vta/isa/error.h"
 
 namespace vta::rtl {
@@ -74,6 +75,7 @@ void CoSimTop::call(const std::function<void()>& job) {
   Verilated::threadContextp(&context_);
   job_ev_.notify(sc_core::SC_ZERO_TIME);
   sc_core::sc_start();  // the thread clocks the core until the job is done; then nothing is left to simulate
+  restore_main_stack_bounds();
   if (job_) fail("systemc-rtl: the simulation stopped before the co-simulated core's job was done");
   if (error_) std::rethrow_exception(std::exchange(error_, nullptr));
 }

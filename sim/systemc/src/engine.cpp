@@ -44,7 +44,7 @@ Engine& Engine::instance() {
     top_modules().elaborated = true;
     for (auto* elaborate : top_modules().elaborate) elaborate();
     sc_core::sc_start(sc_core::SC_ZERO_TIME);  // every thread now waits for start_ev_
-    forget_stale_stack_poison();
+    restore_main_stack_bounds();
     return e;
   }();
   return *engine;
@@ -100,7 +100,7 @@ RunRecord Engine::run(const RunSetup& setup) {
 
   start_ev_.notify(sc_core::SC_ZERO_TIME);
   sc_core::sc_start();  // returns when every thread waits: done, failed or deadlocked
-  forget_stale_stack_poison();
+  restore_main_stack_bounds();
 
   if (!aborting_ && done_ < n) {
     std::array<int64_t, 3> heads{};
@@ -113,7 +113,7 @@ RunRecord Engine::run(const RunSetup& setup) {
   }
   if (aborting_) {
     sc_core::sc_start();  // let every thread unwind to its start
-    forget_stale_stack_poison();
+    restore_main_stack_bounds();
     aborting_ = false;
     rs_ = nullptr;
     throw Error(error_);

@@ -1,16 +1,17 @@
 #pragma once
-// Debian's SystemC switches between its threads' stacks without telling
-// AddressSanitizer (no __sanitizer_start_switch_fiber), so redzones of frames
-// that were left by a switch or an exception thrown on a SystemC thread stay
-// poisoned on the main stack below the live frames, and a later deep call
-// there (an exception's unwinding first of all, or ASan's own sigaltstack
-// probe in __asan_handle_no_return) is reported as a stack-buffer-overflow
-// that is not one. forget_stale_stack_poison() unpoisons `bytes` of the
-// unused stack below its caller; it is a no-op without AddressSanitizer.
-// Callers: the SystemC engine after each sc_start, and the fuzz_systemc
-// target before each input (tests/fuzz/README.md).
+// Debian's SystemC 2.3.4 tells AddressSanitizer about its coroutine switches
+// (__sanitizer_start/finish_switch_fiber, weak references in libsystemc),
+// but it announces a switch back to the main coroutine with the stack it
+// knows for it: none (bottom 0, size 0). From the first switch back on, ASan
+// believes the main thread has no stack, so every exception thrown on the
+// main stack afterwards skips the unpoisoning of the frames it unwinds
+// ("ignoring requested __asan_handle_no_return"), their redzones stay
+// poisoned, and a later exception thrown from that depth is reported as a
+// stack-buffer-overflow in ASan's own sigaltstack probe that is not one.
+// restore_main_stack_bounds() announces a switch from the main stack to
+// itself with its real bounds; whoever calls sc_start calls it when
+// sc_start returns. It is a no-op without AddressSanitizer.
 #include <cstddef>
-#include <cstdint>
 
 #if defined(__has_feature)
 #if __has_feature(address_sanitizer)
@@ -18,17 +19,32 @@
 #endif
 #endif
 #if defined(__SANITIZE_ADDRESS__) || defined(VTA_ASAN)
-#include <sanitizer/asan_interface.h>
+#include <pthread.h>
+#include <sanitizer/common_interface_defs.h>
 namespace vta {
-[[gnu::noinline]] inline void forget_stale_stack_poison(size_t bytes = size_t{256} << 10) {
-  char here = 0;
-  const uintptr_t hi = (reinterpret_cast<uintptr_t>(&here) - 256) & ~uintptr_t{7};
-  ASAN_UNPOISON_MEMORY_REGION(reinterpret_cast<void*>(hi - bytes), bytes);
-  asm volatile("" : : "r"(&here) : "memory");
+inline void restore_main_stack_bounds() {
+  struct Bounds {
+    void* bottom = nullptr;
+    size_t size = 0;
+  };
+  // The calling (main) thread's stack: the same on every call.
+  static const Bounds main_stack = [] {
+    Bounds b;
+    pthread_attr_t attr;
+    if (pthread_getattr_np(pthread_self(), &attr) == 0) {
+      if (pthread_attr_getstack(&attr, &b.bottom, &b.size) != 0) b = {};
+      pthread_attr_destroy(&attr);
+    }
+    return b;
+  }();
+  if (main_stack.size == 0) return;
+  void* fake_stack = nullptr;
+  __sanitizer_start_switch_fiber(&fake_stack, main_stack.bottom, main_stack.size);
+  __sanitizer_finish_switch_fiber(fake_stack, nullptr, nullptr);
 }
 }  // namespace vta
 #else
 namespace vta {
-inline void forget_stale_stack_poison(size_t = 0) {}
+inline void restore_main_stack_bounds() {}
 }  // namespace vta
 #endif
