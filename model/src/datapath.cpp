@@ -7,6 +7,7 @@
 
 #include "gemm_kernels.h"
 #include "vta/isa/error.h"
+#include "vta/isa/fuzz_coverage.h"
 #include "vta/model/alu_block.h"
 #include "vta/model/program.h"
 
@@ -295,7 +296,7 @@ namespace {
 // The ALU loop nest for one operation, so that the per-lane operation is
 // known at compile time and the lane loop vectorises.
 template <AluOp OP, bool IMM>
-void alu_loop(const Uop* uops, uint32_t bgn, uint32_t end, uint32_t io, uint32_t ii, uint32_t dfo, uint32_t dfi,
+VTA_NO_FUZZ_COVERAGE void alu_loop(const Uop* uops, uint32_t bgn, uint32_t end, uint32_t io, uint32_t ii, uint32_t dfo, uint32_t dfi,
               uint32_t sfo, uint32_t sfi, int32_t imm, int32_t* acc, int8_t* out, uint64_t lanes) {
   for (uint32_t i = 0; i < io; ++i)
     for (uint32_t j = 0; j < ii; ++j)

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cstring>
 
+#include "vta/isa/fuzz_coverage.h"
+
 #if defined(__SSE2__)
 #include <immintrin.h>
 #endif
@@ -100,7 +102,7 @@ struct Simd128 {
 // broadcast multiply-adds of int16 pairs across BO channels, the
 // wrap-around accumulate and the OUT write) is inlined and kept in registers.
 template <typename S, int BI, int BO>
-void fixed(const Loop& g) {
+VTA_NO_FUZZ_COVERAGE void fixed(const Loop& g) {
   static_assert(BI % 2 == 0 && BO % S::kLanes == 0, "fixed kernels take whole pairs and whole registers");
   constexpr int kPairs = BI / 2, kChunks = BO / S::kLanes;
   constexpr int kSplit = kChunks >= 4 ? 1 : std::min(kPairs, 4 / kChunks);
@@ -150,7 +152,7 @@ void fixed(const Loop& g) {
 }
 
 // Any shape: the same computation with run-time sizes.
-void generic(const Loop& g) {
+VTA_NO_FUZZ_COVERAGE void generic(const Loop& g) {
   const int64_t per = packed_elems(g.bi, g.bo);
   for (uint32_t i = 0; i < g.io; ++i)
     for (uint32_t j = 0; j < g.ii; ++j)

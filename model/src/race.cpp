@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "vta/isa/error.h"
+#include "vta/isa/fuzz_coverage.h"
 
 namespace vta::model {
 
@@ -109,7 +110,9 @@ void RaceChecker::report(uint32_t earlier, bool earlier_writes, bool now_writes,
       now_writes ? "writes" : "reads"));
 }
 
-const RaceChecker::Footprint* RaceChecker::footprint(const Insn& insn, const std::vector<Uop>& uops) {
+// The loop nest over every uop iteration: out of the fuzzers' coverage (vta/isa/fuzz_coverage.h).
+VTA_NO_FUZZ_COVERAGE const RaceChecker::Footprint* RaceChecker::footprint(const Insn& insn,
+                                                                         const std::vector<Uop>& uops) {
   const uint32_t bgn = insn[Member::uop_bgn], end = insn[Member::uop_end];
   const uint32_t io = insn[Member::iter_out], ii = insn[Member::iter_in];
   if (bgn >= end || io == 0 || ii == 0) return nullptr;
