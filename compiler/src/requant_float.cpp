@@ -89,6 +89,18 @@ int64_t fixed(int64_t u, const std::vector<int32_t>& fixes) {
 // floor(n / d), d > 0
 int64_t floor_div(int64_t n, int64_t d) { return n / d - ((n % d != 0) && (n < 0)); }
 
+// The candidate multipliers of a slope m0, nearest first: round(m0), then
+// one above and one below it, two above and two below, ... to 64; none
+// negative.
+std::vector<int64_t> multipliers_near(double m0) {
+  const auto r = static_cast<int64_t>(std::llround(m0));
+  std::vector<int64_t> ms{r};
+  for (int64_t d = 1; d <= 64; ++d)
+    for (int64_t m : {r + d, r - d})
+      if (m >= 0) ms.push_back(m);
+  return ms;
+}
+
 // The line zmin + floor((m (g(u) + j0) + c) / 2^s) through thresholds t[1..J]
 // of u in [0, w] (g(u) <= top), checked against the count of the formula's
 // own thresholds `real` passed (the formula is monotone in u).
@@ -100,54 +112,50 @@ std::optional<FloatRequantVta> find_line(FloatRequantVta f, const std::vector<in
     const int64_t one = int64_t{1} << s;
     const double m0 = std::ldexp(static_cast<double>(scale), s);
     if (m0 * static_cast<double>(top + 1) >= 0x1p62) break;
-    for (int64_t d = 0; d <= 64; ++d)
-      for (int sign : {1, -1}) {
-        if (d == 0 && sign < 0) continue;
-        const int64_t m = static_cast<int64_t>(std::llround(m0)) + sign * d;
-        if (m < 0) continue;
-        int64_t c_lo = 0, c_hi = (int64_t{J} + 1) * one - 1 - m * top;
-        for (int j = 1; j <= J && c_lo <= c_hi; ++j) {
-          const int64_t tj = t[static_cast<size_t>(j)];
-          c_lo = std::max(c_lo, j * one - m * tj);
-          c_hi = std::min(c_hi, j * one - 1 - m * (tj - 1));
-        }
-        if (c_lo > c_hi) continue;
-        FloatRequantVta cand = f;
-        cand.m = m, cand.s = static_cast<int32_t>(s);
-        cand.j0 = m > 0 ? static_cast<int32_t>(c_lo / m) : 0;
-        cand.c = c_lo - int64_t{cand.j0} * m;
-        if (cand.j0 > kImm) continue;
-        cand.span = static_cast<int32_t>(w + cand.j0);
-        if (!fits(cand, top + cand.j0, three)) continue;
-        // The check: both sides are step functions of u (the line of
-        // g(u) = u moved by the fixes, and the count of the formula's own
-        // thresholds), so they agree on [0, w] when they agree at 0 and at
-        // every u where either can change: near a threshold of either, and
-        // near a fix. (lower_line() and lower_float_requant_rows() then run
-        // the emitted steps on every accumulator.)
-        std::vector<int64_t> at{0, w};
-        for (int j = 1; j <= J; ++j)
-          for (int64_t near = -1; near <= 1; ++near)
-            at.push_back(t[static_cast<size_t>(j)] + near), at.push_back(real[static_cast<size_t>(j)] + near);
-        for (int32_t fx : cand.fixes)
-          for (int64_t near = -1; near <= 2; ++near) at.push_back(std::abs(fx) + near);
-        bool exact = true;
-        for (size_t i = 0; i < at.size() && exact; ++i) {
-          const int64_t u = at[i];
-          if (u < 0 || u > w) continue;
-          const auto level = std::upper_bound(real.begin() + 1, real.begin() + 1 + J, u) - (real.begin() + 1);
-          int64_t v = 0;
-          const int64_t up = fixed(u, cand.fixes) + cand.j0;
-          if (!cand.two_words()) {
-            v = shr(m * up + cand.c, s);
-          } else {
-            const int64_t lo_word = shr((m & 4095) * up + (cand.c & 4095), kLowBits);
-            v = shr((m >> kLowBits) * up + (cand.c >> kLowBits) + lo_word, s - kLowBits);
-          }
-          exact = v == level;
-        }
-        if (exact) return cand;
+    for (const int64_t m : multipliers_near(m0)) {
+      int64_t c_lo = 0, c_hi = (int64_t{J} + 1) * one - 1 - m * top;
+      for (int j = 1; j <= J && c_lo <= c_hi; ++j) {
+        const int64_t tj = t[static_cast<size_t>(j)];
+        c_lo = std::max(c_lo, j * one - m * tj);
+        c_hi = std::min(c_hi, j * one - 1 - m * (tj - 1));
       }
+      if (c_lo > c_hi) continue;
+      FloatRequantVta cand = f;
+      cand.m = m, cand.s = static_cast<int32_t>(s);
+      cand.j0 = m > 0 ? static_cast<int32_t>(c_lo / m) : 0;
+      cand.c = c_lo - int64_t{cand.j0} * m;
+      if (cand.j0 > kImm) continue;
+      cand.span = static_cast<int32_t>(w + cand.j0);
+      if (!fits(cand, top + cand.j0, three)) continue;
+      // The check: both sides are step functions of u (the line of
+      // g(u) = u moved by the fixes, and the count of the formula's own
+      // thresholds), so they agree on [0, w] when they agree at 0 and at
+      // every u where either can change: near a threshold of either, and
+      // near a fix. (lower_line() and lower_float_requant_rows() then run
+      // the emitted steps on every accumulator.)
+      std::vector<int64_t> at{0, w};
+      for (int j = 1; j <= J; ++j)
+        for (int64_t near = -1; near <= 1; ++near)
+          at.push_back(t[static_cast<size_t>(j)] + near), at.push_back(real[static_cast<size_t>(j)] + near);
+      for (int32_t fx : cand.fixes)
+        for (int64_t near = -1; near <= 2; ++near) at.push_back(std::abs(fx) + near);
+      bool exact = true;
+      for (size_t i = 0; i < at.size() && exact; ++i) {
+        const int64_t u = at[i];
+        if (u < 0 || u > w) continue;
+        const auto level = std::upper_bound(real.begin() + 1, real.begin() + 1 + J, u) - (real.begin() + 1);
+        int64_t v = 0;
+        const int64_t up = fixed(u, cand.fixes) + cand.j0;
+        if (!cand.two_words()) {
+          v = shr(m * up + cand.c, s);
+        } else {
+          const int64_t lo_word = shr((m & 4095) * up + (cand.c & 4095), kLowBits);
+          v = shr((m >> kLowBits) * up + (cand.c >> kLowBits) + lo_word, s - kLowBits);
+        }
+        exact = v == level;
+      }
+      if (exact) return cand;
+    }
   }
   return std::nullopt;
 }
@@ -432,19 +440,15 @@ std::optional<FloatRequantVta> lower_two_lines(float scale, int32_t zp, bool rel
   for (int s = 0; s <= 31 + kMaxSplit; ++s) {
     const double m0 = std::ldexp(static_cast<double>(scale) / 2, s);
     if (m0 * static_cast<double>(w + 2) >= 0x1p52) break;
-    for (int64_t d = 0; d <= 64; ++d)
-      for (int sign : {1, -1}) {
-        if (d == 0 && sign < 0) continue;
-        const int64_t m = static_cast<int64_t>(std::llround(m0)) + sign * d;
-        if (m < 0) continue;
-        const auto [lo1, hi1] = intercepts(odd, w, m, s);
-        if (lo1 > hi1) continue;
-        const auto [lo2, hi2] = intercepts(even, w, m, s);
-        if (lo2 > hi2) continue;
-        f.m = m, f.s = s, f.c = lo1, f.c2 = lo2;
-        for (int L = 0; L <= kMaxSplit; ++L)
-          if (two_lines_fit(f, L)) return f;
-      }
+    for (const int64_t m : multipliers_near(m0)) {
+      const auto [lo1, hi1] = intercepts(odd, w, m, s);
+      if (lo1 > hi1) continue;
+      const auto [lo2, hi2] = intercepts(even, w, m, s);
+      if (lo2 > hi2) continue;
+      f.m = m, f.s = s, f.c = lo1, f.c2 = lo2;
+      for (int L = 0; L <= kMaxSplit; ++L)
+        if (two_lines_fit(f, L)) return f;
+    }
   }
   // Three words: S / 2 exactly, each line with its own intercept steps; over
   // 2^23 accumulators 7-bit limbs and S / 2 to 21 or 22 bits (more steps).
