@@ -29,7 +29,7 @@ esac
 # --ci: executions per target, about 45 s each on CI's 2 cores (rates in
 # tests/fuzz/README.md); libFuzzer with one seed and one process replays the
 # same inputs for the same code.
-declare -A ci_runs=([config]=150000 [config_import]=600000 [vasm]=200000 [program]=200000 [onnx]=20000
+declare -A ci_runs=([config]=150000 [config_import]=600000 [vasm]=200000 [program]=200000 [onnx]=100000
   [sweep_spec]=100000 [systemc]=100000)
 targets=("$@")
 root=$(pwd) out=build/asan
