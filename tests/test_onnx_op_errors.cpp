@@ -12,7 +12,10 @@
 
 #include "onnx_builder.h"
 #include "onnx_guard.h"
+#include "vta/compiler/compile.h"
 #include "vta/compiler/onnx.h"
+#include "vta/compiler/reference.h"
+#include "vta/compiler/runtime.h"
 #include "vta/compiler/requant.h"
 #include "vta/compiler/zoo.h"
 #include "vta/isa/error.h"
@@ -460,6 +463,40 @@ TEST(OnnxShapeLimits, IntegerConvStrideZero) {
   Conv c;
   OnnxBuilder::attr(c.n, "strides", std::vector<int64_t>{0, 0});
   EXPECT_HAS(import_error(c.b), "(QLinearConv): attribute strides is 0");
+}
+
+// fuzz_onnx, 2026-11-27: a MaxPool with strides 2^63 - 1 reached the code
+// generator, whose address arithmetic overflowed (UBSan; the input is
+// tests/fuzz/regressions/onnx/maxpool-strides-2-63.onnx). Every importer
+// refuses a stride past the limit of a tensor.
+TEST(OnnxShapeLimits, StridesPastTheLimitOfATensorAreRefused) {
+  constexpr int64_t kHuge = std::numeric_limits<int64_t>::max();
+  QdqNet p;
+  p.conv_window({3, 3}, {1, 1}, {1, 1, 1, 1}).pool_window({2, 2}, {kHuge, kHuge}, {0, 0, 0, 0});
+  EXPECT_HAS(import_error(p.b), "(MaxPool): attribute strides is 9223372036854775807 (the limit is 268435456)");
+  QdqNet c;
+  c.conv_window({3, 3}, {kHuge, kHuge}, {1, 1, 1, 1}).pool_window({2, 2}, {2, 2}, {0, 0, 0, 0});
+  EXPECT_HAS(import_error(c.b), "(Conv): attribute strides is 9223372036854775807 (the limit is 268435456)");
+  Conv q;
+  OnnxBuilder::attr(q.n, "strides", std::vector<int64_t>{kHuge, kHuge});
+  EXPECT_HAS(import_error(q.b), "(QLinearConv): attribute strides is 9223372036854775807");
+}
+
+// Below that limit a stride past the input is what ONNX allows: one window.
+// It compiles and runs bit-exactly against the reference.
+TEST(OnnxShapeLimits, StridePastTheInputLeavesOneWindow) {
+  QdqNet n;
+  n.conv_window({3, 3}, {1, 1}, {1, 1, 1, 1}).pool_window({2, 2}, {1 << 20, 1 << 20}, {0, 0, 0, 0});
+  const Graph g = import_onnx_bytes(n.b.bytes(), "wide.onnx");
+  const vta::Config cfg = vta::default_config();
+  const CompiledNetwork net = compile(g, cfg);
+  auto backend = vta::make_backend("golden", cfg);
+  const Tensor in = zoo_input(g, 3);
+  const NetworkResult r = run_network(net, *backend, in);
+  const Tensor want = run_graph(g, in)[static_cast<size_t>(g.output)];
+  EXPECT_EQ(want.shape.h, 1);
+  EXPECT_EQ(want.shape.w, 1);
+  EXPECT_EQ(r.output.data, want.data);
 }
 
 TEST(OnnxShapeLimits, InfiniteScale) {

@@ -27,6 +27,9 @@ std::string window_problem(int64_t k, int64_t s, int64_t p, int64_t h, int64_t w
   if (p < 0) return fmt::format("attribute pads is {} (it must be 0 or more)", p);
   if (k > kMaxTensorElements)
     return fmt::format("attribute kernel_shape is {} (the limit is {})", k, kMaxTensorElements);
+  // A stride past the input leaves one window, as ONNX says; past the limit
+  // of a tensor it would overflow the code generator's address arithmetic.
+  if (s > kMaxTensorElements) return fmt::format("attribute strides is {} (the limit is {})", s, kMaxTensorElements);
   if (p >= k) return fmt::format("attribute pads is {}; it must be smaller than the kernel ({})", p, k);
   if (k > h + 2 * p || k > w + 2 * p)
     return fmt::format("attribute kernel_shape is {}, larger than the padded input ({}x{})", k, h + 2 * p, w + 2 * p);
