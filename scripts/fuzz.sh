@@ -12,6 +12,9 @@
 #                                            45 s each) from a fresh working corpus, so
 #                                            a commit's result is the same here and in CI
 #   scripts/fuzz.sh --merge [TARGET ...]     minimise the working corpus into tests/fuzz/corpus/TARGET
+#   scripts/fuzz.sh --jobs N SECONDS [TARGET ...]   N processes per target at once on
+#                                            its working corpus, each with its own log
+#                                            (build/asan/fuzz/fuzz_TARGET.I.log) and ledger row
 # An open-ended run appends a row per target to tests/fuzz/campaign.tsv (date,
 # commit, target, seconds, executions, edges, corpus, findings): the ledger
 # of executions toward the issue's 10 million per target;
@@ -20,12 +23,21 @@
 # better at a third of the speed; tests/fuzz/README.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-merge=0 ci=0
+merge=0 ci=0 jobs=1
+if [ "${1:-}" = --jobs ]; then
+  jobs=${2:-}
+  [[ "$jobs" =~ ^[1-9][0-9]*$ ]] || { echo "fuzz.sh: --jobs needs a positive number, got '$jobs'" >&2; exit 2; }
+  shift 2
+fi
 case "${1:-}" in
   --merge) merge=1; shift; secs=0 ;;
   --ci) ci=1; shift; secs=0 ;;
   *) secs=${1:-60}; shift || true ;;
 esac
+if [ "$jobs" -gt 1 ] && [ $((ci + merge)) -gt 0 ]; then
+  echo "fuzz.sh: --jobs is for open-ended runs, not --ci (one seed) or --merge" >&2
+  exit 2
+fi
 # --ci: executions per target, about 45 s each on CI's 2 cores (rates in
 # tests/fuzz/README.md); libFuzzer with one seed and one process replays the
 # same inputs for the same code.
@@ -41,6 +53,17 @@ fi
 cmake --build --preset asan --target vta "${targets[@]/#/fuzz_}"
 # The commit the targets were built from (the ledger's; HEAD may move while they run).
 commit=$(git rev-parse --short HEAD 2>/dev/null || echo -)
+# One libFuzzer process of target $t on its working corpus; its whole output
+# goes to LOG (its statistics make the ledger row), a summary to the terminal
+# with each line prefixed by TAG.
+run_fuzzer() {
+  local log=$1 tag=$2
+  (cd "$out/fuzz/findings/$t" &&
+    "$bin" "${budget[@]}" -timeout=10 -rss_limit_mb=4096 -print_final_stats=1 ${FUZZ_FLAGS:-} \
+      "${dict[@]}" "$root/$work" 2>&1 | tee "$log" |
+      grep -aE "^#[0-9]+.*(INITED|DONE)|stat::number_of_executed_units|ERROR|SUMMARY" |
+      sed -u "s/^/$tag/" || true)
+}
 for t in "${targets[@]}"; do
   bin="$root/$out/tests/fuzz/fuzz_$t"
   work="$out/fuzz/corpus/$t"
@@ -61,29 +84,40 @@ for t in "${targets[@]}"; do
   # not) are older than the stamp.
   stamp="$out/fuzz/findings/$t/.started"
   touch "$stamp"
-  echo "== fuzz_$t: ${budget[*]}"
-  log="$root/$out/fuzz/fuzz_$t.log"
-  began=$SECONDS
-  (cd "$out/fuzz/findings/$t" &&
-    "$bin" "${budget[@]}" -timeout=10 -rss_limit_mb=4096 -print_final_stats=1 ${FUZZ_FLAGS:-} \
-      "${dict[@]}" "$root/$work" 2>&1 | tee "$log" |
-      grep -aE "^#[0-9]+.*(INITED|DONE)|stat::number_of_executed_units|ERROR|SUMMARY" || true)
+  if [ "$jobs" = 1 ]; then
+    echo "== fuzz_$t: ${budget[*]}"
+    logs=("$root/$out/fuzz/fuzz_$t.log")
+    began=$SECONDS
+    run_fuzzer "${logs[0]}" ""
+  else
+    echo "== fuzz_$t: ${budget[*]}, $jobs processes"
+    logs=()
+    for ((i = 1; i <= jobs; i++)); do logs+=("$root/$out/fuzz/fuzz_$t.$i.log"); done
+    began=$SECONDS
+    for ((i = 1; i <= jobs; i++)); do run_fuzzer "${logs[i - 1]}" "[$i] " & done
+    wait
+  fi
   found=$(find "$out/fuzz/findings/$t" -maxdepth 1 -newer "$stamp" -regextype egrep -regex '.*/(crash|timeout|leak|oom)-[^/]*' | wc -l)
   if [ $ci = 0 ] && [ $merge = 0 ]; then
-    # The campaign ledger (tests/fuzz/README.md "Runs"): one row per open-ended run.
-    execs=$(grep -a -m1 -oE 'stat::number_of_executed_units: [0-9]+' "$log" | grep -oE '[0-9]+$' || echo 0)
-    edges=$(grep -a -oE 'cov: [0-9]+' "$log" | tail -1 | grep -oE '[0-9]+$' || echo 0)
-    corpus=$(ls "$work" | wc -l)
-    # The seconds it ran: fewer than asked when it was interrupted (SIGINT
-    # to the fuzzer ends it with its statistics) or stopped on a finding.
+    # The campaign ledger (tests/fuzz/README.md "Runs"): one row per
+    # open-ended process. The seconds it ran: fewer than asked when it was
+    # interrupted (SIGINT to the fuzzer ends it with its statistics) or
+    # stopped on a finding.
     ran=$((SECONDS - began))
     [ "$ran" -gt "$secs" ] && ran=$secs
-    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$(date -u +%FT%TZ)" "$commit" \
-      "$t" "$ran" "$execs" "$edges" "$corpus" "$found" >> tests/fuzz/campaign.tsv
+    corpus=$(ls "$work" | wc -l)
+    for log in "${logs[@]}"; do
+      execs=$(grep -a -m1 -oE 'stat::number_of_executed_units: [0-9]+' "$log" | grep -oE '[0-9]+$' || echo 0)
+      edges=$(grep -a -oE 'cov: [0-9]+' "$log" | tail -1 | grep -oE '[0-9]+$' || echo 0)
+      # This process's findings: libFuzzer names every file it writes.
+      mine=$(grep -ac 'Test unit written to' "$log" || true)
+      printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$(date -u +%FT%TZ)" "$commit" \
+        "$t" "$ran" "$execs" "$edges" "$corpus" "$mine" >> tests/fuzz/campaign.tsv
+    done
   fi
   if [ "$found" -gt 0 ]; then
     # The report and stack of the finding, so that a CI log alone says what broke.
-    grep -a -m1 -B2 -A60 -E "ERROR: |runtime error:|terminate called|==[0-9]+==" "$log" | cut -c1-300 || true
+    cat "${logs[@]}" | grep -a -m1 -B2 -A60 -E "ERROR: |runtime error:|terminate called|==[0-9]+==" | cut -c1-300 || true
     echo "fuzz_$t: findings in $out/fuzz/findings/$t (reproduce: $bin FILE)"
     exit 1
   fi
