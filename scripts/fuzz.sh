@@ -13,8 +13,9 @@
 #                                            a commit's result is the same here and in CI
 #   scripts/fuzz.sh --merge [TARGET ...]     minimise the working corpus into tests/fuzz/corpus/TARGET
 #   scripts/fuzz.sh --jobs N SECONDS [TARGET ...]   N processes per target at once on
-#                                            its working corpus, each with its own log
-#                                            (build/asan/fuzz/fuzz_TARGET.I.log) and ledger row
+#                                            its working corpus (libFuzzer's -jobs), each with
+#                                            its own log (build/asan/fuzz/findings/TARGET/fuzz-J.log)
+#                                            and ledger row
 # An open-ended run appends a row per target to tests/fuzz/campaign.tsv (date,
 # commit, target, seconds, executions, edges, corpus, findings): the ledger
 # of executions toward the 10 million per target;
@@ -53,17 +54,6 @@ fi
 cmake --build --preset asan --target vta "${targets[@]/#/fuzz_}"
 # The commit the targets were built from (the ledger's; HEAD may move while they run).
 commit=$(git rev-parse --short HEAD 2>/dev/null || echo -)
-# One libFuzzer process of target $t on its working corpus; its whole output
-# goes to LOG (its statistics make the ledger row), a summary to the terminal
-# with each line prefixed by TAG.
-run_fuzzer() {
-  local log=$1 tag=$2
-  (cd "$out/fuzz/findings/$t" &&
-    "$bin" "${budget[@]}" -timeout=10 -rss_limit_mb=4096 -print_final_stats=1 ${FUZZ_FLAGS:-} \
-      "${dict[@]}" "$root/$work" 2>&1 | tee "$log" |
-      grep -aE "^#[0-9]+.*(INITED|DONE)|stat::number_of_executed_units|ERROR|SUMMARY" |
-      sed -u "s/^/$tag/" || true)
-}
 for t in "${targets[@]}"; do
   bin="$root/$out/tests/fuzz/fuzz_$t"
   work="$out/fuzz/corpus/$t"
@@ -84,19 +74,23 @@ for t in "${targets[@]}"; do
   # not) are older than the stamp.
   stamp="$out/fuzz/findings/$t/.started"
   touch "$stamp"
-  if [ "$jobs" = 1 ]; then
-    echo "== fuzz_$t: ${budget[*]}"
-    logs=("$root/$out/fuzz/fuzz_$t.log")
-    began=$SECONDS
-    run_fuzzer "${logs[0]}" ""
-  else
-    echo "== fuzz_$t: ${budget[*]}, $jobs processes"
+  log="$root/$out/fuzz/fuzz_$t.log"
+  logs=("$log")
+  par=()
+  if [ "$jobs" -gt 1 ]; then
+    # libFuzzer's job mode: N processes on the one working corpus, each with
+    # its own seed and its own log, fuzz-J.log in the folder it runs in.
+    par=(-jobs="$jobs" -workers="$jobs")
+    rm -f "$out/fuzz/findings/$t"/fuzz-*.log
     logs=()
-    for ((i = 1; i <= jobs; i++)); do logs+=("$root/$out/fuzz/fuzz_$t.$i.log"); done
-    began=$SECONDS
-    for ((i = 1; i <= jobs; i++)); do run_fuzzer "${logs[i - 1]}" "[$i] " & done
-    wait
+    for ((j = 0; j < jobs; j++)); do logs+=("$root/$out/fuzz/findings/$t/fuzz-$j.log"); done
   fi
+  echo "== fuzz_$t: ${budget[*]} ${par[*]}"
+  began=$SECONDS
+  (cd "$out/fuzz/findings/$t" &&
+    "$bin" "${budget[@]}" "${par[@]}" -timeout=10 -rss_limit_mb=4096 -print_final_stats=1 ${FUZZ_FLAGS:-} \
+      "${dict[@]}" "$root/$work" 2>&1 | tee "$log" |
+      grep -aE "^#[0-9]+.*(INITED|DONE)|stat::number_of_executed_units|ERROR|SUMMARY" || true)
   found=$(find "$out/fuzz/findings/$t" -maxdepth 1 -newer "$stamp" -regextype egrep -regex '.*/(crash|timeout|leak|oom)-[^/]*' | wc -l)
   if [ $ci = 0 ] && [ $merge = 0 ]; then
     # The campaign ledger (tests/fuzz/README.md "Runs"): one row per
