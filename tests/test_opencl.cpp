@@ -370,7 +370,7 @@ TEST(Errors, BadBinaryPath) {
   Config c = preset("vta-1x16x16");
   c.opencl.binary = temp_path("no-such.bin");
   EXPECT_HAS(error_of([&] { vta::opencl::OpenclBackend(c, {}); }),
-             "opencl.binary '" + c.opencl.binary + "': cannot open");
+             "opencl.binary " + c.opencl.binary + ": cannot open");
 }
 
 TEST(Errors, GarbageBinary) {

@@ -8,6 +8,7 @@
 
 #include "run_cli.h"
 #include "sweep_test_util.h"
+#include "vta/sweeps/constraints.h"
 
 namespace {
 
@@ -79,6 +80,18 @@ TEST(SweepSpecErrors, ConstraintSyntax) {
 TEST(SweepSpecErrors, ConstraintUnknownVariable) {
   expect_spec_error(std::string("base: vta-1x16x16\n") + kNet + "constraints:\n  - \"buffers.inpt < 4MiB\"\n",
                     "s.yaml:4: constraint 'buffers.inpt < 4MiB':");
+}
+
+// muParser takes an assignment, a bare value and a list as expressions; a
+// constraint that is not a test would prune nothing (or everything) silently.
+TEST(SweepSpecErrors, ConstraintMustBeOneComparison) {
+  const std::string head = std::string("base: vta-1x16x16\n") + kNet + "constraints:\n  - \"";
+  expect_spec_error(head + "clock.mhz = 100\"\n", "s.yaml:4: constraint 'clock.mhz = 100': '=' assigns a value");
+  expect_spec_error(head + "clock.mhz += 1\"\n", "'+=' assigns a value");
+  expect_spec_error(head + "buffers.inp\"\n", "compares nothing");
+  expect_spec_error(head + "dsp < 1, dsp > 0\"\n", "one comparison per constraint");
+  for (const char* ok : {"clock.mhz == 100", "clock.mhz != 100", "dsp <= 220 && bram36 >= 1"})
+    EXPECT_NO_THROW(vta::sweeps::check_constraint({ok, 4}, "s.yaml")) << ok;
 }
 
 TEST(SweepSpecErrors, UnknownObjectiveMetric) {

@@ -2,6 +2,7 @@
 #include "compare.h"
 
 #include <cmath>
+#include <cstdlib>
 #include <fstream>
 #include <iostream>
 #include <memory>
@@ -127,7 +128,7 @@ int compare(const CompareOpts& o) {
       input = std::move(z.input);
       what = o.model;
     } else {
-      const std::string bytes = read_file(o.onnx, "--onnx");
+      const std::string bytes = read_file(o.onnx, "--onnx", kModelReadLimit);
       if (compiler::onnx_is_float_model(bytes)) {
         compiler::QuantizedModel q = compiler::import_onnx_float(bytes, o.onnx, {});
         g = std::move(q.graph);
@@ -214,7 +215,16 @@ void add_compare_command(CLI::App& app) {
   cmd->add_option("--tune", o->tune,
                   "--model/--onnx: compile with the tiles tuned on the SystemC model (best of N per layer)");
   cmd->add_option("--tune-cache", o->tune_cache, "--tune: the tuning cache file (default as for `vta run --tune`)");
-  cmd->add_option("--max-diff", o->max_diff, "exit 1 when a region differs by more than this many percent");
+  cmd->add_option("--max-diff", o->max_diff, "exit 1 when a region differs by more than this many percent")
+      ->check(CLI::Validator(
+          [](std::string& v) {
+            // nan would pass a range check, and no difference exceeds it.
+            char* end = nullptr;
+            const double d = std::strtod(v.c_str(), &end);
+            return end != v.c_str() && *end == '\0' && std::isfinite(d) && d >= 0 ? std::string()
+                                                                                 : "must be a finite number >= 0";
+          },
+          "PERCENT"));
   cmd->callback([o] { run_and_exit([o] { return compare(*o); }); });
 }
 

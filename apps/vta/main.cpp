@@ -16,6 +16,7 @@
 
 #include "vta/isa/config.h"
 #include "vta/isa/error.h"
+#include "vta/isa/io_guard.h"
 #include "vta/isa/read_file.h"
 #include "vta/isa/write_file.h"
 #include "vta/model/backend.h"
@@ -39,6 +40,15 @@
 namespace {
 
 constexpr int kOk = 0, kMismatch = 1, kBadInput = 2;
+
+// A repeatable option (--set, --dump, --input, ...) takes one value each
+// time it is given: CLI11's default for a list would also take the words
+// after it, so `run --set memory.bus_bits=128 FOLDER` lost its program.
+void one_value_per_occurrence(CLI::App& app) {
+  for (CLI::Option* o : app.get_options())
+    if (o->nonpositional() && o->get_items_expected_max() > 1) o->allow_extra_args(false);
+  for (CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; })) one_value_per_occurrence(*sub);
+}
 
 std::string slurp(const std::string& path) { return vta::read_file(path); }
 
@@ -317,7 +327,8 @@ static int run_cli(int argc, char** argv) {
   run->add_option("--max-steps", run_opts.backend_options.max_steps,
                   "most steps one device run may take (instructions + uop iterations + SRAM elements moved); a "
                   "program over it is refused before it runs")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);  // "-5" would otherwise wrap to 2^64 - 5
   run->add_flag("--no-race-check", run_opts.backend_options.skip_race_check,
                 "golden: skip the data-race check (faster; a program whose result depends on timing then passes)");
   run->add_flag("--timing-only", run_opts.backend_options.timing_only,
@@ -370,6 +381,7 @@ static int run_cli(int argc, char** argv) {
   vta::app::add_estimate_command(app);
   vta::app::add_bringup_command(app);
   vta::app::add_opencl_commands(app);  // devices, cl-source, cl-build (when built with OpenCL)
+  one_value_per_occurrence(app);
 
   try {
     app.parse(argc, argv);
@@ -434,12 +446,24 @@ static int run_cli(int argc, char** argv) {
       return vta::app::run_network_command(net_opts, run_cfg.load());
     } else if (*run) {
       if (run_opts.programs.empty()) vta::fail("run: give program files, conformance folders or --model NAME");
+      // A timing-only run computes no tensors: a comparison of them would
+      // report the zeros it left as differences.
+      if (run_opts.backend_options.timing_only)
+        for (const char* opt : {"--compare", "--dump", "--dump-buffer"})
+          if (run->count(opt))
+            vta::fail("run: {} compares or prints tensors, and --timing-only computes none (leave one out)", opt);
       // Options of network runs would be ignored here: name them instead.
       for (const char* opt :
            {"--seed", "--batch", "--image", "--report-csv", "--report-json", "--report-html", "--dump-after", "--no-cache",
             "--host-ops", "--tune", "--tune-cache"})
         if (run->count(opt)) vta::fail("run: {} applies to --model or --onnx, not to program runs", opt);
       vta::Config c = run_cfg.load();
+      // No output may replace a program: checked before anything runs.
+      for (const auto& p : run_opts.programs) vta::note_input(p, "program");
+      for (const auto& [opt, path] : {std::pair{"--stats-out", run_opts.stats_out},
+                                      std::pair{"--trace", run_opts.backend_options.trace_path},
+                                      std::pair{"--wave", run_opts.backend_options.wave_path}})
+        if (!path.empty()) vta::check_output(path, opt);
       nlohmann::ordered_json records = nlohmann::ordered_json::array();
       int worst = kOk;
       for (const auto& p : run_opts.programs) {

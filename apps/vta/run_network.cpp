@@ -17,6 +17,7 @@
 #include "vta/compiler/zoo.h"
 #include "vta/compiler/zoo_cache.h"
 #include "vta/isa/error.h"
+#include "vta/isa/io_guard.h"
 #include "vta/isa/read_file.h"
 #include "vta/isa/write_file.h"
 #include "vta/sweeps/html.h"
@@ -52,7 +53,7 @@ struct OnnxRun {
 OnnxRun run_onnx_with(const std::string& model_path, const std::map<std::string, std::string>& files,
                       const NetworkRunOptions& o, const Config& c) {
   std::string activation;
-  const std::string bytes = bind_operands(read_file(model_path, "--onnx"), files, model_path, activation);
+  const std::string bytes = bind_operands(read_file(model_path, "--onnx", kModelReadLimit), files, model_path, activation);
   if (onnx_is_float_model(bytes))
     fail("{}: given inputs are supported for integer (QDQ, QLinear, *Integer) models, this one takes a float input",
          model_path);
@@ -84,7 +85,7 @@ int run_onnx_test(const NetworkRunOptions& o, const Config& c) {
   const fs::path dir = o.onnx_test, model = dir / "model.onnx";
   if (!path_is_file(model))
     fail("{}: no model.onnx (an ONNX test folder holds model.onnx and test_data_set_N/)", dir.string());
-  const std::vector<std::string> names = onnx_graph_inputs(read_file(model.string(), "--onnx-test"));
+  const std::vector<std::string> names = onnx_graph_inputs(read_file(model.string(), "--onnx-test", kModelReadLimit));
   std::vector<fs::path> sets;
   for (const auto& e : list_dir(dir))
     if (path_is_dir(e.path()) && e.path().filename().string().rfind("test_data_set_", 0) == 0) sets.push_back(e.path());
@@ -128,6 +129,11 @@ int run_onnx_inputs(const NetworkRunOptions& o, const Config& c) {
     ok = ok && m.differing == 0;
   }
   if (!o.output_dir.empty()) {
+    // The name comes from the model file: a path ("../x", "/etc/x") would
+    // put the output outside the folder.
+    if (!is_plain_file_name(r.output_name))
+      fail("--output-dir {}: the model's output '{}' is not a plain file name, so it cannot name the output file",
+           o.output_dir, r.output_name);
     make_dirs(o.output_dir, "--output-dir");
     const std::string path = (std::filesystem::path(o.output_dir) / (r.output_name + ".npy")).string();
     write_npy(path, r.array);
@@ -144,6 +150,11 @@ int run_network_command(const NetworkRunOptions& o, const Config& c) {
     fail("run: --report-csv, --report-json, --report-html and --dump-after apply to --model and --onnx runs on the "
          "built-in input, not with --input or --onnx-test");
   check_pass_name(o.dump_after);  // before the network is built
+  // No report may replace the model or an input file: checked before anything runs.
+  if (!o.onnx.empty()) note_input(o.onnx, "--onnx");
+  for (const auto& [opt, path] : {std::pair{"--report-csv", o.report_csv}, std::pair{"--report-json", o.report_json},
+                                  std::pair{"--report-html", o.report_html}})
+    if (!path.empty()) check_output(path, opt);
   if (o.tune || !o.tune_cache.empty()) {
     if (!o.onnx_test.empty() || !o.inputs.empty())
       fail("run: --tune applies to --model and --onnx runs, not with --input or --onnx-test");
@@ -176,7 +187,7 @@ int run_network_command(const NetworkRunOptions& o, const Config& c) {
     input = std::move(z.input);
     want = std::move(z.reference);
   } else {
-    const std::string bytes = read_file(o.onnx, "--onnx");
+    const std::string bytes = read_file(o.onnx, "--onnx", kModelReadLimit);
     if (const auto names = onnx_graph_inputs(bytes); names.size() > 1) {
       std::string list;
       for (const auto& n : names) list += (list.empty() ? "" : ", ") + n;

@@ -105,11 +105,8 @@ void add_sweep_command(CLI::App& app) {
   status->callback([status_db] {
     run_and_exit([&] {
       if (path_is_dir(*status_db) && path_exists(*status_db + "/slurm-jobs.json")) {
-        std::ifstream in(*status_db + "/slurm-jobs.json");
-        const auto jobs = nlohmann::json::parse(in, nullptr, false);
-        if (jobs.is_discarded() || !jobs.contains("spec"))
-          fail("{}/slurm-jobs.json: not written by vta sweep submit", *status_db);
-        emit(sweeps::slurm_status(sweeps::load_spec(jobs["spec"].get<std::string>()), *status_db), "");
+        const auto jobs = sweeps::read_slurm_jobs(*status_db);
+        emit(sweeps::slurm_status(sweeps::load_spec(jobs.spec), *status_db), "");
       }
       const auto store = open_results(*status_db);
       emit(sweeps::status_text(*store), "");

@@ -50,7 +50,7 @@ int64_t element(const char* p, NpyType t) {
 }  // namespace
 
 NpyArray read_npy(const std::string& path) {
-  const std::string b = read_file(path);
+  const std::string b = read_file(path, {}, kDataReadLimit);
   if (b.size() < 10 || b.compare(0, 6, "\x93NUMPY") != 0) fail("{}: not a .npy file (no \\x93NUMPY magic)", path);
   const int major = static_cast<unsigned char>(b[6]);
   if (major != 1 && major != 2) fail("{}: .npy format version {} is not supported (1 or 2)", path, major);

@@ -744,7 +744,7 @@ Graph import_onnx_bytes(const std::string& bytes, const std::string& source) {
 }
 
 Graph import_onnx(const std::string& path) {
-  return import_onnx_bytes(read_file(path), path);
+  return import_onnx_bytes(read_file(path, {}, kModelReadLimit), path);
 }
 
 }  // namespace vta::compiler

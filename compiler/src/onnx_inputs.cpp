@@ -21,7 +21,7 @@ bool ends_with(const std::string& s, const std::string& tail) {
 
 onnx::TensorProto parse_pb(const std::string& path) {
   onnx::TensorProto t;
-  const std::string bytes = read_file(path);
+  const std::string bytes = read_file(path, {}, kDataReadLimit);
   if (bytes.empty() || !t.ParseFromString(bytes)) fail("{}: not a TensorProto (.pb) file", path);
   return t;
 }

@@ -408,6 +408,7 @@ Config load_config_text(const std::string& yaml, const std::string& source, cons
     fail("{}:{}: YAML syntax error: {}", source, std::clamp(e.mark.line + 1, 1, std::max(lines, 1)), e.msg);
   }
   std::vector<std::pair<std::string, int>> lines;  // key -> line, for later messages
+  int name_line = 0;                               // the line of `name:`, 0 when it came from the file name
   // The line of `key` in the file, -1 when it was last set by --set, 0 if unset.
   auto line_of = [&](std::string_view key) {
     int line = 0;
@@ -429,6 +430,7 @@ Config load_config_text(const std::string& yaml, const std::string& source, cons
       if (sec == "name") {
         if (!body.IsScalar()) fail("{}: name must be a string", where(source, line));
         c.name = body.as<std::string>();
+        name_line = line;
         continue;
       }
       auto names = knob_names_in(sec);
@@ -461,6 +463,15 @@ Config load_config_text(const std::string& yaml, const std::string& source, cons
     set_knob(c, *k, value, "--set " + key);
     lines.emplace_back(key, -1);
   }
+  // The name is written into generated SystemVerilog and OpenCL sources
+  // (a comment line each) and into the OpenCL kernel built at run time: a
+  // control character there would end the comment and start code.
+  for (const char ch : c.name)
+    if (static_cast<unsigned char>(ch) < 0x20 || ch == 0x7f) {
+      const int line = name_line;
+      fail("{}: name holds a control character (such as a newline){}; a design name is one line of text",
+           line > 0 ? where(source, line) : source, line > 0 ? "" : " (it came from the file name: give name:)");
+    }
   derive_and_check(c, line_of);
   return c;
 }

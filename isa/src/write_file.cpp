@@ -6,12 +6,14 @@
 #include <filesystem>
 
 #include "vta/isa/error.h"
+#include "vta/isa/io_guard.h"
 
 namespace vta {
 
 void write_file(const std::string& path, std::string_view bytes, std::string_view what) {
   // stdio rather than a stream: fwrite, fflush and fclose each report errno.
   const std::string name = what.empty() ? path : fmt::format("{} {}", what, path);
+  check_output(path, what);
   std::FILE* f = std::fopen(path.c_str(), "wb");
   if (!f) fail("{}: cannot write ({})", name, std::strerror(errno));
   const bool wrote = std::fwrite(bytes.data(), 1, bytes.size(), f) == bytes.size() && std::fflush(f) == 0;

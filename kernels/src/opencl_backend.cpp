@@ -14,6 +14,7 @@
 
 #include "cl_util.h"
 #include "vta/isa/error.h"
+#include "vta/isa/read_file.h"
 #include "vta/kernels/opencl.h"
 #include "vta/model/datapath.h"
 #include "vta/model/golden.h"
@@ -49,11 +50,7 @@ uint32_t fnv1a(std::string_view s) {
 }
 
 std::string read_file(const std::string& path, std::string_view what) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) fail("{} '{}': cannot open", what, path);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
+  return vta::read_file(path, what, kDataReadLimit);
 }
 
 /// How the kernel is compiled: its variant and where the on-chip buffers live.

@@ -18,8 +18,11 @@ uint64_t Dram::alloc(uint64_t bytes, uint64_t align) {
   const uint64_t pages = (bytes + kPageBytes - 1) / kPageBytes;
   const uint64_t need = pages * kPageBytes;
   auto up = [&](uint64_t a) { return (a + align - 1) / align * align; };
-  uint64_t at = up(kBase);
-  for (const auto& [addr, a] : allocs_) {
+  // First fit: the lowest aligned address with `need` free bytes. Below
+  // dense_end_ the allocations leave no gap, so the search starts there.
+  uint64_t at = up(dense_end_);
+  for (auto it = allocs_.lower_bound(dense_end_); it != allocs_.end(); ++it) {
+    const auto& [addr, a] = *it;
     if (addr >= at && addr - at >= need) break;
     at = std::max(at, up(addr + a.data.size()));
   }
@@ -29,16 +32,20 @@ uint64_t Dram::alloc(uint64_t bytes, uint64_t align) {
   last_ = nullptr;
   Allocation a{at, bytes, std::vector<uint8_t>(need, 0)};
   allocs_.emplace(at, std::move(a));
+  for (auto it = allocs_.find(dense_end_); it != allocs_.end() && it->first == dense_end_; it = allocs_.find(dense_end_))
+    dense_end_ += it->second.data.size();
   return at;
 }
 
 void Dram::free(uint64_t addr) {
   if (allocs_.erase(addr) == 0) fail("DRAM free of 0x{:x}: no allocation starts there", addr);
+  dense_end_ = std::min(dense_end_, addr);
   last_ = nullptr;
 }
 
 void Dram::reset() {
   allocs_.clear();
+  dense_end_ = kBase;
   last_ = nullptr;
 }
 

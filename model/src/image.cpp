@@ -24,7 +24,7 @@ using isa::MemId;
 namespace {
 
 std::vector<uint8_t> read_bytes(const fs::path& p, std::string_view what = {}) {
-  const std::string s = read_file(p.string(), what);
+  const std::string s = read_file(p.string(), what, kDataReadLimit);
   return std::vector<uint8_t>(s.begin(), s.end());
 }
 

@@ -2,6 +2,8 @@
 
 #include <muParser.h>
 
+#include <string_view>
+
 #include <algorithm>
 #include <cmath>
 #include <deque>
@@ -68,6 +70,43 @@ struct ConstraintSet::Impl {
   }
 };
 
+namespace {
+
+// A constraint is a test: muParser would also take an assignment
+// ("clock.mhz = 100" sets the variable and is always true), a bare value
+// ("buffers.inp", true whenever it is not 0) or a list ("a < 1, b < 2", of
+// which only the last counts). Each is refused, naming the constraint.
+// Before muParser reads it: an assignment, named as such.
+void check_no_assignment(const Constraint& c, const std::string& source) {
+  const std::string& e = c.expr;
+  for (size_t i = 0; i < e.size(); ++i) {
+    if (e[i] != '=') continue;
+    const bool paired = (i + 1 < e.size() && e[i + 1] == '=') ||
+                        (i > 0 && std::string_view("<>!=").find(e[i - 1]) != std::string_view::npos);
+    if (!paired)
+      fail("{}:{}: constraint '{}': '{}=' assigns a value; a constraint compares (write == to test equality)", source,
+           c.line, e, i > 0 && std::string_view("+-*/").find(e[i - 1]) != std::string_view::npos ? e.substr(i - 1, 1) : "");
+  }
+}
+
+// After muParser read it: one value, and a comparison.
+void check_is_a_test(const Constraint& c, const std::string& source, const mu::Parser& p) {
+  const std::string& e = c.expr;
+  bool compares = false;
+  for (size_t i = 0; i < e.size(); ++i) {
+    if (e[i] == '<' || e[i] == '>') compares = true;
+    if (e[i] == '!' && i + 1 < e.size() && e[i + 1] == '=') compares = true;
+    if (e[i] == '=') compares = true;
+  }
+  if (p.GetNumResults() != 1)
+    fail("{}:{}: constraint '{}': one comparison per constraint (give each as its own list item)", source, c.line, e);
+  if (!compares)
+    fail("{}:{}: constraint '{}': compares nothing (a constraint is a comparison such as 'dsp <= 220')", source, c.line,
+         e);
+}
+
+}  // namespace
+
 ConstraintSet::ConstraintSet(const std::vector<Constraint>& cs, const std::string& source)
     : impl_(std::make_unique<Impl>()) {
   impl_->constraints = cs;
@@ -75,12 +114,14 @@ ConstraintSet::ConstraintSet(const std::vector<Constraint>& cs, const std::strin
   for (const auto& c : cs) {
     mu::Parser& p = impl_->parsers.emplace_back();
     impl_->define(p, {});
+    check_no_assignment(c, source);
     try {
       p.SetExpr(c.expr);
       p.Eval();
     } catch (const mu::Parser::exception_type& e) {
       fail("{}:{}: constraint '{}': {}", source, c.line, c.expr, e.GetMsg());
     }
+    check_is_a_test(c, source, p);
   }
 }
 

@@ -8,16 +8,29 @@ std::string_view chartjs_source();  // chartjs_source.cpp, generated
 
 namespace {
 
-// JSON inside <script>: "</" would close the element.
+// JSON inside <script>: the HTML parser ends the element at "</script" and
+// enters its "escaped" state at "<!--", where a later "<script" swallows the
+// rest of the page's code; neither can be escaped inside the element, so no
+// '<' may reach it. '<', '>' and '&' only ever stand inside JSON strings,
+// where \u003c, \u003e and \u0026 mean the same characters; U+2028 and
+// U+2029 end a line in older JavaScript. The one embedding of data in a page.
 std::string script_json(const nlohmann::ordered_json& j) {
-  std::string s = j.dump();
+  const std::string s = j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
   std::string o;
+  o.reserve(s.size());
   for (size_t i = 0; i < s.size(); ++i) {
-    if (s[i] == '<' && i + 1 < s.size() && s[i + 1] == '/') {
-      o += "<\\/";
-      ++i;
+    const char c = s[i];
+    if (c == '<')
+      o += "\\u003c";
+    else if (c == '>')
+      o += "\\u003e";
+    else if (c == '&')
+      o += "\\u0026";
+    else if (c == '\xe2' && i + 2 < s.size() && s[i + 1] == '\x80' && (s[i + 2] == '\xa8' || s[i + 2] == '\xa9')) {
+      o += s[i + 2] == '\xa8' ? "\\u2028" : "\\u2029";
+      i += 2;
     } else {
-      o += s[i];
+      o += c;
     }
   }
   return o;

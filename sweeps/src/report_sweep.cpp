@@ -7,6 +7,7 @@
 #include <map>
 #include <set>
 
+#include "vta/isa/error.h"
 #include "vta/sweeps/export.h"
 #include "vta/sweeps/html.h"
 #include "vta/sweeps/pareto.h"
@@ -156,6 +157,10 @@ std::string sweep_report_html(const Store& store, const SweepReportOptions& o) {
   }
   const std::string hx = !o.heat_x.empty() ? o.heat_x : axis_keys.size() > 0 ? axis_keys[0] : "";
   const std::string hy = !o.heat_y.empty() ? o.heat_y : axis_keys.size() > 1 ? axis_keys[1] : "";
+  for (const auto& [opt, key] : {std::pair{"--heat-x", o.heat_x}, std::pair{"--heat-y", o.heat_y}})
+    if (!key.empty() && !points.empty() && std::find(axis_keys.begin(), axis_keys.end(), key) == axis_keys.end())
+      fail("{} {}: not an axis of this sweep (its axes: {})", opt, key, fmt::join(axis_keys, ", "));
+  auto text = [](const nlohmann::ordered_json& v) { return v.is_string() ? v.get<std::string>() : v.dump(); };
   if (!hx.empty() && !hy.empty()) {
     std::vector<std::string> xs, ys;
     std::map<std::pair<std::string, std::string>, double> cell;
@@ -164,7 +169,7 @@ std::string sweep_report_html(const Store& store, const SweepReportOptions& o) {
       if (!b) continue;
       const auto k = nlohmann::ordered_json::parse(p.info.knobs);
       if (!k.contains(hx) || !k.contains(hy)) continue;
-      const std::string x = k[hx], y = k[hy];
+      const std::string x = text(k[hx]), y = text(k[hy]);
       if (std::find(xs.begin(), xs.end(), x) == xs.end()) xs.push_back(x);
       if (std::find(ys.begin(), ys.end(), y) == ys.end()) ys.push_back(y);
       double& c = cell.try_emplace({x, y}, 0.0).first->second;

@@ -2,7 +2,9 @@
 #include "vta/sweeps/slurm.h"
 
 #include <fmt/format.h>
+#include <spawn.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cstdio>
@@ -13,6 +15,11 @@
 #include <sstream>
 
 #include "vta/isa/error.h"
+#include "vta/isa/json_error.h"
+#include <cerrno>
+#include <cstring>
+#include "vta/isa/read_file.h"
+#include "vta/isa/shell_quote.h"
 #include "vta/isa/write_file.h"
 #include "vta/sweeps/store.h"
 #include "vta/isa/path_probe.h"
@@ -23,51 +30,98 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// Single-quoted for sh.
-std::string q(const std::string& s) {
-  std::string o = "'";
-  for (char c : s) o += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return o + "'";
-}
-
 struct Output {
   int code = -1;
   std::string text;
 };
 
-Output sh(const std::string& cmd) {
+// Runs `argv` (the program found on PATH) with no shell between: no word of
+// it is ever parsed by sh, whatever it holds. Standard output and error
+// together, trailing newlines dropped.
+Output run(const std::vector<std::string>& argv) {
+  int fds[2];
+  if (::pipe(fds) != 0) fail("cannot run {}: no pipe", argv.front());
+  posix_spawn_file_actions_t fa;
+  posix_spawn_file_actions_init(&fa);
+  posix_spawn_file_actions_addclose(&fa, fds[0]);
+  posix_spawn_file_actions_adddup2(&fa, fds[1], 1);
+  posix_spawn_file_actions_adddup2(&fa, fds[1], 2);
+  posix_spawn_file_actions_addclose(&fa, fds[1]);
+  std::vector<char*> args;
+  for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+  args.push_back(nullptr);
+  pid_t pid = 0;
+  const int rc = ::posix_spawnp(&pid, args[0], &fa, nullptr, args.data(), environ);
+  posix_spawn_file_actions_destroy(&fa);
+  ::close(fds[1]);
   Output o;
-  FILE* p = ::popen((cmd + " 2>&1").c_str(), "r");
-  if (!p) fail("cannot run: {}", cmd);
-  char buf[4096];
-  size_t n;
-  while ((n = std::fread(buf, 1, sizeof buf, p)) > 0) o.text.append(buf, n);
-  const int st = ::pclose(p);
+  if (rc == 0) {
+    char buf[4096];
+    ssize_t n;
+    while ((n = ::read(fds[0], buf, sizeof buf)) != 0) {
+      if (n < 0 && errno == EINTR) continue;
+      if (n < 0) break;
+      o.text.append(buf, static_cast<size_t>(n));
+    }
+  }
+  ::close(fds[0]);
+  if (rc != 0) {
+    o.text = fmt::format("cannot run {} ({})", argv.front(), std::strerror(rc));
+    return o;
+  }
+  int st = 0;
+  while (::waitpid(pid, &st, 0) < 0 && errno == EINTR) {
+  }
   o.code = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
   while (!o.text.empty() && (o.text.back() == '\n' || o.text.back() == '\r')) o.text.pop_back();
   return o;
 }
 
-bool have(const std::string& program) { return sh("command -v " + program + " > /dev/null").code == 0; }
+// Whether `program` is an executable file in a folder of PATH.
+bool have(const std::string& program) {
+  const char* path = std::getenv("PATH");
+  std::istringstream dirs(path ? path : "");
+  std::string d;
+  while (std::getline(dirs, d, ':'))
+    if (!d.empty() && ::access((fs::path(d) / program).c_str(), X_OK) == 0) return true;
+  return false;
+}
+
+// A value that goes on an `#SBATCH --KEY=VALUE` line: sbatch reads the line
+// up to its end, so a newline (or any control character) would start a line
+// of the user's choosing in the job script. Refused, naming the option.
+const std::string& sbatch_value(const std::string& v, std::string_view option) {
+  for (const char c : v)
+    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f)
+      fail("{}: holds a control character (such as a newline), which cannot go on an #SBATCH line", option);
+  return v;
+}
 
 std::string header(const SlurmOptions& o, const std::string& name, const std::string& array, int cpus) {
   std::string h = "#!/bin/bash\n";
-  h += fmt::format("#SBATCH --job-name={}\n", name);
+  h += fmt::format("#SBATCH --job-name={}\n", sbatch_value(name, "the spec's name"));
   if (!array.empty()) h += fmt::format("#SBATCH --array={}\n", array);
-  h += fmt::format("#SBATCH --cpus-per-task={}\n#SBATCH --time={}\n#SBATCH --mem={}\n", cpus, o.time, o.mem);
-  if (!o.partition.empty()) h += fmt::format("#SBATCH --partition={}\n", o.partition);
-  if (!o.account.empty()) h += fmt::format("#SBATCH --account={}\n", o.account);
+  h += fmt::format("#SBATCH --cpus-per-task={}\n#SBATCH --time={}\n#SBATCH --mem={}\n", cpus,
+                   sbatch_value(o.time, "--time"), sbatch_value(o.mem, "--mem"));
+  if (!o.partition.empty()) h += fmt::format("#SBATCH --partition={}\n", sbatch_value(o.partition, "--partition"));
+  if (!o.account.empty()) h += fmt::format("#SBATCH --account={}\n", sbatch_value(o.account, "--account"));
   h += fmt::format("#SBATCH --output={}\n",
-                   (fs::path(o.dir) / (array.empty() ? "slurm-%j.out" : "slurm-%A_%a.out")).string());
+                   sbatch_value((fs::path(o.dir) / (array.empty() ? "slurm-%j.out" : "slurm-%A_%a.out")).string(),
+                                "--dir"));
   h += "set -euo pipefail\n";
   for (const auto& l : o.setup) h += l + "\n";
   return h;
 }
 
-std::string submit(const std::string& script_path, const std::string& dependency, const std::string& extra = "") {
-  const std::string dep =
-      dependency.empty() ? "" : " --dependency=afterok:" + dependency + " --kill-on-invalid-dep=yes";
-  const Output o = sh("sbatch --parsable" + dep + extra + " " + q(script_path));
+std::string submit(const std::string& script_path, const std::string& dependency, const std::string& array = "") {
+  std::vector<std::string> argv{"sbatch", "--parsable"};
+  if (!dependency.empty()) {
+    argv.push_back("--dependency=afterok:" + dependency);
+    argv.push_back("--kill-on-invalid-dep=yes");
+  }
+  if (!array.empty()) argv.push_back("--array=" + array);
+  argv.push_back(script_path);
+  const Output o = run(argv);
   if (o.code != 0) fail("sbatch {}: {}", script_path, o.text);
   const std::string id = o.text.substr(0, o.text.find(';'));
   if (id.empty() || !std::all_of(id.begin(), id.end(), ::isdigit))
@@ -84,6 +138,34 @@ std::string array_list(const std::vector<int>& tasks) {
 int max_stage(const SweepSpec& s) { return s.funnel.stage3_top_k > 0 ? 3 : 2; }
 
 }  // namespace
+
+SlurmJobs read_slurm_jobs(const std::string& dir) {
+  const std::string path = (fs::path(dir) / "slurm-jobs.json").string();
+  nlohmann::json j;
+  try {
+    j = nlohmann::json::parse(read_file(path, "job list"));
+  } catch (const nlohmann::json::exception& e) {
+    fail_json(path, e);
+  }
+  if (!j.is_object()) fail("{}: not written by vta sweep submit (not a JSON object)", path);
+  SlurmJobs jobs;
+  const auto& t = j.contains("tasks") ? j["tasks"] : nlohmann::json();
+  if (!t.is_number_integer() || t.get<int64_t>() < 1 || t.get<int64_t>() > 100000)
+    fail("{}: tasks must be an integer from 1 to 100000", path);
+  jobs.tasks = static_cast<int>(t.get<int64_t>());
+  if (!j.contains("spec") || !j["spec"].is_string()) fail("{}: spec must be the path of the sweep spec", path);
+  jobs.spec = j["spec"].get<std::string>();
+  for (const char* k : {"A", "B", "C"}) {
+    if (!j.contains(k)) continue;
+    const auto& v = j[k];
+    // A Slurm job id is a number; anything else is refused before it reaches squeue or scancel.
+    const std::string id = v.is_string() ? v.get<std::string>() : "";
+    if (id.empty() || id.size() > 20 || !std::all_of(id.begin(), id.end(), [](char c) { return c >= '0' && c <= '9'; }))
+      fail("{}: job {} must be a Slurm job id (digits)", path, k);
+    jobs.ids[k] = id;
+  }
+  return jobs;
+}
 
 std::string shard_store(const std::string& dir, int i) {
   return (fs::path(dir) / fmt::format("shard-{}.sqlite", i)).string();
@@ -112,7 +194,11 @@ std::string submit_slurm(const SweepSpec& spec, const std::string& spec_path, co
   so.dir = dir;
   const int cpus = o.cpus_per_task > 0 ? o.cpus_per_task : 2;
   const int n = o.tasks;
-  const std::string vta = q(o.vta);
+  const std::string vta = shell_quote(o.vta);
+  // Every path in a script is one single-quoted word; the task id, the only
+  // expansion, stays outside the quotes.
+  const auto shard_db = shell_quote(dir) + "/shard-\"$SLURM_ARRAY_TASK_ID\".sqlite";
+  const std::string merged = shell_quote(dir + "/merged.sqlite");
 
   // Which array tasks to (re)run.
   std::vector<int> tasks_a, tasks_b;
@@ -127,21 +213,22 @@ std::string submit_slurm(const SweepSpec& spec, const std::string& spec_path, co
   const std::string a =
       header(so, name + "-A", fmt::format("0-{}", n - 1), o.cpus_per_task > 0 ? o.cpus_per_task : 1) +
       fmt::format(
-          "exec {} sweep run -q {} --shard \"$SLURM_ARRAY_TASK_ID/{}\" --db \"{}/shard-$SLURM_ARRAY_TASK_ID.sqlite\" "
+          "exec {} sweep run -q {} --shard \"$SLURM_ARRAY_TASK_ID/{}\" --db {} "
           "--max-stage 1 -j \"$SLURM_CPUS_PER_TASK\"\n",
-          vta, q(spec_abs), n, dir);
+          vta, shell_quote(spec_abs), n, shard_db);
   const std::string b =
       header(so, name + "-B", fmt::format("0-{}", n - 1), cpus) +
       fmt::format(
-          "exec {} sweep run -q {} --shard \"$SLURM_ARRAY_TASK_ID/{}\" --db \"{}/shard-$SLURM_ARRAY_TASK_ID.sqlite\" "
+          "exec {} sweep run -q {} --shard \"$SLURM_ARRAY_TASK_ID/{}\" --db {} "
           "--max-stage 2 --peers {} -j \"$SLURM_CPUS_PER_TASK\"\n",
-          vta, q(spec_abs), n, dir, q(dir));
+          vta, shell_quote(spec_abs), n, shard_db, shell_quote(dir));
   const std::string c = header(so, name + "-C", "", cpus) +
                         fmt::format(
-                            "{0} sweep merge {1} -o {2}/merged.sqlite\n"
-                            "{0} sweep run -q {3} --db {2}/merged.sqlite --max-stage {4} -j \"$SLURM_CPUS_PER_TASK\"\n"
-                            "exec {0} sweep report {2}/merged.sqlite -o {2}/report.html\n",
-                            vta, q(dir), dir, q(spec_abs), max_stage(spec));
+                            "{0} sweep merge {1} -o {2}\n"
+                            "{0} sweep run -q {3} --db {2} --max-stage {4} -j \"$SLURM_CPUS_PER_TASK\"\n"
+                            "exec {0} sweep report {2} -o {5}\n",
+                            vta, shell_quote(dir), merged, shell_quote(spec_abs), max_stage(spec),
+                            shell_quote(dir + "/report.html"));
   const std::string pa = dir + "/job-A.sh", pb = dir + "/job-B.sh", pc = dir + "/job-C.sh";
   for (const auto& [path, text] : {std::pair{pa, a}, std::pair{pb, b}, std::pair{pc, c}})
     write_file(path, text, "sbatch script");
@@ -151,17 +238,12 @@ std::string submit_slurm(const SweepSpec& spec, const std::string& spec_path, co
 
   // A resubmission replaces the jobs of the last submission that still wait.
   const fs::path jobs_file = fs::path(dir) / "slurm-jobs.json";
-  if (o.resume && path_exists(jobs_file)) {
-    std::ifstream in(jobs_file);
-    const auto old = nlohmann::json::parse(in, nullptr, false);
-    if (!old.is_discarded())
-      for (const char* k : {"A", "B", "C"})
-        if (old.contains(k) && old[k].is_string()) sh("scancel " + q(old[k].get<std::string>()));
-  }
+  if (o.resume && path_exists(jobs_file))
+    for (const auto& [k, id] : read_slurm_jobs(dir).ids) run({"scancel", id});
   nlohmann::ordered_json jobs{{"tasks", n}, {"spec", spec_abs}};
   std::string dep, out;
   if (!tasks_a.empty()) {
-    dep = submit(pa, "", " --array=" + array_list(tasks_a));
+    dep = submit(pa, "", array_list(tasks_a));
     jobs["A"] = dep;
     out += fmt::format("stage 0-1 array job {} (tasks {})\n", dep, array_list(tasks_a));
   }
@@ -176,28 +258,22 @@ std::string submit_slurm(const SweepSpec& spec, const std::string& spec_path, co
 }
 
 std::string slurm_status(const SweepSpec& spec, const std::string& dir) {
-  const fs::path jobs_file = fs::path(dir) / "slurm-jobs.json";
-  nlohmann::json jobs = nlohmann::json::object();
-  if (path_exists(jobs_file)) {
-    std::ifstream in(jobs_file);
-    jobs = nlohmann::json::parse(in, nullptr, false);
-    if (jobs.is_discarded()) jobs = nlohmann::json::object();
-  }
+  const bool have_jobs = path_exists(fs::path(dir) / "slurm-jobs.json");
+  const SlurmJobs jobs = have_jobs ? read_slurm_jobs(dir) : SlurmJobs{};
   const auto stores = shard_stores(dir);
-  const int n = jobs.contains("tasks") ? jobs["tasks"].get<int>() : static_cast<int>(stores.size());
+  const int n = have_jobs ? jobs.tasks : static_cast<int>(stores.size());
   std::map<std::string, std::string> state;  // "jobid_task" or "jobid" -> state
   std::string ids;
-  for (const char* k : {"A", "B", "C"})
-    if (jobs.contains(k)) ids += (ids.empty() ? "" : ",") + jobs[k].get<std::string>();
+  for (const auto& [k, id] : jobs.ids) ids += (ids.empty() ? "" : ",") + id;
   if (have("squeue") && !ids.empty()) {
-    const Output o = sh("squeue -h -r -j " + ids + " -o '%i %T'");
+    const Output o = run({"squeue", "-h", "-r", "-j", ids, "-o", "%i %T"});
     std::istringstream in(o.text);
     std::string id, st;
     while (in >> id >> st) state[id] = st;
   }
   auto job_state = [&](const char* k, int task) -> std::string {
-    if (!jobs.contains(k)) return "-";
-    const std::string id = jobs[k].get<std::string>();
+    if (!jobs.ids.count(k)) return "-";
+    const std::string id = jobs.ids.at(k);
     const std::string key = task >= 0 ? fmt::format("{}_{}", id, task) : id;
     if (state.count(key)) return state[key];
     return state.count(id) ? state[id] : "not queued";
@@ -223,8 +299,7 @@ std::string slurm_status(const SweepSpec& spec, const std::string& dir) {
                        pending < 0 ? std::string("no store") : std::to_string(pending), job_state("A", i),
                        job_state("B", i));
   }
-  if (jobs.contains("C"))
-    out += fmt::format("merge/stage 3/report job {}: {}\n", jobs["C"].get<std::string>(), job_state("C", -1));
+  if (jobs.ids.count("C")) out += fmt::format("merge/stage 3/report job {}: {}\n", jobs.ids.at("C"), job_state("C", -1));
   if (path_exists(fs::path(dir) / "merged.sqlite")) out += fmt::format("merged store: {}/merged.sqlite\n", dir);
   return out;
 }

@@ -15,6 +15,7 @@
 
 #include "vta/estimate/estimate.h"
 #include "vta/isa/error.h"
+#include "vta/isa/read_file.h"
 #include "vta/isa/yaml_documents.h"
 #include "vta/sweeps/constraints.h"
 #include "vta/sweeps/metrics.h"
@@ -321,13 +322,7 @@ void parse_funnel(const Ctx& x, const YAML::Node& n, Funnel& f) {
   }
 }
 
-std::string read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) fail("{}: cannot open sweep spec", path);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
+std::string read_file(const std::string& path) { return vta::read_file(path, "sweep spec"); }
 
 }  // namespace
 

@@ -16,6 +16,7 @@
 #include "vta/compiler/zoo_cache.h"
 #include "vta/estimate/energy.h"
 #include "vta/isa/error.h"
+#include "vta/isa/read_file.h"
 #include "vta/model/backend.h"
 #include "vta/sweeps/layer_energy.h"
 #include "vta/sweeps/tune.h"
@@ -83,11 +84,7 @@ PreparedNetwork prepare_network(const NetworkSpec& n, const std::string& spec_so
       p.graph = std::move(z.graph);
       p.input = std::move(z.input);
     } else {
-      std::ifstream f(n.onnx, std::ios::binary);
-      if (!f) fail("{}: cannot open", n.onnx);
-      std::stringstream ss;
-      ss << f.rdbuf();
-      const std::string bytes = ss.str();
+      const std::string bytes = read_file(n.onnx, "onnx", kModelReadLimit);
       if (onnx_is_float_model(bytes)) {
         QuantizedModel q = import_onnx_float(bytes, n.onnx, {});
         p.graph = std::move(q.graph);

@@ -11,6 +11,7 @@
 #include <thread>
 
 #include "vta/isa/error.h"
+#include "vta/isa/io_guard.h"
 #include "vta/isa/path_probe.h"
 
 namespace vta::sweeps {
@@ -73,24 +74,79 @@ std::string now_utc() {
 
 }  // namespace
 
+namespace {
+
+// The store's database: read-write (created when `create`); a store that
+// cannot be written (a read-only file or mount, another user's file) is
+// opened read-only for the commands that only read it, and as an immutable
+// file when SQLite cannot even create its WAL index beside it.
+std::unique_ptr<SQLite::Database> open_database(const std::string& path, bool create) {
+  try {
+    return std::make_unique<SQLite::Database>(path, SQLite::OPEN_READWRITE | (create ? SQLite::OPEN_CREATE : 0), 30000);
+  } catch (const SQLite::Exception& e) {
+    const int code = e.getErrorCode() & 0xff;
+    if (create || (code != SQLITE_CANTOPEN && code != SQLITE_READONLY && code != SQLITE_PERM)) throw;
+  }
+  try {
+    auto db = std::make_unique<SQLite::Database>(path, SQLite::OPEN_READONLY, 30000);
+    SQLite::Statement q(*db, "SELECT count(*) FROM sqlite_master");
+    q.executeStep();
+    return db;
+  } catch (const SQLite::Exception&) {
+  }
+  std::string uri = "file:";
+  for (const char c : path) uri += c == '?' ? std::string("%3f") : c == '#' ? std::string("%23") : c == '%' ? std::string("%25") : std::string(1, c);
+  return std::make_unique<SQLite::Database>(uri + "?immutable=1", SQLite::OPEN_READONLY | SQLITE_OPEN_URI, 30000);
+}
+
+// How many of the four tables the store has.
+int count_tables(SQLite::Database& db) {
+  SQLite::Statement q(db, "SELECT count(*) FROM sqlite_master WHERE name IN ('sweep','points','results','layers')");
+  q.executeStep();
+  return q.getColumn(0).getInt();
+}
+
+// SQLite's own check of the store's pages and indexes.
+void check_pages(SQLite::Database& db, const std::string& path) {
+  SQLite::Statement q(db, "PRAGMA quick_check(1)");
+  if (!q.executeStep()) return;
+  const std::string r = q.getColumn(0).getString();
+  if (r != "ok") fail("{}: damaged results store: {}", path, r);
+}
+
+}  // namespace
+
 struct Store::Impl {
   std::unique_ptr<SQLite::Database> db;
 };
 
 Store::Store(const std::string& path, bool create) : impl_(std::make_unique<Impl>()), path_(path) {
   if (!create && !path_exists(path)) fail("{}: no such results store", path);
+  // A store opened to read is an input of the command: no output may replace
+  // it (io_guard.h). One opened to create or extend must not be another input.
+  if (create)
+    check_output(path, "results store");
+  else
+    note_input(path, "results store");
   try {
-    impl_->db =
-        std::make_unique<SQLite::Database>(path, SQLite::OPEN_READWRITE | (create ? SQLite::OPEN_CREATE : 0), 30000);
-    if (create && sqlite3_db_readonly(impl_->db->getHandle(), "main") == 1)
-      fail("{}: the results store is read-only", path);
+    impl_->db = open_database(path, create);
+    const bool read_only = sqlite3_db_readonly(impl_->db->getHandle(), "main") == 1;
+    if (create && read_only) fail("{}: the results store is read-only", path);
+    // Damage is found when the store is opened, by every command: a store
+    // that SQLite finds damaged, or that lost one of its tables (which the
+    // schema below would otherwise create anew, empty), is refused.
+    check_pages(*impl_->db, path);
+    const int tables = count_tables(*impl_->db);
+    if (tables != 0 && tables != 4)
+      fail("{}: damaged results store: {} of its 4 tables (sweep, points, results, layers) are missing", path,
+           4 - tables);
     // Test hook: a store that fills up after N pages, as a full disk does.
     if (const char* pages = std::getenv("VTA_SWEEP_DB_MAX_PAGES"))
       impl_->db->exec(fmt::format("PRAGMA max_page_count={}", std::atoll(pages)));
     // Two processes opening a new store at once: switching it to WAL and
     // creating the schema take the write lock, and SQLite answers BUSY at once
     // (without its busy handler) where waiting could deadlock, so retry.
-    for (int attempt = 0;; ++attempt) {
+    for (int attempt = 0; !read_only; ++attempt) {
       try {
         impl_->db->exec("PRAGMA journal_mode=WAL");
         if (create) impl_->db->exec(std::string("BEGIN IMMEDIATE;") + kSchema + "COMMIT;");
@@ -102,17 +158,18 @@ Store::Store(const std::string& path, bool create) : impl_(std::make_unique<Impl
         std::this_thread::sleep_for(std::chrono::milliseconds(10));
       }
     }
-    impl_->db->exec("PRAGMA synchronous=NORMAL");
-    SQLite::Statement q(*impl_->db,
-                        "SELECT count(*) FROM sqlite_master WHERE name IN ('sweep','points','results','layers')");
-    q.executeStep();
-    if (q.getColumn(0).getInt() != 4) fail("{}: not a vta sweep results store", path);
+    if (!read_only) impl_->db->exec("PRAGMA synchronous=NORMAL");
+    if (count_tables(*impl_->db) != 4) fail("{}: not a vta sweep results store", path);
   } catch (const SQLite::Exception& e) {
     fail("{}: cannot open the results store: {}", path, e.what());
   }
   if (auto i = info(); i && i->schema_version == 1) migrate_from_1();
   if (auto i = info(); i && i->schema_version != kSchemaVersion)
     fail("{}: results store of schema version {}, this vta reads version {}", path, i->schema_version, kSchemaVersion);
+  // Every row's JSON columns, before anything is taken from the store: a
+  // resumed sweep would otherwise count damaged rows as done, and a merge
+  // would copy them.
+  (void)load(false);
 }
 
 Store::~Store() = default;

@@ -10,7 +10,8 @@
 namespace vta {
 
 /// Writes `bytes` to `path` (replacing it), flushes and closes it; throws
-/// vta::Error "WHAT PATH: cannot write (REASON)" when any step fails. `what`
+/// vta::Error "WHAT PATH: cannot write (REASON)" when any step fails, and
+/// refuses a path that is an input of this command (io_guard.h). `what`
 /// names the option it came from ("--trace"); empty: the path alone.
 void write_file(const std::string& path, std::string_view bytes, std::string_view what = {});
 

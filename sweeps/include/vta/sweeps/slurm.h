@@ -7,6 +7,7 @@
 //   B  array: stage 2 of shard I's part of the points the funnel selects over
 //      every shard                             (--max-stage 2 --peers DIR)
 //   C  one task: merge the shards, run stage 3 on the merged store, write the report
+#include <map>
 #include <string>
 #include <vector>
 
@@ -24,6 +25,17 @@ struct SlurmOptions {
   bool resume = false;             // resubmit only what is unfinished
   bool dry_run = false;            // print the scripts, submit nothing
 };
+
+/// What `vta sweep submit` recorded in DIR/slurm-jobs.json.
+struct SlurmJobs {
+  int tasks = 0;
+  std::string spec;                        // the sweep spec's absolute path
+  std::map<std::string, std::string> ids;  // "A", "B", "C" -> Slurm job id (digits)
+};
+
+/// DIR/slurm-jobs.json, checked: a damaged or crafted file (a job id that is
+/// not a number, tasks out of range, not JSON) is one error naming the file.
+SlurmJobs read_slurm_jobs(const std::string& dir);
 
 /// The store of shard `i` in `dir`.
 std::string shard_store(const std::string& dir, int i);
