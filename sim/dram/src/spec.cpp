@@ -8,13 +8,13 @@
 
 namespace vta::sim::dram {
 
-double Spec::peak_gbps() const { return data_rate.hz() * 1e6 * bus_bits / 8.0 * channels / 1e9; }
+double Spec::peak_gbps() const { return data_rate.hz() * bus_bits / 8.0 * channels / 1e9; }
 
 uint32_t to_cycles(double ns, uint32_t ck, Freq data_rate) {
   // Command clock = data rate / 2; cycles = ns * 1e-9 * clock. The 1e-9
   // slack keeps an exact multiple (13.75 ns at 1.25 ns) from rounding up on
   // its last floating-point bit.
-  const double clock_ghz = static_cast<double>(data_rate.num) / static_cast<double>(data_rate.den) / 2000.0;
+  const double clock_ghz = data_rate.hz() / 2e9;
   const double cycles = std::ceil(ns * clock_ghz - 1e-9);
   return std::max(ck, static_cast<uint32_t>(std::max(0.0, cycles)));
 }

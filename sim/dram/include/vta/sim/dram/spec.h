@@ -62,6 +62,10 @@ struct Spec {
   /// data rate x bus width x channels, in GB/s (10^9 bytes per second).
   double peak_gbps() const;
   uint32_t banks() const { return bankgroups * banks_per_group; }
+  /// Bytes the device holds; addresses wrap at this size (mapping.h).
+  uint64_t capacity_bytes() const {
+    return uint64_t{rows} * columns * (bus_bits / 8) * banks() * ranks * channels;
+  }
 };
 
 enum class PagePolicy : uint8_t {

@@ -1,0 +1,32 @@
+#include "vta/sim/dram/analytic.h"
+
+#include <algorithm>
+
+namespace vta::sim::dram {
+
+Analytic analytic(const Spec& s, const Options& o, uint32_t bytes) {
+  const Timings& t = s.t;
+  Analytic a{};
+  a.hit_cycles = t.cl + t.burst;
+  a.miss_cycles = t.rcd + t.cl + t.burst;
+  a.conflict_cycles = t.rp + t.rcd + t.cl + t.burst;
+  a.refresh_share = o.refresh ? 1.0 - static_cast<double>(t.rfc) / t.refi : 1.0;
+  a.sequential_gbps = s.peak_gbps() * a.refresh_share;
+
+  // One random read touches ceil(bytes / burst bytes) bursts; under the
+  // default mapping they spread over min(bursts, channels) channels, each
+  // channel opening one row for its share.
+  const double bursts = std::max(1.0, static_cast<double>(bytes) / s.burst_bytes());
+  const double channels_touched = std::min(bursts, static_cast<double>(s.channels));
+  const double bursts_per_act = bursts / channels_touched;
+  const double same_group = 1.0 / s.bankgroups;
+  const double rrd = same_group * t.rrd_l + (1 - same_group) * t.rrd_s;
+  const double act_interval = std::max({rrd / s.ranks, t.faw / 4.0 / s.ranks, static_cast<double>(t.rc) / (s.banks() * s.ranks),
+                                        bursts_per_act * t.burst});  // cycles per ACT per channel
+  const double acts_per_s = s.clock().hz() / act_interval * s.channels;
+  const double reads_per_s = acts_per_s / channels_touched;
+  a.random_gbps = std::min(reads_per_s * bytes / 1e9 * a.refresh_share, a.sequential_gbps);
+  return a;
+}
+
+}  // namespace vta::sim::dram
