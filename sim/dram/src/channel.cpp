@@ -139,73 +139,82 @@ bool Channel::step(uint64_t until, std::vector<BurstDone>& done, std::vector<Com
     queue_.push_back(waiting_.front());
     waiting_.pop_front();
   }
-  uint64_t next = kNever;
-
   Choice ref;
   if (refresh_choice(ref) <= t_) {
     const uint32_t per_group = spec_.banks_per_group;
     const Location l{index_, ref.rank, ref.bank / per_group, ref.bank % per_group, banks_[size_t{ref.rank} * spec_.banks() + ref.bank].row, 0};
     issue(ref.cmd, l, t_, false, trace);
+    ++t_;  // the command bus is taken for this cycle
     return true;
   }
-  next = std::min(next, ref.when);
 
   // Banks whose open row a queued burst hits keep it open (row hits first).
   for (const Burst& q : queue_) {
-    Bank& b = bank(q.at);
-    if (b.open && b.row == q.at.row && ranks_[q.at.rank].refresh_due > t_) b.hit_stamp = step_;
+    Bank& b = banks_[q.bank];
+    if (b.open && b.row == q.at.row) b.hit_stamp = step_;
   }
-  Choice col, other;
+  // Each queued burst's next command and the first cycle it is legal. Nothing
+  // but time changes until the earliest of them (T) or the next event, so
+  // the scheduler moves straight to T and picks among the commands legal
+  // then, as if it had looked at every cycle in between.
+  uint64_t first = kNever;
+  cand_.clear();
   for (size_t i = 0; i < queue_.size(); ++i) {
     const Burst& q = queue_[i];
     if (ranks_[q.at.rank].refresh_due <= t_) continue;  // its rank is being refreshed
-    const Bank& b = bank(q.at);
-    Cmd c;
-    if (b.open && b.row == q.at.row) {
-      c = q.write ? Cmd::WR : Cmd::RD;
-    } else if (b.open) {
-      if (b.hit_stamp == step_) continue;
-      c = Cmd::PRE;
-    } else {
-      c = Cmd::ACT;
-    }
-    const uint64_t w = earliest(c, q.at);
-    if (w > t_) {
-      next = std::min(next, w);
-      continue;
-    }
-    if (c == Cmd::RD || c == Cmd::WR) {
-      col = Choice{w, c, i, 0, 0};
+    Bank& b = banks_[q.bank];
+    const bool hit = b.open && b.row == q.at.row;
+    if (!hit && b.open && b.hit_stamp == step_) continue;
+    const int kind = hit ? (q.write ? 1 : 0) : 2;
+    if (b.seen[kind] == step_) continue;
+    b.seen[kind] = step_;
+    const Cmd c = hit ? (q.write ? Cmd::WR : Cmd::RD) : b.open ? Cmd::PRE : Cmd::ACT;
+    const uint64_t w = std::max(earliest(c, q.at), t_);
+    cand_.push_back(Choice{w, c, i, 0, 0});
+    first = std::min(first, w);
+  }
+  // Events that change the picture: an arrival the queue has room for, a
+  // refresh falling due or becoming issuable, the caller's horizon.
+  uint64_t event = ref.when;
+  if (!waiting_.empty() && queue_.size() < depth_) event = std::min(event, waiting_.front().arrive);
+  for (const Rank& r : ranks_)
+    if (r.refresh_due > t_) event = std::min(event, r.refresh_due);
+  if (first == kNever || event <= first || first >= until) {
+    t_ = std::min({event, first, until});
+    return t_ < until;
+  }
+  // FR-FCFS among the commands legal at `first`: the oldest column command
+  // (a row hit), else the oldest ACT or PRE.
+  const Choice* pick = nullptr;
+  for (const Choice& k : cand_) {
+    if (k.when != first) continue;
+    if (k.cmd == Cmd::RD || k.cmd == Cmd::WR) {
+      pick = &k;
       break;
     }
-    if (other.when == kNever) other = Choice{w, c, i, 0, 0};
+    if (!pick) pick = &k;
   }
-  const Choice& pick = col.when != kNever ? col : other;
-  if (pick.when != kNever) {
-    Burst& q = queue_[pick.burst];
-    if (!q.classified) {
-      q.classified = true;
-      ++(pick.cmd == Cmd::ACT ? stats_.row_misses : pick.cmd == Cmd::PRE ? stats_.row_conflicts : stats_.row_hits);
-    }
-    issue(pick.cmd, q.at, t_, false, trace);
-    if (pick.cmd == Cmd::RD || pick.cmd == Cmd::WR) {
-      done.push_back(BurstDone{q.request, q.index, t_ + (q.write ? spec_.t.cwl : spec_.t.cl) + spec_.t.burst});
-      const Location at = q.at;
-      queue_.erase(queue_.begin() + static_cast<std::ptrdiff_t>(pick.burst));
-      if (policy_ == PagePolicy::closed) {
-        bool hit = false;
-        for (const Burst& r : queue_)
-          hit |= r.at.rank == at.rank && r.at.bankgroup == at.bankgroup && r.at.bank == at.bank && r.at.row == at.row;
-        if (!hit) issue(Cmd::PRE, at, bank(at).pre_ok, true, trace);  // auto-precharge (RDA / WRA)
-      }
-    }
-    return true;
+  t_ = first;
+  const Cmd cmd = pick->cmd;
+  Burst& q = queue_[pick->burst];
+  if (!q.classified) {
+    q.classified = true;
+    ++(cmd == Cmd::ACT ? stats_.row_misses : cmd == Cmd::PRE ? stats_.row_conflicts : stats_.row_hits);
   }
-  if (!waiting_.empty() && queue_.size() < depth_) next = std::min(next, waiting_.front().arrive);
-  for (const Rank& r : ranks_)
-    if (r.refresh_due > t_) next = std::min(next, r.refresh_due);
-  t_ = std::min(next, until);
-  return t_ < until;
+  issue(cmd, q.at, t_, false, trace);
+  if (cmd == Cmd::RD || cmd == Cmd::WR) {
+    done.push_back(BurstDone{q.request, q.index, t_ + (q.write ? spec_.t.cwl : spec_.t.cl) + spec_.t.burst});
+    const Location at = q.at;
+    const uint32_t bi = q.bank;
+    queue_.erase(queue_.begin() + static_cast<std::ptrdiff_t>(pick->burst));
+    if (policy_ == PagePolicy::closed) {
+      bool hit = false;
+      for (const Burst& r : queue_) hit |= r.bank == bi && r.at.row == at.row;
+      if (!hit) issue(Cmd::PRE, at, banks_[bi].pre_ok, true, trace);  // auto-precharge (RDA / WRA)
+    }
+  }
+  ++t_;  // the command bus is taken for this cycle
+  return true;
 }
 
 void Channel::advance(uint64_t until, std::vector<BurstDone>& done, std::vector<Command>* trace) {

@@ -18,12 +18,16 @@ struct Burst {
   bool classified = false;  // counted as hit, miss or conflict
   uint64_t arrive;
   Location at;
+  uint32_t bank = 0;  // flat index into Channel::banks_ (push() sets it)
 };
 
 class Channel {
  public:
   Channel(const Spec& s, const Options& o, uint32_t index, Stats& stats);
-  void push(const Burst& b) { waiting_.push_back(b); }
+  void push(Burst b) {
+    b.bank = (b.at.rank * spec_.bankgroups + b.at.bankgroup) * spec_.banks_per_group + b.at.bank;
+    waiting_.push_back(b);
+  }
   /// Issues every command before `until`, appending known data times to `done`.
   void advance(uint64_t until, std::vector<BurstDone>& done, std::vector<Command>* trace);
   /// Issues commands until no burst is left; returns the cycle after the last command.
@@ -37,6 +41,10 @@ class Channel {
     uint32_t row = 0;
     bool open = false;
     uint64_t hit_stamp = 0;  // == step_: a queued burst hits the open row
+    // == step_: this step already has this bank's oldest read hit, write hit
+    // or other burst as a candidate (younger ones of the same kind are
+    // legal no earlier and lose ties, so they need no look).
+    std::array<uint64_t, 3> seen{};
   };
   struct Rank {
     uint64_t act_ok = 0, rd_ok = 0, wr_ok = 0;  // rank-level: tRRD_S, tCCD_S / tWTR_S / turnaround
@@ -68,6 +76,7 @@ class Channel {
   std::vector<Bank> banks_;  // rank-major, then bank group, then bank
   std::vector<Rank> ranks_;
   std::vector<Burst> queue_;    // what the scheduler sees, oldest first
+  std::vector<Choice> cand_;    // step()'s candidates (kept to reuse its memory)
   std::deque<Burst> waiting_;   // submitted, not yet in the queue (future arrival or queue full)
   uint64_t t_ = 0;              // current cycle
   uint64_t cmd_ok_ = 0;         // command bus: one command per cycle
