@@ -229,7 +229,9 @@ TEST(DramClock, LatencyInNanosecondsDoesNotDependOnTheCoreClock) {
   const Analytic a = analytic(s);
   for (double mhz : {100.0, 250.0, 400.0}) {
     const uint32_t sync = 2;
-    CorePort port(s, no_refresh(), Freq::mhz(mhz), sync);
+    Options o = no_refresh();
+    o.cdc_sync = sync;
+    CorePort port(s, o, Freq::mhz(mhz));
     port.submit(0, false, 0, 64);
     const uint64_t done = port.drain();
     const double ns = static_cast<double>(done) * 1000.0 / mhz;
@@ -237,6 +239,31 @@ TEST(DramClock, LatencyInNanosecondsDoesNotDependOnTheCoreClock) {
     EXPECT_GE(ns, dram_ns) << mhz;
     EXPECT_LE(ns, dram_ns + (1 + sync) * 1000.0 / mhz + 1.0 / 1.2) << mhz;  // edges rounded up
   }
+}
+
+TEST(DramClock, FrontendLatencyAndSynchronisersAddTheirTime) {
+  const Spec s = resolve(preset("ddr4-2400"), no_refresh());
+  auto latency = [&](uint32_t sync, double frontend_ns) {
+    Options o = no_refresh();
+    o.cdc_sync = sync;
+    o.frontend_ns = frontend_ns;
+    CorePort port(s, o, Freq::mhz(1200));  // the controller's own clock: edges coincide
+    port.submit(0, false, 0, 64);
+    return port.drain();
+  };
+  const uint64_t dram = analytic(s).miss_cycles;  // tRCD + CL + tBURST
+  EXPECT_EQ(latency(0, 0), dram);
+  EXPECT_EQ(latency(2, 0), dram + 4);           // two synchroniser cycles each way
+  EXPECT_EQ(latency(0, 25.0), dram + 30);       // 25 ns at 1.2 GHz
+}
+
+TEST(DramClock, BeatsMapToTheBurstsHoldingTheirBytes) {
+  // A request at 0x30 with 64-byte bursts: bytes 0x30.. are in burst 0, 0x40.. in burst 1.
+  EXPECT_EQ(bursts_of(0x30, 0, 16, 64).first, 0u);
+  EXPECT_EQ(bursts_of(0x30, 0, 16, 64).last, 0u);
+  EXPECT_EQ(bursts_of(0x30, 16, 16, 64).first, 1u);
+  EXPECT_EQ(bursts_of(0x30, 8, 16, 64).last, 1u);  // straddles two bursts
+  EXPECT_EQ(bursts_of(0, 0, 64, 16).last, 3u);     // a 64-byte beat over 16-byte DDR3 x16 bursts
 }
 
 TEST(DramClock, PortAdvanceGranularityDoesNotMatter) {

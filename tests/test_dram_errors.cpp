@@ -4,6 +4,7 @@
 #include "vta/isa/error.h"
 #include "vta/sim/dram/controller.h"
 #include "vta/sim/dram/mapping.h"
+#include "vta/sim/dram/port.h"
 #include "vta/sim/dram/spec.h"
 
 namespace {
@@ -44,6 +45,17 @@ TEST(DramErrors, BadOptionsNameTheKey) {
   o = {};
   o.queue_depth = 0;
   EXPECT_NE(error_of([&] { resolve(preset("ddr4-2400"), o); }).find("memory.dram_queue_depth: 0"), std::string::npos);
+}
+
+TEST(DramErrors, BadPortOptionsNameTheKey) {
+  const Spec s = resolve(preset("ddr4-2400"));
+  Options o;
+  o.frontend_ns = -1;
+  EXPECT_EQ(error_of([&] { CorePort(s, o, Freq::mhz(100)); }), "memory.dram_frontend_ns: -1 is not in 0..1000000");
+  o = {};
+  o.cdc_sync = 100;
+  EXPECT_EQ(error_of([&] { CorePort(s, o, Freq::mhz(100)); }), "memory.dram_cdc_sync: 100 is not in 0..64");
+  EXPECT_NE(error_of([] { ClockCrossing(Freq{0, 1}, Freq::mhz(100)); }).find("a clock of 0 Hz"), std::string::npos);
 }
 
 TEST(DramErrors, BrokenPresetNamesThePresetAndTheKey) {

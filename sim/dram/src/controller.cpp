@@ -18,6 +18,12 @@ const char* cmd_name(Cmd c) {
   return "?";
 }
 
+BurstSpan bursts_of(uint64_t addr, uint64_t offset, uint64_t bytes, uint32_t burst_bytes) {
+  const uint64_t base = addr / burst_bytes;
+  const uint64_t lo = addr + offset, hi = addr + offset + std::max<uint64_t>(bytes, 1) - 1;
+  return BurstSpan{static_cast<uint32_t>(lo / burst_bytes - base), static_cast<uint32_t>(hi / burst_bytes - base)};
+}
+
 Controller::Controller(const Spec& s, const Options& o) : spec_(s), opt_(o), mapping_(spec_, o.mapping) {
   for (uint32_t c = 0; c < spec_.channels; ++c) channels_.push_back(std::make_unique<Channel>(spec_, opt_, c, stats_));
 }

@@ -42,6 +42,14 @@ struct BurstDone {
   bool operator==(const BurstDone&) const = default;
 };
 
+/// The bursts (indices within a request at `addr`, as BurstDone::burst
+/// counts them) holding bytes [offset, offset + bytes) of the request: a
+/// caller's bus beat is available once every one of them is done.
+struct BurstSpan {
+  uint32_t first, last;
+};
+BurstSpan bursts_of(uint64_t addr, uint64_t offset, uint64_t bytes, uint32_t burst_bytes);
+
 enum class Cmd : uint8_t { ACT, PRE, RD, WR, REF };
 const char* cmd_name(Cmd c);
 

@@ -3,7 +3,7 @@
 // Verilator harness call, so that both give the same cycles.
 //
 // A request made at core cycle c reaches the controller at
-// ClockCrossing::to_ctrl(c); a burst whose data is complete at controller
+// ClockCrossing::to_ctrl(c) plus Options::frontend_ns in controller cycles; a burst whose data is complete at controller
 // cycle k is seen by the core at to_core(k). advance(c) makes known every
 // burst the core sees by cycle c. Calling submit() for the same requests at
 // the same core cycles, in the same order, gives the same BurstDone cycles
@@ -18,8 +18,8 @@ namespace vta::sim::dram {
 
 class CorePort {
  public:
-  /// `core`: the accelerator clock; `sync`: synchroniser cycles each way (clock.h).
-  CorePort(const Spec& s, const Options& o, Freq core, uint32_t sync = 2);
+  /// `core`: the accelerator clock; Options::cdc_sync and frontend_ns time the path.
+  CorePort(const Spec& s, const Options& o, Freq core);
 
   /// A read or write of `bytes` at `addr` made at core cycle `c`; returns its id.
   /// Core cycles of successive calls must not decrease.
@@ -38,6 +38,7 @@ class CorePort {
  private:
   Controller ctrl_;
   ClockCrossing cross_;
+  uint64_t frontend_;  // controller cycles of Options::frontend_ns
   std::vector<BurstDone> buf_;
 };
 

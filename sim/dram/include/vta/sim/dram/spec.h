@@ -79,8 +79,15 @@ struct Options {
   PagePolicy page_policy = PagePolicy::open;
   uint32_t channels = 0;      ///< 0: the preset's
   std::string mapping;        ///< address mapping, MSB to LSB (mapping.h); "": kDefaultMapping
-  uint32_t queue_depth = 32;  ///< bursts per channel the scheduler chooses among
+  uint32_t queue_depth = 32;  ///< bursts per channel the scheduler chooses among (assumption, not a named controller's)
   bool refresh = true;        ///< false drops REF (an idealisation, for tests and bounds)
+  /// Core-clock side (CorePort): synchroniser cycles of the destination
+  /// clock in each direction of the clock-domain crossing (clock.h).
+  uint32_t cdc_sync = 2;
+  /// Core-clock side (CorePort): a fixed controller and PHY pipeline latency
+  /// on the request path, in ns. 0 (the default) models none: set it from
+  /// your controller's documentation (it is not a JEDEC figure).
+  double frontend_ns = 0.0;
 };
 
 /// One value of a preset as written in its .def file: max(ck nCK, ns ns)
