@@ -16,6 +16,7 @@
 
 #include "vta/sim/dram/analytic.h"
 #include "vta/sim/dram/controller.h"
+#include "vta/sim/dram/mapping.h"
 
 namespace {
 
@@ -41,6 +42,33 @@ Measured sustained(const Spec& s, const Options& o, bool random, uint32_t bytes)
 }
 
 class Bandwidth : public ::testing::TestWithParam<const char*> {};
+
+// Idle latency of one read: a row hit, a closed bank, a row conflict.
+TEST_P(Bandwidth, IdleReadLatencyIsTheAnalyticOne) {
+  Options o;
+  o.refresh = false;
+  const Spec s = resolve(preset(GetParam()), o);
+  const Analytic a = analytic(s, o);
+  Controller c(s, o);
+  const Mapping& m = c.mapping();
+  const uint64_t row0 = m.address(Location{0, 0, 0, 0, 0, 0}), row0_next = m.address(Location{0, 0, 0, 0, 0, 1});
+  const uint64_t row1 = m.address(Location{0, 0, 0, 0, 1, 0});
+  const uint64_t arrive[3] = {0, 1000, 2000};
+  c.submit(Request{row0, s.burst_bytes(), false, arrive[0]});       // closed bank
+  c.submit(Request{row0_next, s.burst_bytes(), false, arrive[1]});  // row hit
+  c.submit(Request{row1, s.burst_bytes(), false, arrive[2]});       // row conflict
+  c.drain();
+  std::vector<BurstDone> d;
+  c.take_done(d);
+  ASSERT_EQ(d.size(), 3u);
+  const double ns = 1e9 / s.clock().hz();
+  std::printf("dram-latency %-12s idle read: hit %5.1f ns, closed bank %5.1f ns, row conflict %5.1f ns\n", GetParam(),
+              static_cast<double>(d[1].done - arrive[1]) * ns, static_cast<double>(d[0].done) * ns,
+              static_cast<double>(d[2].done - arrive[2]) * ns);
+  EXPECT_EQ(d[0].done - arrive[0], a.miss_cycles);
+  EXPECT_EQ(d[1].done - arrive[1], a.hit_cycles);
+  EXPECT_EQ(d[2].done - arrive[2], a.conflict_cycles);
+}
 
 TEST_P(Bandwidth, SequentialReadsReachPeakLessRefresh) {
   const Spec s = resolve(preset(GetParam()));
