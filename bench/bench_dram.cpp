@@ -53,7 +53,8 @@ void per_cycle(benchmark::State& state, const char* name) {
     benchmark::DoNotOptimize(done.data());
   }
   state.SetItemsProcessed(static_cast<int64_t>(state.iterations() * cycles));
-  state.counters["core_cycles_per_s"] = benchmark::Counter(static_cast<double>(state.iterations() * cycles), benchmark::Counter::kIsRate);
+  state.counters["core_cycles_per_s"] =
+      benchmark::Counter(static_cast<double>(state.iterations() * cycles), benchmark::Counter::kIsRate);
 }
 
 }  // namespace

@@ -74,7 +74,7 @@ TEST(DramPagePolicy, OpenKeepsTheRow_ClosedAutoPrecharges) {
       EXPECT_EQ(r.count(Cmd::ACT), 2u);
       ASSERT_EQ(r.count(Cmd::PRE), 2u);
       EXPECT_TRUE(r.trace[2].automatic);
-      EXPECT_EQ(r.when(Cmd::PRE, 0), 30u);  // auto-precharge at max(tRAS, RD + tRTP)
+      EXPECT_EQ(r.when(Cmd::PRE, 0), 30u);                  // auto-precharge at max(tRAS, RD + tRTP)
       EXPECT_EQ(r.done_of(second), 500u + 12u + 10u + 4u);  // a closed bank: tRCD + CL + tBURST
     }
   }
@@ -104,7 +104,8 @@ TEST(DramPagePolicy, SparseTrafficLatency_ClosedWinsOnRandom_OpenWinsOnSequentia
     std::mt19937_64 rng(5);
     const int n = 200;
     for (int i = 0; i < n; ++i) {
-      const uint64_t addr = random ? rng() % s.capacity_bytes() / 64 * 64 : uint64_t(i) * 64 * s.channels * s.bankgroups;
+      const uint64_t addr =
+          random ? rng() % s.capacity_bytes() / 64 * 64 : uint64_t(i) * 64 * s.channels * s.bankgroups;
       c.submit(Request{addr, 64, false, uint64_t(i) * 1000});
     }
     c.drain();
@@ -228,7 +229,9 @@ TEST(DramDeterminism, LookingEveryCycleEqualsSkippingToTheNextCommand) {
     }
     for (const Request& q : reqs) b.submit(q);
     b.drain();
-    auto key = [](const Command& x) { return std::tie(x.cycle, x.channel, x.cmd, x.rank, x.bankgroup, x.bank, x.row, x.automatic); };
+    auto key = [](const Command& x) {
+      return std::tie(x.cycle, x.channel, x.cmd, x.rank, x.bankgroup, x.bank, x.row, x.automatic);
+    };
     auto by_cycle = [&](const Command& x, const Command& y) { return key(x) < key(y); };
     std::sort(ta.begin(), ta.end(), by_cycle);
     std::sort(tb.begin(), tb.end(), by_cycle);
@@ -242,8 +245,8 @@ TEST(DramDeterminism, LookingEveryCycleEqualsSkippingToTheNextCommand) {
 TEST(DramClock, EdgesAreExactFractions) {
   const ClockCrossing x(Freq::mhz(100), Freq{1600000000, 3}, 0);  // 100 MHz core, DDR3-1066 controller
   EXPECT_EQ(x.ctrl_edge(0), 0u);
-  EXPECT_EQ(x.ctrl_edge(3), 16u);         // 30 ns = 16 controller cycles of 1.875 ns
-  EXPECT_EQ(x.ctrl_edge(1), 6u);          // 10 ns -> 5.33 -> 6
+  EXPECT_EQ(x.ctrl_edge(3), 16u);  // 30 ns = 16 controller cycles of 1.875 ns
+  EXPECT_EQ(x.ctrl_edge(1), 6u);   // 10 ns -> 5.33 -> 6
   EXPECT_EQ(x.core_edge(16), 3u);
   EXPECT_EQ(x.core_edge(17), 4u);
   EXPECT_EQ(x.ctrl_edge(3000000000), 16000000000u);  // no drift over long runs
@@ -282,8 +285,8 @@ TEST(DramClock, FrontendLatencyAndSynchronisersAddTheirTime) {
   };
   const uint64_t dram = analytic(s).miss_cycles;  // tRCD + CL + tBURST
   EXPECT_EQ(latency(0, 0), dram);
-  EXPECT_EQ(latency(2, 0), dram + 4);           // two synchroniser cycles each way
-  EXPECT_EQ(latency(0, 25.0), dram + 30);       // 25 ns at 1.2 GHz
+  EXPECT_EQ(latency(2, 0), dram + 4);      // two synchroniser cycles each way
+  EXPECT_EQ(latency(0, 25.0), dram + 30);  // 25 ns at 1.2 GHz
 }
 
 TEST(DramClock, BeatsMapToTheBurstsHoldingTheirBytes) {

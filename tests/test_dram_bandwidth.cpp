@@ -75,8 +75,9 @@ TEST_P(Bandwidth, SequentialReadsReachPeakLessRefresh) {
   const Analytic a = analytic(s);
   const Measured r = sustained(s, {}, false, 64);
   const double err = r.gbps / a.sequential_gbps - 1;
-  std::printf("dram-bandwidth %-12s sequential 64 B: %8.2f GB/s = %5.1f %% of peak %7.2f; analytic %8.2f (error %+5.1f %%)\n",
-              GetParam(), r.gbps, 100 * r.gbps / s.peak_gbps(), s.peak_gbps(), a.sequential_gbps, 100 * err);
+  std::printf(
+      "dram-bandwidth %-12s sequential 64 B: %8.2f GB/s = %5.1f %% of peak %7.2f; analytic %8.2f (error %+5.1f %%)\n",
+      GetParam(), r.gbps, 100 * r.gbps / s.peak_gbps(), s.peak_gbps(), a.sequential_gbps, 100 * err);
   EXPECT_GE(r.gbps, 0.90 * s.peak_gbps());
   EXPECT_LE(r.gbps, s.peak_gbps());
   EXPECT_LT(std::abs(err), 0.05);
@@ -87,9 +88,11 @@ TEST_P(Bandwidth, RandomReadsAreBoundByActivates) {
   const Analytic a = analytic(s, {}, 64);
   const Measured r = sustained(s, {}, true, 64);
   const double err = r.gbps / a.random_gbps - 1;
-  std::printf("dram-bandwidth %-12s random 64 B:     %8.2f GB/s = %5.1f %% of peak %7.2f; analytic %8.2f (error %+5.1f %%); row hits %.1f %%\n",
-              GetParam(), r.gbps, 100 * r.gbps / s.peak_gbps(), s.peak_gbps(), a.random_gbps, 100 * err,
-              100.0 * r.stats.row_hits / static_cast<double>(r.stats.row_hits + r.stats.row_misses + r.stats.row_conflicts));
+  std::printf(
+      "dram-bandwidth %-12s random 64 B:     %8.2f GB/s = %5.1f %% of peak %7.2f; analytic %8.2f (error %+5.1f %%); "
+      "row hits %.1f %%\n",
+      GetParam(), r.gbps, 100 * r.gbps / s.peak_gbps(), s.peak_gbps(), a.random_gbps, 100 * err,
+      100.0 * r.stats.row_hits / static_cast<double>(r.stats.row_hits + r.stats.row_misses + r.stats.row_conflicts));
   EXPECT_LE(r.gbps, a.random_gbps * 1.02);  // the analytic form is an upper bound
   EXPECT_GE(r.gbps, a.random_gbps * 0.70);  // bank conflicts in random traffic cost the rest
 }
@@ -100,8 +103,8 @@ TEST_P(Bandwidth, ClosedPageChangesLittleUnderSaturation) {
   closed.page_policy = PagePolicy::closed;
   const Measured seq_open = sustained(s, {}, false, 64), seq_closed = sustained(s, closed, false, 64);
   const Measured rnd_open = sustained(s, {}, true, 64), rnd_closed = sustained(s, closed, true, 64);
-  std::printf("dram-bandwidth %-12s closed page: sequential %.2f (open %.2f), random %.2f (open %.2f) GB/s\n", GetParam(),
-              seq_closed.gbps, seq_open.gbps, rnd_closed.gbps, rnd_open.gbps);
+  std::printf("dram-bandwidth %-12s closed page: sequential %.2f (open %.2f), random %.2f (open %.2f) GB/s\n",
+              GetParam(), seq_closed.gbps, seq_open.gbps, rnd_closed.gbps, rnd_open.gbps);
   // A saturated queue keeps rows open for queued hits under either policy
   // (test_dram.cpp pins where the policies differ: latency of sparse traffic).
   EXPECT_NEAR(seq_closed.gbps / seq_open.gbps, 1.0, 0.02);

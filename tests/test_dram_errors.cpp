@@ -29,11 +29,14 @@ TEST(DramErrors, UnknownPresetNamesTheKeyAndTheChoices) {
 
 TEST(DramErrors, BadMappingNamesTheKey) {
   const Spec s = resolve(preset("ddr4-2400"));
-  EXPECT_NE(error_of([&] { Mapping(s, "ro.ra.ba.co.bg"); }).find("memory.dram_mapping: 'ro.ra.ba.co.bg' must name each"),
-            std::string::npos);
+  EXPECT_NE(
+      error_of([&] { Mapping(s, "ro.ra.ba.co.bg"); }).find("memory.dram_mapping: 'ro.ra.ba.co.bg' must name each"),
+      std::string::npos);
   EXPECT_NE(error_of([&] { Mapping(s, "ro.ra.ba.co.bg.bg"); }).find("memory.dram_mapping: 'bg' appears twice"),
             std::string::npos);
-  EXPECT_NE(error_of([&] { Mapping(s, "ro.ra.xx.co.bg.ch"); }).find("memory.dram_mapping: 'xx' in 'ro.ra.xx.co.bg.ch' is not a field"),
+  EXPECT_NE(error_of([&] {
+              Mapping(s, "ro.ra.xx.co.bg.ch");
+            }).find("memory.dram_mapping: 'xx' in 'ro.ra.xx.co.bg.ch' is not a field"),
             std::string::npos);
 }
 
@@ -81,9 +84,14 @@ TEST(DramErrors, BrokenPresetNamesThePresetAndTheKey) {
 
 TEST(DramErrors, RequestsOutOfOrderOrEmpty) {
   Controller c(resolve(preset("ddr4-2400")));
-  EXPECT_NE(error_of([&] { c.submit(Request{0x40, 0, false, 0}); }).find("dram request 0 at 0x40: 0 bytes"), std::string::npos);
+  EXPECT_NE(error_of([&] {
+              c.submit(Request{0x40, 0, false, 0});
+            }).find("dram request 0 at 0x40: 0 bytes"),
+            std::string::npos);
   c.advance(100);
-  EXPECT_NE(error_of([&] { c.submit(Request{0, 64, false, 99}); }).find("arrives at cycle 99, before the model's time 100"),
+  EXPECT_NE(error_of([&] {
+              c.submit(Request{0, 64, false, 99});
+            }).find("arrives at cycle 99, before the model's time 100"),
             std::string::npos);
 }
 

@@ -14,8 +14,8 @@ TEST(DramTiming, ActToRead_tRCD_ThenData_CL_tBURST) {
   const uint64_t id = r.read(at(0, 0, 1));
   r.run();
   EXPECT_EQ(r.when(Cmd::ACT), 0u);
-  EXPECT_EQ(r.when(Cmd::RD), 12u);              // tRCD
-  EXPECT_EQ(r.done_of(id), 12u + 10u + 4u);     // + CL + tBURST
+  EXPECT_EQ(r.when(Cmd::RD), 12u);           // tRCD
+  EXPECT_EQ(r.done_of(id), 12u + 10u + 4u);  // + CL + tBURST
 }
 
 TEST(DramTiming, ActToPrecharge_tRAS) {
@@ -178,9 +178,9 @@ TEST(DramTiming, Refresh_EverytREFI_BlocksFor_tRFC) {
   r.c.advance(4500);
   r.run();
   EXPECT_EQ(r.when(Cmd::REF, 0), 2000u);
-  EXPECT_EQ(r.when(Cmd::PRE), 4000u);          // the read's row is still open at the second tREFI
+  EXPECT_EQ(r.when(Cmd::PRE), 4000u);           // the read's row is still open at the second tREFI
   EXPECT_EQ(r.when(Cmd::REF, 1), 4000u + 14u);  // + tRP
-  EXPECT_EQ(r.when(Cmd::ACT), 2000u + 200u);  // REF + tRFC
+  EXPECT_EQ(r.when(Cmd::ACT), 2000u + 200u);    // REF + tRFC
   EXPECT_EQ(r.done_of(id), 2200u + 12u + 10u + 4u);
 }
 
@@ -192,8 +192,8 @@ TEST(DramTiming, Refresh_PrechargesOpenBanksFirst) {
   r.read(at(0, 0, 1), 1900);
   r.c.advance(2500);
   EXPECT_EQ(r.when(Cmd::RD), 1912u);
-  EXPECT_EQ(r.when(Cmd::PRE), 2000u);          // due at tREFI; tRAS ended at 1930
-  EXPECT_EQ(r.when(Cmd::REF), 2000u + 14u);    // + tRP
+  EXPECT_EQ(r.when(Cmd::PRE), 2000u);        // due at tREFI; tRAS ended at 1930
+  EXPECT_EQ(r.when(Cmd::REF), 2000u + 14u);  // + tRP
 }
 
 }  // namespace

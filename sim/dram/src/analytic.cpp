@@ -21,8 +21,9 @@ Analytic analytic(const Spec& s, const Options& o, uint32_t bytes) {
   const double bursts_per_act = bursts / channels_touched;
   const double same_group = 1.0 / s.bankgroups;
   const double rrd = same_group * t.rrd_l + (1 - same_group) * t.rrd_s;
-  const double act_interval = std::max({rrd / s.ranks, t.faw / 4.0 / s.ranks, static_cast<double>(t.rc) / (s.banks() * s.ranks),
-                                        bursts_per_act * t.burst});  // cycles per ACT per channel
+  const double act_interval =
+      std::max({rrd / s.ranks, t.faw / 4.0 / s.ranks, static_cast<double>(t.rc) / (s.banks() * s.ranks),
+                bursts_per_act * t.burst});  // cycles per ACT per channel
   const double acts_per_s = s.clock().hz() / act_interval * s.channels;
   const double reads_per_s = acts_per_s / channels_touched;
   a.random_gbps = std::min(reads_per_s * bytes / 1e9 * a.refresh_share, a.sequential_gbps);

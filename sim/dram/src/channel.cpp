@@ -34,7 +34,9 @@ uint64_t Channel::earliest(Cmd c, const Location& l) {
       e = std::max({e, b.act_ok, r.act_ok, r.bg_act_ok[l.bankgroup]});
       if (r.n_acts == 4) e = std::max(e, r.acts[r.acts_head] + t.faw);  // the oldest of the last four
       break;
-    case Cmd::PRE: e = std::max(e, b.pre_ok); break;
+    case Cmd::PRE:
+      e = std::max(e, b.pre_ok);
+      break;
     case Cmd::RD:
       e = std::max({e, b.col_ok, r.rd_ok, r.bg_rd_ok[l.bankgroup]});
       if (bus > t.cl) e = std::max(e, bus - t.cl);
@@ -43,7 +45,8 @@ uint64_t Channel::earliest(Cmd c, const Location& l) {
       e = std::max({e, b.col_ok, r.wr_ok, r.bg_wr_ok[l.bankgroup]});
       if (bus > t.cwl) e = std::max(e, bus - t.cwl);
       break;
-    case Cmd::REF: break;  // refresh_choice() times REF
+    case Cmd::REF:
+      break;  // refresh_choice() times REF
   }
   return e;
 }
@@ -142,7 +145,12 @@ bool Channel::step(uint64_t until, std::vector<BurstDone>& done, std::vector<Com
   Choice ref;
   if (refresh_choice(ref) <= t_) {
     const uint32_t per_group = spec_.banks_per_group;
-    const Location l{index_, ref.rank, ref.bank / per_group, ref.bank % per_group, banks_[size_t{ref.rank} * spec_.banks() + ref.bank].row, 0};
+    const Location l{index_,
+                     ref.rank,
+                     ref.bank / per_group,
+                     ref.bank % per_group,
+                     banks_[size_t{ref.rank} * spec_.banks() + ref.bank].row,
+                     0};
     issue(ref.cmd, l, t_, false, trace);
     ++t_;  // the command bus is taken for this cycle
     return true;

@@ -47,23 +47,25 @@ class Channel {
     std::array<uint64_t, 3> seen{};
   };
   struct Rank {
-    uint64_t act_ok = 0, rd_ok = 0, wr_ok = 0;  // rank-level: tRRD_S, tCCD_S / tWTR_S / turnaround
+    uint64_t act_ok = 0, rd_ok = 0, wr_ok = 0;            // rank-level: tRRD_S, tCCD_S / tWTR_S / turnaround
     std::vector<uint64_t> bg_act_ok, bg_rd_ok, bg_wr_ok;  // per bank group: tRRD_L, tCCD_L / tWTR_L
-    std::array<uint64_t, 4> acts{};  // the last four ACTs (tFAW), a ring
+    std::array<uint64_t, 4> acts{};                       // the last four ACTs (tFAW), a ring
     uint32_t n_acts = 0, acts_head = 0;
     uint64_t refresh_due = 0;
   };
   struct Choice {
     uint64_t when = kNever;
     Cmd cmd = Cmd::ACT;
-    size_t burst = 0;       // queue index (request commands)
+    size_t burst = 0;             // queue index (request commands)
     uint32_t rank = 0, bank = 0;  // bank: flat index within the rank (refresh commands)
   };
 
   /// One scheduling decision at t_: issues one command, or moves t_ to the
   /// next cycle anything can happen (at most `until`). False when t_ reached `until`.
   bool step(uint64_t until, std::vector<BurstDone>& done, std::vector<Command>* trace);
-  Bank& bank(const Location& l) { return banks_[(l.rank * spec_.bankgroups + l.bankgroup) * spec_.banks_per_group + l.bank]; }
+  Bank& bank(const Location& l) {
+    return banks_[(l.rank * spec_.bankgroups + l.bankgroup) * spec_.banks_per_group + l.bank];
+  }
   uint64_t earliest(Cmd c, const Location& l);
   void issue(Cmd c, const Location& l, uint64_t t, bool automatic, std::vector<Command>* trace);
   uint64_t refresh_choice(Choice& best);
@@ -75,12 +77,12 @@ class Channel {
   Stats& stats_;
   std::vector<Bank> banks_;  // rank-major, then bank group, then bank
   std::vector<Rank> ranks_;
-  std::vector<Burst> queue_;    // what the scheduler sees, oldest first
-  std::vector<Choice> cand_;    // step()'s candidates (kept to reuse its memory)
-  std::deque<Burst> waiting_;   // submitted, not yet in the queue (future arrival or queue full)
-  uint64_t t_ = 0;              // current cycle
-  uint64_t cmd_ok_ = 0;         // command bus: one command per cycle
-  uint64_t bus_free_ = 0;       // data bus: end of the last burst's data
+  std::vector<Burst> queue_;   // what the scheduler sees, oldest first
+  std::vector<Choice> cand_;   // step()'s candidates (kept to reuse its memory)
+  std::deque<Burst> waiting_;  // submitted, not yet in the queue (future arrival or queue full)
+  uint64_t t_ = 0;             // current cycle
+  uint64_t cmd_ok_ = 0;        // command bus: one command per cycle
+  uint64_t bus_free_ = 0;      // data bus: end of the last burst's data
   uint32_t bus_rank_ = 0;
   uint64_t step_ = 0;
 };

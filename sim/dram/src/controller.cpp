@@ -9,11 +9,16 @@ namespace vta::sim::dram {
 
 const char* cmd_name(Cmd c) {
   switch (c) {
-    case Cmd::ACT: return "ACT";
-    case Cmd::PRE: return "PRE";
-    case Cmd::RD: return "RD";
-    case Cmd::WR: return "WR";
-    case Cmd::REF: return "REF";
+    case Cmd::ACT:
+      return "ACT";
+    case Cmd::PRE:
+      return "PRE";
+    case Cmd::RD:
+      return "RD";
+    case Cmd::WR:
+      return "WR";
+    case Cmd::REF:
+      return "REF";
   }
   return "?";
 }

@@ -15,8 +15,9 @@ uint32_t log2(uint32_t v) { return static_cast<uint32_t>(std::countr_zero(v)); }
 
 Mapping::Mapping(const Spec& s, std::string_view order)
     : order_(order.empty() ? kDefaultMapping : order), burst_bytes_(s.burst_bytes()), offset_bits_(log2(burst_bytes_)) {
-  const std::array<uint32_t, 6> bits = {log2(s.rows),          log2(s.ranks),   log2(s.bankgroups),
-                                        log2(s.banks_per_group), log2(s.columns / s.burst_length), log2(s.channels)};
+  const std::array<uint32_t, 6> bits = {
+      log2(s.rows),    log2(s.ranks), log2(s.bankgroups), log2(s.banks_per_group), log2(s.columns / s.burst_length),
+      log2(s.channels)};
   std::vector<Field> msb_first;
   std::string_view rest = order_;
   while (true) {

@@ -6,7 +6,8 @@ namespace vta::sim::dram {
 
 CorePort::CorePort(const Spec& s, const Options& o, Freq core)
     : ctrl_(s, o), cross_(core, s.clock(), o.cdc_sync), frontend_(to_cycles(o.frontend_ns, 0, s.data_rate)) {
-  if (!(o.frontend_ns >= 0 && o.frontend_ns <= 1e6)) fail("memory.dram_frontend_ns: {} is not in 0..1000000", o.frontend_ns);
+  if (!(o.frontend_ns >= 0 && o.frontend_ns <= 1e6))
+    fail("memory.dram_frontend_ns: {} is not in 0..1000000", o.frontend_ns);
   if (o.cdc_sync > 64) fail("memory.dram_cdc_sync: {} is not in 0..64", o.cdc_sync);
 }
 

@@ -16,8 +16,8 @@ const std::vector<Preset>& presets() {
 #include "../presets/ddr3_1066.def"
 #include "../presets/ddr3_1600.def"
 #include "../presets/ddr4_2400.def"
-#include "../presets/lpddr4_3200.def"
 #include "../presets/hbm2_2000.def"
+#include "../presets/lpddr4_3200.def"
 #undef DRAM_PRESET
 #undef DRAM_RATE
 #undef DRAM_ORG

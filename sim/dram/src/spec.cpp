@@ -37,7 +37,7 @@ struct OrgField {
   uint32_t Spec::*member;
 };
 constexpr OrgField kOrg[] = {
-    {"channels", &Spec::channels}, {"bus_bits", &Spec::bus_bits},   {"burst_length", &Spec::burst_length},
+    {"channels", &Spec::channels}, {"bus_bits", &Spec::bus_bits},     {"burst_length", &Spec::burst_length},
     {"ranks", &Spec::ranks},       {"bankgroups", &Spec::bankgroups}, {"banks_per_group", &Spec::banks_per_group},
     {"rows", &Spec::rows},         {"columns", &Spec::columns},
 };

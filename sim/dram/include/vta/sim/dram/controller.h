@@ -65,9 +65,9 @@ struct Command {
 
 struct Stats {
   uint64_t act = 0, pre = 0, rd = 0, wr = 0, ref = 0;
-  uint64_t row_hits = 0;       ///< bursts whose first command was RD/WR
-  uint64_t row_misses = 0;     ///< bursts that found their bank closed
-  uint64_t row_conflicts = 0;  ///< bursts that found another row open
+  uint64_t row_hits = 0;                     ///< bursts whose first command was RD/WR
+  uint64_t row_misses = 0;                   ///< bursts that found their bank closed
+  uint64_t row_conflicts = 0;                ///< bursts that found another row open
   uint64_t read_bytes = 0, write_bytes = 0;  ///< whole bursts moved
 };
 

@@ -3,10 +3,9 @@
 // Verilator harness call, so that both give the same cycles.
 //
 // A request made at core cycle c reaches the controller at
-// ClockCrossing::to_ctrl(c) plus Options::frontend_ns in controller cycles; a burst whose data is complete at controller
-// cycle k is seen by the core at to_core(k). advance(c) makes known every
-// burst the core sees by cycle c. Calling submit() for the same requests at
-// the same core cycles, in the same order, gives the same BurstDone cycles
+// ClockCrossing::to_ctrl(c) plus Options::frontend_ns in controller cycles; a burst whose data is complete at
+// controller cycle k is seen by the core at to_core(k). advance(c) makes known every burst the core sees by cycle c.
+// Calling submit() for the same requests at the same core cycles, in the same order, gives the same BurstDone cycles
 // whatever else the caller does in between (how often it calls advance()).
 #include <cstdint>
 #include <vector>

@@ -43,16 +43,16 @@ struct Timings {
 
 /// A resolved device: what the controller needs, nothing else.
 struct Spec {
-  std::string name;          ///< preset name, e.g. "ddr4-2400"
-  Freq data_rate;            ///< transfers per second per pin (MT/s x 10^6), exact
-  uint32_t channels = 1;     ///< independent channels (own command and data bus)
-  uint32_t bus_bits = 64;    ///< data bus width of one channel
-  uint32_t burst_length = 8; ///< BL: transfers per column command
+  std::string name;           ///< preset name, e.g. "ddr4-2400"
+  Freq data_rate;             ///< transfers per second per pin (MT/s x 10^6), exact
+  uint32_t channels = 1;      ///< independent channels (own command and data bus)
+  uint32_t bus_bits = 64;     ///< data bus width of one channel
+  uint32_t burst_length = 8;  ///< BL: transfers per column command
   uint32_t ranks = 1;
   uint32_t bankgroups = 1;
   uint32_t banks_per_group = 8;
-  uint32_t rows = 1;         ///< rows per bank
-  uint32_t columns = 1;      ///< bus-width columns per row (row bytes = columns x bus_bits / 8)
+  uint32_t rows = 1;     ///< rows per bank
+  uint32_t columns = 1;  ///< bus-width columns per row (row bytes = columns x bus_bits / 8)
   Timings t;
 
   /// The command clock: data rate / 2.
@@ -63,9 +63,7 @@ struct Spec {
   double peak_gbps() const;
   uint32_t banks() const { return bankgroups * banks_per_group; }
   /// Bytes the device holds; addresses wrap at this size (mapping.h).
-  uint64_t capacity_bytes() const {
-    return uint64_t{rows} * columns * (bus_bits / 8) * banks() * ranks * channels;
-  }
+  uint64_t capacity_bytes() const { return uint64_t{rows} * columns * (bus_bits / 8) * banks() * ranks * channels; }
 };
 
 enum class PagePolicy : uint8_t {
