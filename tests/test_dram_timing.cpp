@@ -18,6 +18,14 @@ TEST(DramTiming, ActToRead_tRCD_ThenData_CL_tBURST) {
   EXPECT_EQ(r.done_of(id), 12u + 10u + 4u);  // + CL + tBURST
 }
 
+TEST(DramTiming, WriteData_CWL_tBURST) {
+  Rig r(toy());
+  const uint64_t id = r.write(at(0, 0, 1));
+  r.run();
+  EXPECT_EQ(r.when(Cmd::WR), 12u);           // tRCD
+  EXPECT_EQ(r.done_of(id), 12u + 8u + 4u);  // + CWL + tBURST: the data is written
+}
+
 TEST(DramTiming, ActToPrecharge_tRAS) {
   Rig r(toy());  // RD at 12 + tRTP 8 = 20 < tRAS 30
   r.read(at(0, 0, 1));

@@ -226,6 +226,14 @@ bool Channel::step(uint64_t until, std::vector<BurstDone>& done, std::vector<Com
 }
 
 void Channel::advance(uint64_t until, std::vector<BurstDone>& done, std::vector<Command>* trace) {
+  if (queue_.empty() && waiting_.empty()) {  // idle: only a refresh can happen
+    uint64_t due = kNever;
+    for (const Rank& r : ranks_) due = std::min(due, r.refresh_due);
+    if (due > t_ && due >= until) {
+      t_ = std::max(t_, until);
+      return;
+    }
+  }
   while (t_ < until) step(until, done, trace);
 }
 
