@@ -22,7 +22,7 @@ TEST(DramTiming, WriteData_CWL_tBURST) {
   Rig r(toy());
   const uint64_t id = r.write(at(0, 0, 1));
   r.run();
-  EXPECT_EQ(r.when(Cmd::WR), 12u);           // tRCD
+  EXPECT_EQ(r.when(Cmd::WR), 12u);          // tRCD
   EXPECT_EQ(r.done_of(id), 12u + 8u + 4u);  // + CWL + tBURST: the data is written
 }
 
