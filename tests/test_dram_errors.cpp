@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "vta/isa/error.h"
+#include "vta/sim/dram/axi_port.h"
 #include "vta/sim/dram/controller.h"
 #include "vta/sim/dram/mapping.h"
 #include "vta/sim/dram/port.h"
@@ -59,6 +60,13 @@ TEST(DramErrors, BadPortOptionsNameTheKey) {
   o.cdc_sync = 100;
   EXPECT_EQ(error_of([&] { CorePort(s, o, Freq::mhz(100)); }), "memory.dram_cdc_sync: 100 is not in 0..64");
   EXPECT_NE(error_of([] { ClockCrossing(Freq{0, 1}, Freq::mhz(100)); }).find("a clock of 0 Hz"), std::string::npos);
+}
+
+TEST(DramErrors, BadAxiPortUse) {
+  const Spec s = resolve(preset("ddr4-2400"));
+  EXPECT_EQ(error_of([&] { AxiPort(s, {}, Freq::mhz(100), 0); }), "memory.bus_bits: a port of 0 bytes per beat");
+  AxiPort p(s, {}, Freq::mhz(100), 8);
+  EXPECT_EQ(error_of([&] { p.read(0, 0x80, 0); }), "dram port: a burst of 0 beats at 0x80");
 }
 
 TEST(DramErrors, BrokenPresetNamesThePresetAndTheKey) {
