@@ -1,6 +1,7 @@
 #include "vta/sim/dram/analytic.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace vta::sim::dram {
 
@@ -13,19 +14,22 @@ Analytic analytic(const Spec& s, const Options& o, uint32_t bytes) {
   a.refresh_share = o.refresh ? 1.0 - static_cast<double>(t.rfc) / t.refi : 1.0;
   a.sequential_gbps = s.peak_gbps() * a.refresh_share;
 
-  // One random read touches ceil(bytes / burst bytes) bursts; under the
-  // default mapping they spread over min(bursts, channels) channels, each
-  // channel opening one row for its share.
-  const double bursts = std::max(1.0, static_cast<double>(bytes) / s.burst_bytes());
+  // One random read of `bytes` (burst-aligned) is ceil(bytes / burst)
+  // bursts. Under the default mapping (ro.ra.ba.co.bg.ch) they go to
+  // consecutive channels, then bank groups, then columns of one row, so the
+  // read opens one row in each (channel, bank group) it touches.
+  const double bursts = std::max(1.0, std::ceil(static_cast<double>(bytes) / s.burst_bytes()));
   const double channels_touched = std::min(bursts, static_cast<double>(s.channels));
-  const double bursts_per_act = bursts / channels_touched;
+  const double groups_touched = std::min(std::ceil(bursts / s.channels), static_cast<double>(s.bankgroups));
+  const double acts_per_read = channels_touched * groups_touched;
+  const double bursts_per_act = bursts / acts_per_read;
   const double same_group = 1.0 / s.bankgroups;
   const double rrd = same_group * t.rrd_l + (1 - same_group) * t.rrd_s;
   const double act_interval =
       std::max({rrd / s.ranks, t.faw / 4.0 / s.ranks, static_cast<double>(t.rc) / (s.banks() * s.ranks),
                 bursts_per_act * t.burst});  // cycles per ACT per channel
   const double acts_per_s = s.clock().hz() / act_interval * s.channels;
-  const double reads_per_s = acts_per_s / channels_touched;
+  const double reads_per_s = acts_per_s / acts_per_read;
   a.random_gbps = std::min(reads_per_s * bytes / 1e9 * a.refresh_share, a.sequential_gbps);
   return a;
 }

@@ -17,11 +17,13 @@ struct Analytic {
   /// Sustained sequential read bandwidth, GB/s: peak x refresh_share (row
   /// switches overlap with other banks' transfers under the default mapping).
   double sequential_gbps;
-  /// Sustained bandwidth of reads of `bytes` at random addresses, GB/s: each
-  /// read opens a row, so per channel and rank the ACT rate is bounded by
-  /// tRRD (the mean of tRRD_S and tRRD_L weighted by the chance that two
-  /// random banks share a group), tFAW / 4 and tRC / banks, and the data bus
-  /// by bursts x tBURST per read; times refresh_share.
+  /// Sustained bandwidth of reads of `bytes` at random (burst-aligned)
+  /// addresses, GB/s, for the default mapping: a read opens one row in each
+  /// (channel, bank group) its bursts reach, so per channel and rank the ACT
+  /// rate is bounded by tRRD (the mean of tRRD_S and tRRD_L weighted by the
+  /// chance that two random banks share a group), tFAW / 4 and tRC / banks,
+  /// and the data bus by bursts per ACT x tBURST; times refresh_share, and
+  /// never above sequential_gbps.
   double random_gbps;
 };
 
