@@ -127,7 +127,7 @@ TEST(DramPagePolicy, SparseTrafficLatency_ClosedWinsOnRandom_OpenWinsOnSequentia
 TEST(DramMapping, RoundTrips) {
   for (const Preset& p : presets()) {
     const Spec s = resolve(p);
-    for (const char* order : {"ro.ra.ba.co.bg.ch", "ch.ra.bg.ba.ro.co", "ro.co.ra.bg.ba.ch"}) {
+    for (const char* order : {"ro.ra.ba.ch.co.bg", "ch.ra.bg.ba.ro.co", "ro.co.ra.bg.ba.ch"}) {
       const Mapping m(s, order);
       std::mt19937_64 rng(1);
       for (int i = 0; i < 1000; ++i) {
@@ -138,16 +138,17 @@ TEST(DramMapping, RoundTrips) {
   }
 }
 
-TEST(DramMapping, DefaultInterleavesChannelsThenBankGroupsThenColumns) {
-  const Spec s = resolve(preset("hbm2-2000"));  // 8 channels, 4 bank groups, 64-byte bursts
+TEST(DramMapping, DefaultInterleavesBankGroupsThenColumnsThenChannels) {
+  const Spec s = resolve(preset("hbm2-2000"));  // 8 channels, 4 bank groups, 16 bursts of 64 bytes a row
   const Mapping m(s, "");
-  EXPECT_EQ(m.order(), "ro.ra.ba.co.bg.ch");
+  EXPECT_EQ(m.order(), "ro.ra.ba.ch.co.bg");
   EXPECT_EQ(m.map(0), (Location{0, 0, 0, 0, 0, 0}));
-  EXPECT_EQ(m.map(64), (Location{1, 0, 0, 0, 0, 0}));
-  EXPECT_EQ(m.map(8 * 64), (Location{0, 0, 1, 0, 0, 0}));
-  EXPECT_EQ(m.map(32 * 64), (Location{0, 0, 0, 0, 0, 1}));
-  const uint64_t row_stride = uint64_t{64} * 8 * 4 * 16 * 4;  // bytes x ch x bg x columns x banks
-  EXPECT_EQ(m.map(row_stride), (Location{0, 0, 0, 0, 1, 0}));
+  EXPECT_EQ(m.map(64), (Location{0, 0, 1, 0, 0, 0}));
+  EXPECT_EQ(m.map(4 * 64), (Location{0, 0, 0, 0, 0, 1}));
+  EXPECT_EQ(m.map(4 * 16 * 64), (Location{1, 0, 0, 0, 0, 0}));  // a chunk of 4 KiB per channel
+  const uint64_t bank_stride = uint64_t{64} * 4 * 16 * 8;       // bytes x bg x columns x ch
+  EXPECT_EQ(m.map(bank_stride), (Location{0, 0, 0, 1, 0, 0}));
+  EXPECT_EQ(m.map(bank_stride * 4), (Location{0, 0, 0, 0, 1, 0}));  // then the next row
 }
 
 TEST(DramMapping, ARequestSplitsIntoBurstsAtAlignedBoundaries) {
@@ -384,7 +385,7 @@ TEST(DramPresets, ChannelsOptionScalesTheModel) {
   o.channels = 4;
   const Spec s = resolve(preset("ddr4-2400"), o);
   Controller c(s, o);
-  for (uint64_t i = 0; i < 4; ++i) c.submit(Request{i * 64, 64, false, 0});
+  for (uint32_t i = 0; i < 4; ++i) c.submit(Request{c.mapping().address(Location{i, 0, 0, 0, 0, 0}), 64, false, 0});
   c.drain();
   std::vector<BurstDone> d;
   c.take_done(d);

@@ -15,12 +15,14 @@ Analytic analytic(const Spec& s, const Options& o, uint32_t bytes) {
   a.sequential_gbps = s.peak_gbps() * a.refresh_share;
 
   // One random read of `bytes` (burst-aligned) is ceil(bytes / burst)
-  // bursts. Under the default mapping (ro.ra.ba.co.bg.ch) they go to
-  // consecutive channels, then bank groups, then columns of one row, so the
-  // read opens one row in each (channel, bank group) it touches.
+  // bursts. Under the default mapping (ro.ra.ba.ch.co.bg) they go to
+  // alternate bank groups, then along one row in each, then to the next
+  // channel after a chunk of bank groups x row bursts, so the read opens one
+  // row in each (channel, bank group) it touches.
   const double bursts = std::max(1.0, std::ceil(static_cast<double>(bytes) / s.burst_bytes()));
-  const double channels_touched = std::min(bursts, static_cast<double>(s.channels));
-  const double groups_touched = std::min(std::ceil(bursts / s.channels), static_cast<double>(s.bankgroups));
+  const double chunk = static_cast<double>(s.bankgroups) * (s.columns / s.burst_length);  // bursts per channel
+  const double channels_touched = std::min(std::ceil(bursts / chunk), static_cast<double>(s.channels));
+  const double groups_touched = std::min(bursts, static_cast<double>(s.bankgroups));
   const double acts_per_read = channels_touched * groups_touched;
   const double bursts_per_act = bursts / acts_per_read;
   const double same_group = 1.0 / s.bankgroups;

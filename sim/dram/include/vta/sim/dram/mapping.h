@@ -6,10 +6,12 @@
 // in its group), co (burst-sized column), ch (channel). Addresses wrap at the
 // device's capacity.
 //
-// The default "ro.ra.ba.co.bg.ch" interleaves consecutive bursts over the
-// channels, then the bank groups (so a sequential stream is spaced by tCCD_S,
-// not tCCD_L), then the columns of one row (row hits), as open-page
-// controllers do for streaming traffic.
+// The default "ro.ra.ba.ch.co.bg" puts consecutive bursts in alternate bank
+// groups (so a stream is spaced by tCCD_S, not tCCD_L), then along the
+// columns of one row in each (row hits), then over the channels a
+// row-chunk at a time (bank groups x row bytes), so that a read of up to a
+// row per bank group opens rows in one channel only; as Xilinx's
+// ROW_COLUMN_BANK ordering puts the bank bits lowest.
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -19,7 +21,7 @@
 
 namespace vta::sim::dram {
 
-inline constexpr std::string_view kDefaultMapping = "ro.ra.ba.co.bg.ch";
+inline constexpr std::string_view kDefaultMapping = "ro.ra.ba.ch.co.bg";
 
 struct Location {
   uint32_t channel = 0, rank = 0, bankgroup = 0, bank = 0;  ///< bank: within its group
