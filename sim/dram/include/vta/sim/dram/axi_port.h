@@ -1,0 +1,71 @@
+#pragma once
+// The accelerator's memory port on top of the DRAM model, in core cycles:
+// what the SystemC model's port thread and the Verilator harness's
+// MemoryPort both call with the DRAM model on, so that the beat timing rule
+// exists once (docs/timing.md, "DRAM model", "Integration").
+//
+//  - read(c, addr, beats): an AXI read burst granted at core cycle c becomes
+//    one DRAM request of beats x bus bytes. Beat k is available once every
+//    DRAM burst holding its bytes is done (CorePort's core cycle); the read
+//    data channel carries one beat per cycle, in grant order, so beat k is
+//    delivered at max(available, previous delivered beat + 1), the previous
+//    beat being this burst's k-1 or the last beat of the burst granted
+//    before it.
+//  - write(c, addr, beats): a write burst whose last W beat was taken at c
+//    becomes one DRAM request at c; it is done (bvalid) when its DRAM bursts
+//    are written.
+//  - advance(c) then makes known every delivery and completion at or before
+//    c. As for CorePort, the answers depend only on the calls to read() and
+//    write() (their cycles and order).
+#include <cstdint>
+#include <deque>
+#include <optional>
+#include <unordered_map>
+#include <vector>
+
+#include "vta/sim/dram/port.h"
+
+namespace vta::sim::dram {
+
+class AxiPort {
+ public:
+  /// `bus_bytes`: bytes per beat of the accelerator's port (memory.bus_bits / 8).
+  AxiPort(const Spec& s, const Options& o, Freq core, uint32_t bus_bytes);
+
+  uint64_t read(uint64_t c, uint64_t addr, uint32_t beats);
+  uint64_t write(uint64_t c, uint64_t addr, uint32_t beats);
+  void advance(uint64_t c);
+
+  /// The core cycle read beat k of `id` is delivered; nullopt while unknown.
+  std::optional<uint64_t> read_beat(uint64_t id, uint32_t k) const;
+  /// The core cycle write `id` is done; nullopt while unknown.
+  std::optional<uint64_t> write_done(uint64_t id) const;
+  /// Forgets a request whose answers the caller has used (a read retired
+  /// before its last beat is placed no longer holds the data channel).
+  void retire(uint64_t id) { reqs_.erase(id); }
+
+  CorePort& port() { return port_; }
+
+ private:
+  struct Req {
+    uint64_t addr;
+    uint32_t beats;
+    bool write;
+    std::vector<uint64_t> burst_done;  // core cycle per DRAM burst; 0 = not known yet
+    uint32_t unknown;                  // bursts without a known time
+    std::vector<uint64_t> beat_at;     // reads: delivery cycle per beat, as far as known
+    uint64_t done = 0;                 // writes: latest burst; reads: last beat
+  };
+  uint64_t add(uint64_t c, uint64_t addr, uint32_t beats, bool write);
+  void deliver();  // extends the known deliveries of the oldest reads
+
+  CorePort port_;
+  uint32_t bus_bytes_, burst_bytes_;
+  std::unordered_map<uint64_t, Req> reqs_;
+  std::deque<uint64_t> reads_;  // reads whose beats are not all placed yet, in grant order
+  uint64_t last_beat_ = 0;      // delivery cycle of the last placed beat
+  bool any_beat_ = false;
+  std::vector<BurstDone> buf_;
+};
+
+}  // namespace vta::sim::dram
