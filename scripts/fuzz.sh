@@ -43,13 +43,13 @@ fi
 # tests/fuzz/README.md); libFuzzer with one seed and one process replays the
 # same inputs for the same code.
 declare -A ci_runs=([config]=150000 [config_import]=600000 [vasm]=200000 [program]=200000 [onnx]=100000
-  [sweep_spec]=100000 [systemc]=100000)
+  [sweep_spec]=100000 [systemc]=100000 [untrusted_text]=20000)
 targets=("$@")
 root=$(pwd) out=build/asan
 export LSAN_OPTIONS="${LSAN_OPTIONS:-suppressions=$root/tests/lsan.supp:print_suppressions=0}"
 cmake --preset asan >/dev/null
 if [ ${#targets[@]} -eq 0 ]; then
-  targets=(config config_import vasm program onnx sweep_spec systemc)
+  targets=(config config_import vasm program onnx sweep_spec systemc untrusted_text)
 fi
 cmake --build --preset asan --target vta "${targets[@]/#/fuzz_}"
 # The commit the targets were built from (the ledger's; HEAD may move while they run).

@@ -264,6 +264,12 @@ TEST(ConfigErrors, UpstreamJsonOtherHardwareVersion) {
   expect_parts(import_error(R"({"HW_VER": "0.0.1", "LOG_BLOCK": 4})"), {"vta_config.json", "HW_VER", "0.0.1", "0.0.2"});
 }
 
+// Bytes after a NUL were ignored: {"LOG_BLOCK": 4}\0{"LOG_BLOCK": 5} imported as block 4.
+TEST(ConfigErrors, UpstreamJsonWithANulByte) {
+  expect_parts(import_error(std::string("{\"LOG_BLOCK\": 4}\n\0{\"LOG_BLOCK\": 5}", 34)),
+               {"vta_config.json:2: a NUL byte; not a JSON text file"});
+}
+
 TEST(ConfigErrors, UpstreamJsonInvalid) {
   expect_parts(import_error(R"({"LOG_BLOCK": 4,)"), {"vta_config.json:1:17: not valid JSON (syntax error"});
   expect_parts(import_error("{\n  \"LOG_BLOCK\": junk\n}"), {"vta_config.json:2:16: not valid JSON (syntax error while parsing value - invalid literal"});

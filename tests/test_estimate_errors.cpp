@@ -3,6 +3,9 @@
 // technology table; the CLI maps them to exit code 2.
 #include <gtest/gtest.h>
 
+#include <tuple>
+#include <vector>
+
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
@@ -56,6 +59,22 @@ TEST(EstimateErrors, BadTechTable) {
     EXPECT_NE(std::string(e.what()).find("unknown key 'pj_per_flop'"), std::string::npos) << e.what();
   }
   EXPECT_THROW(tech_from_json(nlohmann::json{{"pj_per_mac", "cheap"}}), vta::Error);
+}
+
+// A zero reference size made every energy nan, a negative energy was summed.
+TEST(EstimateErrors, TechTableValuesOutOfRange) {
+  for (const auto& [key, value, needle] : std::vector<std::tuple<std::string, double, std::string>>{
+           {"sram_ref_bytes", 0.0, "'sram_ref_bytes' = 0.0 must be a positive number of bytes"},
+           {"pj_per_mac", -1.0, "'pj_per_mac' = -1.0 must be a finite number >= 0"},
+           {"pj_per_dram_byte", -0.5, "must be a finite number >= 0"}}) {
+    try {
+      tech_from_json(nlohmann::json{{key, value}});
+      ADD_FAILURE() << key << ": no error";
+    } catch (const vta::Error& e) {
+      EXPECT_NE(std::string(e.what()).find(needle), std::string::npos) << e.what();
+    }
+  }
+  EXPECT_NO_THROW(tech_from_json(nlohmann::json{{"static_w", -1.0}, {"pj_per_mac", 0.0}}));
 }
 
 TEST(EstimateErrors, CliExitsTwoWithOneLine) {

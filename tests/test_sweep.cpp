@@ -58,6 +58,18 @@ TEST(SweepSpace, ProductZipAndMixedRadix) {
   EXPECT_EQ(v[3], (vta::Override{"buffers.inp", "64KiB"}));
 }
 
+// batch as an axis of the network: one network per batch size, each its own key.
+TEST(SweepSpace, BatchListIsOneNetworkPerSize) {
+  const SweepSpec s = spec_of("base: vta-1x16x16\nnetworks:\n  - {zoo: lenet5, batch: [1, 4, 16], seed: 3}\n  - resnet18\n");
+  ASSERT_EQ(s.networks.size(), 4u);
+  EXPECT_EQ(s.networks[0].key(), "lenet5/s3");
+  EXPECT_EQ(s.networks[1].key(), "lenet5/b4/s3");
+  EXPECT_EQ(s.networks[2].key(), "lenet5/b16/s3");
+  EXPECT_EQ(s.networks[3].key(), "resnet18");
+  EXPECT_THROW(spec_of("base: vta-1x16x16\nnetworks:\n  - {zoo: lenet5, batch: []}\n"), vta::Error);
+  EXPECT_THROW(spec_of("base: vta-1x16x16\nnetworks:\n  - {zoo: lenet5, batch: [1, 1]}\n"), vta::Error);
+}
+
 TEST(SweepSpace, RangesAndSeededSamplesAreDeterministic) {
   const std::string text =
       "base: vta-1x16x16\nnetworks: [lenet5]\nstrategy: {kind: random, samples: 20, seed: 7}\naxes:\n"
@@ -369,6 +381,37 @@ TEST(SweepRunner, ResumeRedoesNothingAndInvalidPointsAreRecorded) {
   ASSERT_EQ(csv.code, 0);
   EXPECT_NE(csv.out.find("cannot be encoded"), std::string::npos);
   EXPECT_EQ(std::count(csv.out.begin(), csv.out.end(), '\n'), 1 + 36 + 24 + 24);
+}
+
+// A stored point back to a design: its YAML loads as a config with the
+// swept knobs and a name that says them, and its vta run line is given.
+TEST(SweepShow, APointBecomesALoadableConfigAndARunLine) {
+  const auto dir = sweep_dir("show");
+  const std::string spec = write_spec(dir, "s.yaml", kSmallSweep);
+  const std::string db = (dir / "s.db").string();
+  ASSERT_EQ(run_vta("sweep run -q --max-stage 1 " + spec + " --db " + db).code, 0);
+  // Point 7: clock 250, buffers.inp 32KiB (the second pow2), depth 5 (mixed radix 2 x 3 x 6).
+  const auto r = run_vta("sweep show " + db + " 7 -o " + (dir / "p7.yaml").string());
+  ASSERT_EQ(r.code, 0) << r.out;
+  std::ifstream in(dir / "p7.yaml");
+  const std::string yaml{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+  EXPECT_NE(yaml.find("# Point 7 of sweep 'small'"), std::string::npos) << yaml;
+  EXPECT_NE(yaml.find("# stage 1 analytic: ok, cycles "), std::string::npos) << yaml;
+  EXPECT_NE(yaml.find("# Stage 2's cycles: vta run --model lenet5 -c " + std::string(VTA_SOURCE_DIR) +
+                      "/configs/vta-1x16x16.yaml --set clock.mhz=250 --set buffers.inp=32KiB --set "
+                      "gemm.pipeline_depth=5 -b systemc --timing-only"),
+            std::string::npos)
+      << yaml;
+  const auto shown = run_vta("config show -c " + (dir / "p7.yaml").string());
+  ASSERT_EQ(shown.code, 0) << shown.out;
+  EXPECT_NE(shown.out.find("name: \"vta-1x16x16 clock.mhz=250 buffers.inp=32KiB gemm.pipeline_depth=5\""),
+            std::string::npos)
+      << shown.out;
+  EXPECT_NE(shown.out.find("pipeline_depth: 5"), std::string::npos) << shown.out;
+  EXPECT_NE(shown.out.find("inp: 32KiB"), std::string::npos) << shown.out;
+  const auto missing = run_vta("sweep show " + db + " 999");
+  EXPECT_EQ(missing.code, 2) << missing.out;
+  EXPECT_NE(missing.out.find("no point 999 in this store"), std::string::npos) << missing.out;
 }
 
 TEST(SweepRunner, SigkillAtRandomMomentsLosesNothing) {

@@ -4,11 +4,13 @@
 #include <sys/wait.h>
 
 #include <cstdio>
+#include <filesystem>
 #include <nlohmann/json.hpp>
 
 #include "run_cli.h"
 #include "sweep_test_util.h"
 #include "vta/sweeps/constraints.h"
+#include "vta/sweeps/spec.h"
 
 namespace {
 
@@ -92,6 +94,42 @@ TEST(SweepSpecErrors, ConstraintMustBeOneComparison) {
   expect_spec_error(head + "dsp < 1, dsp > 0\"\n", "one comparison per constraint");
   for (const char* ok : {"clock.mhz == 100", "clock.mhz != 100", "dsp <= 220 && bram36 >= 1"})
     EXPECT_NO_THROW(vta::sweeps::check_constraint({ok, 4}, "s.yaml")) << ok;
+}
+
+// A grid too large to list is refused before a store is made (it ended in
+// std::bad_alloc and left a store behind).
+TEST(SweepSpecErrors, GridTooLargeToList) {
+  const std::string axes =
+      "axes:\n  - knob: queues.command_depth\n    range: {from: 1, to: 1000}\n"
+      "  - knob: queues.token_depth\n    range: {from: 1, to: 1000}\n"
+      "  - knob: memory.read_latency\n    range: {from: 0, to: 999}\n";
+  expect_spec_error(std::string("base: vta-1x16x16\n") + kNet + axes,
+                    "the grid has 1e+09 points, more than the 100000000 one run lists");
+  expect_spec_error(std::string("base: vta-1x16x16\n") + kNet + axes + "strategy: {kind: random, samples: 200000000}\n",
+                    "strategy random samples 2e+08 points");
+  EXPECT_FALSE(std::filesystem::exists(std::filesystem::path(VTA_BINARY_DIR) / "test-tmp" / "sweep" /
+                                       "SweepSpecErrors.GridTooLargeToList" / "spec" / "s.db"));
+  EXPECT_NO_THROW(vta::sweeps::load_spec_text(
+      std::string("base: vta-1x16x16\n") + kNet + axes + "strategy: {kind: random, samples: 1000}\n", "s.yaml"));
+}
+
+// A funnel that selects more stage-2 points than max_points stops before
+// stage 2 with the count of each rule (top_k counts per objective).
+TEST(SweepFunnel, Stage2SelectionAboveMaxPointsIsRefused) {
+  const auto dir = sweep_dir("funnel");
+  const std::string spec = write_spec(
+      dir, "s.yaml",
+      std::string("base: vta-1x16x16\n") + kNet +
+          "axes:\n  - knob: gemm.pipeline_depth\n    range: {from: 4, to: 9}\n"
+          "objectives:\n  - minimize: cycles\n  - maximize: gops\n"
+          "funnel:\n  stage2: {top_k: 3, max_points: 2}\n");
+  const auto r = run_vta("sweep run -q " + spec + " --db " + (dir / "s.db").string());
+  EXPECT_EQ(r.code, 2) << r.out;
+  EXPECT_NE(r.out.find("stage 2 selects"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("top_k of cycles 3, top_k of gops 3"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("more than funnel.stage2.max_points = 2"), std::string::npos) << r.out;
+  expect_spec_error(std::string("base: vta-1x16x16\n") + kNet + "funnel:\n  stage2: {top_k: 3, max_points: 0}\n",
+                    "max_points");
 }
 
 TEST(SweepSpecErrors, UnknownObjectiveMetric) {

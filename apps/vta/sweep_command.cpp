@@ -16,6 +16,7 @@
 #include "vta/sweeps/export.h"
 #include "vta/sweeps/html.h"
 #include "vta/sweeps/runner.h"
+#include "vta/sweeps/show.h"
 #include "vta/sweeps/slurm.h"
 #include "vta/sweeps/spec.h"
 #include "vta/sweeps/store.h"
@@ -134,6 +135,24 @@ void add_sweep_command(CLI::App& app) {
       const auto points = store->load(ex->layers);
       emit(ex->csv ? sweeps::export_csv(points) : sweeps::export_json(*store, points, ex->layers).dump(1) + "\n",
            ex->out);
+      return kExitOk;
+    });
+  });
+
+  struct ShowArgs {
+    std::string db, point, network, out;
+  };
+  auto sh = std::make_shared<ShowArgs>();
+  auto* show = sweep->add_subcommand(
+      "show", "a stored point as a design: its config YAML (loadable by --config), its results and its vta run line");
+  show->add_option("db", sh->db, "results store, or a folder of shard stores")->required();
+  show->add_option("point", sh->point, "the point's index in the design space, or its key HASH/NETWORK")->required();
+  show->add_option("--network", sh->network, "with an index: the network (default: the first)");
+  show->add_option("-o,--output", sh->out, "write the YAML to this file (default: stdout)");
+  show->callback([sh] {
+    run_and_exit([&] {
+      const auto store = open_results(sh->db);
+      emit(sweeps::show_point(*store, sh->point, sh->network), sh->out);
       return kExitOk;
     });
   });

@@ -51,7 +51,13 @@ TechTable tech_from_json(const nlohmann::json& j, TechTable base) {
           "sram_ref_bytes, pj_per_dram_byte, static_w)",
           key);
     if (!value.is_number()) fail("technology table: '{}' must be a number", key);
-    *slot = value.get<double>();
+    const double v = value.get<double>();
+    // An energy is not negative and a reference size is positive; static_w
+    // < 0 means "the device's own figure" (the default).
+    if (!std::isfinite(v) || (key == "sram_ref_bytes" ? v <= 0 : key != "static_w" && v < 0))
+      fail("technology table: '{}' = {} must be {}", key, value.dump(),
+           key == "sram_ref_bytes" ? "a positive number of bytes" : "a finite number >= 0");
+    *slot = v;
   }
   return base;
 }

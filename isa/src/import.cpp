@@ -26,6 +26,11 @@ std::string import_upstream_json(const std::string& json_text, const std::string
     }
     return true;
   };
+  // nlohmann reads a std::string up to its first NUL: the bytes after one
+  // would be ignored, and a JSON text has none.
+  if (const auto nul = json_text.find('\0'); nul != std::string::npos)
+    fail("{}:{}: a NUL byte; not a JSON text file", source,
+         1 + std::count(json_text.begin(), json_text.begin() + static_cast<std::ptrdiff_t>(nul), '\n'));
   try {
     j = nlohmann::json::parse(json_text, watch);
   } catch (const nlohmann::json::exception& e) {  // parse_error, and out_of_range for a number like 1e3001

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <chrono>
 #include <csignal>
+#include <cstdio>
 #include <cstdlib>
 #include <map>
 #include <random>
@@ -159,7 +160,7 @@ class Runner {
       visit(mine);
       if (opts_.shards > 1 && opts_.max_stage >= kStageSystemC) know_other_shards(all);
     }
-    if (opts_.max_stage >= kStageSystemC) run_stage(kStageSystemC, select_stage2());
+    if (opts_.max_stage >= kStageSystemC) run_stage(kStageSystemC, checked_stage2(select_stage2()));
     // Stage 3 selects over every shard's stage 2: after a merge (sweeps/README.md, "Slurm").
     if (opts_.max_stage >= kStageVerify && spec_.funnel.stage3_top_k > 0 && opts_.shards == 1)
       run_stage(kStageVerify, select_stage3());
@@ -348,9 +349,29 @@ class Runner {
     return out;  // every shard's points: selection is global, running is per shard (run_stage)
   }
 
+  // The stage-2 selection, with what each rule chose said on stderr (with
+  // progress), refused above funnel.stage2.max_points before any of it runs.
+  std::vector<size_t> checked_stage2(std::vector<size_t> chosen) const {
+    const int64_t n = static_cast<int64_t>(chosen.size()), limit = spec_.funnel.stage2_max_points;
+    if (opts_.progress || n > limit) {
+      std::string rules;
+      for (const auto& [rule, count] : stage2_rule_counts_)
+        rules += fmt::format("{}{} {}", rules.empty() ? "" : ", ", rule, count);
+      const std::string what = fmt::format("stage 2 selects {} points ({})", n, rules.empty() ? "every valid point" : rules);
+      if (n > limit)
+        fail("{}: {}, more than funnel.stage2.max_points = {}; narrow the funnel (top_k counts per objective and per "
+             "network; within_pct keeps every point that close to the stage-1 front, and discrete objectives such as "
+             "dsp tie many points) or raise max_points",
+             spec_.source, what, limit);
+      std::fprintf(stderr, "%s\n", what.c_str());
+    }
+    return chosen;
+  }
+
   std::vector<size_t> select_stage2() const {
     const Funnel& f = spec_.funnel;
     std::set<size_t> keep;
+    stage2_rule_counts_.clear();
     for (const auto& group : by_network()) {
       const auto r = rows(group, kStageAnalytic);
       if (f.stage2_top_k == 0 &&
@@ -366,11 +387,16 @@ class Runner {
           for (size_t i = 0; i < group.size(); ++i)
             if (std::isfinite(r[i][k])) order.push_back(i);
           std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return r[a][k] < r[b][k]; });
-          for (size_t j = 0; j < order.size() && j < static_cast<size_t>(f.stage2_top_k); ++j)
-            keep.insert(group[order[j]]);
+          const size_t took = std::min(order.size(), static_cast<size_t>(f.stage2_top_k));
+          for (size_t j = 0; j < took; ++j) keep.insert(group[order[j]]);
+          stage2_rule_counts_[fmt::format("top_k of {}", spec_.objectives[k].metric)] += static_cast<int64_t>(took);
         }
-      if (f.stage2_within_pct >= 0)
-        for (size_t i : within_front(r, f.stage2_within_pct)) keep.insert(group[i]);
+      if (f.stage2_within_pct >= 0) {
+        const auto near = within_front(r, f.stage2_within_pct);
+        for (size_t i : near) keep.insert(group[i]);
+        stage2_rule_counts_[fmt::format("within {} % of the front", f.stage2_within_pct)] +=
+            static_cast<int64_t>(near.size());
+      }
     }
     return {keep.begin(), keep.end()};
   }
@@ -448,6 +474,7 @@ class Runner {
   std::vector<Visit> visits_;
   std::set<int64_t> seen_;
   RunSummary sum_;
+  mutable std::map<std::string, int64_t> stage2_rule_counts_;  // rule -> points it chose (select_stage2)
 };
 
 }  // namespace

@@ -252,7 +252,13 @@ std::string submit_slurm(const SweepSpec& spec, const std::string& spec_path, co
   const std::string jc = submit(pc, jb);
   jobs["C"] = jc;
   out += fmt::format("stage 2 array job {}\nmerge, stage 3 and report job {}\n", jb, jc);
-  write_file(jobs_file.string(), jobs.dump(1) + "\n", "job list");
+  // Replaced whole (a resubmission read the one it replaces): written beside
+  // it, then renamed over it.
+  const std::string tmp = jobs_file.string() + ".new";
+  write_file(tmp, jobs.dump(1) + "\n", "job list");
+  std::error_code ec;
+  fs::rename(tmp, jobs_file, ec);
+  if (ec) fail("job list {}: cannot write ({})", jobs_file.string(), ec.message());
   out += fmt::format("shards in {}; watch with: vta sweep status {}\n", dir, dir);
   return out;
 }

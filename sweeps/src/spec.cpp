@@ -243,10 +243,25 @@ NetworkSpec parse_network(const Ctx& x, const YAML::Node& n, const std::string& 
     if (n["batch"] || n["image"])
       fail("{}: batch and image apply to zoo networks (an ONNX file fixes its shape)", x.at(n));
   }
-  if (n["batch"]) net.batch = integer(x, n["batch"], "batch", 1, 4096);
+  if (n["batch"] && !n["batch"].IsSequence()) net.batch = integer(x, n["batch"], "batch", 1, 4096);
   if (n["image"]) net.image = integer(x, n["image"], "image", 1, 4096);
   if (n["seed"]) net.seed = static_cast<uint32_t>(integer(x, n["seed"], "seed", 0, 0xffffffffLL));
   return net;
+}
+
+// A network entry; `batch: [1, 4, 16]` is an axis of the network: one
+// network per batch size, each ranked on its own (its key carries /bN).
+std::vector<NetworkSpec> parse_networks(const Ctx& x, const YAML::Node& n, const std::string& dir) {
+  const NetworkSpec net = parse_network(x, n, dir);
+  if (!n.IsMap() || !n["batch"] || !n["batch"].IsSequence()) return {net};
+  const YAML::Node& b = n["batch"];
+  if (b.size() == 0) fail("{}: batch must be a size or a non-empty list of sizes", x.at(b));
+  std::vector<NetworkSpec> out;
+  for (const auto& v : b) {
+    out.push_back(net);
+    out.back().batch = integer(x, v, "batch", 1, 4096);
+  }
+  return out;
 }
 
 Objective parse_objective(const Ctx& x, const YAML::Node& n) {
@@ -303,8 +318,9 @@ void parse_funnel(const Ctx& x, const YAML::Node& n, Funnel& f) {
   check_keys(x, n, "funnel", {"stage2", "stage3", "tune"});
   if (n["tune"]) f.tune = integer(x, n["tune"], "tune", 1, 64);
   if (const YAML::Node& s2 = n["stage2"]) {
-    check_keys(x, s2, "funnel.stage2", {"top_k", "within_pct", "all"});
+    check_keys(x, s2, "funnel.stage2", {"top_k", "within_pct", "all", "max_points"});
     if (s2["top_k"]) f.stage2_top_k = integer(x, s2["top_k"], "top_k", 1, int64_t{1} << 40);
+    if (s2["max_points"]) f.stage2_max_points = integer(x, s2["max_points"], "max_points", 1, kMaxListedPoints);
     if (s2["within_pct"]) f.stage2_within_pct = number(x, s2["within_pct"], "within_pct", 0, 1000);
     if (s2["all"] && (s2["top_k"] || s2["within_pct"]))
       fail("{}: funnel.stage2 takes all: true, or top_k / within_pct", x.at(s2));
@@ -414,11 +430,12 @@ SweepSpec load_spec_text(const std::string& text, const std::string& source, con
   const YAML::Node& nets = root["networks"];
   if (!nets.IsSequence() || nets.size() == 0) fail("{}: networks must be a non-empty list", x.at(nets));
   std::set<std::string> net_keys;
-  for (const auto& n : nets) {
-    s.networks.push_back(parse_network(x, n, dir));
-    if (!net_keys.insert(s.networks.back().key()).second)
-      fail("{}: network {} is listed twice", x.at(n), s.networks.back().key());
-  }
+  for (const auto& n : nets)
+    for (auto& net : parse_networks(x, n, dir)) {
+      s.networks.push_back(std::move(net));
+      if (!net_keys.insert(s.networks.back().key()).second)
+        fail("{}: network {} is listed twice", x.at(n), s.networks.back().key());
+    }
   if (const YAML::Node& objs = root["objectives"]) {
     if (!objs.IsSequence() || objs.size() == 0) fail("{}: objectives must be a non-empty list", x.at(objs));
     for (const auto& o : objs) s.objectives.push_back(parse_objective(x, o));
@@ -461,6 +478,17 @@ SweepSpec load_spec_text(const std::string& text, const std::string& source, con
     }
   if (s.strategy == Strategy::Evolve && s.axes.empty())
     fail("{}: strategy evolve needs at least one axis to mutate", source);
+  // The points a run enumerates are held in memory (8 bytes each, and their
+  // results after): a grid of 6*10^14 points ended in std::bad_alloc. Checked
+  // here, before a store is created.
+  double points = 1;
+  for (const auto& a : s.axes) points *= static_cast<double>(a.values.size());
+  const double listed = s.strategy == Strategy::Grid ? points : std::min(points, static_cast<double>(s.samples));
+  if (s.strategy != Strategy::Evolve && listed > static_cast<double>(kMaxListedPoints))
+    fail("{}: {} {:.3g} points, more than the {} one run lists; {}", source,
+         s.strategy == Strategy::Grid ? "the grid has" : "strategy random samples", listed, kMaxListedPoints,
+         s.strategy == Strategy::Grid ? "sample it (strategy: {kind: random, samples: N}) or search it (kind: evolve)"
+                                      : "sample fewer");
   return s;
 }
 

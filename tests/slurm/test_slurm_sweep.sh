@@ -58,7 +58,10 @@ t0=$(now)
 t_local=$(( $(now) - t0 ))
 
 t0=$(now)
-out=$("$vta" sweep submit "$work/spec.yaml" --slurm --dir "$work/sweep" --tasks 4 --cpus-per-task 1 --mem 1G --time 10:00) || fail "submit: $out"
+# Each job first sleeps 2 s (a --setup line), so that task 1 is still running
+# when it is frozen below however fast its sweep is (0.8 s here) and however
+# loaded the machine.
+out=$("$vta" sweep submit "$work/spec.yaml" --slurm --dir "$work/sweep" --tasks 4 --cpus-per-task 1 --mem 1G --time 10:00 --setup 'sleep 2') || fail "submit: $out"
 echo "$out"
 job_a=$(sed -n 's/^stage 0-1 array job \([0-9]*\).*/\1/p' <<< "$out")
 [ -n "$job_a" ] || fail "no job id in: $out"

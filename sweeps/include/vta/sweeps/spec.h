@@ -48,12 +48,20 @@ struct Constraint {
 enum class Strategy { Grid, Random, Evolve };
 
 /// Which points go on to the slower stages.
+/// funnel.stage2.max_points when the spec does not say: about an hour of
+/// stage 2 on ResNet-50 on two cores.
+inline constexpr int64_t kDefaultStage2MaxPoints = 500;
+
 struct Funnel {
   // Stage 2 (compile + timing-only SystemC): the union of the best `top_k`
   // per objective and every point within `within_pct` % of the stage-1
   // Pareto front (-1: off), per network. Both off: every valid point.
   int64_t stage2_top_k = 0;
   double stage2_within_pct = -1;
+  // The most points stage 2 may run: a larger selection is refused before
+  // stage 2 starts, with how many each rule selected (top_k counts per
+  // objective and per network, so three objectives select up to 3 x top_k).
+  int64_t stage2_max_points = kDefaultStage2MaxPoints;
   // Stage 3 (values on, bit-exact check; RTL cycle agreement with `verilator`):
   // up to `stage3_top_k` points of the stage-2 Pareto front (0: no stage 3).
   int64_t stage3_top_k = 0;
@@ -63,6 +71,10 @@ struct Funnel {
   // cache shared with `vta run --tune`); 0: the cost model's pick.
   int64_t tune = 0;
 };
+
+/// The most points one run lists (a grid, or random samples): each is held
+/// in memory with its results.
+inline constexpr int64_t kMaxListedPoints = 100'000'000;
 
 struct SweepSpec {
   std::string name;

@@ -1,0 +1,114 @@
+#include "vta/sweeps/show.h"
+
+#include <fmt/format.h>
+
+#include <filesystem>
+
+#include "vta/isa/error.h"
+#include "vta/isa/shell_quote.h"
+#include "vta/sweeps/space.h"
+#include "vta/sweeps/spec.h"
+#include "vta/sweeps/stages.h"
+
+namespace vta::sweeps {
+
+namespace {
+
+// A word of the `vta run` line, quoted only where the shell needs it.
+std::string word(const std::string& w) {
+  const bool plain = !w.empty() && w.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+                                                       "_-.,:/=+@%") == std::string::npos;
+  return plain ? w : shell_quote(w);
+}
+
+// Text from the store inside a YAML comment: a newline would end the
+// comment and make the rest of the message YAML.
+std::string one_line(const std::string& text) {
+  std::string o;
+  for (const char ch : text) o += static_cast<unsigned char>(ch) < 0x20 || ch == 0x7f ? ' ' : ch;
+  return o;
+}
+
+const StoredPoint& find_point(const std::vector<StoredPoint>& points, const std::string& point,
+                              const std::string& network, const std::string& db) {
+  const bool is_index = !point.empty() && point.find_first_not_of("0123456789") == std::string::npos;
+  for (const auto& p : points) {
+    if (is_index ? std::to_string(p.info.index) == point && (network.empty() || p.info.network == network)
+                 : p.info.key == point)
+      return p;
+  }
+  fail("{}: no point {}{} in this store (an index in the design space, or a key CONFIG_HASH/NETWORK, as `vta sweep "
+       "export --csv` lists them)",
+       db, point, network.empty() ? "" : " on network " + network);
+}
+
+// The network options of `vta run` that build the network the sweep ran.
+std::string network_words(const NetworkSpec& n) {
+  std::string w = n.zoo.empty() ? "--onnx " + word(n.onnx) : "--model " + word(n.zoo);
+  if (n.batch != 1) w += fmt::format(" --batch {}", n.batch);
+  if (n.image != 0) w += fmt::format(" --image {}", n.image);
+  if (n.seed != 1) w += fmt::format(" --seed {}", n.seed);
+  return w;
+}
+
+}  // namespace
+
+std::string point_name(const std::string& base_name, const std::vector<std::pair<std::string, std::string>>& knobs) {
+  std::string n = base_name;
+  for (const auto& [k, v] : knobs) n += " " + k + "=" + v;
+  return n;
+}
+
+std::string show_point(const Store& store, const std::string& point, const std::string& network) {
+  const auto info = store.info();
+  if (!info) fail("{}: the store holds no sweep yet", store.path());
+  const auto points = store.load(false);
+  const StoredPoint& p = find_point(points, point, network, store.path());
+  // The spec as it was swept, its base resolved against the spec's folder.
+  const std::string dir = std::filesystem::path(info->spec_source).parent_path().string();
+  SweepSpec spec;
+  try {
+    spec = load_spec_text(info->spec_text, info->spec_source, dir.empty() ? "." : dir);
+  } catch (const Error& e) {
+    fail("{}: the spec this store was swept with ({}) no longer loads: {}", store.path(), info->spec_source, e.what());
+  }
+  const Space space(spec);
+  if (p.info.index < 0 || p.info.index >= space.size())
+    fail("{}: point {} lies outside the spec's design space ({} points)", store.path(), p.info.index, space.size());
+  const std::vector<Override> overrides = space.overrides(p.info.index);
+  std::vector<std::pair<std::string, std::string>> set;
+  for (const auto& [k, v] : overrides) set.emplace_back(k, v);
+  Config c;
+  try {
+    c = load_config_text(spec.base_text, spec.base, overrides);
+  } catch (const Error& e) {
+    fail("{}: point {} is not a valid design ({})", store.path(), p.info.index, e.what());
+  }
+  const std::string base_name = c.name;
+  c.name = point_name(base_name, set);
+
+  std::string out = fmt::format("# Point {} of sweep '{}' ({}), network {}.\n", p.info.index, one_line(info->name),
+                                one_line(store.path()), one_line(p.info.network));
+  out += fmt::format("# The design {} : the base {} with the sweep's knobs set.\n", c.name, one_line(spec.base));
+  for (const auto& [stage, r] : p.stages) {
+    out += fmt::format("# stage {} {}: {}", stage, stage_name(stage), r.status);
+    if (!r.error.empty()) out += " (" + one_line(r.error) + ")";
+    for (const char* m : {"cycles", "time_ms", "gops", "util", "dsp", "fmax_mhz", "energy_uj"})
+      if (r.metrics.has(m)) out += fmt::format(", {} {:.6g}", m, r.metrics.get(m));
+    if (!r.check.empty()) out += ", check: " + one_line(r.check);
+    out += "\n";
+  }
+  const NetworkSpec* net = nullptr;
+  for (const auto& n : spec.networks)
+    if (n.key() == p.info.network) net = &n;
+  if (net) {
+    std::string run = "vta run " + network_words(*net) + " -c " + word(spec.base);
+    for (const auto& [k, v] : set) run += " --set " + word(k + "=" + v);
+    if (spec.funnel.tune > 0) run += fmt::format(" --tune {}", spec.funnel.tune);
+    out += "# Stage 2's cycles: " + one_line(run) + " -b systemc --timing-only\n";
+    out += "# With this file as the config: vta run " + one_line(network_words(*net)) + " -c FILE.yaml -b systemc\n";
+  }
+  return out + to_yaml(c);
+}
+
+}  // namespace vta::sweeps
