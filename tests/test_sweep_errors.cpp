@@ -11,6 +11,7 @@
 #include "sweep_test_util.h"
 #include "vta/sweeps/constraints.h"
 #include "vta/sweeps/spec.h"
+#include "vta/sweeps/store.h"
 
 namespace {
 
@@ -249,6 +250,34 @@ TEST(SweepStoreErrors, DamagedJsonColumnsAreNamed) {
       EXPECT_EQ(r.out.find("json.exception"), std::string::npos) << r.out;
     }
   }
+}
+
+// WAL needs shared memory that network file systems do not give: there (or
+// with VTA_SWEEP_JOURNAL=delete) a store keeps a rollback journal.
+TEST(SweepStoreErrors, JournalModeFollowsTheFileSystem) {
+  const auto dir = sweep_dir("journal");
+  const std::string spec = write_spec(dir, "s.yaml", std::string("base: vta-1x16x16\n") + kNet +
+                                                        "axes:\n  - knob: clock.mhz\n    values: [100]\n");
+  auto mode = [](const std::string& db) {
+    sqlite3* h = nullptr;
+    EXPECT_EQ(sqlite3_open(db.c_str(), &h), SQLITE_OK);
+    sqlite3_stmt* q = nullptr;
+    sqlite3_prepare_v2(h, "PRAGMA journal_mode", -1, &q, nullptr);
+    std::string m = sqlite3_step(q) == SQLITE_ROW ? reinterpret_cast<const char*>(sqlite3_column_text(q, 0)) : "";
+    sqlite3_finalize(q);
+    sqlite3_close(h);
+    return m;
+  };
+  const std::string local = (dir / "local.db").string(), nfs = (dir / "nfs.db").string();
+  EXPECT_FALSE(vta::sweeps::on_network_file_system(local));
+  ASSERT_EQ(run_vta("sweep run -q --max-stage 0 " + spec + " --db " + local).code, 0);
+  EXPECT_EQ(mode(local), "wal");
+  ASSERT_EQ(run_vta("sweep run -q --max-stage 0 " + spec + " --db " + nfs, "VTA_SWEEP_JOURNAL=delete").code, 0);
+  EXPECT_EQ(mode(nfs), "delete");
+  const auto bad = run_vta("sweep run -q --max-stage 0 " + spec + " --db " + (dir / "x.db").string(),
+                           "VTA_SWEEP_JOURNAL=fast");
+  EXPECT_EQ(bad.code, 2) << bad.out;
+  EXPECT_NE(bad.out.find("VTA_SWEEP_JOURNAL=fast: give wal or delete"), std::string::npos) << bad.out;
 }
 
 TEST(SweepStoreErrors, MissingStore) {

@@ -24,6 +24,7 @@
 #include "vta/isa/read_file.h"
 #include "vta/isa/shell_quote.h"
 #include "vta/sweeps/html.h"
+#include "vta/sweeps/slurm.h"
 
 namespace {
 
@@ -112,6 +113,15 @@ TEST(UntrustedSlurm, NewlinesCannotAddLinesToAJobScript) {
   EXPECT_FALSE(fs::exists(d / "PWNED"));
 }
 
+// A stub sbatch in a folder put first on PATH: it records its arguments and
+// answers a job id, as `sbatch --parsable` does.
+std::string stub_sbatch(const fs::path& d) {
+  fs::create_directories(d / "bin");
+  write(d / "bin" / "sbatch", "#!/bin/sh\nprintf '%s\\n' \"$*\" >> \"$(dirname \"$0\")/calls\"\necho 4242\n");
+  fs::permissions(d / "bin" / "sbatch", fs::perms::owner_all);
+  return "PATH=" + vta::shell_quote((d / "bin").string()) + ":$PATH";
+}
+
 // A --dir full of shell syntax is one word in every script: the scripts
 // parse, and running the last one (merge, stage 3, report) under bash runs
 // nothing the folder's name says.
@@ -120,8 +130,11 @@ TEST(UntrustedSlurm, AFolderNameIsOneWordInEveryScript) {
   const fs::path spec = write(d / "s.yaml", kTinySweep);
   const std::string name = "jobs $(touch PWNED1) `touch PWNED2` ' \" ;touch PWNED3";
   const fs::path jobs = d / name;
-  const CliResult r = run_vta("sweep submit --slurm --dry-run " + spec.string() + " --dir " + vta::shell_quote(jobs.string()));
+  const CliResult r = run_vta("sweep submit --slurm " + spec.string() + " --dir " + vta::shell_quote(jobs.string()) +
+                                  " --vta " + VTA_EXE,
+                              stub_sbatch(d));
   ASSERT_EQ(r.code, 0) << r.out;
+  EXPECT_HAS(slurp(d / "bin" / "calls"), "--dependency=afterok:4242 --kill-on-invalid-dep=yes " + (jobs / "job-C.sh").string());
   for (const char* job : {"job-A.sh", "job-B.sh", "job-C.sh"}) {
     const fs::path script = jobs / job;
     ASSERT_TRUE(fs::exists(script)) << script;
@@ -137,6 +150,34 @@ TEST(UntrustedSlurm, AFolderNameIsOneWordInEveryScript) {
     EXPECT_FALSE(fs::exists(d / m)) << m;
     EXPECT_FALSE(fs::exists(jobs / m)) << m;
   }
+}
+
+// A dry run writes nothing and shows the sbatch lines with their
+// dependencies; the jobs run the vta on the compute node's PATH unless
+// --vta names one, and say so when it is missing; each job kind has its
+// own time limit; a node-local --dir is warned about.
+TEST(UntrustedSlurm, DryRunsWriteNothingAndJobsFindVta) {
+  const fs::path d = test_dir();
+  const fs::path spec = write(d / "s.yaml", kTinySweep);
+  const CliResult r = run_vta("sweep submit --slurm --dry-run " + spec.string() + " --dir " + (d / "jobs").string() +
+                              " --time 1:00:00 --time-b 4:00:00");
+  ASSERT_EQ(r.code, 0) << r.out;
+  EXPECT_FALSE(fs::exists(d / "jobs"));
+  EXPECT_HAS(r.out, "sbatch --parsable --array=0,1,2,3 " + vta::shell_quote((d / "jobs" / "job-A.sh").string()));
+  EXPECT_HAS(r.out, "sbatch --parsable --dependency=afterok:A --kill-on-invalid-dep=yes " +
+                        vta::shell_quote((d / "jobs" / "job-B.sh").string()));
+  EXPECT_HAS(r.out, "#SBATCH --time=4:00:00");
+  EXPECT_HAS(r.out, "#SBATCH --time=1:00:00");
+  EXPECT_HAS(r.out, "exec vta sweep run");
+  EXPECT_HAS(r.out, "command -v vta > /dev/null ||");
+  // The check line stops a job whose node has no vta, with the reason.
+  const CliResult missing = run_shell("PATH=/nonexistent /bin/bash -c " +
+                                      vta::shell_quote(std::string(vta::sweeps::vta_on_path_line())) + " 2>&1");
+  EXPECT_EQ(missing.code, 2) << missing.out;
+  EXPECT_HAS(missing.out, "vta is not on PATH on ");
+  const CliResult tmp = run_vta("sweep submit --slurm --dry-run " + spec.string() + " --dir /tmp/vta-sweep-x");
+  EXPECT_EQ(tmp.code, 0) << tmp.out;
+  EXPECT_HAS(tmp.out, "vta: warning: --dir /tmp/vta-sweep-x: it is under /tmp, so only this node sees it");
 }
 
 TEST(UntrustedSlurm, ShellQuoteKeepsEveryByte) {

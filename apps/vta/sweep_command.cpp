@@ -203,15 +203,20 @@ void add_sweep_command(CLI::App& app) {
   submit->add_option("--partition", sb->o.partition, "Slurm partition");
   submit->add_option("--account", sb->o.account, "Slurm account");
   submit->add_option("--time", sb->o.time, "time limit per task")->capture_default_str();
+  submit->add_option("--time-a", sb->o.time_a, "time limit per task of job A (stages 0-1; default: --time)");
+  submit->add_option("--time-b", sb->o.time_b, "time limit per task of job B (stage 2; default: --time)");
+  submit->add_option("--time-c", sb->o.time_c, "time limit of job C (merge, stage 3, report; default: --time)");
+  submit->add_option("--vta", sb->o.vta,
+                     "the vta the jobs run (default: `vta` on the compute node's PATH, checked when each job starts)");
   submit->add_option("--mem", sb->o.mem, "memory per task")->capture_default_str();
   submit->add_option("--cpus-per-task", sb->o.cpus_per_task, "CPUs per task (default: 1 for stage 1, 2 for stage 2)");
   submit->add_option("--setup", sb->o.setup, "a shell line each job runs first (e.g. 'module load gcc'; repeatable)");
   submit->add_flag("--resume", sb->o.resume, "resubmit only the shards that are unfinished");
-  submit->add_flag("--dry-run", sb->o.dry_run, "print the job scripts, submit nothing");
+  submit->add_flag("--dry-run", sb->o.dry_run,
+                   "print the job scripts and the sbatch lines with their dependencies; write and submit nothing");
   submit->callback([sb] {
     run_and_exit([&] {
       const sweeps::SweepSpec spec = sweeps::load_spec(sb->spec);
-      sb->o.vta = std::filesystem::canonical("/proc/self/exe").string();
       emit(sweeps::submit_slurm(spec, sb->spec, sb->o), "");
       return kExitOk;
     });

@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 #include <spawn.h>
+#include <sys/statfs.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -183,71 +184,127 @@ std::vector<std::string> shard_stores(const std::string& dir) {
   return out;
 }
 
-std::string submit_slurm(const SweepSpec& spec, const std::string& spec_path, const SlurmOptions& o) {
+namespace {
+
+// The line each script runs first when the jobs use the `vta` on PATH: a
+// compute node without it stops the job with this reason, not bash's.
+constexpr const char* kVtaOnPath =
+    "command -v vta > /dev/null || { echo \"vta is not on PATH on $HOSTNAME: give vta sweep submit --vta PATH, or a "
+    "--setup line that puts it there\" >&2; exit 2; }";
+
+// File systems whose files only one node sees.
+std::string node_local_reason(const std::string& dir) {
+  for (const char* local : {"/tmp", "/var/tmp", "/dev/shm", "/run"}) {
+    const std::string l = local;
+    if (dir == l || dir.starts_with(l + "/")) return "it is under " + l;
+  }
+  struct statfs st {};
+  fs::path p = dir;
+  while (!p.empty() && ::statfs(p.c_str(), &st) != 0) p = p.parent_path();
+  if (!p.empty() && (st.f_type == 0x01021994 /* TMPFS_MAGIC */ || st.f_type == 0x858458f6 /* RAMFS_MAGIC */))
+    return "it is on a tmpfs";
+  return "";
+}
+
+std::string time_of(const SlurmOptions& o, const std::string& job) {
+  return job == "A" && !o.time_a.empty() ? o.time_a : job == "B" && !o.time_b.empty() ? o.time_b
+                                                    : job == "C" && !o.time_c.empty() ? o.time_c
+                                                                                      : o.time;
+}
+
+}  // namespace
+
+std::string_view vta_on_path_line() { return kVtaOnPath; }
+
+SlurmScripts slurm_scripts(const SweepSpec& spec, const std::string& spec_path, const SlurmOptions& o) {
   if (o.tasks < 1 || o.tasks > 100000) fail("--tasks {}: must be 1 to 100000", o.tasks);
   if (o.dir.empty()) fail("sweep submit: give --dir DIR for the shards");
   if (spec.strategy == Strategy::Evolve) fail("{}: the evolve strategy cannot be sharded", spec.source);
-  if (!o.dry_run && !have("sbatch")) fail("sweep submit --slurm: sbatch is not on PATH (is this a Slurm login node?)");
-  make_dirs(o.dir, "--dir");
-  const std::string dir = fs::absolute(o.dir).string(), spec_abs = fs::absolute(spec_path).string();
-  SlurmOptions so = o;
-  so.dir = dir;
+  SlurmScripts out;
+  out.dir = fs::absolute(o.dir).lexically_normal().string();
+  out.spec = fs::absolute(spec_path).lexically_normal().string();
+  if (!out.dir.empty() && out.dir.size() > 1 && out.dir.back() == '/') out.dir.pop_back();
+  if (const std::string why = node_local_reason(out.dir); !why.empty())
+    out.warnings.push_back(fmt::format(
+        "--dir {}: {}, so only this node sees it; the compute nodes need a folder on a shared file system", out.dir,
+        why));
   const int cpus = o.cpus_per_task > 0 ? o.cpus_per_task : 2;
   const int n = o.tasks;
-  const std::string vta = shell_quote(o.vta);
+  // The jobs run the vta on the compute node's PATH unless --vta names one.
+  const std::string vta = o.vta.empty() ? "vta" : shell_quote(fs::absolute(o.vta).lexically_normal().string());
   // Every path in a script is one single-quoted word; the task id, the only
   // expansion, stays outside the quotes.
-  const auto shard_db = shell_quote(dir) + "/shard-\"$SLURM_ARRAY_TASK_ID\".sqlite";
-  const std::string merged = shell_quote(dir + "/merged.sqlite");
+  const auto shard_db = shell_quote(out.dir) + "/shard-\"$SLURM_ARRAY_TASK_ID\".sqlite";
+  const std::string merged = shell_quote(out.dir + "/merged.sqlite");
+  SlurmOptions so = o;
+  so.dir = out.dir;
+  so.setup = o.setup;
+  if (o.vta.empty()) so.setup.insert(so.setup.begin(), kVtaOnPath);
 
   // Which array tasks to (re)run.
-  std::vector<int> tasks_a, tasks_b;
   for (int i = 0; i < n; ++i) {
-    const std::string st = shard_store(dir, i);
+    const std::string st = shard_store(out.dir, i);
     const bool a_done = o.resume && store_created(st) && shard_unfinished(spec, st, i, n, 0) == 0 &&
                         shard_unfinished(spec, st, i, n, 1) == 0;
-    if (!a_done) tasks_a.push_back(i);
-    tasks_b.push_back(i);  // stage 2 skips what is stored: a finished task ends at once
+    if (!a_done) out.tasks_a.push_back(i);
   }
   const std::string name = "vta-sweep-" + spec.name;
-  const std::string a =
-      header(so, name + "-A", fmt::format("0-{}", n - 1), o.cpus_per_task > 0 ? o.cpus_per_task : 1) +
-      fmt::format(
-          "exec {} sweep run -q {} --shard \"$SLURM_ARRAY_TASK_ID/{}\" --db {} "
-          "--max-stage 1 -j \"$SLURM_CPUS_PER_TASK\"\n",
-          vta, shell_quote(spec_abs), n, shard_db);
-  const std::string b =
-      header(so, name + "-B", fmt::format("0-{}", n - 1), cpus) +
-      fmt::format(
-          "exec {} sweep run -q {} --shard \"$SLURM_ARRAY_TASK_ID/{}\" --db {} "
-          "--max-stage 2 --peers {} -j \"$SLURM_CPUS_PER_TASK\"\n",
-          vta, shell_quote(spec_abs), n, shard_db, shell_quote(dir));
-  const std::string c = header(so, name + "-C", "", cpus) +
-                        fmt::format(
-                            "{0} sweep merge {1} -o {2}\n"
-                            "{0} sweep run -q {3} --db {2} --max-stage {4} -j \"$SLURM_CPUS_PER_TASK\"\n"
-                            "exec {0} sweep report {2} -o {5}\n",
-                            vta, shell_quote(dir), merged, shell_quote(spec_abs), max_stage(spec),
-                            shell_quote(dir + "/report.html"));
-  const std::string pa = dir + "/job-A.sh", pb = dir + "/job-B.sh", pc = dir + "/job-C.sh";
-  for (const auto& [path, text] : {std::pair{pa, a}, std::pair{pb, b}, std::pair{pc, c}})
+  so.time = time_of(o, "A");
+  out.a = header(so, name + "-A", fmt::format("0-{}", n - 1), o.cpus_per_task > 0 ? o.cpus_per_task : 1) +
+          fmt::format(
+              "exec {} sweep run -q {} --shard \"$SLURM_ARRAY_TASK_ID/{}\" --db {} "
+              "--max-stage 1 -j \"$SLURM_CPUS_PER_TASK\"\n",
+              vta, shell_quote(out.spec), n, shard_db);
+  so.time = time_of(o, "B");
+  out.b = header(so, name + "-B", fmt::format("0-{}", n - 1), cpus) +
+          fmt::format(
+              "exec {} sweep run -q {} --shard \"$SLURM_ARRAY_TASK_ID/{}\" --db {} "
+              "--max-stage 2 --peers {} -j \"$SLURM_CPUS_PER_TASK\"\n",
+              vta, shell_quote(out.spec), n, shard_db, shell_quote(out.dir));
+  so.time = time_of(o, "C");
+  out.c = header(so, name + "-C", "", cpus) +
+          fmt::format(
+              "{0} sweep merge {1} -o {2}\n"
+              "{0} sweep run -q {3} --db {2} --max-stage {4} -j \"$SLURM_CPUS_PER_TASK\"\n"
+              "exec {0} sweep report {2} -o {5}\n",
+              vta, shell_quote(out.dir), merged, shell_quote(out.spec), max_stage(spec),
+              shell_quote(out.dir + "/report.html"));
+  return out;
+}
+
+std::string submit_slurm(const SweepSpec& spec, const std::string& spec_path, const SlurmOptions& o) {
+  const SlurmScripts s = slurm_scripts(spec, spec_path, o);
+  for (const auto& w : s.warnings) std::fprintf(stderr, "vta: warning: %s\n", w.c_str());
+  const std::string pa = s.dir + "/job-A.sh", pb = s.dir + "/job-B.sh", pc = s.dir + "/job-C.sh";
+  const std::string dep = " --dependency=afterok:{} --kill-on-invalid-dep=yes ";
+  if (o.dry_run) {
+    // What would be written and submitted; nothing is.
+    std::string sb;
+    if (!s.tasks_a.empty())
+      sb += fmt::format("sbatch --parsable --array={} {}   # prints job id A\n", array_list(s.tasks_a), shell_quote(pa));
+    sb += fmt::format("sbatch --parsable{}{}   # prints job id B\n",
+                      s.tasks_a.empty() ? " " : fmt::format(fmt::runtime(dep), "A"), shell_quote(pb));
+    sb += fmt::format("sbatch --parsable{}{}\n", fmt::format(fmt::runtime(dep), "B"), shell_quote(pc));
+    return fmt::format("# {}\n{}\n# {}\n{}\n# {}\n{}\n# submitted as (dry run: nothing was written or submitted):\n{}", pa,
+                       s.a, pb, s.b, pc, s.c, sb);
+  }
+  if (!have("sbatch")) fail("sweep submit --slurm: sbatch is not on PATH (is this a Slurm login node?)");
+  make_dirs(s.dir, "--dir");
+  for (const auto& [path, text] : {std::pair{pa, s.a}, std::pair{pb, s.b}, std::pair{pc, s.c}})
     write_file(path, text, "sbatch script");
-  if (o.dry_run)
-    return fmt::format("# {} (array tasks {})\n{}\n# {} (after A)\n{}\n# {} (after B)\n{}", pa,
-                       tasks_a.empty() ? "none" : array_list(tasks_a), a, pb, b, pc, c);
 
   // A resubmission replaces the jobs of the last submission that still wait.
-  const fs::path jobs_file = fs::path(dir) / "slurm-jobs.json";
+  const fs::path jobs_file = fs::path(s.dir) / "slurm-jobs.json";
   if (o.resume && path_exists(jobs_file))
-    for (const auto& [k, id] : read_slurm_jobs(dir).ids) run({"scancel", id});
-  nlohmann::ordered_json jobs{{"tasks", n}, {"spec", spec_abs}};
-  std::string dep, out;
-  if (!tasks_a.empty()) {
-    dep = submit(pa, "", array_list(tasks_a));
-    jobs["A"] = dep;
-    out += fmt::format("stage 0-1 array job {} (tasks {})\n", dep, array_list(tasks_a));
+    for (const auto& [k, id] : read_slurm_jobs(s.dir).ids) run({"scancel", id});
+  nlohmann::ordered_json jobs{{"tasks", o.tasks}, {"spec", s.spec}};
+  std::string ja, out;
+  if (!s.tasks_a.empty()) {
+    ja = submit(pa, "", array_list(s.tasks_a));
+    jobs["A"] = ja;
+    out += fmt::format("stage 0-1 array job {} (tasks {})\n", ja, array_list(s.tasks_a));
   }
-  const std::string jb = submit(pb, dep);
+  const std::string jb = submit(pb, ja);
   jobs["B"] = jb;
   const std::string jc = submit(pc, jb);
   jobs["C"] = jc;
@@ -259,7 +316,7 @@ std::string submit_slurm(const SweepSpec& spec, const std::string& spec_path, co
   std::error_code ec;
   fs::rename(tmp, jobs_file, ec);
   if (ec) fail("job list {}: cannot write ({})", jobs_file.string(), ec.message());
-  out += fmt::format("shards in {}; watch with: vta sweep status {}\n", dir, dir);
+  out += fmt::format("shards in {}; watch with: vta sweep status {}\n", s.dir, s.dir);
   return out;
 }
 

@@ -2,6 +2,7 @@
 
 #include <SQLiteCpp/SQLiteCpp.h>
 #include <sqlite3.h>
+#include <sys/statfs.h>
 
 #include <chrono>
 #include <cmath>
@@ -99,6 +100,20 @@ std::unique_ptr<SQLite::Database> open_database(const std::string& path, bool cr
   return std::make_unique<SQLite::Database>(uri + "?immutable=1", SQLite::OPEN_READONLY | SQLITE_OPEN_URI, 30000);
 }
 
+// SQLite's WAL mode needs shared memory between the processes that open
+// the store, which network file systems do not give (sqlite.org/wal.html):
+// there the store keeps a rollback journal. VTA_SWEEP_JOURNAL=wal|delete
+// overrides the choice.
+const char* journal_mode(const std::string& path) {
+  if (const char* forced = std::getenv("VTA_SWEEP_JOURNAL")) {
+    const std::string f = forced;
+    if (f == "wal") return "WAL";
+    if (f == "delete") return "DELETE";
+    fail("VTA_SWEEP_JOURNAL={}: give wal or delete", f);
+  }
+  return on_network_file_system(path) ? "DELETE" : "WAL";
+}
+
 // How many of the four tables the store has.
 int count_tables(SQLite::Database& db) {
   SQLite::Statement q(db, "SELECT count(*) FROM sqlite_master WHERE name IN ('sweep','points','results','layers')");
@@ -146,9 +161,10 @@ Store::Store(const std::string& path, bool create) : impl_(std::make_unique<Impl
     // Two processes opening a new store at once: switching it to WAL and
     // creating the schema take the write lock, and SQLite answers BUSY at once
     // (without its busy handler) where waiting could deadlock, so retry.
+    const char* journal = journal_mode(path);
     for (int attempt = 0; !read_only; ++attempt) {
       try {
-        impl_->db->exec("PRAGMA journal_mode=WAL");
+        impl_->db->exec(std::string("PRAGMA journal_mode=") + journal);
         if (create) impl_->db->exec(std::string("BEGIN IMMEDIATE;") + kSchema + "COMMIT;");
         break;
       } catch (const SQLite::Exception& e) {
@@ -173,6 +189,30 @@ Store::Store(const std::string& path, bool create) : impl_(std::make_unique<Impl
 }
 
 Store::~Store() = default;
+
+bool on_network_file_system(const std::string& path) {
+  struct statfs st {};
+  std::filesystem::path p = std::filesystem::absolute(path);
+  while (!p.empty() && ::statfs(p.c_str(), &st) != 0) {
+    if (p == p.parent_path()) return false;
+    p = p.parent_path();
+  }
+  if (p.empty()) return false;
+  switch (static_cast<unsigned long>(st.f_type)) {
+    case 0x6969:      // NFS
+    case 0x0BD00BD0:  // Lustre
+    case 0x47504653:  // GPFS
+    case 0xFF534D42:  // CIFS
+    case 0xFE534D42:  // SMB2
+    case 0x19830326:  // BeeGFS
+    case 0x65735546:  // FUSE (sshfs and other remote mounts)
+    case 0x013111A8:  // IBRIX
+    case 0x00C36400:  // Ceph
+      return true;
+    default:
+      return false;
+  }
+}
 
 bool store_created(const std::string& path) {
   if (!path_exists(path)) return false;

@@ -61,7 +61,7 @@ t0=$(now)
 # Each job first sleeps 2 s (a --setup line), so that task 1 is still running
 # when it is frozen below however fast its sweep is (0.8 s here) and however
 # loaded the machine.
-out=$("$vta" sweep submit "$work/spec.yaml" --slurm --dir "$work/sweep" --tasks 4 --cpus-per-task 1 --mem 1G --time 10:00 --setup 'sleep 2') || fail "submit: $out"
+out=$("$vta" sweep submit "$work/spec.yaml" --slurm --dir "$work/sweep" --tasks 4 --cpus-per-task 1 --mem 1G --time 10:00 --vta "$vta" --setup 'sleep 2') || fail "submit: $out"
 echo "$out"
 job_a=$(sed -n 's/^stage 0-1 array job \([0-9]*\).*/\1/p' <<< "$out")
 [ -n "$job_a" ] || fail "no job id in: $out"
@@ -84,7 +84,7 @@ echo "cancelled ${job_a}_1 while it was $state"
 wait_idle 120 || fail "jobs did not finish after the cancel"
 [ -f "$work/sweep/merged.sqlite" ] && fail "the merge ran although a task was cancelled"
 "$vta" sweep status "$work/sweep" || fail "status"
-out=$("$vta" sweep submit "$work/spec.yaml" --slurm --dir "$work/sweep" --tasks 4 --cpus-per-task 1 --mem 1G --time 10:00 --resume) || fail "resume: $out"
+out=$("$vta" sweep submit "$work/spec.yaml" --slurm --dir "$work/sweep" --tasks 4 --cpus-per-task 1 --mem 1G --time 10:00 --vta "$vta" --resume) || fail "resume: $out"
 echo "$out"
 grep -q "tasks 1)" <<< "$out" || fail "--resume did not resubmit exactly task 1: $out"
 wait_idle 180 || fail "jobs did not finish after the resubmission"

@@ -41,6 +41,11 @@ struct SweepInfo {
   int schema_version = 0;
 };
 
+/// Whether `path` (or the folder it would be created in) lies on a network
+/// file system (NFS, Lustre, GPFS, CIFS/SMB, BeeGFS, Ceph, FUSE), where a
+/// store keeps a rollback journal instead of SQLite's WAL.
+bool on_network_file_system(const std::string& path);
+
 class Store {
  public:
   /// Opens (creating when `create`) the store at `path`. Throws vta::Error
