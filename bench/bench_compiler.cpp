@@ -1,7 +1,7 @@
-// Compiler figures: ResNet-18 compile time on 1x16x16 (issue 4 target: <= 5 s),
+// Compiler figures: ResNet-18 compile time on 1x16x16 (target: <= 5 s),
 // and the network's total cycles and GEMM-core utilisation over the VTA
 // layers on the SystemC model (target >= 60 %; upstream TVM/VTA: about 21 %);
-// that utilisation at batch 1 per design (issue 15 targets: >= 80 % on
+// that utilisation at batch 1 per design (targets: >= 80 % on
 // vta-1x16x16, >= 75 % on vta-1x32x32, >= 70 % on vta-4x16x16), rectangular
 // arrays included, timing-only; and the other zoo networks (ResNet-50,
 // MobileNet-v1, VGG-16) on the three presets (Zoo benchmarks), with the

@@ -1,4 +1,4 @@
-// Time of one FPGA estimate per config (issue 13 target: at most 1 ms), for
+// Time of one FPGA estimate per config (target: at most 1 ms), for
 // the presets on a Xilinx and an Intel device, and with energy.
 #include <benchmark/benchmark.h>
 

@@ -1,5 +1,5 @@
 // Golden-model speed: simulated MAC/s on a large blocked GEMM program, and
-// ALU throughput. Figures go in the README (issue 2 target: >= 5 G MAC/s on
+// ALU throughput. Figures go in docs/measurements.md (target: >= 5 G MAC/s on
 // one core for 1x16x16).
 #include <benchmark/benchmark.h>
 

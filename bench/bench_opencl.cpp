@@ -1,4 +1,4 @@
-// OpenCL backend figures (issue 5): device time and effective GOPS
+// OpenCL backend figures: device time and effective GOPS
 // (2 x MACs / device time) of a GEMM-dominated program and of ResNet-18
 // (the compiler's zoo network, one run per VTA segment) for both kernel
 // variants, the launch overhead of a near-empty program, and the kernel

@@ -3,7 +3,7 @@
 // and weight tiles are double-buffered (two halves of each SRAM alternate,
 // synchronised by dependency tokens) so that loads overlap the GEMMs.
 // Reports simulated cycles per second with values on and timing-only, and
-// the golden model's wall time on the same program (issue 3 targets:
+// the golden model's wall time on the same program (targets:
 // values >= 30 M cycles/s and <= 1.5x golden; timing-only >= 100 M cycles/s).
 #include <benchmark/benchmark.h>
 

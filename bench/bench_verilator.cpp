@@ -1,6 +1,6 @@
 // RTL backend speed on the synthetic GEMM-dominated program of bench_systemc
 // (about 30 M cycles on 1x16x16; conv_program.h): simulated cycles per
-// second of the verilated core driven from C++ (`verilator`; issue 6 target:
+// second of the verilated core driven from C++ (`verilator`; target:
 // >= 0.5 M cycles/s) and of the same core as a SystemC module inside the
 // SystemC model's top level (`systemc-rtl`, the co-simulation), and the
 // SystemC model on the same program for the SystemC/RTL speed ratio.
@@ -21,7 +21,7 @@ void BM_Rtl(benchmark::State& state, const char* backend) {
   const auto cycles = static_cast<double>(b->stats().total.get("cycles.total"));
   state.counters["sim_cycles"] = cycles;
   state.counters["cycles/s"] = benchmark::Counter(cycles, benchmark::Counter::kIsIterationInvariantRate);
-  // The cycle models must agree on this program (issue 6).
+  // The cycle models must agree on this program.
   vta::BackendOptions timing_only;
   timing_only.timing_only = true;
   auto sc = vta::make_backend("systemc", preset("vta-1x16x16"), timing_only);

@@ -1,5 +1,5 @@
 // vta.cl: the VTA accelerator as one OpenCL kernel that executes a whole
-// instruction stream with the golden model's semantics (DESIGN.md, "The ISA
+// instruction stream with the golden model's semantics (docs/design.md, "The ISA
 // contract"; model/src/datapath.cpp is the reference).
 //
 // Every size and bit offset comes from the generated defines (VTA_*), which

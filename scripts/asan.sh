@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The sanitizer stage of CI (issue 16): builds the `asan` preset (clang,
+# The sanitizer stage of CI: builds the `asan` preset (clang,
 # AddressSanitizer + UndefinedBehaviorSanitizer, no recovery; the verilated
 # models unsanitized), runs every test label but `synth` under it, then runs
 # each libFuzzer target of the same tree on its committed corpus with a fixed

@@ -18,7 +18,7 @@
 #                                            and ledger row
 # An open-ended run appends a row per target to tests/fuzz/campaign.tsv (date,
 # commit, target, seconds, executions, edges, corpus, findings): the ledger
-# of executions toward the 10 million per target;
+# of executions toward the target of 10 million per fuzz target;
 #   scripts/fuzz_totals.sh   sums it per target.
 # FUZZ_FLAGS adds libFuzzer flags (-use_value_profile=1 guides comparisons
 # better at a third of the speed; tests/fuzz/README.md).

@@ -2,7 +2,7 @@
 # ctest (label synth): yosys synthesizes one small calibration design (c01 of
 # estimate/calibration/designs.txt: 1x4x4, about a minute) and the resource
 # model must agree with it: DSP48E1 within 10 % (so a DSP-per-MAC regression
-# like the miscounted table of issue 13 fails here), BRAM36 within 15 %, LUT
+# like a miscounted DSP table fails here), BRAM36 within 15 %, LUT
 # and FF within 25 %.
 #   estimate_synth_check.sh VTA WORKDIR
 set -euo pipefail

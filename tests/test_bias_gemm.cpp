@@ -1,5 +1,5 @@
 // The bias and a fused residual Add's operand accumulated by the GEMM core
-// (bias_gemm.h, issue 15): the lanes give back every bias in range exactly,
+// (bias_gemm.h): the lanes give back every bias in range exactly,
 // a layer whose bias is out of range keeps the ALU ADD, an operand shifted by
 // more than 6 keeps its ACC_8BIT load and ALU ADD, and every form is
 // bit-exact on the golden and SystemC backends and race-free, the GEMM forms
@@ -123,7 +123,7 @@ TEST(BiasGemm, ResidualOperandByGemmOrByAluIsExact) {
   EXPECT_GT(by_alu, by_gemm);
 }
 
-// The cost model follows both GEMM epilogues (issue 15's target: median
+// The cost model follows both GEMM epilogues (the target: median
 // error <= 3 %, worst <= 10 % per conv/dense layer).
 TEST(BiasGemm, CostModelFollowsTheGemmEpilogues) {
   const Graph g = build_zoo("resnet18");

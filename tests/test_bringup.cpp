@@ -81,7 +81,7 @@ void expect_passes(const vta::bringup::Report& r, const std::string& backend, si
   EXPECT_HAS(x, "<property name=\"race_check\" value=\"passed\"/>");
 }
 
-/// The whole battery as issue 17 asks of every backend built in CI: corners,
+/// The whole battery, as every backend built in CI must pass it: corners,
 /// conformance vectors, 100 random programs and lenet5.
 void expect_full_battery_passes(const std::string& backend) {
   vta::bringup::Options o;

@@ -1,5 +1,4 @@
-// Bad input that `vta` once accepted silently or handled badly (issue 16,
-// FINDINGS section 2): each is one line naming what is wrong and exit code 2.
+// Bad input that `vta` once accepted silently or handled badly: each is one line naming what is wrong and exit code 2.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -130,7 +129,7 @@ TEST(CliInputErrors, ConformanceVectorFiles) {
 }
 
 // A DRAM image larger than memory.dram_size is refused before it is
-// installed, naming the buffer, the field and the limit (issue 16, item 4).
+// installed, naming the buffer, the field and the limit.
 TEST(CliInputErrors, DramImageLargerThanTheDramSize) {
   Vector big("vec-big-input");
   big.file("input.bin", 2 << 20);
@@ -228,7 +227,7 @@ TEST(CliInputErrors, FailedCheckSaysSoWithoutATextReport) {
   EXPECT_NE(r.out.find("wrong.vasm: check FAIL buffer o: 1 bytes differ"), std::string::npos) << r.out;
 }
 
-// FINDINGS section 4: a run-time budget. huge_gemm.vasm (a GEMM of 16383 x
+// A run-time budget. huge_gemm.vasm (a GEMM of 16383 x
 // 16383 iterations over 1024 uops) ran for hours; it is refused before it
 // runs, naming the instruction, the budget and the option that raises it.
 const std::string kRepro = std::string(VTA_SOURCE_DIR) + "/tests/data/repro-programs/";
@@ -260,7 +259,7 @@ TEST(CliInputErrors, BatchAndImageLimits) {
 }
 
 // An image smaller than the network's total stride used to run and report 0 %
-// utilisation (issue 16); it is refused, naming --image and the minimum.
+// utilisation; it is refused, naming --image and the minimum.
 TEST(CliInputErrors, ImageBelowTheNetworksMinimum) {
   expect_one_line_error("run --model resnet18 --image 1", "--image 1 is below resnet18's minimum of 32");
   expect_one_line_error("run --model mobilenet_v1 --image 31", "--image 31 is below mobilenet_v1's minimum of 32");
@@ -269,7 +268,7 @@ TEST(CliInputErrors, ImageBelowTheNetworksMinimum) {
   EXPECT_EQ(ok.code, 0) << ok.out;
 }
 
-// FINDINGS section 5: messages that named nothing or leaked a library's own text.
+// Messages that named nothing or leaked a library's own text.
 TEST(CliInputErrors, HugeSizesNameTheirSource) {
   expect_one_line_error("run --model dense:99999999999,10", "zoo model 'dense:99999999999,10': input");
   const auto r = run_vta("run " + write_temp("bigbuf.vasm", ".buffer x INP 100000000000\nFINISH\n").string());
@@ -333,7 +332,7 @@ TEST(CliInputErrors, AllocationAndDumpErrorsNameTheirSource) {
                         "--dump OUT:4294967295:1: read_sram: OUT");
 }
 
-// FINDINGS section 3: selfmod.vasm stores into its own later instructions.
+// selfmod.vasm stores into its own later instructions.
 // Every backend built refuses it before it runs, with the same message.
 TEST(CliInputErrors, SelfModifyingProgramIsRefusedAlike) {
   const std::string prog = kRepro + "selfmod.vasm";
@@ -353,7 +352,7 @@ TEST(CliInputErrors, SelfModifyingProgramIsRefusedAlike) {
   if (others == 0) GTEST_SKIP() << "only the golden backend is built";
 }
 
-// FINDINGS section 5: a design whose DRAM elements are larger than a 4 KiB
+// A design whose DRAM elements are larger than a 4 KiB
 // page (batch 64, blocks 256x256) once failed every network with "buffer
 // input at 0x1000 is not aligned"; buffers are now aligned to their
 // elements, and what remains is named by layer.
@@ -364,7 +363,7 @@ TEST(CliInputErrors, ElementsLargerThanAPageAreAligned) {
   EXPECT_NE(r.out.find("layer "), std::string::npos) << r.out;
 }
 
-// FINDINGS section 5: line numbers are lines the file has.
+// Line numbers are lines the file has.
 TEST(CliInputErrors, LineNumbersExist) {
   expect_one_line_error("config validate " + write_temp("eof.yaml", "name: x\ngemm:\n  batch: [1, 2\n").string(),
                         "eof.yaml:3: YAML syntax error");

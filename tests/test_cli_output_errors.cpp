@@ -1,6 +1,6 @@
 // Output that cannot be written is an error, not a silently short file: each
 // file option, and standard output itself, full (/dev/full) or closed, gives
-// one line naming what failed and exit code 2 (issue 16, FINDINGS section 2).
+// one line naming what failed and exit code 2.
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 

@@ -62,7 +62,7 @@ TEST(Estimate, MoreMacsMoreDsps) {
 }
 
 TEST(Estimate, OneDspPerMacOn7Series) {
-  // The fixed synthesis count (issue 13): an int8 MAC is one DSP48E1.
+  // The synthesis count: an int8 MAC is one DSP48E1.
   Estimate e = estimate(cfg({{"gemm.batch", "4"}}));
   EXPECT_EQ(row(e, "mac_array").res.dsp, 4 * 16 * 16);
 }

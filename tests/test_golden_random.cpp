@@ -1,6 +1,6 @@
 // Seeded random programs of the one generator (vta/model/random_program.h)
 // on the backend under test, checked bit-exactly against an independent
-// plain-loop reference of DESIGN.md's ISA contract (RefVta,
+// plain-loop reference of docs/design.md's ISA contract (RefVta,
 // tests/support/ref_vta.h, shared with test_golden_semantics.cpp). Every
 // program is valid and race-free: tiles of load -> compute -> store phases
 // chained by dependency tokens, so that every legal schedule equals program

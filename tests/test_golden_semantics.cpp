@@ -1,4 +1,4 @@
-// Golden-model semantics: every rule of DESIGN.md's ISA contract exercised on
+// Golden-model semantics: every rule of docs/design.md's ISA contract exercised on
 // small hand-built, correctly synchronised programs. Each program runs on the
 // golden backend and on RefVta, a plain-loop reference of the contract written
 // here that shares no code with the model (it reads the instruction structs

@@ -1,6 +1,6 @@
 // ISA field table and the encoder / decoder / disassembler / assembler built
 // from it (label: isa). The upstream bit positions are written here by hand
-// from DESIGN.md ("The ISA contract") and upstream VTA hw_spec.h 0.0.2, so
+// from docs/design.md ("The ISA contract") and upstream VTA hw_spec.h 0.0.2, so
 // that a change to fields.def that moves a bit fails here.
 #include <gtest/gtest.h>
 

@@ -1,5 +1,5 @@
 // Crafted ONNX files that once ended `vta run --onnx` in a signal (found by
-// hand and by mutation fuzzing, issue 16) now give one line naming the file
+// hand and by mutation fuzzing) now give one line naming the file
 // and node, and exit code 2; the legal one among them compiles and runs.
 #include <gtest/gtest.h>
 

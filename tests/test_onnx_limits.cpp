@@ -1,5 +1,5 @@
 // ONNX models that ask for absurd sizes, or that are malformed in a way a
-// library would report in its own words, through `vta run --onnx` (issue 16):
+// library would report in its own words, through `vta run --onnx`:
 // one line naming the file, the node or field and the limit, exit code 2,
 // never protobuf's "[libprotobuf FATAL ...]" line, std::bad_alloc or an
 // out-of-memory kill.
@@ -36,7 +36,7 @@ void expect_one_line_error(const std::string& file, std::initializer_list<std::s
   for (const auto& n : needles) EXPECT_NE(r.out.find(n), std::string::npos) << "want '" << n << "' in: " << r.out;
 }
 
-// A float Add with one input after a Conv (issue 16: protobuf's own FATAL line).
+// A float Add with one input after a Conv (once protobuf's own FATAL line).
 TEST(OnnxLimits, FloatAddWithOneInput) {
   OnnxBuilder b;
   b.input("x", F32, {1, 16, 4, 4});

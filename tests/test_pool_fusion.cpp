@@ -129,7 +129,7 @@ TEST(PoolFusion, ForcedTileOfPartRowsIsRefused) {
 
 // ResNet-18's stem pool runs in the stem's epilogue on the batch-1 presets:
 // its row reads 0 cycles, the network stays bit-exact and race-free, and the
-// cost model follows the fused layer within issue 15's worst-case target.
+// cost model follows the fused layer within the worst-case target (10 % per layer).
 TEST(PoolFusion, ResNet18StemPoolIsFusedAndItsRowIsEmpty) {
   const Graph g = build_zoo("resnet18");
   const Tensor x = zoo_input(g, 3);

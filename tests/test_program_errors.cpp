@@ -310,7 +310,7 @@ TEST(Malformed, BadRegions) {
   }
 }
 
-// A STORE into the program's own instructions (FINDINGS section 3,
+// A STORE into the program's own instructions (tests/data/repro-programs/
 // selfmod.vasm) would make the result depend on when fetch reads them: it is
 // rejected before anything runs, with the same message on every backend.
 TEST(Malformed, StoreIntoTheProgramsOwnInstructions) {
@@ -337,7 +337,7 @@ TEST(Malformed, StoreJustBeforeTheInstructionsRuns) {
 }
 
 // Errors in two modules: every backend reports the one the golden model's
-// order reaches first (FINDINGS section 3), here the compute module's GEMM
+// order reaches first, here the compute module's GEMM
 // (instruction 2) behind a long ALU loop, not the load module's LOAD
 // (instruction 3), which a cycle model starts at once.
 TEST(FirstError, TwoModulesReportTheGoldenOrdersFirst) {
@@ -354,7 +354,7 @@ TEST(FirstError, TwoModulesReportTheGoldenOrdersFirst) {
   EXPECT_EQ(msg.find("instruction 3"), std::string::npos) << msg;
 }
 
-// A GEMM of 16383 x 16383 iterations over 1024 uops (FINDINGS section 4,
+// A GEMM of 16383 x 16383 iterations over 1024 uops (tests/data/repro-programs/
 // huge_gemm.vasm) is refused before it runs, naming it and the budget.
 TEST(Budget, HugeLoopIsRefusedUpFront) {
   auto msg = error_of([](ProgramBuilder& p) {

@@ -31,7 +31,7 @@ void expect_one_line_error(const std::string& args, std::initializer_list<std::s
   for (const auto& n : needles) EXPECT_NE(r.out.find(n), std::string::npos) << "want '" << n << "' in: " << r.out;
 }
 
-// The smm vector without its LOAD UOP #4 (issue 16), the instruction whose
+// The smm vector without its LOAD UOP #4, the instruction whose
 // pop_prev ordered the GEMM after the loads: GEMM #4 now reads INP element 0
 // (LOAD #2) and WGT element 0 (LOAD #3) unordered. The first race it meets,
 // in operand order, is reported.
@@ -59,7 +59,7 @@ TEST(Races, WeightLoadAfterThePush) {
   EXPECT_NE(msg.find("writes it and instruction 3 (GEMM"), std::string::npos) << msg;
 }
 
-// STORE without pop_prev reads OUT while the ALU writes it (FINDINGS section 3).
+// STORE without pop_prev reads OUT while the ALU writes it (a race found by review).
 TEST(Races, StoreWithoutPopNamesTheAluAndTheStore) {
   expect_one_line_error("run " + data("repro-programs/race_store.vasm"),
                         {"data race on OUT element 0:", "instruction 2 (ALU", "on the compute module writes it",
@@ -149,7 +149,7 @@ TEST(Races, LoadOverwritingAnInputTheGemmReads) {
 // The same program synchronised passes.
 TEST(Races, TheSameProgramWithTheTokenPasses) { EXPECT_EQ(load_gemm_load(true), ""); }
 
-// DRAM races (issue 16): a GEMM writes OUT element 0, a STORE writes it to
+// DRAM races: a GEMM writes OUT element 0, a STORE writes it to
 // the DRAM buffer `out`, and a LOAD reads those DRAM bytes back as INP.
 // With `synchronised`, the STORE pushes to the compute module, whose second
 // GEMM pops it and pushes to the load module, whose LOAD pops it: a token

@@ -1,5 +1,5 @@
-// Gate-level check (issue 6): yosys silently mis-synthesizes some constructs
-// that Verilator accepts (../shared/TOOLCHAIN.md), so the verilated yosys
+// Gate-level check: yosys silently mis-synthesizes some constructs
+// that Verilator accepts (sim/rtl/README.md, "SystemVerilog subset"), so the verilated yosys
 // netlist of the tiny design rtl-tiny (scripts/rtl_netlist.sh) runs the
 // bring-up corner programs (every unit, pads on each side, every ALU op, SHR
 // both ways, ACC_8BIT, tokens on all four queues, FINISH) and seeded random

@@ -1,4 +1,4 @@
-// The tile search without divisor limits (issue 15): tile widths and
+// The tile search without divisor limits: tile widths and
 // input-channel steps that do not divide their layer, with remainder tiles
 // (tile_classes(), conv_banks()). The search picks such a tile where the
 // cost model says it is cheaper than every divisor tile; programs with
@@ -28,7 +28,7 @@ using namespace vta::compiler;
 using vta::test::preset;
 
 // The cheapest tile whose width divides wo and whose step divides cib (the
-// search before issue 15), th the largest that fits, balanced.
+// search had before it dropped that limit), th the largest that fits, balanced.
 Tile best_divisor_tile(const ConvGeom& g, const vta::Config& c, int requant_ops) {
   Tile best;
   best.est_cycles = -1;

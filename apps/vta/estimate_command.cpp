@@ -89,7 +89,7 @@ int run(EstimateCli& o) {
 }  // namespace
 
 void add_estimate_command(CLI::App& app) {
-  auto* cmd = app.add_subcommand("estimate", "FPGA resources, Fmax and fit of a config on a device (issue 13)");
+  auto* cmd = app.add_subcommand("estimate", "FPGA resources, Fmax and fit of a config on a device");
   auto o = std::make_shared<EstimateCli>();
   cmd->add_option("-c,--config", o->config, "preset name or YAML file")->capture_default_str();
   cmd->add_option("--set", o->sets, "override a knob: --set gemm.block_out=32 (repeatable)");

@@ -90,7 +90,7 @@ Report run(const Options& o, std::ostream* progress) {
   };
   // Every program is compared through this one function.
   auto check = [&](CaseResult& cr, const ProgramImage& img) {
-    // Race check first (issue 17, item 3): a racy program gives a
+    // Race check first: a racy program gives a
     // timing-dependent answer, so a difference would blame the device for
     // the program's fault. It is reported as such and not run.
     if (const std::string race = race_in(c, img); !race.empty()) {

@@ -1,4 +1,4 @@
-// LOAD, STORE, GEMM and ALU semantics, written to read like DESIGN.md's spec.
+// LOAD, STORE, GEMM and ALU semantics, written to read like docs/design.md's spec.
 #include "vta/model/datapath.h"
 
 #include <algorithm>

@@ -1,5 +1,5 @@
 #pragma once
-// What every fuzz target promises (issue 16): bad input ends in one
+// What every fuzz target promises: bad input ends in one
 // vta::Error with a message. Any other exception, a crash, a hang or a
 // sanitizer report is a finding: the exception escapes the target and
 // libFuzzer reports it as a crash with the input that caused it. (The CLI

@@ -1,5 +1,5 @@
 #pragma once
-// Structure-aware mutation of ONNX models for libFuzzer (issue 16):
+// Structure-aware mutation of ONNX models for libFuzzer:
 // libprotobuf-mutator is not packaged by Debian 12, so this is a small one.
 // A model that parses as an onnx::ModelProto gets one change made through
 // protobuf reflection, and is serialized again: a numeric field anywhere in

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# A real single-node Slurm cluster on localhost for tests (../shared/TOOLCHAIN.md):
+# A real single-node Slurm cluster on localhost for tests:
 # munged, slurmctld and slurmd from Debian's packages, every file under DIR.
 #   source tests/slurm/cluster.sh; cluster_start DIR || exit 77; ...; cluster_stop DIR
 # cluster_start exports SLURM_CONF; it fails (returns 1, saying why) where

@@ -1,5 +1,5 @@
 #pragma once
-// RefVta: an independent plain-loop reference of DESIGN.md's ISA contract,
+// RefVta: an independent plain-loop reference of docs/design.md's ISA contract,
 // shared by the golden-model test suites (it never calls vta::model code).
 // Included by one translation unit per test executable, so its contents sit
 // in an unnamed namespace.

@@ -8,7 +8,7 @@
 //    reads results from it afterwards; a backend with device memory copies
 //    as needed inside run().
 //  - run() executes `insn_count` 128-bit instructions at physical address
-//    `insn_addr` until FINISH, with the exact semantics of DESIGN.md. It
+//    `insn_addr` until FINISH, with the exact semantics of docs/design.md. It
 //    throws vta::Error (one complete message) for malformed programs,
 //    out-of-range accesses and deadlocks; state after an error is unspecified
 //    but the backend stays usable for a new run(). A backend whose device

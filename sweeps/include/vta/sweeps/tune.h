@@ -5,7 +5,7 @@
 // are compiled and run timing-only on the SystemC backend through the Backend
 // interface, and the fastest measured is kept; the compiler takes the result
 // as CompileOptions::tiles. It lives here, above the backends, because the
-// compiler must never run one (DESIGN.md: layers).
+// compiler must never run one (docs/design.md: layers).
 //
 // The candidates are measured in place: rank r of every layer still to tune
 // is forced at once and the network run (one SystemC run per rank, N runs in
