@@ -11,13 +11,13 @@
 #include <stdexcept>
 
 #include "onnx_builder.h"
-#include "onnx_guard.h"
+#include "frontend/onnx_guard.h"
 #include "vta/compiler/compile.h"
-#include "vta/compiler/onnx.h"
-#include "vta/compiler/reference.h"
-#include "vta/compiler/runtime.h"
-#include "vta/compiler/requant.h"
-#include "vta/compiler/zoo.h"
+#include "vta/compiler/frontend/onnx.h"
+#include "vta/compiler/ops/reference.h"
+#include "vta/compiler/run/runtime.h"
+#include "vta/compiler/ops/requant.h"
+#include "vta/compiler/frontend/zoo.h"
 #include "vta/isa/error.h"
 
 namespace {

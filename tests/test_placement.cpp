@@ -1,6 +1,6 @@
 // Device placement (partition.cpp), explicit device copies (copies.cpp),
 // batch-queue synchronisation (runtime.cpp), the user's annotation
-// (`--host-ops`, host_ops.cpp) and the deterministic host model (host_cost.h).
+// (`--host-ops`, pin_host_ops.cpp) and the deterministic host model (host_cost.h).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -9,13 +9,13 @@
 #include <set>
 
 #include "test_support.h"
-#include "vta/compiler/calibrate.h"
+#include "vta/compiler/frontend/calibrate.h"
 #include "vta/compiler/compile.h"
-#include "vta/compiler/host_cost.h"
-#include "vta/compiler/reference.h"
-#include "vta/compiler/report.h"
-#include "vta/compiler/runtime.h"
-#include "vta/compiler/zoo.h"
+#include "vta/compiler/schedule/host_cost.h"
+#include "vta/compiler/ops/reference.h"
+#include "vta/compiler/run/report.h"
+#include "vta/compiler/run/runtime.h"
+#include "vta/compiler/frontend/zoo.h"
 #include "vta/isa/error.h"
 
 namespace {

@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <random>
 
-#include "vta/compiler/requant.h"
+#include "vta/compiler/ops/requant.h"
 #include "vta/isa/error.h"
 
 namespace {

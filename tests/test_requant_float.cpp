@@ -8,8 +8,8 @@
 #include <random>
 
 #include "vta/compiler/compile.h"
-#include "vta/compiler/requant.h"
-#include "vta/compiler/requant_float.h"
+#include "vta/compiler/ops/requant.h"
+#include "vta/compiler/ops/requant_float.h"
 
 using namespace vta::compiler;
 

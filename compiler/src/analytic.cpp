@@ -13,9 +13,9 @@
 #include <cmath>
 
 #include "vta/compiler/compile.h"
-#include "vta/compiler/host_cost.h"
-#include "vta/compiler/requant.h"
-#include "vta/compiler/tiling_geom.h"
+#include "vta/compiler/schedule/host_cost.h"
+#include "vta/compiler/ops/requant.h"
+#include "vta/compiler/schedule/conv_geom.h"
 #include "vta/isa/error.h"
 
 namespace vta::compiler {

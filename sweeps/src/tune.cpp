@@ -9,8 +9,8 @@
 #include <filesystem>
 #include <mutex>
 
-#include "vta/compiler/runtime.h"
-#include "vta/compiler/zoo_cache.h"
+#include "vta/compiler/run/runtime.h"
+#include "vta/compiler/frontend/zoo_cache.h"
 #include "vta/isa/error.h"
 #include "vta/isa/path_probe.h"
 #include "vta/isa/read_file.h"

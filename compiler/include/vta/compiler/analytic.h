@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "vta/compiler/graph.h"
+#include "vta/compiler/ir/graph.h"
 #include "vta/isa/config.h"
 
 namespace vta::compiler {

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "vta/compiler/graph.h"
+#include "vta/compiler/ir/graph.h"
 #include "vta/isa/config.h"
 #include "vta/isa/fields.h"
 #include "vta/model/backend.h"
@@ -26,12 +26,12 @@ Device placement(const Graph& g, const Node& n, const Config& c);
 /// VTA cannot reproduce it bit for bit (ort_ops.h); empty for other nodes.
 /// The per-layer report prints it.
 std::string host_reason(const Node& n);
-/// Stem packing (stem.cpp): every conv of the network input whose channels
+/// Stem packing (pack_stem.cpp): every conv of the network input whose channels
 /// would mostly be block padding reads an im2col of its input (a host
 /// Op::Im2col node named "<conv>.im2col") and becomes 1x1. The first pass
 /// of compile() and estimate_network(); returns `g` when nothing is packed.
 Graph pack_stem(const Graph& g, const Config& c);
-/// Batch rows for batch-1 networks (bands.cpp): on a config with gemm.batch
+/// Batch rows for batch-1 networks (band_rows.cpp): on a config with gemm.batch
 /// B > 1, each VTA conv, pool and add of a batch-1 image computes B row bands
 /// of its output at once, one per batch row, so that they share the weights;
 /// host Op::Bands nodes cut the inputs into bands (with the rows the windows
@@ -44,7 +44,7 @@ Graph band_rows(const Graph& g, const Config& c);
 /// direction; a graph output computed on VTA ends with a copy to the host.
 /// Test: Copies.* in tests/test_placement.cpp.
 Graph insert_copies(const Graph& g, const Config& c);
-/// The user's device annotation (host_ops.cpp): every node of the named op
+/// The user's device annotation (pin_host_ops.cpp): every node of the named op
 /// kinds (op_name(): conv2d, dense, add, max_pool, avg_pool) pinned to the
 /// host (Node::pin_host). Throws vta::Error naming an unknown kind and
 /// listing the valid ones.

@@ -9,7 +9,7 @@
 
 namespace vta::compiler {
 
-/// "layout" (plan_layout.cpp): one blocked DRAM buffer per node output (int32
+/// "layout" (passes/layout.cpp): one blocked DRAM buffer per node output (int32
 /// outputs plain NCHW), net.activation mapping each node to it.
 CompiledNetwork plan_layout(CompiledNetwork net, const Config& c);
 std::string dump_layout(const CompiledNetwork& net);
@@ -19,7 +19,7 @@ std::string dump_layout(const CompiledNetwork& net);
 CompiledNetwork form_segments(CompiledNetwork net, const Config& c);
 std::string dump_segments(const CompiledNetwork& net);
 
-/// "tiling" (choose_tiles.cpp): net.layers[id].tile for every VTA conv/dense
+/// "tiling" (passes/tiling.cpp): net.layers[id].tile for every VTA conv/dense
 /// (choose_tile(), with the residual Add fused into it).
 CompiledNetwork choose_tiles(CompiledNetwork net, const Config& c);
 std::string dump_tiles(const CompiledNetwork& net);
