@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <random>
 
+#include "vta/compiler/ops/acc_bound.h"
 #include "vta/compiler/ops/requant.h"
 #include "vta/isa/error.h"
 

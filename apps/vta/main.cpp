@@ -29,6 +29,7 @@
 #include "sweep_command.h"
 #include "vta/compiler/frontend/onnx.h"
 #include "vta/compiler/compile.h"
+#include "vta/compiler/passes/pin_host_ops.h"
 #include "vta/compiler/frontend/zoo.h"
 #include "vta/isa/path_probe.h"
 

@@ -7,7 +7,6 @@
 #include <set>
 #include <string>
 
-#include "vta/compiler/compile.h"
 #include "vta/compiler/ops/reference.h"
 #include "vta/compiler/run/runtime.h"
 #include "vta/isa/config.h"

@@ -4,8 +4,9 @@
 #include <bit>
 #include <cmath>
 
-#include "vta/compiler/ops/reference.h"
+#include "vta/compiler/ir/graph.h"
 #include "vta/compiler/ir/shape_check.h"
+#include "vta/compiler/ops/reference.h"
 #include "vta/isa/error.h"
 
 namespace vta::compiler {

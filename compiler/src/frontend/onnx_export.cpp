@@ -22,6 +22,7 @@
 #include <set>
 
 #include "vta/compiler/frontend/onnx.h"
+#include "vta/compiler/ops/acc_bound.h"
 #include "vta/compiler/ops/requant.h"
 #include "vta/isa/error.h"
 #include "vta/isa/write_file.h"

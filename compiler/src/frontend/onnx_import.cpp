@@ -18,6 +18,7 @@
 #include "frontend/onnx_integer.h"
 #include "frontend/onnx_read.h"
 #include "vta/compiler/frontend/onnx.h"
+#include "vta/compiler/ops/acc_bound.h"
 #include "vta/compiler/ops/ort_ops.h"
 #include "vta/compiler/ops/requant.h"
 #include "vta/compiler/ops/requant_float.h"

@@ -9,6 +9,7 @@
 
 #include "frontend/onnx_integer.h"
 #include "vta/compiler/frontend/onnx.h"
+#include "vta/compiler/ops/acc_bound.h"
 #include "vta/compiler/ops/requant.h"
 #include "vta/isa/error.h"
 

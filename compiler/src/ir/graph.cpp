@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "vta/compiler/ir/shape_check.h"
 #include "vta/isa/error.h"
 
@@ -92,6 +94,29 @@ std::string Graph::dump() const {
     out += fmt::format(" <- {}\n", ins);
   }
   return out;
+}
+
+double node_steps(const Node& n) {
+  const double outputs = static_cast<double>(n.out.n) * static_cast<double>(n.out.c) * static_cast<double>(n.out.h) *
+                         static_cast<double>(n.out.w);
+  double reads = 1;  // inputs read per output element
+  if ((n.op == Op::Conv2d || n.op == Op::Dense) && n.out.c > 0 && !n.weight.empty())
+    reads = static_cast<double>(n.weight.size()) / static_cast<double>(n.out.c * std::max<int64_t>(1, n.weight_sets));
+  else if (n.op == Op::MaxPool || n.op == Op::AvgPool)
+    reads = static_cast<double>(n.pool) * static_cast<double>(n.pool);
+  return outputs * std::max(1.0, reads);
+}
+
+void check_output_shape(const std::string& graph, const Node& n) {
+  const std::string e = dims_problem({n.out.n, n.out.c, n.out.h, n.out.w});
+  if (!e.empty())
+    fail("graph {}: node '{}' ({}): output {}x{}x{}x{} {}", graph, n.name, op_name(n.op), n.out.n, n.out.c, n.out.h,
+         n.out.w, e);
+  if (const double steps = node_steps(n); steps > static_cast<double>(kMaxNodeSteps))
+    fail("graph {}: node '{}' ({}): computing its {}x{}x{}x{} output takes {:.3g} steps, more than the limit of 2^38 "
+         "per node{}",
+         graph, n.name, op_name(n.op), n.out.n, n.out.c, n.out.h, n.out.w, steps,
+         n.op == Op::MaxPool || n.op == Op::AvgPool ? fmt::format(" (a {}x{} window)", n.pool, n.pool) : "");
 }
 
 }  // namespace vta::compiler

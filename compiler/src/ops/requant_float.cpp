@@ -6,6 +6,8 @@
 #include <cstdlib>
 #include <limits>
 
+#include "vta/compiler/ops/acc_bound.h"
+
 namespace vta::compiler {
 
 int8_t requantize_ort(int32_t acc, float scale, int32_t zp, bool relu) {

@@ -1,4 +1,4 @@
-// Batch rows for batch-1 networks (compile.h). A GEMM multiplies the batch
+// The "band_rows" pass (band_rows.h), batch rows for batch-1 networks. A GEMM multiplies the batch
 // rows of an INP element by the same weights, and no VTA instruction moves
 // data between batch rows: a LOAD or STORE moves whole elements, GEMM and ALU
 // keep each row in its row. So pixels of one image can share the weights
@@ -19,12 +19,15 @@
 // (the image again).
 // The Bands nodes are the host re-layout this mapping costs: each is a host
 // row of the report (host time, bytes copied).
+#include "vta/compiler/passes/band_rows.h"
+
 #include <fmt/format.h>
 
 #include <map>
 #include <tuple>
 
-#include "vta/compiler/compile.h"
+#include "vta/compiler/schedule/blocked_layout.h"
+#include "vta/compiler/schedule/placement.h"
 
 namespace vta::compiler {
 
@@ -118,5 +121,12 @@ Graph band_rows(const Graph& g, const Config& c) {
   out.output = whole(id[static_cast<size_t>(g.output)]);
   return out;
 }
+
+CompiledNetwork band_rows_pass(CompiledNetwork net, const Config& c, const CompileOptions&) {
+  net.graph = band_rows(net.graph, c);
+  return net;
+}
+
+std::string band_rows_dump(const CompiledNetwork& net) { return net.graph.dump(); }
 
 }  // namespace vta::compiler

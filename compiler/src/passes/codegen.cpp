@@ -26,11 +26,11 @@
 #include <optional>
 
 #include "schedule/planner.h"
-#include "vta/compiler/schedule/bias_gemm.h"
-#include "vta/compiler/compile.h"
-#include "vta/compiler/passes.h"
 #include "vta/compiler/ops/requant.h"
+#include "vta/compiler/passes/pass.h"
+#include "vta/compiler/schedule/bias_gemm.h"
 #include "vta/compiler/schedule/conv_geom.h"
+#include "vta/compiler/schedule/fusion.h"
 #include "vta/isa/error.h"
 #include "vta/model/builders.h"
 
@@ -761,7 +761,7 @@ std::vector<uint8_t> pack_channels(const Node& n, const ConvGeom& g, const Confi
 
 }  // namespace
 
-CompiledNetwork codegen(CompiledNetwork net, const Config& c) {
+CompiledNetwork codegen_pass(CompiledNetwork net, const Config& c, const CompileOptions&) {
   const Graph& g = net.graph;
   isa::Layout layout(c);
   Planner plan(net, c);
@@ -892,7 +892,7 @@ CompiledNetwork codegen(CompiledNetwork net, const Config& c) {
 }
 
 
-std::string dump_code(const CompiledNetwork& net) {
+std::string codegen_dump(const CompiledNetwork& net) {
   std::string s;
   for (size_t k = 0; k < net.segments.size(); ++k) {
     const Segment& seg = net.segments[k];

@@ -1,4 +1,4 @@
-// The "copies" pass (compile.h): an explicit Op::DeviceCopy node wherever a
+// The "copies" pass (copies.h): an explicit Op::DeviceCopy node wherever a
 // value crosses between the host and VTA, as the TVM heterogeneous-execution
 // RFC inserts device_copy. One copy per value and direction, shared by every
 // consumer on the other device. A copy to VTA goes right after the host node
@@ -8,9 +8,9 @@
 // segments.cpp). A copy holds its input's value (same shape, scale, banding)
 // and, in the compiled network, the same DRAM buffer (passes/layout.cpp): what
 // it costs is the host link's (host_cost.h), not a second tensor.
-#include <fmt/format.h>
+#include "vta/compiler/passes/copies.h"
 
-#include "vta/compiler/compile.h"
+#include <fmt/format.h>
 
 namespace vta::compiler {
 
@@ -61,5 +61,12 @@ Graph insert_copies(const Graph& g, const Config&) {
   out.output = g.nodes[o].device == Device::Vta ? out.add(copy_node(out.at(id[o]), id[o], Device::Host)) : id[o];
   return out;
 }
+
+CompiledNetwork copies_pass(CompiledNetwork net, const Config& c, const CompileOptions&) {
+  net.graph = insert_copies(net.graph, c);
+  return net;
+}
+
+std::string copies_dump(const CompiledNetwork& net) { return net.graph.dump(); }
 
 }  // namespace vta::compiler

@@ -3,11 +3,12 @@
 // device copy shares its input's buffer (the simulated DRAM is the device's
 // and the host's at once; the copy's cost is the host model's).
 #include "schedule/planner.h"
-#include "vta/compiler/passes.h"
+#include "vta/compiler/passes/pass.h"
+#include "vta/compiler/schedule/blocked_layout.h"
 
 namespace vta::compiler {
 
-CompiledNetwork plan_layout(CompiledNetwork net, const Config& c) {
+CompiledNetwork layout_pass(CompiledNetwork net, const Config& c, const CompileOptions&) {
   Planner plan(net, c);
   const Graph& g = net.graph;
   for (size_t i = 0; i < g.nodes.size(); ++i) {
@@ -23,7 +24,7 @@ CompiledNetwork plan_layout(CompiledNetwork net, const Config& c) {
   return net;
 }
 
-std::string dump_layout(const CompiledNetwork& net) {
+std::string layout_dump(const CompiledNetwork& net) {
   std::string s;
   for (const Buffer& b : net.buffers)
     s += fmt::format("{} {} bytes at 0x{:x}{}\n", b.name, b.bytes, b.addr,

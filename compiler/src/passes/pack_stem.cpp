@@ -1,4 +1,4 @@
-// Stem packing (compile.h): a k x k convolution (k > 1) of the network input
+// The "pack_stem" pass (pack_stem.h), stem packing: a k x k convolution (k > 1) of the network input
 // whose few channels would be zero-padded to whole channel blocks (the RGB
 // stem: 3 channels in a 16-channel block, 16 % of the MAC array) reads an
 // im2col of the input instead, made on the host while the input is sent, so
@@ -6,7 +6,9 @@
 // convolution with the same weights (O x I x K x K is O x (I K K) x 1 x 1).
 // Packed only where it needs fewer GEMM uops: ceil(C k k / block) <
 // ceil(C / block) k k, and within a bounded host tensor.
-#include "vta/compiler/compile.h"
+#include "vta/compiler/passes/pack_stem.h"
+#include "vta/compiler/schedule/blocked_layout.h"
+#include "vta/compiler/schedule/placement.h"
 
 namespace vta::compiler {
 
@@ -51,5 +53,12 @@ Graph pack_stem(const Graph& g, const Config& c) {
   out.output = id[static_cast<size_t>(g.output)];
   return out;
 }
+
+CompiledNetwork pack_stem_pass(CompiledNetwork net, const Config& c, const CompileOptions&) {
+  net.graph = pack_stem(net.graph, c);
+  return net;
+}
+
+std::string pack_stem_dump(const CompiledNetwork& net) { return net.graph.dump(); }
 
 }  // namespace vta::compiler

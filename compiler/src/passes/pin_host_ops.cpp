@@ -1,10 +1,10 @@
-// The user's device annotation (compile.h): `--host-ops OP[,OP...]` pins
+// The "pin_host_ops" pass (pin_host_ops.h), the user's device annotation: `--host-ops OP[,OP...]` pins
 // every node of the named op kinds to the host, so that a report shows what
 // a CPU fallback costs. Op kinds, not node names: a kind names the same
 // layers in every network and on every config, where node names change with
 // the compiler's own nodes (.im2col, .bands, .to_vta). Only kinds VTA can
 // run are accepted (the rest are on the host already).
-#include "vta/compiler/compile.h"
+#include "vta/compiler/passes/pin_host_ops.h"
 #include "vta/isa/error.h"
 
 namespace vta::compiler {
@@ -29,5 +29,12 @@ Graph pin_host_ops(const Graph& g, const std::vector<std::string>& ops) {
   }
   return out;
 }
+
+CompiledNetwork pin_host_ops_pass(CompiledNetwork net, const Config&, const CompileOptions& o) {
+  net.graph = pin_host_ops(net.graph, o.host_ops);
+  return net;
+}
+
+std::string pin_host_ops_dump(const CompiledNetwork& net) { return net.graph.dump(); }
 
 }  // namespace vta::compiler

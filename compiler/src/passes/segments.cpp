@@ -4,12 +4,12 @@
 // them next to host nodes, so they split no run) are queued as one device
 // run, and the runtime synchronises with the host only where the host needs a
 // device result (NetworkResult::syncs).
-#include "vta/compiler/passes.h"
+#include "vta/compiler/passes/pass.h"
 #include "vta/isa/error.h"
 
 namespace vta::compiler {
 
-CompiledNetwork form_segments(CompiledNetwork net, const Config&) {
+CompiledNetwork segments_pass(CompiledNetwork net, const Config&, const CompileOptions&) {
   const Graph& g = net.graph;
   for (size_t i = 0; i < g.nodes.size(); ++i) {
     if (g.nodes[i].device != Device::Vta) continue;
@@ -20,7 +20,7 @@ CompiledNetwork form_segments(CompiledNetwork net, const Config&) {
   return net;
 }
 
-std::string dump_segments(const CompiledNetwork& net) {
+std::string segments_dump(const CompiledNetwork& net) {
   std::string s;
   for (size_t k = 0; k < net.segments.size(); ++k) {
     s += fmt::format("segment {}: {} nodes:", k, net.segments[k].nodes.size());

@@ -1,14 +1,16 @@
 // The "tiling" pass: the tile of every VTA conv/dense layer, chosen by
 // choose_tile() (tile_search.cpp) with the residual Add or max pool fused into its epilogue,
 // or the one CompileOptions::tiles forces for the layer's tile_key().
-#include "vta/compiler/passes.h"
 #include "vta/compiler/ops/requant.h"
+#include "vta/compiler/passes/pass.h"
 #include "vta/compiler/schedule/conv_geom.h"
+#include "vta/compiler/schedule/fusion.h"
+#include "vta/compiler/schedule/tile_search.h"
 #include "vta/isa/error.h"
 
 namespace vta::compiler {
 
-CompiledNetwork choose_tiles(CompiledNetwork net, const Config& c) {
+CompiledNetwork tiling_pass(CompiledNetwork net, const Config& c, const CompileOptions& o) {
   const Graph& g = net.graph;
   for (size_t i = 0; i < g.nodes.size(); ++i) {
     const Node& n = g.nodes[i];
@@ -20,7 +22,7 @@ CompiledNetwork choose_tiles(CompiledNetwork net, const Config& c) {
     info.node = id;
     info.key = tile_key(n, in, c, fused);
     info.model = info.tile = choose_tile(n, in, c, fused);
-    if (auto it = net.forced_tiles.find(info.key); it != net.forced_tiles.end()) {
+    if (auto it = o.tiles.find(info.key); it != o.tiles.end()) {
       const ConvGeom geo = conv_geom(n, in, c, fused);
       Tile t = it->second;
       if (t.th < 1 || t.tw < 1 || t.toc < 1 || t.tic < 1 || t.th > geo.ho || t.tw > geo.wo || t.toc > geo.cob ||
@@ -35,7 +37,7 @@ CompiledNetwork choose_tiles(CompiledNetwork net, const Config& c) {
   return net;
 }
 
-std::string dump_tiles(const CompiledNetwork& net) {
+std::string tiling_dump(const CompiledNetwork& net) {
   std::string s;
   for (const auto& [id, info] : net.layers) {
     const Tile& t = info.tile;

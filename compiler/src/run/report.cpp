@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "vta/compiler/schedule/host_cost.h"
+#include "vta/compiler/schedule/placement.h"
 
 namespace vta::compiler {
 

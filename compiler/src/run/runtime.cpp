@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "vta/compiler/ops/reference.h"
+#include "vta/compiler/schedule/blocked_layout.h"
 #include "vta/isa/error.h"
 
 namespace vta::compiler {

@@ -1,7 +1,7 @@
 // Blocked layouts: NCHW <-> [N/batch][C/block][H][W][batch][block], block the
 // larger of gemm.block_in and gemm.block_out (act_block()), so that a
 // position's channels are whole INP elements and whole OUT elements at once.
-#include "vta/compiler/compile.h"
+#include "vta/compiler/schedule/blocked_layout.h"
 #include "vta/isa/error.h"
 
 namespace vta::compiler {

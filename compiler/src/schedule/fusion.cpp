@@ -1,4 +1,4 @@
-// Residual adds fused into a convolution's epilogue (compile.h). An Add on
+// Residual adds fused into a convolution's epilogue (fusion.h). An Add on
 // VTA is fused into the Conv2d/Dense that produces one operand when that
 // conv runs on VTA, is read by nothing else and is not the graph output, the
 // other operand is computed before it, and every node from the conv to the
@@ -12,14 +12,17 @@
 // whole rows fits the buffers, and the cost model says the fused layer is
 // faster than the conv and the pool's own pass (pool_pass_cycles()): a tile
 // of whole rows can be much smaller than the conv's best tile.
+#include "vta/compiler/schedule/fusion.h"
+
 #include <cstdlib>
 #include <limits>
 
-#include "vta/compiler/analytic.h"
-#include "vta/compiler/schedule/bias_gemm.h"
-#include "vta/compiler/compile.h"
 #include "vta/compiler/ops/requant.h"
+#include "vta/compiler/schedule/bias_gemm.h"
 #include "vta/compiler/schedule/conv_geom.h"
+#include "vta/compiler/schedule/layer_cost.h"
+#include "vta/compiler/schedule/placement.h"
+#include "vta/compiler/schedule/tile_search.h"
 
 namespace vta::compiler {
 
@@ -90,46 +93,6 @@ int fused_pool(const Graph& g, int conv, const Config& c) {
   return -1;
 }
 
-bool pool_before_requant(const Node& n) {
-  if (n.op != Op::Conv2d || n.out.c <= 0 || n.weight.empty() || needs_scratch(n) || requant_row_count(n) > 0)
-    return false;
-  // Per output channel: |acc| <= 128 sum |w| + |bias| (the bias with its folded step, packed_bias()).
-  const auto per = static_cast<int64_t>(n.weight.size()) / n.out.c;
-  int64_t bound = 0;
-  for (int64_t o = 0; o < n.out.c; ++o) {
-    int64_t s = std::llabs(static_cast<long long>(packed_bias(n, o)));
-    for (int64_t i = 0; i < per; ++i) s += 128 * std::abs(static_cast<int>(n.weight[static_cast<size_t>(o * per + i)]));
-    bound = std::max(bound, s);
-  }
-  constexpr int64_t lo32 = std::numeric_limits<int32_t>::min(), hi32 = std::numeric_limits<int32_t>::max();
-  int64_t lo = -bound, hi = bound;
-  if (lo < lo32 || hi > hi32) return false;
-  using isa::AluOp;
-  for (const AluStep& st : requant_steps(n)) {
-    if (st.on != AluStep::On::A) return false;
-    const int64_t v = st.imm;
-    switch (st.op) {
-      case AluOp::ADD: lo += v, hi += v; break;
-      case AluOp::SHR:
-        if (v > 31) return false;
-        if (v >= 0) {
-          lo >>= std::min<int64_t>(v, 62), hi >>= std::min<int64_t>(v, 62);
-        } else {
-          if (-v > 31) return false;
-          lo *= int64_t{1} << -v, hi *= int64_t{1} << -v;
-        }
-        break;
-      case AluOp::MUL:
-        if (v <= 0) return false;
-        lo *= v, hi *= v;
-        break;
-      case AluOp::MAX: lo = std::max(lo, v), hi = std::max(hi, v); break;
-      case AluOp::MIN: lo = std::min(lo, v), hi = std::min(hi, v); break;
-    }
-    if (lo < lo32 || hi > hi32) return false;
-  }
-  return true;
-}
 
 int fused_epilogue(const Graph& g, int conv, const Config& c) {
   const int add = fused_add(g, conv, c);

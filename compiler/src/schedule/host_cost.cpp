@@ -1,7 +1,7 @@
 // The host model (host_cost.h).
 #include "vta/compiler/schedule/host_cost.h"
 
-#include "vta/compiler/compile.h"
+#include "vta/compiler/schedule/blocked_layout.h"
 
 namespace vta::compiler {
 

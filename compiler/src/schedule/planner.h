@@ -5,7 +5,7 @@
 #include <map>
 #include <optional>
 
-#include "vta/compiler/compile.h"
+#include "vta/compiler/ir/network.h"
 #include "vta/isa/error.h"
 
 namespace vta::compiler {

@@ -229,4 +229,13 @@ struct Tensor {
   std::vector<int32_t> wide;  // the values instead of `data` for an int32 tensor (Node::int32_out)
 };
 
+/// The steps of node `n` as kMaxNodeSteps (shape_check.h) counts them, as a
+/// double (no overflow for any shape).
+double node_steps(const Node& n);
+
+/// Throws vta::Error naming the graph and the node when `n`'s output shape
+/// has a dimension below 1 or more than kMaxTensorElements elements, or when
+/// computing it takes more than kMaxNodeSteps steps (shape_check.h).
+void check_output_shape(const std::string& graph, const Node& n);
+
 }  // namespace vta::compiler

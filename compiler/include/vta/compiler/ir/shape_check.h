@@ -3,13 +3,12 @@
 // anything is allocated or divided by, so that a crafted model (a dimension
 // of 2^62, a stride of 0, a pool larger than its input) is an error naming
 // the node and the attribute, never a signal or std::bad_alloc. The ONNX
-// importers, the calibrator and Graph::add use them; tests in
-// tests/test_onnx_op_errors.cpp (ShapeLimits) and tests/test_onnx_crashes.cpp.
+// importers, the calibrator and Graph::add (check_output_shape(), graph.h)
+// use them; tests in tests/test_onnx_op_errors.cpp (ShapeLimits) and
+// tests/test_onnx_crashes.cpp.
 #include <cstdint>
 #include <string>
 #include <vector>
-
-#include "vta/compiler/ir/graph.h"
 
 namespace vta::compiler {
 
@@ -37,14 +36,5 @@ std::string window_problem(int64_t k, int64_t s, int64_t p, int64_t h, int64_t w
 /// kMaxTensorElements: 2^50 steps in a 609-byte file) is refused before it
 /// runs instead of running for days (OnnxShapeLimits.PoolWhoseWorkIsAbsurd).
 inline constexpr int64_t kMaxNodeSteps = int64_t{1} << 38;
-
-/// The steps of node `n` as kMaxNodeSteps counts them, as a double (no
-/// overflow for any shape).
-double node_steps(const Node& n);
-
-/// Throws vta::Error naming the graph and the node when `n`'s output shape
-/// has a dimension below 1 or more than kMaxTensorElements elements, or when
-/// computing it takes more than kMaxNodeSteps steps.
-void check_output_shape(const std::string& graph, const Node& n);
 
 }  // namespace vta::compiler

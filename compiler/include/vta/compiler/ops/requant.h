@@ -17,7 +17,7 @@
 #include <vector>
 
 #include "vta/compiler/ir/graph.h"
-#include "vta/isa/fields.h"
+#include "vta/compiler/ops/alu_steps.h"
 
 namespace vta::compiler {
 
@@ -25,12 +25,6 @@ namespace vta::compiler {
 /// |acc| <= acc_bound, or nullopt when none fits (M too large, or so small
 /// that m would be 0).
 std::optional<VtaRequant> lower_requant(int64_t mult, int shift, int64_t acc_bound);
-
-/// The largest |accumulator| of a Conv2d / Dense node over all int8 inputs
-/// (symmetric: no zero points), bias included.
-int64_t acc_bound(const Node& n);
-/// The same of one output channel.
-int64_t acc_bound(const Node& n, int64_t channel);
 
 /// Sets n.vta_rq when n is a requantizing Conv2d / Dense without input or
 /// weight zero points whose multiplier form (mult != 1 or an output zero
@@ -45,35 +39,6 @@ int32_t rounding_shift(int32_t v, int s);
 /// arithmetic exactly as the ALU computes it.
 int8_t requantize_vta(int32_t acc, const VtaRequant& r, int32_t zp, bool relu);
 
-/// One ALU instruction of an epilogue on the accumulator tile A, with an
-/// immediate or with a scratch tile T of the same shape (round half to even).
-struct AluStep {
-  enum class On {
-    A,       // A = A op imm
-    T,       // T = T op imm
-    AbyT,    // A = A op T
-    TbyA,    // T = T op A
-    AbyRow,  // A = A op per-channel row `row` of requant_rows()
-    TbyRow,  // T = T op per-channel row `row`
-    // A second scratch tile U (the three-word product of a per-channel
-    // float requantization, requant_float.h): U = U op imm, U = U op A,
-    // U = U op row, T = T op U.
-    U,
-    UbyA,
-    UbyRow,
-    TbyU,
-    // A third scratch tile V (the first of two three-word lines,
-    // requant_float.h): V = V op A, V = V op row, V = V op T, A = A op V.
-    VbyA,
-    VbyRow,
-    VbyT,
-    AbyV,
-  };
-  isa::AluOp op;
-  int32_t imm;
-  On on = On::A;
-  int row = 0;  // AbyRow: which row
-};
 /// The requantization epilogue of `n` (the shift form, or the VTA form with
 /// its zero point), ending with the clip MAX, MIN: what codegen emits. With
 /// n.round_even the final shift by s (1..15) rounds half to even:
@@ -107,14 +72,4 @@ bool needs_scratch2(const Node& n);
 bool needs_scratch3(const Node& n);
 /// ALU instructions in the requantization epilogue of `n`.
 int requant_imm_ops(const Node& n);
-/// Runs `steps` on one accumulator value as the ALU would (32-bit wrap
-/// around, T, U and V starting from `t0`, `rows` the lane's per-channel operands by
-/// row index): the lowering's proofs and the unit tests check the epilogue
-/// against the reference with it.
-int8_t run_steps(int32_t acc, const std::vector<AluStep>& steps, const std::vector<int32_t>& rows = {}, int32_t t0 = 0);
-/// run_steps() on n accumulators at once (T, U and V start from 0): acc[i]
-/// becomes A, whose low 8 bits are run_steps()'s result. The lowering's
-/// proofs run whole accumulator ranges through it.
-void run_steps_n(int32_t* acc, size_t n, const std::vector<AluStep>& steps, const std::vector<int32_t>& rows = {});
-
 }  // namespace vta::compiler

@@ -32,7 +32,8 @@
 #include <optional>
 #include <vector>
 
-#include "vta/compiler/ops/requant.h"
+#include "vta/compiler/ir/graph.h"
+#include "vta/compiler/ops/alu_steps.h"
 
 namespace vta::compiler {
 

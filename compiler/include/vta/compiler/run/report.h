@@ -6,7 +6,6 @@
 #include <string>
 #include <vector>
 
-#include "vta/compiler/compile.h"
 #include "vta/compiler/run/runtime.h"
 
 namespace vta::compiler {

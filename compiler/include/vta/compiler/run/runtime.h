@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "vta/compiler/compile.h"
+#include "vta/compiler/ir/network.h"
 #include "vta/model/backend.h"
 
 namespace vta::compiler {

@@ -8,7 +8,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "vta/compiler/compile.h"
+#include "vta/compiler/ir/graph.h"
+#include "vta/isa/config.h"
 
 namespace vta::compiler {
 

@@ -1,9 +1,13 @@
 #pragma once
-// Geometry of a conv/dense layer in blocks, shared by tiling and codegen.
+// Geometry of a conv/dense layer in blocks (conv_geom.cpp), shared by the
+// tile search, the cost formulas, fusion and codegen; and the geometry of the
+// pools' own passes.
 #include <algorithm>
 #include <vector>
 
-#include "vta/compiler/compile.h"
+#include "vta/compiler/ir/network.h"
+#include "vta/compiler/schedule/blocked_layout.h"
+#include "vta/isa/config.h"
 #include "vta/isa/error.h"
 
 namespace vta::compiler {
@@ -170,18 +174,17 @@ struct TileClass {
   int64_t steps[2] = {0, 0}, tic[2] = {0, 0};
 };
 std::vector<TileClass> tile_classes(const ConvGeom& g, const Tile& t);
-/// The cost model's cycles of the whole layer with tile `t`; `requant_ops` ALU
-/// immediates per output tile in the epilogue (requant_imm_ops());
-/// `residual_ops` >= 0: a fused residual Add with that many ALU immediates
-/// (its input shifts and requantization) after its operand's load and ADD.
-double tile_cost(const ConvGeom& g, const Tile& t, const Config& c, int requant_ops, int residual_ops = -1);
-/// The cost model's cycles of a fused pool's passes over a tile of th conv
-/// rows and toc channel blocks (its reset GEMM and ALU ops).
-double tile_pool_cycles(const ConvGeom& g, int64_t th, int64_t toc, const Config& c);
 /// ALU immediates of residual Add `add` fused into a conv (-1: none);
 /// `skip_gemm`: its operand added by the GEMM core (ConvGeom::skip_gemm),
 /// the conv's own shift and the requantization.
 int residual_imm_ops(const Node* add, bool skip_gemm = false);
+/// Whether conv `n`'s requantization is non-decreasing over every
+/// accumulator it can produce (immediate steps on the tile alone, MUL by a
+/// positive factor, and no step leaving 32 bits for int8 inputs and its
+/// weights and bias), so that max(requantize(x)) = requantize(max(x)): a
+/// fused max pool then pools the accumulators and requantizes only its
+/// output (ConvGeom::pool_first).
+bool pool_before_requant(const Node& n);
 
 /// A max pool with stride >= k - 1 runs separably (emit_pool(): each input
 /// row's k columns, then the output rows' k input rows), any other pool by
