@@ -19,7 +19,7 @@
 #include "vta/compiler/passes/band_rows.h"
 #include "vta/compiler/passes/pack_stem.h"
 #include "vta/compiler/passes/partition.h"
-#include "vta/compiler/passes/pass.h"
+#include "vta/compiler/passes/pipeline.h"
 #include "vta/compiler/run/runtime.h"
 #include "vta/compiler/schedule/conv_geom.h"
 #include "vta/compiler/schedule/fusion.h"

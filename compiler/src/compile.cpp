@@ -7,6 +7,7 @@
 #include <chrono>
 #include <iostream>
 
+#include "vta/compiler/passes/pipeline.h"
 #include "vta/compiler/schedule/placement.h"
 #include "vta/isa/error.h"
 

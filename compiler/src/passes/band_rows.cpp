@@ -20,6 +20,7 @@
 // The Bands nodes are the host re-layout this mapping costs: each is a host
 // row of the report (host time, bytes copied).
 #include "vta/compiler/passes/band_rows.h"
+#include "vta/compiler/passes/pipeline.h"
 
 #include <fmt/format.h>
 

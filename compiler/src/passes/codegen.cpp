@@ -35,7 +35,7 @@
 #include "codegen/emitter.h"
 #include "schedule/planner.h"
 #include "vta/compiler/ops/requant.h"
-#include "vta/compiler/passes/pass.h"
+#include "vta/compiler/passes/pipeline.h"
 #include "vta/compiler/schedule/bias_gemm.h"
 #include "vta/compiler/schedule/blocked_layout.h"
 #include "vta/compiler/schedule/conv_geom.h"

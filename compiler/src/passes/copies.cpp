@@ -9,6 +9,7 @@
 // and, in the compiled network, the same DRAM buffer (passes/layout.cpp): what
 // it costs is the host link's (host_cost.h), not a second tensor.
 #include "vta/compiler/passes/copies.h"
+#include "vta/compiler/passes/pipeline.h"
 
 #include <fmt/format.h>
 

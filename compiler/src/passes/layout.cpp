@@ -3,7 +3,7 @@
 // device copy shares its input's buffer (the simulated DRAM is the device's
 // and the host's at once; the copy's cost is the host model's).
 #include "schedule/planner.h"
-#include "vta/compiler/passes/pass.h"
+#include "vta/compiler/passes/pipeline.h"
 #include "vta/compiler/schedule/blocked_layout.h"
 
 namespace vta::compiler {

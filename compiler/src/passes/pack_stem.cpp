@@ -7,6 +7,7 @@
 // Packed only where it needs fewer GEMM uops: ceil(C k k / block) <
 // ceil(C / block) k k, and within a bounded host tensor.
 #include "vta/compiler/passes/pack_stem.h"
+#include "vta/compiler/passes/pipeline.h"
 #include "vta/compiler/schedule/blocked_layout.h"
 #include "vta/compiler/schedule/placement.h"
 

@@ -1,6 +1,7 @@
 // The "partition" pass: every node's device (Node::device) as placement()
 // (schedule/placement.cpp, which has the rules) gives it for the config.
 #include "vta/compiler/passes/partition.h"
+#include "vta/compiler/passes/pipeline.h"
 
 #include "vta/compiler/schedule/placement.h"
 

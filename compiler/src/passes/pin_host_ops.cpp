@@ -5,6 +5,7 @@
 // the compiler's own nodes (.im2col, .bands, .to_vta). Only kinds VTA can
 // run are accepted (the rest are on the host already).
 #include "vta/compiler/passes/pin_host_ops.h"
+#include "vta/compiler/passes/pipeline.h"
 #include "vta/isa/error.h"
 
 namespace vta::compiler {

@@ -4,7 +4,7 @@
 // them next to host nodes, so they split no run) are queued as one device
 // run, and the runtime synchronises with the host only where the host needs a
 // device result (NetworkResult::syncs).
-#include "vta/compiler/passes/pass.h"
+#include "vta/compiler/passes/pipeline.h"
 #include "vta/isa/error.h"
 
 namespace vta::compiler {

@@ -2,7 +2,7 @@
 // choose_tile() (tile_search.cpp) with the residual Add or max pool fused into its epilogue,
 // or the one CompileOptions::tiles forces for the layer's tile_key().
 #include "vta/compiler/ops/requant.h"
-#include "vta/compiler/passes/pass.h"
+#include "vta/compiler/passes/pipeline.h"
 #include "vta/compiler/schedule/conv_geom.h"
 #include "vta/compiler/schedule/fusion.h"
 #include "vta/compiler/schedule/tile_search.h"

@@ -14,11 +14,9 @@
 // of whole rows can be much smaller than the conv's best tile.
 #include "vta/compiler/schedule/fusion.h"
 
-#include <cstdlib>
-#include <limits>
+#include <algorithm>
 
 #include "vta/compiler/ops/requant.h"
-#include "vta/compiler/schedule/bias_gemm.h"
 #include "vta/compiler/schedule/conv_geom.h"
 #include "vta/compiler/schedule/layer_cost.h"
 #include "vta/compiler/schedule/placement.h"

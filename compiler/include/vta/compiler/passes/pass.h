@@ -5,8 +5,9 @@
 //   std::string NAME_dump(const CompiledNetwork& net);
 // The first takes the network as the earlier passes left it and returns it
 // with its own part added (a graph pass rewrites net.graph only); the second
-// is the text `vta run --dump-after NAME` prints after it. Both are declared
-// here from pipeline.def, so a new pass is its file and its line there.
+// is the text `vta run --dump-after NAME` prints after it. pipeline.h
+// declares both of every pass from pipeline.def, so a new pass is its file
+// and its line there. This header holds what every pass reads.
 #include <map>
 #include <string>
 #include <vector>
@@ -27,11 +28,5 @@ struct CompileOptions {
   // its layer is an error naming the layer (the tiling pass).
   std::map<std::string, Tile> tiles;
 };
-
-#define VTA_PASS(name, stage)                                                                \
-  CompiledNetwork name##_pass(CompiledNetwork net, const Config& c, const CompileOptions& o); \
-  std::string name##_dump(const CompiledNetwork& net);
-#include "vta/compiler/passes/pipeline.def"
-#undef VTA_PASS
 
 }  // namespace vta::compiler
