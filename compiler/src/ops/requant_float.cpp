@@ -1,4 +1,8 @@
-// ONNX Runtime's float requantization, exactly. See requant_float.h.
+// ONNX Runtime's float requantization, exactly (requant_float.h): the forms
+// of one channel (the line and its fixes, the line with intercept steps, two
+// lines), the entry points that lower a scale to one of them, and the ALU
+// steps of a per-tensor form. The per-channel rows are requant_float_rows.cpp,
+// their proof requant_float_proof.cpp.
 #include "vta/compiler/ops/requant_float.h"
 
 #include <algorithm>
@@ -6,9 +10,11 @@
 #include <cstdlib>
 #include <limits>
 
-#include "vta/compiler/ops/acc_bound.h"
+#include "ops/requant_float_forms.h"
 
 namespace vta::compiler {
+
+using namespace float_forms;
 
 int8_t requantize_ort(int32_t acc, float scale, int32_t zp, bool relu) {
   const int32_t lo_q = relu ? std::max(zp, -128) : -128;
@@ -18,10 +24,6 @@ int8_t requantize_ort(int32_t acc, float scale, int32_t zp, bool relu) {
 }
 
 namespace {
-
-constexpr int kLowBits = 12;  // the two-word split
-constexpr int64_t kImm = 32767;
-constexpr int64_t kWord = int64_t{1} << 31;
 
 // The smallest a in [lo, hi] with z(a) >= k (hi when none).
 int64_t first_at_least(float scale, int32_t zp, bool relu, int k, int64_t lo, int64_t hi) {
@@ -37,8 +39,6 @@ int64_t first_at_least(float scale, int32_t zp, bool relu, int k, int64_t lo, in
 
 // floor division by a power of two as SHR does
 int64_t shr(int64_t v, int s) { return v >> s; }
-
-constexpr int kLimbBits = 8;  // the three-word split (per-channel rows and the scratch tile U)
 
 // Whether floor((m u + c(u)) / 2^s) for u in [0, top] runs in three words
 // split at 2^lb and 2^(2 lb) (s raised to 2 lb where below) without leaving 32
@@ -164,12 +164,10 @@ std::optional<FloatRequantVta> find_line(FloatRequantVta f, const std::vector<in
 
 }  // namespace
 
-namespace {
-
 // The line and its fixes (the header's first form).
 // `fixes` false: the line alone; `three` false: at most two words.
-std::optional<FloatRequantVta> lower_line(float scale, int32_t zp, bool relu, int64_t acc_bound, bool row,
-                                          bool fixes = true, bool three = true) {
+std::optional<FloatRequantVta> float_forms::lower_line(float scale, int32_t zp, bool relu, int64_t acc_bound,
+                                                       bool row, bool fixes, bool three) {
   const auto z = [&](int64_t a) { return requantize_ort(static_cast<int32_t>(a), scale, zp, relu); };
   const int zmin = z(-acc_bound), zmax = z(acc_bound);
   FloatRequantVta f;
@@ -246,16 +244,13 @@ std::optional<FloatRequantVta> lower_line(float scale, int32_t zp, bool relu, in
   return best;
 }
 
+namespace {
+
 constexpr int kMaxSegs = 16;  // intercept steps of a channel (about the binades of fl(acc * S) its range spans)
 
-// The thresholds of a channel: t[j] = the first u with out >= zmin + j,
-// j = 1 .. J, u = acc - base in [0, w] (t[1] = 1).
-struct Thresholds {
-  int zmin = 0, J = 0;
-  int64_t base = 0, w = 0;
-  std::vector<int64_t> t;  // t[0] unused
-};
-Thresholds thresholds(float scale, int32_t zp, bool relu, int64_t acc_bound) {
+}  // namespace
+
+Thresholds float_forms::thresholds(float scale, int32_t zp, bool relu, int64_t acc_bound) {
   const auto z = [&](int64_t a) { return requantize_ort(static_cast<int32_t>(a), scale, zp, relu); };
   Thresholds th;
   th.zmin = z(-acc_bound), th.J = z(acc_bound) - th.zmin;
@@ -267,6 +262,8 @@ Thresholds thresholds(float scale, int32_t zp, bool relu, int64_t acc_bound) {
   for (int j = 1; j <= th.J; ++j) th.t[static_cast<size_t>(j)] -= th.base;
   return th;
 }
+
+namespace {
 
 // A line with intercept steps: floor((m u + c(u)) / 2^s) where c(u) = c +
 // the sum of dc[i] over the steps with u < at[i].
@@ -375,11 +372,11 @@ bool line_fits(int64_t m, int64_t c, int64_t top, int s, int fold, int L) {
          in32(hi * top + carry + ch + f);
 }
 
-constexpr int kMaxSplit = 12;  // the two-word split of a two-line form: 2^L, L <= 12
+}  // namespace
 
 // Whether both lines of a two-line channel fit one word (L = 0), two split
 // at 2^L (no intercept steps), or (L < 0) three split at 2^-L and 2^-2L.
-bool two_lines_fit(const FloatRequantVta& f, int L) {
+bool float_forms::two_lines_fit(const FloatRequantVta& f, int L) {
   const int64_t top = f.span + 1;  // an up fix may reach w + 1
   if (L < 0) {
     const auto sums = [](const std::vector<int64_t>& dc, int64_t& dpos, int64_t& dneg) {
@@ -394,16 +391,15 @@ bool two_lines_fit(const FloatRequantVta& f, int L) {
   return line_fits(f.m, f.c, top, f.s, f.zmin, L) && line_fits(f.m, f.c2, top, f.s, 0, L);
 }
 
-// Whether a two-line channel has words: one, two, or three.
-constexpr int kLimbs[] = {kLimbBits, kLimbBits - 1};  // three-word limbs of a two-line form: 8 bits, or 7 over 2^23
-
-bool two_lines_fit_any(const FloatRequantVta& f, bool three = true) {
+bool float_forms::two_lines_fit_any(const FloatRequantVta& f, bool three) {
   for (int lb : kLimbs)
     if (three && two_lines_fit(f, -lb)) return true;
   for (int L = 0; L <= kMaxSplit; ++L)
     if (two_lines_fit(f, L)) return true;
   return false;
 }
+
+namespace {
 
 // The intercepts c of floor((m u + c) / 2^s) = #{i : th[i] <= u} on u in
 // [0, w] (th ascending, in [1, w]): [lo, hi], empty when lo > hi. Monotone
@@ -428,13 +424,15 @@ FloatRequantVta two_line_channel(const Thresholds& th, std::vector<int64_t>& odd
   return f;
 }
 
+}  // namespace
+
 // The two-line form of a channel (requant_float.h): ONNX Runtime's ties go
 // to the even level, so the thresholds into odd levels and those into even
 // levels each keep one rounding side within a binade of fl(acc * S) and lie
 // on their own line of slope S / 2; one m and s for both (the product is
 // shared), the intercepts apart. The smallest m that fits one or two words;
 // else the exact slope with intercept steps in three words.
-std::optional<FloatRequantVta> lower_two_lines(float scale, int32_t zp, bool relu, int64_t acc_bound) {
+std::optional<FloatRequantVta> float_forms::lower_two_lines(float scale, int32_t zp, bool relu, int64_t acc_bound) {
   const Thresholds th = thresholds(scale, zp, relu, acc_bound);
   std::vector<int64_t> odd, even;  // thresholds j = 1, 3, ... and j = 2, 4, ...
   FloatRequantVta f = two_line_channel(th, odd, even);
@@ -472,7 +470,7 @@ std::optional<FloatRequantVta> lower_two_lines(float scale, int32_t zp, bool rel
 
 // A line form as two lines: floor(y) + floor(y + 1/2) = floor(2 y) with
 // y = (m u + c(u)) / 2^(s+1); its fixes and intercept steps on both.
-std::optional<FloatRequantVta> as_two_lines(FloatRequantVta f) {
+std::optional<FloatRequantVta> float_forms::as_two_lines(FloatRequantVta f) {
   if (f.s + 1 > 31 + 2 * kLimbBits) return std::nullopt;
   f.c += f.m * f.j0, f.span -= f.j0, f.j0 = 0;
   f.c2 = f.c + (int64_t{1} << f.s);
@@ -481,8 +479,6 @@ std::optional<FloatRequantVta> as_two_lines(FloatRequantVta f) {
   if (!two_lines_fit_any(f)) return std::nullopt;
   return f;
 }
-
-}  // namespace
 
 std::optional<FloatRequantVta> lower_float_requant(float scale, int32_t zp, bool relu, int64_t acc_bound, bool row) {
   if (!(scale > 0) || !std::isfinite(scale) || acc_bound < 0 || 2 * acc_bound >= kWord) return std::nullopt;
@@ -494,446 +490,6 @@ std::optional<FloatRequantVta> lower_float_requant(float scale, int32_t zp, bool
 std::optional<FloatRequantVta> lower_float_requant_pair(float scale, int32_t zp, bool relu, int64_t acc_bound) {
   if (!(scale > 0) || !std::isfinite(scale) || acc_bound < 0 || 2 * acc_bound >= kWord) return std::nullopt;
   return lower_two_lines(scale, zp, relu, acc_bound);
-}
-
-namespace {
-
-// A channel's fixes of one kind (down: u - 1, stored negated), farthest first.
-std::vector<int32_t> fixes_of(const FloatRequantVta& f, bool down) {
-  std::vector<int32_t> out;
-  for (int32_t fx : f.fixes)
-    if ((fx < 0) == down) out.push_back(std::abs(fx));
-  std::sort(out.begin(), out.end(), std::greater<>());
-  return out;
-}
-
-// The fix slots of a per-channel form: down slots, then up slots.
-std::pair<size_t, size_t> fix_slots(const std::vector<FloatRequantVta>& ch) {
-  size_t downs = 0, ups = 0;
-  for (const FloatRequantVta& f : ch) {
-    downs = std::max(downs, fixes_of(f, true).size());
-    ups = std::max(ups, fixes_of(f, false).size());
-  }
-  return {downs, ups};
-}
-
-}  // namespace
-
-namespace {
-
-// The words of one channel's row form: 1, 2 (split at 2^12) or 3 (split at
-// 2^8 and 2^16, and every channel with intercept steps).
-int words_of(const FloatRequantVta& f) {
-  if (!f.segs.empty()) return 3;
-  const int64_t top = f.span;  // u' = u + j0 <= span
-  if (f.m * top + f.c < kWord) return 1;
-  const int64_t m_hi = f.m >> kLowBits, m_lo = f.m & ((1 << kLowBits) - 1);
-  const int64_t c_hi = f.c >> kLowBits, c_lo = f.c & ((1 << kLowBits) - 1);
-  const bool two = m_lo * top + c_lo < kWord &&
-                   m_hi * top + c_hi + ((m_lo * top + c_lo) >> kLowBits) < kWord && f.s >= kLowBits &&
-                   f.s - kLowBits <= 31;
-  return two ? 2 : 3;
-}
-
-size_t seg_slots(const std::vector<FloatRequantVta>& ch) {
-  size_t n = 0;
-  for (const FloatRequantVta& f : ch) n = std::max(n, f.segs.size());
-  return n;
-}
-
-}  // namespace
-
-namespace {
-
-bool any_two_lines(const std::vector<FloatRequantVta>& ch) {
-  return std::any_of(ch.begin(), ch.end(), [](const FloatRequantVta& f) { return f.two_lines; });
-}
-
-constexpr int kNoSplit = -100;
-
-// The split of a two-line form: 0 where every channel's lines fit one word,
-// else the largest L <= 12 where they fit split at 2^L, else -lb where they
-// fit three words of lb-bit limbs (8, else 7); kNoSplit where none does.
-int two_lines_split(const std::vector<FloatRequantVta>& ch) {
-  const auto all = [&](int L) {
-    return std::all_of(ch.begin(), ch.end(), [&](const FloatRequantVta& f) { return two_lines_fit(f, L); });
-  };
-  if (all(0)) return 0;
-  for (int L = kMaxSplit; L >= 1; --L)
-    if (all(L)) return L;
-  for (int lb : kLimbs)
-    if (all(-lb)) return -lb;
-  return kNoSplit;
-}
-
-// The intercept step slots of a three-word two-line form (both lines).
-size_t two_lines_seg_slots(const std::vector<FloatRequantVta>& ch) {
-  size_t n = 0;
-  for (const FloatRequantVta& f : ch) n = std::max({n, f.segs.size(), f.segs2.size()});
-  return n;
-}
-
-}  // namespace
-
-int float_requant_words(const std::vector<FloatRequantVta>& ch) {
-  if (any_two_lines(ch)) {
-    const int split = two_lines_split(ch);
-    return split == 0 ? 1 : split > 0 ? 2 : 3;
-  }
-  int w = 1;
-  for (const FloatRequantVta& f : ch) w = std::max(w, words_of(f));
-  return w;
-}
-
-int float_requant_scratch(const std::vector<FloatRequantVta>& ch) {
-  const int words = float_requant_words(ch);
-  return any_two_lines(ch) ? words : words - 1;
-}
-
-int float_requant_row_count(const std::vector<FloatRequantVta>& ch) {
-  const auto [downs, ups] = fix_slots(ch);
-  const int words = float_requant_words(ch);
-  if (any_two_lines(ch))
-    return static_cast<int>(downs + ups) + 1 +
-           (words == 1   ? 4
-            : words == 2 ? 7
-                         : 4 + 2 * (3 + 2 * static_cast<int>(two_lines_seg_slots(ch))));
-  return static_cast<int>(downs + ups) +
-         (words == 1 ? 4 : words == 2 ? 6 : 8 + 2 * static_cast<int>(seg_slots(ch)));
-}
-
-bool float_requant_two_words(const std::vector<FloatRequantVta>& ch) { return float_requant_words(ch) >= 2; }
-
-std::optional<RowForm> float_requant_rows(const std::vector<FloatRequantVta>& ch) {
-  using isa::AluOp;
-  using On = AluStep::On;
-  const auto [downs, ups] = fix_slots(ch);
-  const size_t slots = downs + ups, segn = seg_slots(ch);
-  const int words = float_requant_words(ch);
-  const bool lines2 = any_two_lines(ch);
-  const int split = lines2 ? two_lines_split(ch) : 0;
-  if (split == kNoSplit) return std::nullopt;
-  const int lb = -split;  // the limbs of three words
-  const size_t segn2 = lines2 ? two_lines_seg_slots(ch) : 0;
-  RowForm r;
-  r.rows.assign(static_cast<size_t>(float_requant_row_count(ch)), std::vector<int32_t>(ch.size(), 0));
-  const auto fits32 = [](int64_t v) {
-    return v >= std::numeric_limits<int32_t>::min() && v <= std::numeric_limits<int32_t>::max();
-  };
-  for (size_t k = 0; k < ch.size(); ++k) {
-    const FloatRequantVta& f = ch[k];
-    if (!f.row) return std::nullopt;
-    const int64_t w = f.span - f.j0;
-    // A = u - w + o after the bias fold and MIN 0; each slot moves A so that
-    // its fix's u is at 0, or (no fix of the channel in the slot) u = w + 1,
-    // which no u of the range reaches; an up slot then lowers every other u
-    // by one (o - 1).
-    int64_t o = 0;
-    const std::vector<int32_t> dn = fixes_of(f, true), up = fixes_of(f, false);
-    for (size_t i = 0; i < slots; ++i) {
-      const bool down = i < downs;
-      const std::vector<int32_t>& list = down ? dn : up;
-      const size_t at = down ? i : i - downs;
-      const int64_t p = at < list.size() ? list[at] : w + 1;
-      r.rows[i][k] = static_cast<int32_t>(w - p - o);
-      o = w - p - (down ? 0 : 1);
-    }
-    r.rows[slots][k] = static_cast<int32_t>(w - o);  // A = u
-    // out = zmin + floor((m (u + j0) + c) / 2^s) = floor((m u + c') / 2^s + zmin)
-    const int64_t c1 = f.m * f.j0 + f.c;
-    std::vector<int64_t> v;
-    if (lines2) {  // both lines on one product: m, c + zmin 2^s, c2, s; or split at 2^L
-      if (!f.two_lines) return std::nullopt;
-      if (split == 0) {
-        v = {f.m, c1 + int64_t{f.zmin} * (int64_t{1} << f.s), f.c2, f.s};
-      } else if (split < 0) {  // three words: m0, m1, m2, s - 2 lb; each line c0, its steps, c1, c2
-        const int up_s = std::max(0, 2 * lb - f.s), s = f.s + up_s;
-        const int64_t m = f.m << up_s, lim = (1 << lb) - 1;
-        v = {m & lim, (m >> lb) & lim, m >> 2 * lb, s - 2 * lb};
-        if (s - 2 * lb > 31) return std::nullopt;
-        const auto line = [&](int64_t c0, const std::vector<int32_t>& at, const std::vector<int64_t>& dc, int zmin) {
-          const int64_t c = c0 * (int64_t{1} << up_s);
-          v.push_back(c & lim);
-          for (size_t i = 0; i < segn2; ++i) {
-            const bool has = i < at.size();
-            v.push_back(has ? -int64_t{at[i]} : 0);                // U = u - B: -1 below B
-            v.push_back(has ? -dc[i] * (int64_t{1} << up_s) : 0);  // times -d: + d below B
-          }
-          v.push_back((c >> lb) & lim);
-          v.push_back((c >> 2 * lb) + int64_t{zmin} * (int64_t{1} << (s - 2 * lb)));
-        };
-        line(c1, f.segs, f.seg_dc, f.zmin);
-        line(f.c2, f.segs2, f.seg_dc2, 0);
-      } else {
-        const int up_s = std::max(0, split - f.s), s = f.s + up_s;
-        const int64_t m = f.m << up_s, c = c1 * (int64_t{1} << up_s), cc = f.c2 * (int64_t{1} << up_s);
-        const int64_t lim = (int64_t{1} << split) - 1;
-        v = {m & lim,     c & lim,  cc & lim, m >> split, (c >> split) + int64_t{f.zmin} * (int64_t{1} << (s - split)),
-             cc >> split, s - split};
-        if (s - split > 31) return std::nullopt;
-      }
-    } else if (words == 1) {
-      v = {f.m, c1 + int64_t{f.zmin} * (int64_t{1} << f.s), f.s};  // MUL, ADD, SHR
-      if (f.s > 31) return std::nullopt;
-    } else if (words == 2) {  // the split at 2^12 (float_requant_steps()), s raised to 12 where below
-      const int up_s = std::max(0, kLowBits - f.s), s = f.s + up_s;
-      const int64_t m = f.m << up_s, c = c1 << up_s;
-      v = {m & 4095, c & 4095, m >> kLowBits, (c >> kLowBits) + int64_t{f.zmin} * (int64_t{1} << (s - kLowBits)),
-           s - kLowBits};
-      if (s - kLowBits > 31) return std::nullopt;
-    } else {  // the split at 2^8 and 2^16, s raised to 16 where below; the intercept steps on the low word
-      const int up_s = std::max(0, 2 * kLimbBits - f.s), s = f.s + up_s;
-      const int64_t m = f.m << up_s, c = c1 * (int64_t{1} << up_s), lim = (1 << kLimbBits) - 1;
-      v = {m & lim, c & lim};
-      for (size_t i = 0; i < segn; ++i) {
-        const bool has = i < f.segs.size();
-        v.push_back(has ? -int64_t{f.segs[i]} : 0);  // U = u - B: -1 below B
-        v.push_back(has ? -f.seg_dc[i] * (int64_t{1} << up_s) : 0);  // times -d: + d below B
-      }
-      const int64_t rest[] = {(m >> kLimbBits) & lim, (c >> kLimbBits) & lim, m >> 2 * kLimbBits,
-                              (c >> 2 * kLimbBits) + int64_t{f.zmin} * (int64_t{1} << (s - 2 * kLimbBits)),
-                              s - 2 * kLimbBits};
-      v.insert(v.end(), std::begin(rest), std::end(rest));
-      if (s - 2 * kLimbBits > 31) return std::nullopt;
-    }
-    for (size_t i = 0; i < v.size(); ++i) {
-      if (!fits32(v[i])) return std::nullopt;
-      r.rows[slots + 1 + i][k] = static_cast<int32_t>(v[i]);
-    }
-  }
-  r.steps.push_back({AluOp::MIN, 0});
-  for (size_t i = 0; i < slots; ++i) {
-    const bool down = i < downs;  // as float_requant_steps(): T = -[A == 0] (down) or -[A != 0] (up)
-    r.steps.push_back({AluOp::ADD, 0, On::AbyRow, static_cast<int>(i)});
-    r.steps.push_back({AluOp::MAX, 0, On::TbyA});
-    r.steps.push_back({AluOp::MIN, 0, On::TbyA});
-    r.steps.push_back({AluOp::ADD, down ? 1 : 2, On::T});
-    r.steps.push_back({AluOp::MAX, down ? 0 : 1, On::T});
-    r.steps.push_back({AluOp::MIN, down ? 2 : 3, On::T});
-    r.steps.push_back({AluOp::SHR, -31, On::T});
-    r.steps.push_back({AluOp::SHR, 31, On::T});
-    r.steps.push_back({AluOp::ADD, 0, On::AbyT});
-  }
-  // T = A (U = A, V = A): MAX and MIN of the tile with A.
-  const auto copy_a = [&](On by_a) {
-    r.steps.push_back({AluOp::MAX, 0, by_a});
-    r.steps.push_back({AluOp::MIN, 0, by_a});
-  };
-  // `n` intercept steps, rows from `row` (-B, -d each): T += [u < B] d, with
-  // U = [u < B] (U = A, U += -B, U >>= 31 is -1 below B, else 0; U *= -d).
-  // Returns the row after them.
-  const auto step_slots = [&](int row, size_t n) {
-    for (size_t i = 0; i < n; ++i, row += 2) {
-      copy_a(On::UbyA);
-      r.steps.push_back({AluOp::ADD, 0, On::UbyRow, row});
-      r.steps.push_back({AluOp::SHR, 31, On::U});
-      r.steps.push_back({AluOp::MUL, 0, On::UbyRow, row + 1});
-      r.steps.push_back({AluOp::ADD, 0, On::TbyU});
-    }
-    return row;
-  };
-  const int base = static_cast<int>(slots);
-  r.steps.push_back({AluOp::ADD, 0, On::AbyRow, base});
-  r.steps.push_back({AluOp::MAX, 0});
-  if (lines2 && split == 0) {  // A = m u; T = (A + c2) >> s; A = (A + c'') >> s + T
-    r.steps.push_back({AluOp::MUL, 0, On::AbyRow, base + 1});
-    copy_a(On::TbyA);  // T = A
-    r.steps.push_back({AluOp::ADD, 0, On::TbyRow, base + 3});
-    r.steps.push_back({AluOp::SHR, 0, On::TbyRow, base + 4});
-    r.steps.push_back({AluOp::ADD, 0, On::AbyRow, base + 2});
-    r.steps.push_back({AluOp::SHR, 0, On::AbyRow, base + 4});
-    r.steps.push_back({AluOp::ADD, 0, On::AbyT});
-  } else if (lines2 && split < 0) {  // three words each: the first line into V, the second into A; A += V
-    const int m0 = base + 1, m1 = base + 2, m2 = base + 3, sh = base + 4;
-    const auto line = [&](int c0, bool into_v) {  // c0: the line's first row (c0, steps, c1, c2)
-      copy_a(On::TbyA);  // T = A
-      r.steps.push_back({AluOp::MUL, 0, On::TbyRow, m0});
-      r.steps.push_back({AluOp::ADD, 0, On::TbyRow, c0});  // T = m0 u + c0
-      const int row = step_slots(c0 + 1, segn2);
-      r.steps.push_back({AluOp::SHR, lb, On::T});
-      copy_a(On::UbyA);  // U = A
-      r.steps.push_back({AluOp::MUL, 0, On::UbyRow, m1});
-      r.steps.push_back({AluOp::ADD, 0, On::UbyRow, row});
-      r.steps.push_back({AluOp::ADD, 0, On::TbyU});
-      r.steps.push_back({AluOp::SHR, lb, On::T});  // T = X1
-      if (into_v) {
-        copy_a(On::VbyA);  // V = A
-        r.steps.push_back({AluOp::MUL, 0, On::VbyRow, m2});
-        r.steps.push_back({AluOp::ADD, 0, On::VbyRow, row + 1});
-        r.steps.push_back({AluOp::ADD, 0, On::VbyT});
-        r.steps.push_back({AluOp::SHR, 0, On::VbyRow, sh});
-      } else {
-        r.steps.push_back({AluOp::MUL, 0, On::AbyRow, m2});
-        r.steps.push_back({AluOp::ADD, 0, On::AbyRow, row + 1});
-        r.steps.push_back({AluOp::ADD, 0, On::AbyT});
-        r.steps.push_back({AluOp::SHR, 0, On::AbyRow, sh});
-      }
-    };
-    const int per_line = 3 + 2 * static_cast<int>(segn2);
-    line(base + 5, true);
-    line(base + 5 + per_line, false);
-    r.steps.push_back({AluOp::ADD, 0, On::AbyV});
-  } else if (lines2) {  // each line's low word in T and U, the shared high word m_hi u added to both
-    copy_a(On::TbyA);  // T = A
-    r.steps.push_back({AluOp::MUL, 0, On::TbyRow, base + 1});
-    copy_a(On::UbyA);  // U = A
-    r.steps.push_back({AluOp::MUL, 0, On::UbyRow, base + 1});
-    r.steps.push_back({AluOp::ADD, 0, On::TbyRow, base + 2});
-    r.steps.push_back({AluOp::SHR, split, On::T});
-    r.steps.push_back({AluOp::ADD, 0, On::UbyRow, base + 3});
-    r.steps.push_back({AluOp::SHR, split, On::U});
-    r.steps.push_back({AluOp::MUL, 0, On::AbyRow, base + 4});
-    r.steps.push_back({AluOp::ADD, 0, On::TbyA});
-    r.steps.push_back({AluOp::ADD, 0, On::UbyA});
-    r.steps.push_back({AluOp::ADD, 0, On::TbyRow, base + 5});
-    r.steps.push_back({AluOp::SHR, 0, On::TbyRow, base + 7});
-    r.steps.push_back({AluOp::ADD, 0, On::UbyRow, base + 6});
-    r.steps.push_back({AluOp::SHR, 0, On::UbyRow, base + 7});
-    r.steps.push_back({AluOp::ADD, 0, On::TbyU});
-    r.steps.push_back({AluOp::MAX, 0, On::AbyT});
-    r.steps.push_back({AluOp::MIN, 0, On::AbyT});  // A = T
-  } else if (words == 1) {
-    r.steps.push_back({AluOp::MUL, 0, On::AbyRow, base + 1});
-    r.steps.push_back({AluOp::ADD, 0, On::AbyRow, base + 2});
-    r.steps.push_back({AluOp::SHR, 0, On::AbyRow, base + 3});
-  } else if (words == 2) {
-    copy_a(On::TbyA);  // T = A
-    r.steps.push_back({AluOp::MUL, 0, On::TbyRow, base + 1});
-    r.steps.push_back({AluOp::ADD, 0, On::TbyRow, base + 2});
-    r.steps.push_back({AluOp::SHR, kLowBits, On::T});
-    r.steps.push_back({AluOp::MUL, 0, On::AbyRow, base + 3});
-    r.steps.push_back({AluOp::ADD, 0, On::AbyRow, base + 4});
-    r.steps.push_back({AluOp::ADD, 0, On::AbyT});
-    r.steps.push_back({AluOp::SHR, 0, On::AbyRow, base + 5});
-  } else {
-    copy_a(On::TbyA);  // T = A
-    r.steps.push_back({AluOp::MUL, 0, On::TbyRow, base + 1});
-    r.steps.push_back({AluOp::ADD, 0, On::TbyRow, base + 2});  // T = m0 u + c0
-    const int row = step_slots(base + 3, segn);
-    r.steps.push_back({AluOp::SHR, kLimbBits, On::T});
-    copy_a(On::UbyA);  // U = A
-    r.steps.push_back({AluOp::MUL, 0, On::UbyRow, row});
-    r.steps.push_back({AluOp::ADD, 0, On::UbyRow, row + 1});
-    r.steps.push_back({AluOp::ADD, 0, On::TbyU});
-    r.steps.push_back({AluOp::SHR, kLimbBits, On::T});  // T = X1
-    r.steps.push_back({AluOp::MUL, 0, On::AbyRow, row + 2});
-    r.steps.push_back({AluOp::ADD, 0, On::AbyRow, row + 3});
-    r.steps.push_back({AluOp::ADD, 0, On::AbyT});
-    r.steps.push_back({AluOp::SHR, 0, On::AbyRow, row + 4});
-  }
-  return r;
-}
-
-namespace {
-
-// The proof of a per-channel form: each channel's steps with its rows on
-// every accumulator of its clamped range (and both ends of its bound)
-// against ONNX Runtime's formula, a block of accumulators at a time
-// (run_steps_n()). The formula is monotone in the accumulator (fl(acc * S),
-// the clamp and the rounding to even all are), so within the range it is
-// zmin + the thresholds passed, found on the formula by binary search: one
-// comparison per accumulator instead of a float product and a rounding.
-bool proven(const Node& n, const std::vector<FloatRequantVta>& ch, const std::vector<int64_t>& bounds,
-            const RowForm& form) {
-  std::vector<int32_t> rows(form.rows.size());
-  constexpr size_t kBlock = 4096;
-  std::vector<int32_t> accs(kBlock);
-  std::vector<int64_t> as(kBlock);
-  for (size_t k = 0; k < ch.size(); ++k) {
-    for (size_t i = 0; i < rows.size(); ++i) rows[i] = form.rows[i][k];
-    const FloatRequantVta& f = ch[k];
-    const float scale = n.fmults[k];
-    const int64_t bound = bounds[k], base = int64_t{f.t_hi} - (f.span - f.j0);
-    const int64_t lo = std::max(-bound, base - 2), hi = std::min(bound, int64_t{f.t_hi} + 2);
-    const Thresholds th = thresholds(scale, n.zp, n.relu, bound);
-    int level = 0;  // thresholds passed
-    // -bound, bound, then lo .. hi
-    const int64_t count = 2 + std::max<int64_t>(0, hi - lo + 1);
-    for (int64_t at = 0; at < count; at += static_cast<int64_t>(kBlock)) {
-      const size_t len = static_cast<size_t>(std::min<int64_t>(static_cast<int64_t>(kBlock), count - at));
-      for (size_t i = 0; i < len; ++i) {
-        const int64_t j = at + static_cast<int64_t>(i);
-        as[i] = j == 0 ? -bound : j == 1 ? bound : lo + j - 2;
-        accs[i] = static_cast<int32_t>(static_cast<uint32_t>(as[i]) - static_cast<uint32_t>(f.t_hi));
-      }
-      run_steps_n(accs.data(), len, form.steps, rows);
-      size_t i = 0;
-      for (; i < len && at + static_cast<int64_t>(i) < 2; ++i)
-        if (static_cast<int8_t>(accs[i]) != requantize_ort(static_cast<int32_t>(as[i]), scale, n.zp, n.relu))
-          return false;
-      while (i < len) {  // a run of one level: up to the next threshold
-        while (level < th.J && th.t[static_cast<size_t>(level) + 1] + th.base <= as[i]) ++level;
-        const int64_t next = level < th.J ? th.t[static_cast<size_t>(level) + 1] + th.base : hi + 1;
-        const size_t end = std::min(len, i + static_cast<size_t>(next - as[i]));
-        const auto want = static_cast<int8_t>(th.zmin + level);
-        bool bad = false;
-        for (size_t e = i; e < end; ++e) bad |= static_cast<int8_t>(accs[e]) != want;
-        if (bad) return false;
-        i = end;
-      }
-    }
-  }
-  return true;
-}
-
-}  // namespace
-
-bool lower_float_requant_rows(Node& n) {
-  if ((n.op != Op::Conv2d && n.op != Op::Dense) || n.fmults.size() != static_cast<size_t>(n.out.c) || n.int32_out)
-    return false;
-  // Candidates, the one of fewest steps that the proof accepts: each
-  // channel's own form; two lines for every channel, preferring its own
-  // pair; two lines preferring its line with fixes (in at most two words);
-  // two lines preferring its pair in one or two words, then its line with
-  // fixes.
-  // A channel with a line (no fixes) takes it in each (as two lines in the
-  // others). The search for fixes and intercept steps in three words runs
-  // only where no pair exists at all: it is the slow part.
-  constexpr size_t kCands = 4;
-  std::vector<std::vector<FloatRequantVta>> cand(kCands);
-  std::vector<bool> all(kCands, true);
-  std::vector<int64_t> bounds;
-  for (int64_t c = 0; c < n.out.c; ++c) {
-    const float scale = n.fmults[static_cast<size_t>(c)];
-    bounds.push_back(acc_bound(n, c));
-    if (!(scale > 0) || !std::isfinite(scale) || 2 * bounds.back() >= kWord) return false;
-    std::optional<FloatRequantVta> own = lower_line(scale, n.zp, n.relu, bounds.back(), true, false), pair, fixed;
-    if (own) {
-      pair = fixed = as_two_lines(*own);
-    } else {
-      pair = lower_two_lines(scale, n.zp, n.relu, bounds.back());
-      {
-        own = lower_line(scale, n.zp, n.relu, bounds.back(), true, true, false);
-        fixed = own ? as_two_lines(*own) : std::nullopt;
-        if (fixed && !two_lines_fit_any(*fixed, false)) fixed.reset();
-      }
-      if (!own && !pair) own = lower_float_requant(scale, n.zp, n.relu, bounds.back(), true);
-      if (!pair && own) pair = as_two_lines(*own);
-    }
-    const bool short_pair = pair && two_lines_fit_any(*pair, false);
-    const std::optional<FloatRequantVta> pick[kCands] = {own, pair, fixed ? fixed : pair,
-                                                         short_pair ? pair
-                                                         : fixed    ? fixed
-                                                                    : pair};
-    for (size_t i = 0; i < kCands; ++i) {
-      all[i] = all[i] && pick[i];
-      if (all[i]) cand[i].push_back(*pick[i]);
-    }
-    if (std::none_of(all.begin(), all.end(), [](bool b) { return b; })) return false;
-  }
-  std::vector<std::pair<size_t, size_t>> order;  // (steps, candidate)
-  std::vector<std::optional<RowForm>> forms(kCands);
-  for (size_t i = 0; i < kCands; ++i) {
-    if (all[i]) forms[i] = float_requant_rows(cand[i]);
-    if (forms[i]) order.emplace_back(forms[i]->steps.size(), i);
-  }
-  std::sort(order.begin(), order.end());
-  for (const auto& [steps, i] : order)
-    if (proven(n, cand[i], bounds, *forms[i])) {
-      n.frqs = std::move(cand[i]);
-      return true;
-    }
-  return false;
 }
 
 std::vector<AluStep> float_requant_steps(const FloatRequantVta& f) {
