@@ -14,9 +14,9 @@
 
 #include "test_support.h"
 #include "vta/compiler/compile.h"
-#include "vta/compiler/report.h"
-#include "vta/compiler/runtime.h"
-#include "vta/compiler/zoo.h"
+#include "vta/compiler/run/report.h"
+#include "vta/compiler/run/runtime.h"
+#include "vta/compiler/frontend/zoo.h"
 
 namespace {
 

@@ -177,6 +177,7 @@ TEST(Cli, BackendsListsGolden) {
 // nothing for the others.
 TEST(Cli, DumpAfterEveryPass) {
   const std::map<std::string, std::vector<std::string>> expect = {
+      {"pin_host_ops", {"conv1 = conv2d [host]", "fc1 = dense [host]"}},  // before partition: every node on the host
       {"pack_stem", {"conv1.im2col = im2col [host]", "conv1 = conv2d [host]", "k1 s1 p0"}},
       {"band_rows", {"conv1 = conv2d [host]"}},  // batch 1: nothing to band
       {"partition", {"conv1 = conv2d [vta]", "fc1 = dense [vta]"}},
@@ -196,6 +197,12 @@ TEST(Cli, DumpAfterEveryPass) {
   const auto banded = run_vta("run --model resnet18 --image 32 -c vta-4x16x16 --dump-after band_rows", "", ">/dev/null");
   ASSERT_EQ(banded.code, 0) << banded.out;
   EXPECT_NE(banded.out.find(" = bands [host]"), std::string::npos) << banded.out;
+  // --host-ops runs as the pipeline's pin_host_ops pass: partition then keeps the pinned kind on the host.
+  const auto pinned =
+      run_vta("run --model resnet18 --image 32 --host-ops max_pool --dump-after partition", "", ">/dev/null");
+  ASSERT_EQ(pinned.code, 0) << pinned.out;
+  EXPECT_NE(pinned.out.find("maxpool1 = max_pool [host]"), std::string::npos) << pinned.out;
+  EXPECT_NE(pinned.out.find("conv1 = conv2d [vta]"), std::string::npos) << pinned.out;
   // The graph passes print the graph; the later ones do not repeat it.
   EXPECT_EQ(run_vta("run --model resnet18 --image 32 --dump-after tiling", "", ">/dev/null").out.find("= conv2d"),
             std::string::npos);

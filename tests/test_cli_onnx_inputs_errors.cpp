@@ -9,10 +9,10 @@
 #include <unistd.h>
 
 #include "run_cli.h"
-#include "vta/compiler/npy.h"
-#include "vta/compiler/onnx.h"
-#include "vta/compiler/reference.h"
-#include "vta/compiler/zoo.h"
+#include "vta/compiler/frontend/npy.h"
+#include "vta/compiler/frontend/onnx.h"
+#include "vta/compiler/ops/reference.h"
+#include "vta/compiler/frontend/zoo.h"
 
 namespace {
 

@@ -10,10 +10,10 @@
 
 #include "test_support.h"
 #include "vta/compiler/compile.h"
-#include "vta/compiler/onnx.h"
-#include "vta/compiler/reference.h"
-#include "vta/compiler/runtime.h"
-#include "vta/compiler/zoo.h"
+#include "vta/compiler/frontend/onnx.h"
+#include "vta/compiler/ops/reference.h"
+#include "vta/compiler/run/runtime.h"
+#include "vta/compiler/frontend/zoo.h"
 #include "vta/isa/error.h"
 
 namespace {

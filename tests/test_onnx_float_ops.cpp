@@ -10,9 +10,9 @@
 #include "onnx_builder.h"
 #include "test_support.h"
 #include "vta/compiler/compile.h"
-#include "vta/compiler/onnx.h"
-#include "vta/compiler/reference.h"
-#include "vta/compiler/runtime.h"
+#include "vta/compiler/frontend/onnx.h"
+#include "vta/compiler/ops/reference.h"
+#include "vta/compiler/run/runtime.h"
 
 namespace {
 

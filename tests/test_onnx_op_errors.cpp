@@ -10,14 +10,15 @@
 #include <limits>
 #include <stdexcept>
 
+#include "frontend/onnx_guard.h"
 #include "onnx_builder.h"
-#include "onnx_guard.h"
 #include "vta/compiler/compile.h"
-#include "vta/compiler/onnx.h"
-#include "vta/compiler/reference.h"
-#include "vta/compiler/runtime.h"
-#include "vta/compiler/requant.h"
-#include "vta/compiler/zoo.h"
+#include "vta/compiler/frontend/onnx.h"
+#include "vta/compiler/frontend/zoo.h"
+#include "vta/compiler/ops/acc_bound.h"
+#include "vta/compiler/ops/reference.h"
+#include "vta/compiler/ops/requant.h"
+#include "vta/compiler/run/runtime.h"
 #include "vta/isa/error.h"
 
 namespace {

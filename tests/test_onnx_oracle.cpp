@@ -20,12 +20,12 @@
 #include "run_cli.h"
 #include "test_support.h"
 #include "vta/compiler/compile.h"
-#include "vta/compiler/npy.h"
-#include "vta/compiler/onnx.h"
-#include "vta/compiler/onnx_inputs.h"
-#include "vta/compiler/reference.h"
-#include "vta/compiler/runtime.h"
-#include "vta/compiler/zoo.h"
+#include "vta/compiler/frontend/npy.h"
+#include "vta/compiler/frontend/onnx.h"
+#include "vta/compiler/frontend/onnx_inputs.h"
+#include "vta/compiler/ops/reference.h"
+#include "vta/compiler/run/runtime.h"
+#include "vta/compiler/frontend/zoo.h"
 
 namespace {
 

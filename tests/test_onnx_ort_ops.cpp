@@ -15,10 +15,10 @@
 
 #include "onnx_builder.h"
 #include "ort_oracle.h"
-#include "vta/compiler/npy.h"
-#include "vta/compiler/onnx.h"
-#include "vta/compiler/ort_ops.h"
-#include "vta/compiler/reference.h"
+#include "vta/compiler/frontend/npy.h"
+#include "vta/compiler/frontend/onnx.h"
+#include "vta/compiler/ops/ort_ops.h"
+#include "vta/compiler/ops/reference.h"
 
 namespace {
 

@@ -15,12 +15,14 @@
 #include "test_support.h"
 #include "uint8_run.h"
 #include "vta/compiler/compile.h"
-#include "vta/compiler/onnx.h"
-#include "vta/compiler/reference.h"
-#include "vta/compiler/report.h"
-#include "vta/compiler/requant.h"
-#include "vta/compiler/requant_float.h"
-#include "vta/compiler/runtime.h"
+#include "vta/compiler/frontend/onnx.h"
+#include "vta/compiler/ops/acc_bound.h"
+#include "vta/compiler/ops/reference.h"
+#include "vta/compiler/ops/requant.h"
+#include "vta/compiler/ops/requant_float.h"
+#include "vta/compiler/run/report.h"
+#include "vta/compiler/run/runtime.h"
+#include "vta/compiler/schedule/placement.h"
 
 namespace {
 

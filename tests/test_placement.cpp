@@ -1,6 +1,6 @@
 // Device placement (partition.cpp), explicit device copies (copies.cpp),
 // batch-queue synchronisation (runtime.cpp), the user's annotation
-// (`--host-ops`, host_ops.cpp) and the deterministic host model (host_cost.h).
+// (`--host-ops`, pin_host_ops.cpp) and the deterministic host model (host_cost.h).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -9,13 +9,15 @@
 #include <set>
 
 #include "test_support.h"
-#include "vta/compiler/calibrate.h"
+#include "vta/compiler/analytic.h"
 #include "vta/compiler/compile.h"
-#include "vta/compiler/host_cost.h"
-#include "vta/compiler/reference.h"
-#include "vta/compiler/report.h"
-#include "vta/compiler/runtime.h"
-#include "vta/compiler/zoo.h"
+#include "vta/compiler/frontend/calibrate.h"
+#include "vta/compiler/frontend/zoo.h"
+#include "vta/compiler/ops/reference.h"
+#include "vta/compiler/passes/pin_host_ops.h"
+#include "vta/compiler/run/report.h"
+#include "vta/compiler/run/runtime.h"
+#include "vta/compiler/schedule/host_cost.h"
 #include "vta/isa/error.h"
 
 namespace {
@@ -268,6 +270,33 @@ TEST(HostOps, ConvsOnTheHostStayBitExact) {
   EXPECT_GT(conv_us, 0.5e-3 * static_cast<double>(rb.total.macs) * 0.9);  // mac_ns 0.5 per MAC, most MACs are convs
   EXPECT_GT(rp.total.host_model_ms, rb.total.host_model_ms + conv_us / 1e3 * 0.99);
   EXPECT_GT(rp.device_runs, rb.device_runs);  // the adds between host convs are runs of their own
+}
+
+// --host-ops is the pipeline's first pass (CompileOptions::host_ops): the
+// same program as pinning the graph before compile(), and the analytic
+// estimate, which runs the same list's graph passes, places the network as
+// compile() does.
+TEST(HostOps, ThePinHostOpsPassOfThePipeline) {
+  const vta::Config c = preset("vta-1x16x16");
+  const Graph g = build_zoo("resnet18", ZooOptions{1, 1, 32});
+  CompileOptions o;
+  o.host_ops = {"max_pool", "add"};
+  const CompiledNetwork by_pass = compile(g, c, o), before = compile(pin_host_ops(g, o.host_ops), c, "");
+  EXPECT_EQ(by_pass.graph, before.graph);
+  ASSERT_EQ(by_pass.buffers.size(), before.buffers.size());
+  for (size_t i = 0; i < by_pass.buffers.size(); ++i) {
+    EXPECT_EQ(by_pass.buffers[i].addr, before.buffers[i].addr) << by_pass.buffers[i].name;
+    EXPECT_EQ(by_pass.buffers[i].init, before.buffers[i].init) << by_pass.buffers[i].name;
+  }
+  EXPECT_EQ(run_graph_passes(g, c, o), by_pass.graph);
+  const NetworkEstimate e = estimate_network(g, c, o);
+  ASSERT_EQ(e.layers.size(), by_pass.graph.nodes.size() - 1);
+  for (const LayerEstimate& l : e.layers) {
+    EXPECT_EQ(l.device, by_pass.graph.at(l.node).device) << l.name;
+    if (l.op == "max_pool" || l.op == "add") {
+      EXPECT_EQ(l.device, Device::Host) << l.name;
+    }
+  }
 }
 
 TEST(HostOps, UnknownKindIsAnErrorListingTheKinds) {

@@ -9,13 +9,14 @@
 
 #include "race_free.h"
 #include "test_support.h"
-#include "vta/compiler/calibrate.h"
 #include "vta/compiler/compile.h"
-#include "vta/compiler/reference.h"
-#include "vta/compiler/report.h"
-#include "vta/compiler/runtime.h"
-#include "vta/compiler/tiling_geom.h"
-#include "vta/compiler/zoo.h"
+#include "vta/compiler/frontend/calibrate.h"
+#include "vta/compiler/frontend/zoo.h"
+#include "vta/compiler/ops/reference.h"
+#include "vta/compiler/run/report.h"
+#include "vta/compiler/run/runtime.h"
+#include "vta/compiler/schedule/conv_geom.h"
+#include "vta/compiler/schedule/fusion.h"
 #include "vta/model/backend.h"
 
 namespace {

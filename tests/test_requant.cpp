@@ -7,7 +7,8 @@
 #include <cstdint>
 #include <random>
 
-#include "vta/compiler/requant.h"
+#include "vta/compiler/ops/acc_bound.h"
+#include "vta/compiler/ops/requant.h"
 #include "vta/isa/error.h"
 
 namespace {

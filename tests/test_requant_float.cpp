@@ -7,9 +7,10 @@
 #include <cmath>
 #include <random>
 
-#include "vta/compiler/compile.h"
-#include "vta/compiler/requant.h"
-#include "vta/compiler/requant_float.h"
+#include "vta/compiler/ops/acc_bound.h"
+#include "vta/compiler/ops/requant.h"
+#include "vta/compiler/ops/requant_float.h"
+#include "vta/compiler/schedule/placement.h"
 
 using namespace vta::compiler;
 

@@ -13,12 +13,17 @@
 #include "race_free.h"
 #include "test_support.h"
 #include "vta/compiler/compile.h"
-#include "vta/compiler/passes.h"
-#include "vta/compiler/reference.h"
-#include "vta/compiler/requant.h"
-#include "vta/compiler/runtime.h"
-#include "vta/compiler/tiling_geom.h"
-#include "vta/compiler/zoo.h"
+#include "vta/compiler/frontend/zoo.h"
+#include "vta/compiler/ops/reference.h"
+#include "vta/compiler/ops/requant.h"
+#include "vta/compiler/passes/band_rows.h"
+#include "vta/compiler/passes/pack_stem.h"
+#include "vta/compiler/passes/partition.h"
+#include "vta/compiler/passes/pipeline.h"
+#include "vta/compiler/run/runtime.h"
+#include "vta/compiler/schedule/conv_geom.h"
+#include "vta/compiler/schedule/fusion.h"
+#include "vta/compiler/schedule/tile_search.h"
 #include "vta/model/program.h"
 #include "vta/model/race.h"
 
@@ -60,9 +65,9 @@ CompiledNetwork compile_with_tile(const Graph& g, const vta::Config& cfg, const 
   CompiledNetwork net;
   net.config_hash = cfg.hash();
   net.graph = partition(band_rows(pack_stem(g, cfg), cfg), cfg);
-  net = choose_tiles(form_segments(plan_layout(std::move(net), cfg), cfg), cfg);
+  net = tiling_pass(segments_pass(layout_pass(std::move(net), cfg, {}), cfg, {}), cfg, {});
   for (auto& [id, info] : net.layers) info.tile = tile;
-  return codegen(std::move(net), cfg);
+  return codegen_pass(std::move(net), cfg, {});
 }
 
 // SystemC cycles of the network's VTA layers, and whether its output matches `want`.
@@ -183,7 +188,7 @@ CompiledNetwork compile_with_remainders(const Graph& g, const vta::Config& cfg, 
   CompiledNetwork net;
   net.config_hash = cfg.hash();
   net.graph = partition(band_rows(pack_stem(g, cfg), cfg), cfg);
-  net = choose_tiles(form_segments(plan_layout(std::move(net), cfg), cfg), cfg);
+  net = tiling_pass(segments_pass(layout_pass(std::move(net), cfg, {}), cfg, {}), cfg, {});
   for (auto& [id, info] : net.layers) {
     const Node& n = net.graph.at(id);
     // The Add or max pool fused into the conv (a fused pool's tiles stay whole rows).
@@ -198,7 +203,7 @@ CompiledNetwork compile_with_remainders(const Graph& g, const vta::Config& cfg, 
     *forced += geo.wo % t.tw != 0 || geo.cib % t.tic != 0;
     info.tile = t;
   }
-  return codegen(std::move(net), cfg);
+  return codegen_pass(std::move(net), cfg, {});
 }
 
 // A pool whose output row does not fit half of the ACC buffer runs in bands

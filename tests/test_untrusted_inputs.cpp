@@ -14,9 +14,9 @@
 #include <string>
 
 #include "run_cli.h"
-#include "vta/compiler/npy.h"
-#include "vta/compiler/onnx.h"
-#include "vta/compiler/zoo.h"
+#include "vta/compiler/frontend/npy.h"
+#include "vta/compiler/frontend/onnx.h"
+#include "vta/compiler/frontend/zoo.h"
 #include "vta/isa/config.h"
 #include "vta/isa/error.h"
 #include "vta/isa/fields.h"

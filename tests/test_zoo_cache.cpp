@@ -1,4 +1,4 @@
-// The zoo cache (compiler/include/vta/compiler/zoo_cache.h) and the binary
+// The zoo cache (compiler/include/vta/compiler/frontend/zoo_cache.h) and the binary
 // graph form under it (graph_io.h): a hit gives the network and reference
 // output a fresh build gives; a truncated, corrupted or foreign entry is a
 // miss that is rebuilt and rewritten, never a crash. Each test uses its own
@@ -11,10 +11,10 @@
 #include <fstream>
 #include <set>
 
-#include "vta/compiler/graph_io.h"
-#include "vta/compiler/reference.h"
-#include "vta/compiler/zoo.h"
-#include "vta/compiler/zoo_cache.h"
+#include "vta/compiler/ir/graph_io.h"
+#include "vta/compiler/ops/reference.h"
+#include "vta/compiler/frontend/zoo.h"
+#include "vta/compiler/frontend/zoo_cache.h"
 #include "vta/isa/error.h"
 
 namespace vta::compiler {

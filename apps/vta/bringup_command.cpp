@@ -11,7 +11,7 @@
 #include "run_and_exit.h"
 #include "vta/bringup/battery.h"
 #include "vta/bringup/junit.h"
-#include "vta/compiler/zoo.h"
+#include "vta/compiler/frontend/zoo.h"
 #include "vta/isa/error.h"
 #include "vta/isa/write_file.h"
 

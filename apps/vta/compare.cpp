@@ -10,10 +10,11 @@
 
 #include "run_and_exit.h"
 #include "vta/compiler/compile.h"
-#include "vta/compiler/runtime.h"
-#include "vta/compiler/zoo.h"
-#include "vta/compiler/zoo_cache.h"
-#include "vta/compiler/onnx.h"
+#include "vta/compiler/passes/pin_host_ops.h"
+#include "vta/compiler/run/runtime.h"
+#include "vta/compiler/frontend/zoo.h"
+#include "vta/compiler/frontend/zoo_cache.h"
+#include "vta/compiler/frontend/onnx.h"
 #include "vta/isa/config.h"
 #include "vta/isa/error.h"
 #include "vta/isa/read_file.h"
@@ -139,15 +140,15 @@ int compare(const CompareOpts& o) {
       }
       what = o.onnx;
     }
-    const compiler::Graph placed = compiler::pin_host_ops(g, o.host_ops);
     compiler::CompileOptions co;
+    co.host_ops = o.host_ops;
     if (o.tune) {
       const sweeps::TuneResult t =
-          sweeps::tune_network(placed, c, static_cast<int>(*o.tune), input, sweeps::tune_cache_path(o.tune_cache));
+          sweeps::tune_network(g, c, static_cast<int>(*o.tune), input, sweeps::tune_cache_path(o.tune_cache), co);
       co.tiles = t.tiles;
       std::cout << sweeps::tune_table(t);
     }
-    const compiler::CompiledNetwork net = compiler::compile(placed, c, co);
+    const compiler::CompiledNetwork net = compiler::compile(g, c, co);
     for (const auto& b : names) cols.push_back(run_net(net, input, c, b));
   }
 

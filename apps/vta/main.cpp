@@ -28,9 +28,10 @@
 #include "run_and_exit.h"
 #include "run_network.h"
 #include "sweep_command.h"
-#include "vta/compiler/onnx.h"
+#include "vta/compiler/frontend/onnx.h"
 #include "vta/compiler/compile.h"
-#include "vta/compiler/zoo.h"
+#include "vta/compiler/passes/pin_host_ops.h"
+#include "vta/compiler/frontend/zoo.h"
 #include "vta/isa/path_probe.h"
 
 #ifndef VTA_VERSION
@@ -284,7 +285,7 @@ static int run_cli(int argc, char** argv) {
   run->add_option("programs", run_opts.programs, "program files (.vasm) or conformance folders");
   vta::app::NetworkRunOptions net_opts;
   run->add_option("--model", net_opts.model, "compile and run a zoo network (see `vta zoo list`)");
-  run->add_option("--onnx", net_opts.onnx, "compile and run a quantized ONNX model (QDQ form, docs in compiler/include/vta/compiler/onnx.h)");
+  run->add_option("--onnx", net_opts.onnx, "compile and run a quantized ONNX model (QDQ form, docs in compiler/include/vta/compiler/frontend/onnx.h)");
   run->add_option(
       "--input", net_opts.inputs,
       "--onnx: NAME=FILE (.npy or .pb TensorProto), repeatable: the input, or operands given as graph inputs");

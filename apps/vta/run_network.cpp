@@ -9,13 +9,14 @@
 #include <optional>
 
 #include "vta/compiler/compile.h"
-#include "vta/compiler/onnx.h"
-#include "vta/compiler/onnx_inputs.h"
-#include "vta/compiler/reference.h"
-#include "vta/compiler/report.h"
-#include "vta/compiler/runtime.h"
-#include "vta/compiler/zoo.h"
-#include "vta/compiler/zoo_cache.h"
+#include "vta/compiler/passes/pin_host_ops.h"
+#include "vta/compiler/frontend/onnx.h"
+#include "vta/compiler/frontend/onnx_inputs.h"
+#include "vta/compiler/ops/reference.h"
+#include "vta/compiler/run/report.h"
+#include "vta/compiler/run/runtime.h"
+#include "vta/compiler/frontend/zoo.h"
+#include "vta/compiler/frontend/zoo_cache.h"
 #include "vta/isa/error.h"
 #include "vta/isa/io_guard.h"
 #include "vta/isa/read_file.h"
@@ -61,7 +62,10 @@ OnnxRun run_onnx_with(const std::string& model_path, const std::map<std::string,
   auto it = files.find(activation);
   if (it == files.end()) fail("{}: no --input for the model's input '{}'", model_path, activation);
   const Tensor input = input_tensor(read_tensor_file(it->second), input_node(g), it->second);
-  const CompiledNetwork net = compile(pin_host_ops(g, o.host_ops), c, o.dump_after);
+  CompileOptions co;
+  co.dump_after = o.dump_after;
+  co.host_ops = o.host_ops;
+  const CompiledNetwork net = compile(g, c, co);
   auto backend = make_backend(o.backend, c, o.backend_options);
   const NetworkResult res = run_network(net, *backend, input);
   const Tensor want = run_graph(g, input)[static_cast<size_t>(g.output)];
@@ -203,15 +207,16 @@ int run_network_command(const NetworkRunOptions& o, const Config& c) {
       input = zoo_input(g, o.seed + 1000);
     }
   }
-  const Graph placed = pin_host_ops(g, o.host_ops);
   CompileOptions co;
-  co.dump_after = o.dump_after;
+  co.host_ops = o.host_ops;
   std::optional<sweeps::TuneResult> tuned;
   if (o.tune) {
-    tuned = sweeps::tune_network(placed, c, static_cast<int>(*o.tune), input, sweeps::tune_cache_path(o.tune_cache));
+    tuned =
+        sweeps::tune_network(g, c, static_cast<int>(*o.tune), input, sweeps::tune_cache_path(o.tune_cache), co);
     co.tiles = tuned->tiles;
   }
-  const CompiledNetwork net = compile(placed, c, co);
+  co.dump_after = o.dump_after;
+  const CompiledNetwork net = compile(g, c, co);
   auto backend = make_backend(o.backend, c, o.backend_options);
   const NetworkResult res = run_network(net, *backend, input);
   bool passed = true;

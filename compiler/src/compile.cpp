@@ -1,35 +1,46 @@
-// The compile pipeline: one flat list of passes, each a free function in its
-// own file; `--dump-after NAME` prints the network after pass NAME.
+// The compile pipeline: the one list of passes of passes/pipeline.def, each a
+// free function in its own file (passes/pass.h), run in order by compile()
+// and, its graph passes alone, by run_graph_passes() for the analytic
+// estimate; `--dump-after NAME` prints the network after pass NAME.
+#include "vta/compiler/compile.h"
+
 #include <chrono>
 #include <iostream>
 
-#include "vta/compiler/compile.h"
-#include "vta/compiler/passes.h"
+#include "vta/compiler/passes/pipeline.h"
+#include "vta/compiler/schedule/placement.h"
 #include "vta/isa/error.h"
 
 namespace vta::compiler {
 
 namespace {
 
-std::string dump_graph(const CompiledNetwork& net) { return net.graph.dump(); }
+enum class Stage { graph, program };
 
 struct Pass {
   const char* name;
-  CompiledNetwork (*run)(CompiledNetwork, const Config&);
+  Stage stage;
+  CompiledNetwork (*run)(CompiledNetwork, const Config&, const CompileOptions&);
   std::string (*dump)(const CompiledNetwork&);
 };
 
-// In order. A new pass is one line here.
-const Pass kPasses[] = {
-    {"pack_stem", [](CompiledNetwork n, const Config& c) { n.graph = pack_stem(n.graph, c); return n; }, dump_graph},
-    {"band_rows", [](CompiledNetwork n, const Config& c) { n.graph = band_rows(n.graph, c); return n; }, dump_graph},
-    {"partition", [](CompiledNetwork n, const Config& c) { n.graph = partition(n.graph, c); return n; }, dump_graph},
-    {"copies", [](CompiledNetwork n, const Config& c) { n.graph = insert_copies(n.graph, c); return n; }, dump_graph},
-    {"layout", plan_layout, dump_layout},
-    {"segments", form_segments, dump_segments},
-    {"tiling", choose_tiles, dump_tiles},
-    {"codegen", codegen, dump_code},
+// In order, from the one list.
+constexpr Pass kPasses[] = {
+#define VTA_PASS(name, stage) {#name, Stage::stage, name##_pass, name##_dump},
+#include "vta/compiler/passes/pipeline.def"
+#undef VTA_PASS
 };
+
+// The estimate runs the graph passes up to the first program pass: none may follow it.
+constexpr bool graph_passes_first() {
+  bool program = false;
+  for (const Pass& p : kPasses) {
+    if (program && p.stage == Stage::graph) return false;
+    program = program || p.stage == Stage::program;
+  }
+  return true;
+}
+static_assert(graph_passes_first(), "pipeline.def: a graph pass after a program pass");
 
 }  // namespace
 
@@ -56,20 +67,27 @@ CompiledNetwork compile(const Graph& g, const Config& c, const std::string& dump
 }
 
 CompiledNetwork compile(const Graph& g, const Config& c, const CompileOptions& o) {
-  const std::string& dump_after = o.dump_after;
   const auto t0 = std::chrono::steady_clock::now();
-  check_pass_name(dump_after);
+  check_pass_name(o.dump_after);
   check_compilable(c);
   CompiledNetwork net;
   net.config_hash = c.hash();
   net.graph = g;
-  net.forced_tiles = o.tiles;
   for (const Pass& p : kPasses) {
-    net = p.run(std::move(net), c);
-    if (dump_after == p.name) std::cerr << p.dump(net);
+    net = p.run(std::move(net), c, o);
+    if (o.dump_after == p.name) std::cerr << p.dump(net);
   }
   net.compile_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return net;
+}
+
+Graph run_graph_passes(const Graph& g, const Config& c, const CompileOptions& o) {
+  CompiledNetwork net;
+  net.config_hash = c.hash();
+  net.graph = g;
+  for (const Pass& p : kPasses)
+    if (p.stage == Stage::graph) net = p.run(std::move(net), c, o);
+  return std::move(net.graph);
 }
 
 }  // namespace vta::compiler

@@ -9,8 +9,11 @@
 #include <filesystem>
 #include <mutex>
 
-#include "vta/compiler/runtime.h"
-#include "vta/compiler/zoo_cache.h"
+#include "vta/compiler/compile.h"
+#include "vta/compiler/run/runtime.h"
+#include "vta/compiler/schedule/fusion.h"
+#include "vta/compiler/schedule/tile_search.h"
+#include "vta/compiler/frontend/zoo_cache.h"
 #include "vta/isa/error.h"
 #include "vta/isa/path_probe.h"
 #include "vta/isa/read_file.h"
@@ -122,14 +125,14 @@ const Node* fused(const CompiledNetwork& net, int id, const Config& c) {
 }  // namespace
 
 TuneResult tune_network(const Graph& g, const Config& c, int candidates, const Tensor& input,
-                        const std::string& cache_path) {
+                        const std::string& cache_path, const CompileOptions& options) {
   check_tune_count(candidates, "--tune");
   const auto t0 = std::chrono::steady_clock::now();
   TuneResult r;
   r.cache_path = cache_path;
   std::lock_guard<std::mutex> lock(cache_mutex());  // one read-modify-write of the file at a time
   Cache cache = read_cache(cache_path);
-  const CompiledNetwork base = compile(g, c);
+  const CompiledNetwork base = compile(g, c, options);
   // The distinct layers, in network order, and the node measuring each.
   std::vector<std::pair<std::string, int>> order;
   std::map<std::string, size_t> index;
@@ -165,7 +168,7 @@ TuneResult tune_network(const Graph& g, const Config& c, int candidates, const T
   BackendOptions bo;
   bo.timing_only = true;
   for (size_t rank = 0; rank < ranks; ++rank) {
-    CompileOptions o;
+    CompileOptions o = options;
     for (size_t i : pending)
       o.tiles[layers[i].key] = layers[i].candidates[std::min(rank, layers[i].candidates.size() - 1)];
     const CompiledNetwork net = rank == 0 ? base : compile(g, c, o);

@@ -7,7 +7,7 @@
 #include "fuzz_common.h"
 #include "onnx_mutator.h"
 #include "vta/compiler/compile.h"
-#include "vta/compiler/onnx.h"
+#include "vta/compiler/frontend/onnx.h"
 #include "vta/isa/config.h"
 
 namespace {

@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "vta/compiler/npy.h"
+#include "vta/compiler/frontend/npy.h"
 
 namespace vta::test {
 

@@ -4,7 +4,7 @@
 // between every two modules that touch the same SRAM element or DRAM byte.
 #include <gtest/gtest.h>
 
-#include "vta/compiler/compile.h"
+#include "vta/compiler/ir/network.h"
 #include "vta/isa/config.h"
 #include "vta/model/backend.h"
 #include "vta/model/dram.h"

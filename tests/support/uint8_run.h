@@ -7,9 +7,8 @@
 #include <set>
 #include <string>
 
-#include "vta/compiler/compile.h"
-#include "vta/compiler/reference.h"
-#include "vta/compiler/runtime.h"
+#include "vta/compiler/ops/reference.h"
+#include "vta/compiler/run/runtime.h"
 #include "vta/isa/config.h"
 #include "vta/model/backend.h"
 

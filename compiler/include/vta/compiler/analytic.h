@@ -6,27 +6,14 @@
 // first, cheapest stage of a sweep; the sweep report states its error against
 // the SystemC model per layer. Tested in tests/test_analytic.cpp.
 #include <cstdint>
-#include <string>
 #include <vector>
 
-#include "vta/compiler/graph.h"
+#include "vta/compiler/ir/graph.h"
+#include "vta/compiler/passes/pass.h"
+#include "vta/compiler/schedule/layer_cost.h"
 #include "vta/isa/config.h"
 
 namespace vta::compiler {
-
-struct LayerEstimate {
-  int node = -1;
-  std::string name, op;
-  Device device = Device::Host;
-  int64_t macs = 0;
-  double cycles = 0;  // VTA layers; 0 on the host
-  // DRAM traffic of the layer's program (VTA layers): reads by memory, writes of OUT.
-  double bytes_inp = 0, bytes_wgt = 0, bytes_acc = 0, bytes_uop = 0, bytes_out = 0;
-  // The split of `cycles` the estimate assumes (each an estimate of busy cycles).
-  double load = 0, gemm = 0, alu = 0, store = 0;
-  double host_us = 0;  // host layers and device copies: the host model (host_cost.h)
-  double bytes() const { return bytes_inp + bytes_wgt + bytes_acc + bytes_uop + bytes_out; }
-};
 
 struct NetworkEstimate {
   std::vector<LayerEstimate> layers;  // in node order, the input excluded
@@ -37,11 +24,9 @@ struct NetworkEstimate {
   int64_t vta_macs = 0;  // the VTA layers
 };
 
-/// Partitions `g` for `c` and estimates every layer. Throws vta::Error when a
-/// layer cannot be compiled for `c` (the same errors as compile()).
-NetworkEstimate estimate_network(const Graph& g, const Config& c);
-/// The estimated cycles of max or average pool `n` over input `in` as its
-/// own pass (emit_pool()).
-double pool_pass_cycles(const Node& n, const Shape& in, const Config& c);
+/// Runs the graph passes of the pipeline on `g` for `c` (with the options'
+/// host ops) and estimates every layer. Throws vta::Error when a layer cannot
+/// be compiled for `c` (the same errors as compile()).
+NetworkEstimate estimate_network(const Graph& g, const Config& c, const CompileOptions& o = {});
 
 }  // namespace vta::compiler

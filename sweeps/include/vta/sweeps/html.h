@@ -8,7 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "vta/compiler/report.h"
+#include "vta/compiler/run/report.h"
 #include "vta/isa/xml_escape.h"
 #include "vta/sweeps/store.h"
 

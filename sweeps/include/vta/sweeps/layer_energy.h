@@ -3,8 +3,8 @@
 // publishes per region (MACs, ALU lane operations, SRAM bytes per buffer,
 // DRAM bytes, cycles) through the estimate library's technology table.
 // Here, above both, because the compiler and the estimate sit side by side.
-#include "vta/compiler/report.h"
-#include "vta/compiler/runtime.h"
+#include "vta/compiler/run/report.h"
+#include "vta/compiler/run/runtime.h"
 #include "vta/estimate/energy.h"
 #include "vta/model/stats.h"
 

@@ -13,7 +13,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "vta/compiler/graph.h"
+#include "vta/compiler/ir/graph.h"
 #include "vta/isa/config.h"
 #include "vta/sweeps/metrics.h"
 #include "vta/sweeps/spec.h"

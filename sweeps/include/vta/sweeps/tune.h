@@ -28,7 +28,8 @@
 #include <string>
 #include <vector>
 
-#include "vta/compiler/compile.h"
+#include "vta/compiler/ir/network.h"
+#include "vta/compiler/passes/pass.h"
 
 namespace vta::sweeps {
 
@@ -67,10 +68,11 @@ std::string tune_cache_path(const std::string& override_path = "");
 /// Tunes every VTA conv/dense layer of `g` on `c` with `candidates` (>= 1)
 /// tiles each, reading and updating the cache at `cache_path` (empty: no
 /// cache). `input`: the network input (timing-only runs compute no tensors,
-/// only its shape matters). Throws vta::Error on a bad cache file or an
-/// uncompilable network.
+/// only its shape matters). `options`: what the network is compiled with
+/// besides the tiles (the host ops of `--host-ops`). Throws vta::Error on a
+/// bad cache file or an uncompilable network.
 TuneResult tune_network(const compiler::Graph& g, const Config& c, int candidates, const compiler::Tensor& input,
-                        const std::string& cache_path);
+                        const std::string& cache_path, const compiler::CompileOptions& options = {});
 
 /// The per-layer tuning report: for each tuned layer the model's pick and the
 /// tuned pick, both measured, and the cost model's error on the model's pick.

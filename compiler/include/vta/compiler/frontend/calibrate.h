@@ -1,0 +1,56 @@
+#pragma once
+// Post-training quantization by calibration: a network is built node by node
+// while the integer reference runs on a calibration input, and every
+// requantization shift is chosen as the node is added, so that the
+// calibration activations fill the int8 range (the 99.9th percentile of the
+// magnitudes maps onto 127). The zoo and the float ONNX importer build
+// through this one class.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "vta/compiler/ir/graph.h"
+
+namespace vta::compiler {
+
+class Calibrator {
+ public:
+  explicit Calibrator(std::string graph_name);
+
+  /// The network input: its shape, scale exponent and calibration values.
+  int input(const Shape& s, int exp, Tensor calibration);
+  /// Conv2d with int8 weights standing for w * 2^w_exp and int32 biases at
+  /// the accumulator's scale (input exp + w_exp).
+  int conv(int x, std::vector<int8_t> w, std::vector<int32_t> bias, int w_exp, int64_t out_c, int64_t k, int64_t s,
+           int64_t p, bool relu, int64_t groups, std::string name = "");
+  int dense(int x, std::vector<int8_t> w, std::vector<int32_t> bias, int w_exp, int64_t out, bool relu,
+            std::string name = "");
+  /// out = requantized (a << shift_a) + (b << shift_b) on the finer scale.
+  int add(int a, int b, bool relu, std::string name = "");
+  int max_pool(int x, int64_t k, int64_t s, int64_t p, std::string name = "");
+  int avg_pool(int x, int64_t k, std::string name = "");  // k*k must be a power of two
+  int global_avg_pool(int x, std::string name = "");
+  int flatten(int x, std::string name = "");
+  /// Host-only Reshape to `s` (the same element count, NCHW data unchanged).
+  int reshape(int x, const Shape& s, std::string name = "");
+  /// The final Softmax over the channels: the int8 logits pass through and
+  /// softmax() (reference.h) turns them into probabilities.
+  int softmax(int x, std::string name = "");
+
+  const Node& node(int id) const { return g_.at(id); }
+  const Tensor& value(int id) const { return values_.at(static_cast<size_t>(id)); }
+  Graph take(int output);
+
+ private:
+  static int calibrated_shift(std::vector<int64_t>& magnitudes);
+  int finish(Node n, int w_exp);  // calibrates a Conv2d/Dense and adds it
+  int push(Node n);              // runs the node on the calibration values
+  int push(Node n, Tensor out);  // adds it with its value already computed
+  std::string name_for(std::string name, const char* prefix, int& counter);
+
+  Graph g_;
+  std::vector<Tensor> values_;
+  int convs_ = 0, dense_ = 0, adds_ = 0, pools_ = 0;
+};
+
+}  // namespace vta::compiler

@@ -1,0 +1,25 @@
+#pragma once
+// Which device runs a node (placement.cpp has the rules): the partition
+// pass applies placement() to every node; fusion and the graph passes ask it
+// of single nodes.
+#include <string>
+
+#include "vta/compiler/ir/graph.h"
+#include "vta/isa/config.h"
+
+namespace vta::compiler {
+
+/// The device node `n` of `g` runs on for config `c` (the partition pass
+/// sets Node::device to it). Channel counts below the block size are padded,
+/// not sent to the host.
+Device placement(const Graph& g, const Node& n, const Config& c);
+/// Why node `n` computes ONNX Runtime's float arithmetic on the host where
+/// VTA cannot reproduce it bit for bit (ort_ops.h); empty for other nodes.
+/// The per-layer report prints it.
+std::string host_reason(const Node& n);
+/// Throws vta::Error when no network can be compiled for `c`: a rectangular
+/// array (block_in != block_out) needs gemm.batch 1, since a batch x
+/// act_block() position cannot be whole INP and whole OUT elements at once.
+void check_compilable(const Config& c);
+
+}  // namespace vta::compiler

@@ -1,0 +1,32 @@
+#pragma once
+// The per-layer tile search (tile_search.cpp): the cost model of one tile
+// shape over a layer (docs/timing.md) and the cheapest tile that fits.
+#include <string>
+#include <vector>
+
+#include "vta/compiler/ir/network.h"
+#include "vta/compiler/schedule/conv_geom.h"
+#include "vta/isa/config.h"
+
+namespace vta::compiler {
+
+/// The cost model's cycles of the whole layer with tile `t`; `requant_ops` ALU
+/// immediates per output tile in the epilogue (requant_imm_ops());
+/// `residual_ops` >= 0: a fused residual Add with that many ALU immediates
+/// (its input shifts and requantization) after its operand's load and ADD.
+double tile_cost(const ConvGeom& g, const Tile& t, const Config& c, int requant_ops, int residual_ops = -1);
+/// The cost model's cycles of a fused pool's passes over a tile of th conv
+/// rows and toc channel blocks (its reset GEMM and ALU ops).
+double tile_pool_cycles(const ConvGeom& g, int64_t th, int64_t toc, const Config& c);
+/// The best tile for a conv/dense node on `c` (memoised by shape and config);
+/// `add`: the node fused into its epilogue (fused_epilogue()), if any.
+Tile choose_tile(const Node& n, const Shape& in, const Config& c, const Node* add = nullptr);
+/// The cost model's best `count` tiles for the same layer, cheapest first
+/// (the first is choose_tile()'s); fewer where fewer fit. Not memoised.
+std::vector<Tile> tile_candidates(const Node& n, const Shape& in, const Config& c, const Node* add, int count);
+/// The key a layer's tile is chosen under: its shape in blocks, its epilogue
+/// and the config hash (the memo key of choose_tile(), and of
+/// CompileOptions::tiles).
+std::string tile_key(const Node& n, const Shape& in, const Config& c, const Node* add = nullptr);
+
+}  // namespace vta::compiler

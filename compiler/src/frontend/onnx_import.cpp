@@ -1,0 +1,751 @@
+// ONNX (QDQ form) -> Graph. See onnx.h for the accepted subset; the integer
+// operators (QLinearConv, ConvInteger, QLinearMatMul, MatMulInteger) are in
+// onnx_integer.cpp.
+#include <onnx/onnx_pb.h>
+
+#include <bit>
+#include <cmath>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <variant>
+#include <set>
+#include <array>
+#include <algorithm>
+#include <cstring>
+
+#include "frontend/onnx_guard.h"
+#include "frontend/onnx_integer.h"
+#include "frontend/onnx_read.h"
+#include "vta/compiler/frontend/onnx.h"
+#include "vta/compiler/ops/acc_bound.h"
+#include "vta/compiler/ops/ort_ops.h"
+#include "vta/compiler/ops/requant.h"
+#include "vta/compiler/ops/requant_float.h"
+#include "vta/isa/error.h"
+#include "vta/isa/read_file.h"
+
+namespace vta::compiler {
+
+namespace {
+
+constexpr const char* kUint8Only =
+    "uint8 weights and weight zero points are supported only by QLinearConv, QLinearMatMul, ConvInteger and "
+    "MatMulInteger, not in QDQ form (weights must be int8 and symmetric)";
+
+struct Act {  // a dequantized activation: node id, scale exponent, zero point (int8 domain: uint8 - 128)
+  int node;
+  int exp;
+  int32_t zp = 0;
+  float scale = 0;  // a scale that is not a power of two (0: it is 2^exp)
+  float value() const { return scale != 0 ? scale : std::ldexp(1.0f, exp); }
+};
+struct Weight {
+  std::vector<int8_t> data;
+  std::vector<int64_t> dims;
+  std::vector<int> exps;  // one (per tensor) or one per output channel (per axis 0)
+  std::vector<float> scales;  // the same as floats
+};
+struct Bias {
+  std::vector<int32_t> data;
+  std::vector<int> exps;
+  std::vector<float> scales;
+};
+struct Pending {  // a float result waiting for its QuantizeLinear
+  Node node;
+  std::vector<int> in_exps;
+  // The exponent of the tie offset added before QuantizeLinear (the export's
+  // half-up rounding, onnx_export.cpp); kNoOffset: none.
+  int offset_exp = kNoOffset;
+  bool reduce_sum = false;  // a GlobalAvgPool written as ReduceSum (+ Mul by mult * 2^-12)
+  bool scaled = false;      // its Mul was seen
+  // Conv / Gemm whose input or weight scales are not all powers of two:
+  // ONNX Runtime's float requantization (requant_float.h) with these scales.
+  bool float_rq = false;
+  float x_scale = 0;
+  std::vector<float> w_scales;
+  // Add and the average pools: their inputs' scales, and whether one is not
+  // a power of two (then ONNX Runtime's float form, ort_ops.h).
+  std::vector<float> in_scales;
+  bool ort_in = false;
+  static constexpr int kNoOffset = -10000;
+};
+
+class Importer : public OnnxReader {
+ public:
+  Importer(const onnx::ModelProto& m, std::string source) : OnnxReader(std::move(source)), m_(m) {}
+
+  Graph run() {
+    const auto& gp = m_.graph();
+    g_.name = gp.name().empty() ? src_ : gp.name();
+    for (const auto& t : gp.initializer()) init_[t.name()] = &t;
+    for (const auto& v : gp.input())
+      if (!init_.count(v.name())) add_input(v);
+    for (const auto& n : gp.node())
+      for (const auto& in : n.input()) ++uses_[in];
+    for (const auto& o : gp.output()) ++uses_[o.name()];
+    for (int i : topo_order()) handle(gp.node(i));
+    if (gp.output_size() != 1) fail("{}: the model must have exactly one output, it has {}", src_, gp.output_size());
+    auto it = q_.find(gp.output(0).name());
+    if (it == q_.end()) fail("{}: the output '{}' is not an int8 tensor this importer produced", src_, gp.output(0).name());
+    g_.output = it->second;
+    return std::move(g_);
+  }
+
+ private:
+  // Kahn's algorithm over tensor dependencies; names a cycle if there is one.
+  std::vector<int> topo_order() const {
+    const auto& gp = m_.graph();
+    std::map<std::string, int> producer;
+    for (int i = 0; i < gp.node_size(); ++i)
+      for (const auto& o : gp.node(i).output()) {
+        if (o.empty()) continue;  // an optional output left out
+        if (init_.count(o) || inputs_.count(o))
+          bad(gp.node(i), fmt::format("output '{}' is also a graph input or initializer", o));
+        if (auto [it, fresh] = producer.emplace(o, i); !fresh)
+          bad(gp.node(i), fmt::format("output '{}' is also the output of node '{}' (output names must be unique)", o,
+                                      gp.node(it->second).name()));
+      }
+    std::vector<int> indeg(static_cast<size_t>(gp.node_size()), 0);
+    std::vector<std::vector<int>> users(static_cast<size_t>(gp.node_size()));
+    for (int i = 0; i < gp.node_size(); ++i) {
+      for (const auto& in : gp.node(i).input()) {
+        if (in.empty()) continue;
+        auto p = producer.find(in);
+        if (p != producer.end()) {
+          ++indeg[static_cast<size_t>(i)];
+          users[static_cast<size_t>(p->second)].push_back(i);
+        } else if (!init_.count(in) && !inputs_.count(in)) {
+          bad(gp.node(i), fmt::format("input '{}' is neither a graph input, an initializer nor the output of a node", in));
+        }
+      }
+    }
+    std::vector<int> order, ready;
+    for (int i = 0; i < gp.node_size(); ++i)
+      if (indeg[static_cast<size_t>(i)] == 0) ready.push_back(i);
+    while (!ready.empty()) {
+      std::sort(ready.begin(), ready.end(), std::greater<>());
+      const int i = ready.back();
+      ready.pop_back();
+      order.push_back(i);
+      for (int u : users[static_cast<size_t>(i)])
+        if (--indeg[static_cast<size_t>(u)] == 0) ready.push_back(u);
+    }
+    if (static_cast<int>(order.size()) != gp.node_size()) {
+      std::string names;
+      for (int i = 0; i < gp.node_size(); ++i)
+        if (indeg[static_cast<size_t>(i)] > 0) names += (names.empty() ? "" : ", ") + gp.node(i).name();
+      fail("{}: the graph has a cycle through nodes {}", src_, names);
+    }
+    return order;
+  }
+
+  void add_input(const onnx::ValueInfoProto& v) {
+    inputs_.insert(v.name());
+    const auto& tt = v.type().tensor_type();
+    std::vector<int64_t> d;
+    for (const auto& dim : tt.shape().dim()) {
+      if (!dim.has_dim_value() || dim.dim_value() <= 0)
+        fail("{}: input '{}' needs a static positive shape", src_, v.name());
+      d.push_back(dim.dim_value());
+    }
+    if (const std::string e = dims_problem(d); !e.empty()) fail("{}: input '{}' {}", src_, v.name(), e);
+    if (d.size() < 2 || d.size() > 4)
+      fail("{}: input '{}' must be NCHW, N x rows x K or NC, it has {} dimensions", src_, v.name(), d.size());
+    Node n;
+    n.name = v.name();
+    n.op = Op::Input;
+    // A 3-D input (the rows of a batched MatMul) folds its batch into N.
+    n.out = d.size() == 4 ? Shape{d[0], d[1], d[2], d[3]} : d.size() == 3 ? Shape{d[0] * d[1], d[2], 1, 1} : Shape{d[0], d[1], 1, 1};
+    if (tt.elem_type() == onnx::TensorProto::INT8 || tt.elem_type() == onnx::TensorProto::UINT8) {
+      n.exp = 0;
+      n.uint8 = tt.elem_type() == onnx::TensorProto::UINT8;  // held as value - 128
+      q_[v.name()] = g_.add(n);
+      if (d.size() == 3) batches_[v.name()] = d[0];
+    } else if (tt.elem_type() == onnx::TensorProto::FLOAT) {
+      float_input_ = v.name();
+      float_input_node_ = n;
+    } else {
+      fail("{}: input '{}' must be int8, uint8 or float", src_, v.name());
+    }
+  }
+
+  // A scale initializer: a power of two; returns its exponent.
+  int scale_exp(const onnx::NodeProto& n, int k) const {
+    const float v = float_scalar(n, k);
+    int e = 0;
+    const float m = std::frexp(v, &e);
+    if (!(v > 0) || m != 0.5f)
+      bad(n, fmt::format("scale {} is not a power of two; requantization here is a shift (multiplier + shift "
+                         "requantization is not supported yet)", v));
+    return e - 1;
+  }
+
+  // A scale initializer: positive and finite; its exponent when it is a
+  // power of two, else the nearest exponent and the value in `value`.
+  int any_scale(const onnx::NodeProto& n, int k, float& value) const {
+    const float v = float_scalar(n, k);
+    check_scale(n, v);
+    int e = 0;
+    value = std::frexp(v, &e) == 0.5f ? 0.0f : v;
+    return value == 0 ? e - 1 : static_cast<int>(std::lround(std::log2(v)));
+  }
+  void check_scale(const onnx::NodeProto& n, float v) const {
+    if (!(v > 0) || !std::isfinite(v) || !std::isnormal(v))
+      bad(n, fmt::format("scale {} must be positive, finite and normal", v));
+  }
+
+  // Per-axis power-of-two scales: their exponents.
+  std::vector<int> scale_exps(const onnx::NodeProto& n, int k) const {
+    std::vector<int> out;
+    for (float v : float_values(n, k)) {
+      int e = 0;
+      if (!(v > 0) || std::frexp(v, &e) != 0.5f)
+        bad(n, fmt::format("scale {} is not a power of two; requantization here is a shift (multiplier + shift "
+                           "requantization is not supported yet)", v));
+      out.push_back(e - 1);
+    }
+    return out;
+  }
+
+  // The zero point of an activation (one value; int8 domain: a uint8 one
+  // less 128); `uint8` says its type. An absent one is 0 of the type
+  // `absent_uint8` says (QuantizeLinear's default is uint8).
+  int32_t zero_point(const onnx::NodeProto& n, int k, bool& uint8, bool absent_uint8) const {
+    if (n.input_size() <= k || n.input(k).empty()) {
+      uint8 = absent_uint8;
+      return uint8 ? -128 : 0;
+    }
+    const auto& t = initializer(n, k);
+    if (t.data_type() != onnx::TensorProto::UINT8 && t.data_type() != onnx::TensorProto::INT8)
+      bad(n, fmt::format("zero point '{}' must be int8 or uint8", t.name()));
+    uint8 = t.data_type() == onnx::TensorProto::UINT8;
+    const std::vector<int64_t> v = int_values(t, n);
+    if (v.size() != 1) bad(n, fmt::format("zero point '{}' of an activation must be one value", t.name()));
+    return static_cast<int32_t>(uint8 ? v[0] - 128 : v[0]);
+  }
+
+  // Weight and bias zero points: absent, or all 0 of the tensor's type.
+  void zero_point_is_zero(const onnx::NodeProto& n, int k) const {
+    if (n.input_size() <= k || n.input(k).empty()) return;
+    if (initializer(n, k).data_type() == onnx::TensorProto::UINT8) bad(n, kUint8Only);
+    for (int64_t v : int_values(initializer(n, k), n))
+      if (v != 0) bad(n, "weight and bias zero points must be 0 (symmetric weights)");
+  }
+
+  const Act& act(const onnx::NodeProto& n, int k) const {
+    auto it = acts_.find(n.input(k));
+    if (it == acts_.end()) bad(n, fmt::format("input '{}' must be a dequantized int8 activation", n.input(k)));
+    return it->second;
+  }
+
+  // An activation whose scale is a power of two (Add and the pools requantize by shifts).
+  const Act& pow2_act(const onnx::NodeProto& n, int k) const {
+    const Act& a = act(n, k);
+    if (a.scale != 0)
+      bad(n, fmt::format("input '{}' has the scale {}, not a power of two (supported for Conv, Gemm, Add and the average pools, not after ReduceSum)",
+                         n.input(k), a.scale));
+    return a;
+  }
+
+  void handle(const onnx::NodeProto& n) {
+    const std::string& op = n.op_type();
+    if (!n.domain().empty() && n.domain() != "ai.onnx") bad(n, fmt::format("domain '{}' is not supported", n.domain()));
+    auto need = [&](int count) {
+      if (n.input_size() < count || n.output_size() < 1) bad(n, fmt::format("needs {} inputs and an output", count));
+    };
+    IntegerImport integer{*this, g_, q_, batches_, views_, chains_, uses_};
+    if (import_integer_requant(n, integer)) return;
+    if (op == "QuantizeLinear") {
+      need(2);
+      only_attrs(n, {"axis"});
+      float fs = 0;
+      const int exp = any_scale(n, 1, fs);
+      bool u8 = true;
+      const int32_t zp = zero_point(n, 2, u8, true);
+      if (n.input(0) == float_input_) {
+        if (fs != 0) scale_exp(n, 1);  // names the scale that is not a power of two  // a float graph input: one Input node, however many quantize it
+        if (float_input_id_ < 0) {
+          Node in = float_input_node_;
+          in.exp = exp;
+          in.zp = zp;
+          in.uint8 = u8;
+          float_input_id_ = g_.add(in);
+        } else if (g_.at(float_input_id_).exp != exp || g_.at(float_input_id_).zp != zp ||
+                   g_.at(float_input_id_).uint8 != u8) {
+          bad(n, fmt::format("input '{}' is quantized again with another scale", n.input(0)));
+        }
+        q_[n.output(0)] = float_input_id_;
+        return;
+      }
+      if (auto a = acts_.find(n.input(0)); a != acts_.end()) {
+        // A change of 8-bit type at the same scale and zero point (int8 x as
+        // uint8 x + 128 for ConvInteger, onnx_export.cpp): the same values.
+        if (fs != 0 || a->second.scale != 0 || exp != a->second.exp || zp != a->second.zp || !u8 ||
+            g_.at(a->second.node).uint8)
+          bad(n, fmt::format("QuantizeLinear of the dequantized '{}' must turn int8 into uint8 at the same scale "
+                             "and zero point + 128 (a uint8 view for ConvInteger / MatMulInteger)", n.input(0)));
+        views_[n.output(0)] = a->second.node;
+        return;
+      }
+      auto it = pending_.find(n.input(0));
+      if (it == pending_.end()) bad(n, fmt::format("input '{}' is not the result of Conv, Gemm, Add or a pool", n.input(0)));
+      // A copy: one float result may feed several QuantizeLinear nodes (legal
+      // fan-out), each of which gets its own requantized node.
+      Pending p = it->second;
+      if (fs != 0 || p.float_rq || p.ort_in) {
+        finish_float(p, fs != 0 ? fs : std::ldexp(1.0f, exp), exp, zp, u8, n);
+      } else {
+        finish(p, exp, n);
+        set_output_zero_point(p.node, zp, u8);
+      }
+      q_[n.output(0)] = g_.add(std::move(p.node));
+      g_.nodes.back().name = n.output(0);
+      return;
+    }
+    if (op == "DequantizeLinear") {
+      need(2);
+      only_attrs(n, {"axis"});
+      if (auto q = q_.find(n.input(0)); q != q_.end()) {
+        // An 8-bit graph input takes its scale and zero point from its DequantizeLinear.
+        Node& src = g_.nodes[static_cast<size_t>(q->second)];
+        if (src.int32_out)
+          bad(n, fmt::format("input '{}' is int32 (DequantizeLinear of int32 activations is not supported)", n.input(0)));
+        float fs = 0;
+        const int exp = any_scale(n, 1, fs);
+        bool u8 = src.uint8;
+        const int32_t zp = zero_point(n, 2, u8, src.uint8);
+        if (u8 != src.uint8) bad(n, fmt::format("zero point type differs from the type of '{}'", n.input(0)));
+        if (src.op == Op::Input) src.exp = exp, src.zp = zp;
+        acts_[n.output(0)] = Act{q->second, exp, zp, fs};
+        return;
+      }
+      const auto& t = initializer(n, 0);
+      if (t.data_type() == onnx::TensorProto::UINT8) bad(n, kUint8Only);
+      zero_point_is_zero(n, 2);
+      const std::vector<float> fscales = float_values(n, 1);
+      for (float v : fscales) check_scale(n, v);
+      bool pow2 = true;
+      for (float v : fscales) {
+        int e = 0;
+        pow2 = pow2 && std::frexp(v, &e) == 0.5f;
+      }
+      const std::vector<int> exps = pow2 ? scale_exps(n, 1) : std::vector<int>(fscales.size(), 0);
+      if (exps.size() > 1 && attr_i(n, "axis", 1) != 0)
+        bad(n, "per-axis scales are supported along axis 0 (the output channels) only");
+      const std::vector<int64_t> v = int_values(t, n);
+      if (t.data_type() == onnx::TensorProto::INT8) {
+        Weight w{std::vector<int8_t>(v.begin(), v.end()), {t.dims().begin(), t.dims().end()}, exps, fscales};
+        weights_[n.output(0)] = std::move(w);
+      } else {
+        Bias b;
+        for (auto x : v) b.data.push_back(static_cast<int32_t>(x));
+        b.exps = exps;
+        b.scales = fscales;
+        biases_[n.output(0)] = std::move(b);
+      }
+      return;
+    }
+    if (op == "Conv" || op == "Gemm") {
+      need(2);
+      const bool conv = op == "Conv";
+      const Act& x = act(n, 0);
+      auto w = weights_.find(n.input(1));
+      if (w == weights_.end()) bad(n, fmt::format("weight '{}' must be a dequantized int8 initializer", n.input(1)));
+      Pending p;
+      Node& out = p.node;
+      out.name = n.name();
+      out.op = conv ? Op::Conv2d : Op::Dense;
+      out.inputs = {x.node};
+      Shape is = g_.at(x.node).out;
+      if (conv) {
+        only_attrs(n, {"kernel_shape", "strides", "pads", "group", "dilations", "auto_pad"});
+        const auto [k, s, pad] = window(n, is);
+        out.kernel = k, out.stride = s, out.pad = pad, out.groups = attr_i(n, "group", 1);
+        if (pad > 0 && x.zp != 0) {
+          // ONNX pads the dequantized input with 0, the zero point: a host
+          // Pad gives that; VTA's loads pad with 0 (the int8 value 0).
+          Node pd;
+          pd.name = n.name() + ".pad";
+          pd.op = Op::Pad;
+          pd.inputs = {x.node};
+          pd.pad = pad;
+          pd.x_zp = pd.zp = x.zp;
+          pd.exp = x.exp;
+          pd.uint8 = g_.at(x.node).uint8;
+          pd.out = Shape{is.n, is.c, is.h + 2 * pad, is.w + 2 * pad};
+          out.inputs = {g_.add(pd)};
+        }
+        // first, so that dims[1] * group below cannot overflow
+        if (out.groups != 1 && out.groups != is.c) bad(n, "attribute group must be 1 or the channel count (depthwise)");
+        if (w->second.dims.size() != 4 || w->second.dims[2] != k || w->second.dims[3] != k ||
+            w->second.dims[1] * out.groups != is.c)
+          bad(n, "weight dims must be [O, C/group, K, K] matching the input");
+        out.out = Shape{is.n, w->second.dims[0], (is.h + 2 * pad - k) / s + 1, (is.w + 2 * pad - k) / s + 1};
+        out.weight = w->second.data;
+        if (out.inputs[0] != x.node) out.pad = 0;
+      } else {
+        only_attrs(n, {"transB", "transA", "alpha", "beta"});
+        if (attr_i(n, "transA", 0) != 0) bad(n, "attribute transA must be 0");
+        for (const auto& a : n.attribute())
+          if ((a.name() == "alpha" || a.name() == "beta") && a.f() != 1.0f) bad(n, fmt::format("attribute {} must be 1", a.name()));
+        const auto& d = w->second.dims;
+        const int64_t inner = is.c * is.h * is.w;
+        if (d.size() != 2) bad(n, "weight must be 2-D");
+        const bool tb = attr_i(n, "transB", 0) != 0;
+        const int64_t o = tb ? d[0] : d[1], i = tb ? d[1] : d[0];
+        if (i != inner) bad(n, fmt::format("weight has {} inputs, the activation {}", i, inner));
+        out.weight.resize(static_cast<size_t>(o * i));
+        for (int64_t r = 0; r < o; ++r)
+          for (int64_t c = 0; c < i; ++c)
+            out.weight[static_cast<size_t>(r * i + c)] = w->second.data[static_cast<size_t>(tb ? r * i + c : c * o + r)];
+        out.out = Shape{is.n, o, 1, 1};
+      }
+      const std::vector<int>& we = w->second.exps;
+      const std::vector<float>& wsc = w->second.scales;
+      if (wsc.size() != 1 && static_cast<int64_t>(wsc.size()) != out.out.c)
+        bad(n, fmt::format("the weight has {} scales for {} output channels", wsc.size(), out.out.c));
+      bool w_pow2 = true;
+      for (float v : wsc) {
+        int e = 0;
+        w_pow2 = w_pow2 && std::frexp(v, &e) == 0.5f;
+      }
+      if (x.scale != 0 || !w_pow2) {
+        // Scales that are not powers of two: ONNX Runtime fuses DQ -> Conv /
+        // Gemm -> Q into QLinearConv / QLinearMatMul, whose int32 bias has the
+        // scale x_scale * w_scale and whose requantization is in float.
+        p.float_rq = true;
+        p.x_scale = x.scale != 0 ? x.scale : std::ldexp(1.0f, x.exp);
+        p.w_scales = wsc;
+        if (n.input_size() > 2 && !n.input(2).empty()) {
+          auto b = biases_.find(n.input(2));
+          if (b == biases_.end()) bad(n, fmt::format("bias '{}' must be a dequantized int32 initializer", n.input(2)));
+          if (static_cast<int64_t>(b->second.data.size()) != out.out.c) bad(n, "bias length differs from the output channels");
+          const auto& bs = b->second.scales;
+          for (int64_t c = 0; c < out.out.c; ++c) {
+            const float want = p.x_scale * wsc[wsc.size() == 1 ? 0 : static_cast<size_t>(c)];
+            const float got = bs[bs.size() == 1 ? 0 : static_cast<size_t>(c)];
+            if (std::abs(got - want) > want * 1e-6f)
+              bad(n, fmt::format("bias scale {} of channel {} is not input scale x weight scale ({})", got, c, want));
+          }
+          out.bias = b->second.data;
+        }
+        fold_input_zero_point(out, x.zp, n);
+        p.in_exps = {x.exp};
+        pending_[n.output(0)] = std::move(p);
+        return;
+      }
+      // Per-channel weight scales: each channel's accumulator moves to the
+      // scale of the finest one (Node::lshift).
+      if (we.size() != 1 && static_cast<int64_t>(we.size()) != out.out.c)
+        bad(n, fmt::format("the weight has {} scales for {} output channels", we.size(), out.out.c));
+      auto wexp = [&](int64_t c) { return we.size() == 1 ? we[0] : we[static_cast<size_t>(c)]; };
+      const int emin = *std::min_element(we.begin(), we.end());
+      const int bias_exp = x.exp + emin;
+      if (*std::max_element(we.begin(), we.end()) != emin)
+        for (int64_t c = 0; c < out.out.c; ++c) out.lshift.push_back(static_cast<int8_t>(wexp(c) - emin));
+      if (n.input_size() > 2 && !n.input(2).empty()) {
+        auto b = biases_.find(n.input(2));
+        if (b == biases_.end()) bad(n, fmt::format("bias '{}' must be a dequantized int32 initializer", n.input(2)));
+        if (static_cast<int64_t>(b->second.data.size()) != out.out.c) bad(n, "bias length differs from the output channels");
+        const auto& be = b->second.exps;
+        for (int64_t c = 0; c < out.out.c; ++c)
+          if ((be.size() == 1 ? be[0] : be.at(static_cast<size_t>(c))) != x.exp + wexp(c))
+            bad(n, "bias scale must be input scale x weight scale (per output channel)");
+        out.bias = b->second.data;
+      }
+      fold_input_zero_point(out, x.zp, n);
+      p.in_exps = {bias_exp};
+      pending_[n.output(0)] = std::move(p);
+      return;
+    }
+    if (op == "Relu") {
+      need(1);
+      auto it = pending_.find(n.input(0));
+      if (it == pending_.end()) bad(n, "Relu must follow Conv, Gemm or Add (before QuantizeLinear)");
+      Pending p = it->second;
+      p.node.relu = true;
+      pending_[n.output(0)] = std::move(p);
+      return;
+    }
+    if (op == "Add" && pending_.count(n.input(0)) && n.input_size() == 2 && init_.count(n.input(1))) {
+      // The half-up tie offset before QuantizeLinear; finish() checks its value.
+      Pending p = pending_.at(n.input(0));
+      if (p.offset_exp != Pending::kNoOffset) bad(n, "a second rounding offset");
+      p.offset_exp = scale_exp(n, 1);
+      pending_[n.output(0)] = std::move(p);
+      return;
+    }
+    if (op == "ReduceSum") {
+      need(2);
+      only_attrs(n, {"keepdims", "noop_with_empty_axes"});
+      const Act& x = pow2_act(n, 0);
+      std::vector<int64_t> axes = int_values(initializer(n, 1), n);
+      for (auto& a : axes)
+        if (a < 0) a += 4;
+      if (axes != std::vector<int64_t>{2, 3} || attr_i(n, "keepdims", 1) != 1)
+        bad(n, "only the sum over H and W with keepdims 1 (a global average pool) is supported");
+      Pending p;
+      p.node.name = n.name();
+      p.node.op = Op::GlobalAvgPool;
+      p.node.inputs = {x.node};
+      p.node.x_zp = x.zp;
+      const Shape is = g_.at(x.node).out;
+      p.node.out = Shape{is.n, is.c, 1, 1};
+      p.node.mult = 4096;
+      p.in_exps = {x.exp};
+      p.reduce_sum = true;
+      pending_[n.output(0)] = std::move(p);
+      return;
+    }
+    if (op == "Mul") {
+      need(2);
+      auto it = pending_.find(n.input(0));
+      if (it == pending_.end() || !it->second.reduce_sum || it->second.scaled || it->second.node.relu ||
+          it->second.offset_exp != Pending::kNoOffset)
+        bad(n, "Mul is supported only right after a ReduceSum over H and W (a global average pool)");
+      const double m = std::ldexp(static_cast<double>(float_scalar(n, 1)), 12);
+      if (!(m >= 1 && m <= 4096 && m == std::floor(m)))
+        bad(n, fmt::format("the multiplier {} is not k * 2^-12 with k in 1..4096", float_scalar(n, 1)));
+      Pending p = it->second;
+      p.node.mult = static_cast<int32_t>(m);
+      p.scaled = true;
+      pending_[n.output(0)] = std::move(p);
+      return;
+    }
+    if (op == "Add") {
+      need(2);
+      const Act& a = act(n, 0);
+      const Act& b = act(n, 1);
+      if (!(g_.at(a.node).out == g_.at(b.node).out)) bad(n, "inputs must have the same shape (no broadcasting)");
+      Pending p;
+      p.node.name = n.name();
+      p.node.op = Op::Add;
+      p.node.inputs = {a.node, b.node};
+      p.node.x_zp = a.zp, p.node.w_zp = b.zp;
+      p.node.out = g_.at(a.node).out;
+      p.in_exps = {a.exp, b.exp};
+      p.in_scales = {a.value(), b.value()};
+      p.ort_in = a.scale != 0 || b.scale != 0;
+      pending_[n.output(0)] = std::move(p);
+      return;
+    }
+    if (op == "AveragePool" || op == "GlobalAveragePool") {
+      need(1);
+      const Act& x = act(n, 0);
+      const Shape is = g_.at(x.node).out;
+      Pending p;
+      p.node.name = n.name();
+      p.node.inputs = {x.node};
+      p.node.x_zp = x.zp;
+      p.in_exps = {x.exp};
+      p.in_scales = {x.value()};
+      p.ort_in = x.scale != 0;
+      if (op == "AveragePool") {
+        only_attrs(n, {"kernel_shape", "strides", "pads", "auto_pad", "count_include_pad", "ceil_mode"});
+        const auto [k, s, pad] = window(n, is);
+        if (attr_i(n, "ceil_mode", 0) != 0) bad(n, "attribute ceil_mode must be 0");
+        // ONNX Runtime's float form (any input scale): any unpadded window;
+        // the shift form: non-overlapping windows of a power-of-two size.
+        if (pad != 0 || (!p.ort_in && (s != k || !std::has_single_bit(static_cast<uint64_t>(k * k)))))
+          bad(n, "only unpadded windows (non-overlapping, of a power-of-two size, where the scales are powers of "
+                 "two) are supported");
+        p.node.op = Op::AvgPool;
+        p.node.pool = k, p.node.pool_stride = s;
+        p.node.out = Shape{is.n, is.c, (is.h - k) / s + 1, (is.w - k) / s + 1};
+      } else {
+        p.node.op = Op::GlobalAvgPool;
+        p.node.out = Shape{is.n, is.c, 1, 1};
+      }
+      pending_[n.output(0)] = std::move(p);
+      return;
+    }
+    if (op == "MaxPool" || op == "Flatten") {
+      need(1);
+      auto it = q_.find(n.input(0));
+      if (it == q_.end()) bad(n, "input must be an int8 tensor");
+      const Node& in = g_.at(it->second);
+      Node out;
+      out.name = n.output(0);
+      out.inputs = {it->second};
+      out.exp = in.exp;
+      out.zp = in.zp, out.uint8 = in.uint8;
+      if (op == "MaxPool") {
+        only_attrs(n, {"kernel_shape", "strides", "pads", "auto_pad", "dilations", "ceil_mode", "storage_order"});
+        const auto [k, s, pad] = window(n, in.out);
+        out.op = Op::MaxPool;
+        out.pool = k, out.pool_stride = s, out.pool_pad = pad;
+        out.out = Shape{in.out.n, in.out.c, (in.out.h + 2 * pad - k) / s + 1, (in.out.w + 2 * pad - k) / s + 1};
+      } else {
+        only_attrs(n, {"axis"});
+        if (attr_i(n, "axis", 1) != 1) bad(n, "attribute axis must be 1");
+        out.op = Op::Flatten;
+        out.out = Shape{in.out.n, in.out.c * in.out.h * in.out.w, 1, 1};
+      }
+      q_[n.output(0)] = g_.add(std::move(out));
+      return;
+    }
+    if (import_integer_op(n, integer)) return;
+    bad(n, "operator is not supported (QuantizeLinear, DequantizeLinear, Conv, Gemm, Relu, Add, MaxPool, "
+           "AveragePool, GlobalAveragePool, Flatten, QLinearConv, ConvInteger, QLinearMatMul, MatMulInteger)");
+  }
+
+  void finish(Pending& p, int exp, const onnx::NodeProto& q) {
+    Node& n = p.node;
+    n.exp = exp;
+    switch (n.op) {
+      case Op::Conv2d:
+      case Op::Dense: n.shift = exp - p.in_exps[0]; break;
+      case Op::Add: {
+        const int base = std::min(p.in_exps[0], p.in_exps[1]);
+        n.shift_a = p.in_exps[0] - base, n.shift_b = p.in_exps[1] - base;
+        n.shift = exp - base;
+        break;
+      }
+      case Op::AvgPool: n.shift = std::countr_zero(static_cast<uint64_t>(n.pool * n.pool)) + exp - p.in_exps[0]; break;
+      case Op::GlobalAvgPool: {
+        const Shape is = g_.at(n.inputs[0]).out;
+        if (!p.reduce_sum) n.mult = static_cast<int32_t>(std::lround(4096.0 / static_cast<double>(is.h * is.w)));
+        n.shift = 12 + exp - p.in_exps[0];
+        break;
+      }
+      default: break;
+    }
+    if (n.shift < 0 || n.shift > 30)
+      bad(q, fmt::format("output scale 2^{} gives a requantization shift of {} (0..30 supported)", exp, n.shift));
+    // The offset makes QuantizeLinear round half up, as the shift does, only
+    // when it is a quarter of the result's integer unit 2^(exp - shift).
+    if (p.offset_exp != Pending::kNoOffset && p.offset_exp != exp - n.shift - 2)
+      bad(q, fmt::format("the rounding offset 2^{} before it is not 2^{} (a quarter of the unit of its input)",
+                         p.offset_exp, exp - n.shift - 2));
+    // Without the export's tie offset QuantizeLinear rounds half to even.
+    n.round_even = p.offset_exp == Pending::kNoOffset && n.shift > 0;
+    if (!n.lshift.empty()) {  // the per-channel left shifts must not overflow the 32-bit accumulator
+      const int64_t per_out = static_cast<int64_t>(n.weight.size()) / n.out.c;
+      Node one = n;
+      one.out.c = 1;
+      for (int64_t c = 0; c < n.out.c; ++c) {
+        one.bias = n.bias.empty() ? std::vector<int32_t>{} : std::vector<int32_t>{n.bias[static_cast<size_t>(c)]};
+        one.weight.assign(n.weight.begin() + c * per_out, n.weight.begin() + (c + 1) * per_out);
+        if ((acc_bound(one) << n.lshift[static_cast<size_t>(c)]) >= (int64_t{1} << 31) - (int64_t{1} << 15))
+          bad(q, fmt::format("the per-channel scales of '{}' span 2^{}: its channel {} overflows 32 bits", n.name,
+                             n.lshift[static_cast<size_t>(c)], c));
+      }
+    }
+  }
+
+  // QuantizeLinear with a float requantization: Conv / Gemm only. ONNX
+  // Runtime's multiplier per channel: fl(fl(x_scale * w_scale) / y_scale).
+  void finish_float(Pending& p, float y_scale, int exp, int32_t zp, bool u8, const onnx::NodeProto& q) {
+    Node& n = p.node;
+    if (p.offset_exp != Pending::kNoOffset) bad(q, "a rounding offset before a float requantization");
+    if (n.op == Op::Add || n.op == Op::AvgPool || n.op == Op::GlobalAvgPool) {
+      if (p.reduce_sum) bad(q, fmt::format("the scale {} is not a power of two (after ReduceSum)", y_scale));
+      finish_ort(p, y_scale, exp, zp, u8, q);
+      return;
+    }
+    if (n.op != Op::Conv2d && n.op != Op::Dense)
+      bad(q, fmt::format("the scale {} is not a power of two (supported after Conv, Gemm, Add and the average "
+                         "pools only)", y_scale));
+    if (!p.float_rq)  // power-of-two input and weight scales
+      bad(q, fmt::format("the scale {} is not a power of two while the input and weight scales of '{}' are "
+                         "(supported when they are not)", y_scale, n.name));
+    n.exp = exp;
+    n.scale = y_scale;
+    n.zp = zp;
+    n.uint8 = u8;
+    n.round_even = true;
+    for (float w : p.w_scales) {
+      const float m = static_cast<float>(static_cast<double>(p.x_scale) * static_cast<double>(w)) / y_scale;
+      if (!(m > 0) || !std::isfinite(m)) bad(q, fmt::format("the requantization multiplier of '{}' is {}", n.name, m));
+      n.fmults.push_back(m);
+    }
+    n.fmult = n.fmults[0];
+    if (std::all_of(n.fmults.begin(), n.fmults.end(), [&](float m) { return m == n.fmult; })) n.fmults.clear();
+    if (n.fmults.empty()) {
+      if (const auto f = lower_float_requant(n.fmult, n.zp, n.relu, acc_bound(n))) n.frq = *f;
+    } else {
+      lower_float_requant_rows(n);
+    }
+  }
+
+  // Add and the average pools with a scale that is not a power of two:
+  // ONNX Runtime's QLinearAdd / QLinearAveragePool (Node::ort) and
+  // QLinearGlobalAveragePool (its multiplier in Node::fmult), host only.
+  void finish_ort(Pending& p, float y_scale, int exp, int32_t zp, bool u8, const onnx::NodeProto& q) {
+    Node& n = p.node;
+    n.exp = exp;
+    n.scale = y_scale;
+    n.zp = zp;
+    n.uint8 = u8;
+    n.round_even = true;
+    for (int in : n.inputs)  // QLinearAdd and the QLinear pools take one 8-bit type throughout
+      if (g_.at(in).uint8 != u8)
+        bad(q, fmt::format("'{}' reads {} and writes {} (supported with one 8-bit type)", n.name,
+                           g_.at(in).uint8 ? "uint8" : "int8", u8 ? "uint8" : "int8"));
+    if (n.op == Op::GlobalAvgPool) {
+      const Shape is = g_.at(n.inputs[0]).out;
+      n.mult = 1;
+      n.fmult = global_avg_pool_scale_ort(p.in_scales[0], y_scale, is.h * is.w);
+      return;
+    }
+    n.ort.a = p.in_scales[0];
+    n.ort.b = n.op == Op::Add ? p.in_scales[1] : 0;
+    n.ort.out = y_scale;
+  }
+
+  // QuantizeLinear's zero point on the node it finishes. A Conv2d / Dense
+  // with one takes the VTA form with m = 1 (the shift, then ADD zp).
+  static void set_output_zero_point(Node& n, int32_t zp, bool u8) {
+    n.zp = zp;
+    n.uint8 = u8;
+    if (zp != 0 && (n.op == Op::Conv2d || n.op == Op::Dense)) n.vta_rq = VtaRequant{0, 1, n.shift};
+  }
+
+  // sum (x - zx) w + b = sum x w + (b - zx sum w): the input zero point
+  // folded into the bias (padding already holds zx: a Pad node).
+  void fold_input_zero_point(Node& out, int32_t zx, const onnx::NodeProto& n) const {
+    if (zx == 0) return;
+    const int64_t per_out = static_cast<int64_t>(out.weight.size()) / out.out.c;
+    if (out.bias.empty()) out.bias.assign(static_cast<size_t>(out.out.c), 0);
+    for (int64_t o = 0; o < out.out.c; ++o) {
+      int64_t sum = 0;
+      for (int64_t i = 0; i < per_out; ++i) sum += out.weight[static_cast<size_t>(o * per_out + i)];
+      const int64_t b = out.bias[static_cast<size_t>(o)] - int64_t{zx} * sum;
+      if (b < INT32_MIN || b > INT32_MAX) bad(n, "the bias with the input zero point folded in overflows int32");
+      out.bias[static_cast<size_t>(o)] = static_cast<int32_t>(b);
+    }
+  }
+
+  const onnx::ModelProto& m_;
+  Graph g_;
+  std::set<std::string> inputs_;
+  std::map<std::string, int> q_;  // int8, uint8 (held as int8) and int32 tensor -> node
+  std::map<std::string, int64_t> batches_;  // 3-D tensors -> their batch (folded into N)
+  std::map<std::string, Act> acts_;
+  std::map<std::string, Weight> weights_;
+  std::map<std::string, Bias> biases_;
+  std::map<std::string, Pending> pending_;
+  std::map<std::string, int> views_;  // uint8 views of int8 tensors (IntegerImport::views)
+  std::map<std::string, Int32Chain> chains_;
+  std::map<std::string, int> uses_;  // tensor -> readers (+1 for a graph output)
+  std::string float_input_;
+  Node float_input_node_;
+  int float_input_id_ = -1;  // its Input node, once a QuantizeLinear made it
+};
+
+}  // namespace
+
+Graph import_onnx_bytes(const std::string& bytes, const std::string& source) {
+  onnx::ModelProto m;
+  if (bytes.empty() || !m.ParseFromString(bytes)) fail("{}: not a valid ONNX model (empty, truncated or corrupt protobuf)", source);
+  if (!m.has_graph()) fail("{}: the model has no graph", source);
+  check_model_limits(m, source);
+  return guarded_import(source, [&] { return Importer(m, source).run(); });
+}
+
+Graph import_onnx(const std::string& path) {
+  return import_onnx_bytes(read_file(path, {}, kModelReadLimit), path);
+}
+
+}  // namespace vta::compiler

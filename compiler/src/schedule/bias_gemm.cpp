@@ -1,0 +1,80 @@
+// Bias lanes for the GEMM core. See bias_gemm.h.
+#include "vta/compiler/schedule/bias_gemm.h"
+
+#include <algorithm>
+
+#include "vta/compiler/ops/requant.h"
+
+namespace vta::compiler {
+
+namespace {
+
+// The lane weights of bias b over `lanes` INP lanes (1, -128, -128, ...):
+// false when b has no such form.
+bool lanes_of(int32_t b, int64_t lanes, int8_t* w) {
+  if (lanes < 2) return false;
+  const int64_t r = ((int64_t{b} % 128) + 128) % 128, q = (int64_t{b} - r) / 128;  // b = r + 128 q
+  // The other lanes' weights sum to -q, each in [-128, 127].
+  int64_t rest = -q;
+  if (rest < -128 * (lanes - 1) || rest > 127 * (lanes - 1)) return false;
+  if (w) {
+    w[0] = static_cast<int8_t>(r);
+    for (int64_t j = 1; j < lanes; ++j) {
+      const int64_t v = std::clamp<int64_t>(rest, -128, 127);
+      w[j] = static_cast<int8_t>(v);
+      rest -= v;
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
+int32_t packed_bias(const Node& n, int64_t channel) {
+  const int32_t b = n.bias.empty() ? 0 : n.bias[static_cast<size_t>(channel)];
+  return static_cast<int32_t>(static_cast<uint32_t>(b) + static_cast<uint32_t>(bias_fold(n, channel)));
+}
+
+bool bias_by_gemm(const Node& n, const Config& c) {
+  if (n.op != Op::Conv2d && n.op != Op::Dense) return false;
+  for (int64_t o = 0; o < n.out.c; ++o)
+    if (!lanes_of(packed_bias(n, o), c.gemm.block_in, nullptr)) return false;
+  return true;
+}
+
+std::vector<uint8_t> pack_bias_weights(const Node& n, int64_t blocks, const Config& c) {
+  const int64_t bo = c.gemm.block_out, bi = c.gemm.block_in;
+  std::vector<uint8_t> out(static_cast<size_t>(blocks * bo * bi), 0);
+  for (int64_t o = 0; o < n.out.c && o < blocks * bo; ++o)
+    lanes_of(packed_bias(n, o), bi, reinterpret_cast<int8_t*>(out.data() + o * bi));
+  return out;
+}
+
+std::vector<uint8_t> bias_input(const Config& c) {
+  const int64_t bi = c.gemm.block_in;
+  std::vector<uint8_t> out(static_cast<size_t>(c.gemm.batch * bi), static_cast<uint8_t>(-128));
+  for (int64_t b = 0; b < c.gemm.batch; ++b) out[static_cast<size_t>(b * bi)] = 1;
+  return out;
+}
+
+int conv_shift(const Node& add, int conv) { return add.inputs[0] == conv ? add.shift_a : add.shift_b; }
+int operand_shift(const Node& add, int conv) { return add.inputs[0] == conv ? add.shift_b : add.shift_a; }
+
+int fused_operand_shift(const Node& add) {
+  // fused_into() fuses the later of the two operands.
+  return add.inputs[0] > add.inputs[1] ? add.shift_b : add.shift_a;
+}
+
+bool residual_by_gemm(const Node& add, const Config& c) {
+  const int s = fused_operand_shift(add);
+  return add.op == Op::Add && c.gemm.block_in == c.gemm.block_out && s >= 0 && s <= 6;
+}
+
+std::vector<uint8_t> scaled_identity(int shift, const Config& c) {
+  const int64_t b = c.gemm.block_in;
+  std::vector<uint8_t> out(static_cast<size_t>(b * b), 0);
+  for (int64_t i = 0; i < b; ++i) out[static_cast<size_t>(i * b + i)] = static_cast<uint8_t>(1 << shift);
+  return out;
+}
+
+}  // namespace vta::compiler

@@ -1,0 +1,417 @@
+// Per-layer tile search. A tile is th x tw output positions of toc output
+// channel blocks, accumulated over the input channels in steps of tic blocks;
+// none of the four need divide the layer (the last tile of a row, column or
+// channel range and the last step of a tile are smaller: tile_classes(), with
+// their own uop banks where the uops would differ: conv_banks()).
+// Each SRAM is split in two halves (double buffering: two virtual threads
+// alternate so that the loads of one step overlap the GEMM of the other), so
+// a tile must fit half of each buffer. Among the tiles that fit, the cost
+// model picks the cheapest: the load, compute and store modules' timelines
+// over the layer's steps and tiles under the rules of docs/timing.md
+// (tile_timeline()), evaluated where a busy-cycle bound (tile_bound()) could
+// beat the best so far. Results are memoised by (layer shape, config hash).
+#include "vta/compiler/schedule/tile_search.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <mutex>
+
+#include "vta/compiler/ops/requant.h"
+#include "vta/compiler/schedule/conv_geom.h"
+#include "vta/isa/error.h"
+
+namespace vta::compiler {
+
+namespace {
+
+// The cost model's parts of one tile shape (docs/timing.md rules, bytes over
+// the bus): a step's loads (load module) and GEMM, and per tile the compute
+// module's head (bias row load or bias GEMM, reset GEMM) and tail (the epilogue's ALU
+// passes, a fused Add's operand loads), and the store.
+struct Parts {
+  const ConvGeom& g;
+  const Config& c;
+  int requant_ops, residual_ops;
+  double B, rl, wl, groups;
+  Parts(const ConvGeom& geo, const Config& cfg, int rq, int res)
+      : g(geo),
+        c(cfg),
+        requant_ops(rq),
+        residual_ops(res),
+        B(static_cast<double>(cfg.memory.bus_bits) / 8.0),
+        rl(static_cast<double>(cfg.memory.read_latency)),
+        wl(static_cast<double>(cfg.memory.write_latency)),
+        groups(static_cast<double>((cfg.gemm.batch * cfg.gemm.block_out + cfg.alu.lanes - 1) / cfg.alu.lanes)) {}
+  // (oh0, ow0): the tile's first output row and column; -1: any tile of
+  // this shape, at its cheapest (for tile_bound()).
+  double load(int64_t th, int64_t tw, int64_t toc, int64_t tic, int64_t oh0 = -1, int64_t ow0 = -1) const {
+    // Rules 9 and 11: the load module's LOADs run one after another, each
+    // an issue cycle, the read latency and its rows' beats.
+    return inp_load(th, tw, toc, tic, oh0, ow0) +
+           dma(toc * g.ro, tic * g.ri * g.k * g.k * c.derived.wgt_elem_bytes);
+  }
+  // The input rows (or columns) inside the image of the window of `n`
+  // output rows from `o0` over `extent` input rows; o0 < 0: the fewest.
+  int64_t inside(int64_t o0, int64_t n, int64_t extent) const {
+    const int64_t span = (n - 1) * g.s + g.k;
+    if (o0 < 0) return std::max<int64_t>(0, std::min(span, extent) - 2 * g.p);
+    const int64_t lo = std::max<int64_t>(0, o0 * g.s - g.p), hi = std::min(extent, o0 * g.s - g.p + span);
+    return std::max<int64_t>(0, hi - lo);
+  }
+  // The INP part of a step's loads (before its WGT load): the rows inside
+  // the image from DRAM, the padding zero-filled at pad_elems_per_cycle
+  // (rule 9; free in the bound).
+  double inp_load(int64_t th, int64_t tw, int64_t toc, int64_t tic, int64_t oh0 = -1, int64_t ow0 = -1) const {
+    const int64_t ih = (th - 1) * g.s + g.k, iw = (tw - 1) * g.s + g.k;
+    const int64_t rows = inside(oh0, th, g.h), cols = inside(ow0, tw, g.w);
+    const int64_t in_blocks = g.dw ? toc : tic;
+    const double pads = oh0 < 0 ? 0.0
+                                : std::ceil(static_cast<double>((ih * iw - rows * cols) * g.ri) /
+                                            static_cast<double>(c.memory.pad_elems_per_cycle));
+    return static_cast<double>(in_blocks) * (pads + dma(rows, cols * g.ri * c.derived.inp_elem_bytes));
+  }
+  // Beats of the read bursts granted while the INP loads stream: up to
+  // outstanding_reads bursts of an INP row (rules 11 to 13).
+  double inp_granted_beats(int64_t th, int64_t tw) const {
+    const int64_t ih = (th - 1) * g.s + g.k, iw = (tw - 1) * g.s + g.k;
+    const double row = std::ceil(static_cast<double>(iw * g.ri * c.derived.inp_elem_bytes) / B);
+    return static_cast<double>(std::min<int64_t>(c.memory.outstanding_reads, ih)) *
+           std::min(row, static_cast<double>(c.memory.max_burst));
+  }
+  double dma(int64_t rows, int64_t row_bytes) const {
+    return 1.0 + rl + static_cast<double>(rows) * std::ceil(static_cast<double>(row_bytes) / B);
+  }
+  // Beats of the read bursts a streaming load module has in flight: up to
+  // outstanding_reads bursts of a WGT row (rules 11 to 13).
+  double granted_beats(int64_t toc, int64_t tic) const {
+    const double row = std::ceil(static_cast<double>(tic * g.ri * g.k * g.k * c.derived.wgt_elem_bytes) / B);
+    const double burst = std::min(row, static_cast<double>(c.memory.max_burst));
+    return static_cast<double>(std::min<int64_t>(c.memory.outstanding_reads, toc * g.ro)) * burst;
+  }
+  double gemm(int64_t th, int64_t tw, int64_t toc, int64_t tic) const {
+    return static_cast<double>(toc * g.ro * tic * g.ri * g.k * g.k * th * tw + c.gemm.pipeline_depth);
+  }
+  double area(int64_t th, int64_t tw, int64_t toc) const { return static_cast<double>(toc * g.ro * th * tw); }
+  // The reset GEMM, the bias row's ACC load unless the bias is a GEMM, and
+  // one ACC load per operand row.
+  double head(int64_t th, int64_t tw, int64_t toc) const {
+    const double row = static_cast<double>(toc * g.ro * c.derived.acc_elem_bytes) / B + rl;
+    return area(th, tw, toc) + static_cast<double>(c.gemm.pipeline_depth) + (g.bias_gemm ? 0.0 : row) +
+           static_cast<double>(g.rows) * (1.0 + row);
+  }
+  // A bias by GEMM: its loads (load module, a tile's first step) and its
+  // GEMM (after the first step's loads, before its conv GEMM).
+  double bias_load(int64_t toc) const {
+    return g.bias_gemm ? dma(1, c.derived.inp_elem_bytes) + dma(1, toc * g.ro * c.derived.wgt_elem_bytes) : 0.0;
+  }
+  double bias_gemm(int64_t th, int64_t tw, int64_t toc) const {
+    return g.bias_gemm ? area(th, tw, toc) + static_cast<double>(c.gemm.pipeline_depth) : 0.0;
+  }
+  // ALU instructions of the conv's own epilogue: the bias ADD (unless a GEMM) and the requantization.
+  int64_t epilogue_ops() const { return (g.bias_gemm ? 0 : 1) + requant_ops; }
+  // `whole`: whole_rows(), one ACC_8BIT load and one STORE for all toc blocks.
+  double tail(int64_t th, int64_t tw, int64_t toc, bool whole) const {
+    const double ar = area(th, tw, toc);
+    // A fused pool on the accumulators: the requantization over its output only.
+    const double rq = g.pool_first ? static_cast<double>(toc * g.ro * pool_rows(g, th) * g.pwo) : ar;
+    double e = ar * groups * static_cast<double>(g.bias_gemm ? 0 : c.alu.ii_vector) +
+               rq * groups *
+                   static_cast<double>(requant_ops * c.alu.ii_imm + g.vector_steps * (c.alu.ii_vector - c.alu.ii_imm)) +
+               static_cast<double>(epilogue_ops() + 1) * static_cast<double>(c.alu.latency);
+    // A fused Add's operand by GEMM (operand_load(), operand_gemm()): its immediates.
+    if (skip())
+      e += ar * groups * static_cast<double>(residual_ops * c.alu.ii_imm) +
+           static_cast<double>(residual_ops) * static_cast<double>(c.alu.latency);
+    // A fused Add's operand: one ACC_8BIT load per channel block, its ADD and
+    // immediates. The loads share the read port with the next steps' INP and
+    // WGT loads (rule 14, round robin per burst), which hold it for the bursts
+    // already granted and then yield part of it: about two thirds of its
+    // bandwidth (fitted on the fused layers of ResNet-18/50 on the three
+    // presets: 1.5 beats a beat; 2 overestimated them by up to 12 %).
+    else if (residual_ops >= 0)
+      e += static_cast<double>(whole ? 1 : toc) * (1.0 + rl) +
+           1.5 * ar * static_cast<double>(c.derived.out_elem_bytes) / B +
+           ar * groups * static_cast<double>(c.alu.ii_vector + residual_ops * c.alu.ii_imm) +
+           static_cast<double>(1 + residual_ops) * static_cast<double>(c.alu.latency);
+    return e + pool_tail(th, toc);
+  }
+  // A fused max pool's passes (emit_conv()): the column pass (the left
+  // border column's first), the pooled rows' reset GEMM and the vertical
+  // pass, each ALU op a vector op over its loop.
+  double pool_tail(int64_t th, int64_t toc) const {
+    if (g.pk == 0) return 0.0;
+    const double to = static_cast<double>(toc * g.ro), P = static_cast<double>(c.gemm.pipeline_depth);
+    auto op = [&](int64_t iters) {
+      return iters > 0 ? static_cast<double>(c.alu.latency) +
+                             static_cast<double>(iters) * to * groups * static_cast<double>(c.alu.ii_vector)
+                       : 0.0;
+    };
+    const int64_t R = pool_rows(g, th), x0 = g.pp;
+    double e = to * static_cast<double>(R * g.pwo) + P;
+    if (g.pp > 0)
+      for (int64_t j = 1; j < std::min(g.pk - g.pp, g.wo); ++j) e += op(th);
+    for (int64_t kw = 1; kw < g.pk; ++kw) e += op(th * (pool_x_end(g, kw) - x0));
+    for (int64_t kh = 0; kh < g.pk; ++kh) {
+      // A row above the tile: the first pooled row's op apart (none for the top tile; counted).
+      const int64_t y = pool_y_end(g, th, kh), parts = kh < g.pp ? 2 : 1;
+      e += op(y * (g.pwo - x0)) + (x0 > 0 ? op(y) : 0.0) + static_cast<double>((parts - 1) * (1 + x0)) * static_cast<double>(c.alu.latency);
+    }
+    return e;
+  }
+  int64_t pool_insns() const { return pool_banks(g); }
+  // One STORE per output channel block (rule 10: issue, beats, WL each).
+  double store_one(int64_t th, int64_t tw) const {
+    return 2.0 + static_cast<double>(th) * std::ceil(static_cast<double>(tw * g.ro * c.derived.out_elem_bytes) / B) +
+           wl;
+  }
+  double store(int64_t th, int64_t tw, int64_t toc, bool whole) const {
+    if (g.pk) {  // the pooled rows: one run of R pwo positions per block
+      const double run = std::ceil(static_cast<double>(pool_rows(g, th) * g.pwo * g.ro * c.derived.out_elem_bytes) / B);
+      return whole ? 2.0 + static_cast<double>(toc) * run + wl : static_cast<double>(toc) * (2.0 + run + wl);
+    }
+    if (!whole) return static_cast<double>(toc) * store_one(th, tw);
+    return 2.0 +
+           static_cast<double>(toc) *
+               std::ceil(static_cast<double>(th * tw * g.ro * c.derived.out_elem_bytes) / B) +
+           wl;
+  }
+  // Instructions the compute module queues after a tile's last GEMM.
+  int64_t tail_insns(int64_t toc, bool whole) const {
+    if (skip()) return epilogue_ops() + 1 + residual_ops;
+    return epilogue_ops() + (residual_ops >= 0 ? 1 + residual_ops + (whole ? 1 : toc) : 0) + pool_insns();
+  }
+  // A fused Add's operand by GEMM: its step's loads (INP blocks, the identity) and GEMM.
+  bool skip() const { return residual_ops >= 0 && g.skip_gemm; }
+  double operand_load(int64_t th, int64_t tw, int64_t toc, bool whole) const {
+    const int64_t e = g.ri * c.derived.inp_elem_bytes;
+    return (whole ? dma(toc, th * tw * e) : static_cast<double>(toc) * dma(th, tw * e)) +
+           dma(1, c.derived.wgt_elem_bytes);
+  }
+  double operand_gemm(int64_t th, int64_t tw, int64_t toc) const {
+    return area(th, tw, toc) + static_cast<double>(c.gemm.pipeline_depth);
+  }
+};
+
+// A bound no schedule of tile `t` beats: the load module's and the compute
+// module's busy cycles.
+double tile_bound(const Parts& p, const Tile& t) {
+  double loads = 0, compute = 0;
+  for (const TileClass& tc : tile_classes(p.g, t)) {
+    const double n = static_cast<double>(tc.count);
+    const bool whole = whole_rows(p.g, t, tc.th, tc.tw);
+    compute += n * (p.head(tc.th, tc.tw, tc.toc) + p.bias_gemm(tc.th, tc.tw, tc.toc) +
+                    p.tail(tc.th, tc.tw, tc.toc, whole));
+    loads += n * p.bias_load(tc.toc);
+    if (p.skip())
+      compute += n * p.operand_gemm(tc.th, tc.tw, tc.toc), loads += n * p.operand_load(tc.th, tc.tw, tc.toc, whole);
+    for (int j = 0; j < 2; ++j) {
+      if (tc.steps[j] == 0) continue;
+      const double steps = n * static_cast<double>(tc.steps[j]);
+      loads += steps * p.load(tc.th, tc.tw, tc.toc, tc.tic[j]);
+      compute += steps * p.gemm(tc.th, tc.tw, tc.toc, tc.tic[j]);
+    }
+  }
+  return std::max(loads, compute);
+}
+
+// The layer's cycles with tile `t`: the three modules' timelines over the
+// steps and tiles in emit_conv()'s order, with its tokens (a step's load
+// waits for the GEMM two steps back to free its half; a tile's first GEMM
+// waits for the store two tiles back; the store for the tile's epilogue).
+double tile_timeline(const Parts& p, const Tile& t) {
+  const ConvGeom& g = p.g;
+  const int64_t depth = p.c.queues.command_depth;
+  double load_free = 0, compute_free = 0, gemm_end[2] = {0, 0}, store_end[2] = {0, 0};
+  int64_t q = 0, tile = 0;
+  const int64_t steps = g.dw ? 1 : (g.cib + t.tic - 1) / t.tic;
+  // With one step a tile and no fused Add, emit_conv() writes each tile as
+  // its loads, then its compute instructions (bias row, reset, GEMM, the
+  // epilogue's ALU ops), then its store; in-order fetch dispatches tile k's
+  // loads once tile k-1's compute instructions fit the compute queue beside
+  // what is left of tile k-2's epilogue. The epilogue of the last two tiles:
+  // its start and area; dispatch(k): the earliest start of tile k's loads.
+  const bool ordered = steps == 1 && p.residual_ops < 0 && g.pk == 0;
+  double tail_at[2] = {0, 0}, tail_area[2] = {0, 0};
+  auto dispatch = [&](int64_t k) {
+    if (!ordered || k < 2) return 0.0;
+    const int64_t insns = p.tail_insns(1, false), need = std::min(insns, insns - (depth - (3 + insns)));
+    if (need <= 0) return 0.0;
+    // The need-th epilogue instruction of tile k-2 issues after the ones before it: the bias ADD (a vector
+    // op; none with a bias GEMM), then immediates.
+    const double ar = tail_area[k % 2] * p.groups, a = static_cast<double>(p.c.alu.latency);
+    const int64_t vec = p.g.bias_gemm ? 0 : 1, before = need - 1;
+    return tail_at[k % 2] + static_cast<double>(std::min(before, vec)) * (ar * static_cast<double>(p.c.alu.ii_vector) + a) +
+           static_cast<double>(std::max<int64_t>(0, before - vec)) * (ar * static_cast<double>(p.c.alu.ii_imm) + a);
+  };
+  for_each_tile(g, t, [&](int64_t, int64_t oh0, int64_t ow0, int64_t ob0) {
+          const int64_t th = std::min(t.th, g.ho - oh0), tw = std::min(t.tw, g.wo - ow0);
+          const int64_t toc = std::min(t.toc, g.cob - ob0);
+          // A step's loads wait for the GEMM two steps back, so the first two
+          // steps of this tile load before its head; the bias row's ACC load
+          // (compute module) then waits for the read data of the bursts
+          // already granted to the streaming load module (rule 13): up to
+          // outstanding_reads bursts of a WGT row.
+          double load_end[2] = {0, 0};
+          load_free = std::max(load_free, dispatch(tile));
+          for (int64_t j = 0; j < std::min<int64_t>(2, steps); ++j) {
+            const int64_t tic = g.dw ? 1 : std::min(t.tic, g.cib - j * t.tic);
+            load_free = std::max(load_free, gemm_end[(q + j) % 2]) + p.load(th, tw, toc, tic, oh0, ow0) +
+                        (j == 0 ? p.bias_load(toc) : 0.0);
+            load_end[j] = load_free;
+          }
+          const double head_at = std::max(compute_free, store_end[tile % 2]);
+          // With one step a tile, the next tile's load (waiting only for this
+          // tile's predecessor's GEMM; its dims taken as this tile's) may be
+          // streaming its INP rows at the head: the bias row then waits for
+          // up to outstanding_reads INP row bursts (the strided depthwise
+          // layers of MobileNet-v1). Once that load is in its WGT rows, the
+          // SystemC model shows the head going first (fetch dispatches the
+          // WGT load after it), so only the INP phase counts. A bias by GEMM
+          // has no bias row at the head, so nothing waits there.
+          double queued =
+              g.bias_gemm ? 0.0 : std::min(std::max(0.0, load_free - head_at), p.granted_beats(toc, t.tic));
+          if (steps == 1 && !g.bias_gemm) {
+            const int64_t tic0 = g.dw ? 1 : std::min(t.tic, g.cib);
+            const double next_from = std::max({load_free, gemm_end[(q + 1) % 2], dispatch(tile + 1)});
+            const double inp_end = next_from + p.inp_load(th, tw, toc, tic0, oh0, ow0);
+            if (head_at >= next_from && head_at < inp_end)
+              queued = std::max(queued, std::min(inp_end - head_at, p.inp_granted_beats(th, tw)));
+          }
+          compute_free = head_at + queued + p.head(th, tw, toc);
+          for (int64_t j = 0; j < steps; ++j, ++q) {
+            const int64_t tic = g.dw ? 1 : std::min(t.tic, g.cib - j * t.tic);
+            if (j >= 2) load_free = std::max(load_free, gemm_end[q % 2]) + p.load(th, tw, toc, tic, oh0, ow0);
+            compute_free = std::max(compute_free, j < 2 ? load_end[j] : load_free) + p.gemm(th, tw, toc, tic) +
+                           (j == 0 ? p.bias_gemm(th, tw, toc) : 0.0);
+            gemm_end[q % 2] = compute_free;
+          }
+          const bool whole = whole_rows(g, t, th, tw);
+          const double tail_start = compute_free;
+          if (p.skip()) {  // the operand's step: its loads, then its GEMM between the conv's and the Add's immediates
+            load_free = std::max(load_free, gemm_end[q % 2]) + p.operand_load(th, tw, toc, whole);
+            const double conv_alu = p.area(th, tw, toc) * p.groups *
+                                        static_cast<double>(p.epilogue_ops() - (g.bias_gemm ? 0 : 1)) *
+                                        static_cast<double>(p.c.alu.ii_imm) +
+                                    (g.bias_gemm ? 0.0 : p.area(th, tw, toc) * p.groups * static_cast<double>(p.c.alu.ii_vector));
+            compute_free = std::max(compute_free + conv_alu, load_free) + p.operand_gemm(th, tw, toc);
+            gemm_end[q % 2] = compute_free;
+            ++q;
+            compute_free += p.tail(th, tw, toc, whole) - conv_alu;
+          } else {
+            compute_free += p.tail(th, tw, toc, whole);
+          }
+          tail_at[tile % 2] = tail_start, tail_area[tile % 2] = p.area(th, tw, toc);
+          const double store_start = std::max(store_end[(tile + 1) % 2], compute_free);
+          store_end[tile % 2] = store_start + p.store(th, tw, toc, whole);
+          // In-order fetch: the next tile's loads are dispatched only once
+          // the epilogue's instructions and the tile's stores fit their
+          // command queues (D entries each).
+          const int64_t insns = p.tail_insns(toc, whole);
+          const int64_t alu_over = insns - depth, store_over = (whole ? 1 : toc) - depth;
+          if (alu_over > 0)
+            load_free = std::max(load_free, tail_start + (compute_free - tail_start) * static_cast<double>(alu_over) /
+                                                             static_cast<double>(insns));
+          if (store_over > 0)
+            load_free = std::max(load_free, store_start + static_cast<double>(store_over) * p.store_one(th, tw));
+          ++tile;
+        });
+  return std::max(store_end[0], store_end[1]);
+}
+
+}  // namespace
+
+double tile_pool_cycles(const ConvGeom& g, int64_t th, int64_t toc, const Config& c) {
+  return Parts(g, c, 0, -1).pool_tail(th, toc);
+}
+
+double tile_cost(const ConvGeom& g, const Tile& t, const Config& c, int requant_ops, int residual_ops) {
+  return tile_timeline(Parts(g, c, requant_ops, residual_ops), t);
+}
+
+std::string tile_key(const Node& n, const Shape& in, const Config& c, const Node* add) {
+  const ConvGeom g = conv_geom(n, in, c, add);
+  // Depthwise or not is part of the shape: a depthwise layer loads toc input blocks per step, not tic.
+  // A fused pool: its window, stride and output shape.
+  const std::string pool = g.pk ? fmt::format("m{}s{}>{}x{}{}", g.pk, g.ps, g.pho, g.pwo, g.pool_first ? "f" : "") : "";
+  return fmt::format("{}{}:{}x{}x{}x{}>{}x{}x{}k{}s{}p{}r{}a{}t{}w{}v{}b{}{}|{}", op_name(n.op), g.dw ? "dw" : "",
+                     g.nb, g.cib, g.h, g.w, g.cob, g.ho, g.wo, g.k, g.s, g.p, requant_imm_ops(n),
+                     residual_imm_ops(add, g.skip_gemm), g.scratch + 2 * g.scratch2 + 4 * g.scratch3, g.rows * (g.t_rows ? 2 : 1), g.vector_steps,
+                     g.bias_gemm + 2 * g.skip_gemm, pool, c.hash());
+}
+
+std::vector<Tile> tile_candidates(const Node& n, const Shape& in, const Config& c, const Node* add, int count) {
+  const ConvGeom g = conv_geom(n, in, c, add);
+  const int requant_ops = requant_imm_ops(n), residual_ops = residual_imm_ops(add, g.skip_gemm);
+  // Candidate sizes: every distinct ceil(total / parts).
+  auto splits = [](int64_t total) {
+    std::vector<int64_t> v;
+    for (int64_t parts = 1; parts <= total; ++parts) {
+      const int64_t s = (total + parts - 1) / parts;
+      if (v.empty() || v.back() != s) v.push_back(s);
+    }
+    return v;
+  };
+  const Parts parts(g, c, requant_ops, residual_ops);
+  const bool residual = add && add->op == Op::Add;
+  const auto want = static_cast<size_t>(std::max(count, 1));
+  std::vector<Tile> best;  // cheapest first, at most `want`
+  // Widths and input channel steps: the balanced size of each count (a
+  // divisor where one gives that count).
+  const std::vector<int64_t> tics = g.dw ? std::vector<int64_t>{1} : splits(g.cib);
+  for (int64_t tic : tics) {
+    for (int64_t toc : splits(g.cob)) {
+      for (int64_t tw : g.pk ? std::vector<int64_t>{g.wo} : splits(g.wo)) {
+        // The largest th that fits, then the balanced one with the same tile
+        // count; with a fused pool, in multiples of its stride u (or the whole map).
+        const int64_t u = g.pk ? g.ps : 1;
+        auto rows = [&](int64_t m) { return std::min(m * u, g.ho); };
+        Tile t{rows(1), tw, toc, tic, 0};
+        if (!tile_fits(g, t, c, residual)) continue;
+        int64_t lo = 1, hi = (g.ho + u - 1) / u;
+        while (lo < hi) {
+          const int64_t mid = (lo + hi + 1) / 2;
+          t.th = rows(mid);
+          if (tile_fits(g, t, c, residual))
+            lo = mid;
+          else
+            hi = mid - 1;
+        }
+        const int64_t tiles = (g.ho + rows(lo) - 1) / rows(lo);
+        t.th = std::min(g.ho, ((g.ho + tiles - 1) / tiles + u - 1) / u * u);
+        // The timeline only where the bound could beat the worst kept.
+        if (best.size() == want && tile_bound(parts, t) >= best.back().est_cycles) continue;
+        t.est_cycles = tile_timeline(parts, t);
+        if (best.size() == want && t.est_cycles >= best.back().est_cycles) continue;
+        auto at = std::upper_bound(best.begin(), best.end(), t.est_cycles,
+                                   [](double e, const Tile& x) { return e < x.est_cycles; });
+        best.insert(at, t);
+        if (best.size() > want) best.pop_back();
+      }
+    }
+  }
+  if (best.empty())
+    fail(
+        "layer {}: no tile of {} fits the SRAM buffers of config {} (a single output position needs more than half "
+        "of a buffer)",
+        n.name, op_name(n.op), c.name);
+  return best;
+}
+
+Tile choose_tile(const Node& n, const Shape& in, const Config& c, const Node* add) {
+  static std::mutex mu;
+  static std::map<std::string, Tile> memo;
+  const std::string key = tile_key(n, in, c, add);
+  {
+    std::lock_guard<std::mutex> lock(mu);
+    if (auto it = memo.find(key); it != memo.end()) return it->second;
+  }
+  const Tile best = tile_candidates(n, in, c, add, 1).front();
+  std::lock_guard<std::mutex> lock(mu);
+  // A long sweep visits millions of configs, each with its own keys: bound the memo.
+  if (memo.size() >= 100000) memo.clear();
+  memo[key] = best;
+  return best;
+}
+
+}  // namespace vta::compiler
