@@ -225,8 +225,11 @@ std::string submit_slurm(const SweepSpec& spec, const std::string& spec_path, co
   const std::string c = header(so, name + "-C", "", cpus) +
                         fmt::format(
                             "{0} sweep merge {1} -o {2}\n"
-                            "{0} sweep run -q {3} --db {2} --max-stage {4} -j \"$SLURM_CPUS_PER_TASK\"\n"
-                            "exec {0} sweep report {2} -o {5}\n",
+                            "# exit 1: a stage-3 check failed or did not run; the report says which\n"
+                            "checks=0\n"
+                            "{0} sweep run -q {3} --db {2} --max-stage {4} -j \"$SLURM_CPUS_PER_TASK\" || checks=$?\n"
+                            "{0} sweep report {2} -o {5}\n"
+                            "exit \"$checks\"\n",
                             vta, shell_quote(dir), merged, shell_quote(spec_abs), max_stage(spec),
                             shell_quote(dir + "/report.html"));
   const std::string pa = dir + "/job-A.sh", pb = dir + "/job-B.sh", pc = dir + "/job-C.sh";
