@@ -7,6 +7,7 @@ namespace vta::rtl {
 
 struct BuildEnv {
   const char* source_dir;   // the source tree: sim/rtl/src holds the SV sources and the harness
+  const char* binary_dir;   // the build tree (the built-in models' generated folders are not included)
   const char* verilator;    // verilator_bin found at configure time
   const char* compiler;     // CMAKE_CXX_COMPILER
   const char* compiler_id;  // "GNU 12.2.0"

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -32,8 +33,10 @@ namespace vta::rtl {
 namespace {
 
 // Bumped when the layout of a cache entry or the generated sources change.
-constexpr const char* kFormat = "vta-rtl-model 1";
-constexpr const char* kPrefix = "Vvta_core";  // the verilated class of every on-demand model
+constexpr const char* kFormat = "vta-rtl-model 2";
+// The verilated class of a model: a name of its own, so that two models in
+// one process never share a symbol.
+std::string prefix_of(const std::string& key) { return "Vvta_" + key; }
 
 std::vector<std::string> lines_of(const char* text) {
   std::vector<std::string> out;
@@ -78,12 +81,16 @@ class Hasher {
   uint64_t h_ = 0xcbf29ce484222325ULL;
 };
 
-// The include folders a model is compiled with: vta_sim_rtl's, less the
-// folders of the models built into the binary (generated in the build tree).
+// The include folders a model is compiled with: vta_sim_rtl's, once each,
+// less the folders of the models built into the binary (in the build tree)
+// and the compiler's own /usr/include (which -I would put before the C++
+// library's wrappers of the C headers).
 std::vector<std::string> include_dirs() {
+  const std::string bin = std::string(build_env().binary_dir) + "/";
   std::vector<std::string> out;
+  std::set<std::string> seen;
   for (const auto& d : lines_of(build_env().includes))
-    if (d.find("/CMakeFiles/") == std::string::npos) out.push_back(d);
+    if (d.rfind(bin, 0) != 0 && d != "/usr/include" && seen.insert(d).second) out.push_back(d);
   return out;
 }
 
@@ -156,7 +163,7 @@ std::string harness_source(const std::string& key) {
       "extern \"C\" __attribute__((visibility(\"default\"))) std::unique_ptr<vta::rtl::Core> vta_rtl_make_core() {{\n"
       "  return std::make_unique<vta::rtl::Harness<{}>>();\n"
       "}}\n",
-      key, kPrefix, kPrefix);
+      key, prefix_of(key), prefix_of(key));
 }
 
 // Holds flock() on the key's lock file while alive.
@@ -204,6 +211,7 @@ class Progress {
  public:
   Progress(const std::string& what, const fs::path& cache) : what_(what), t0_(std::chrono::steady_clock::now()) {
     tty_ = ::isatty(2) != 0;
+    ++active();
     const std::vector<double> past = past_builds(cache);
     if (!past.empty()) {
       const size_t n = std::min<size_t>(past.size(), 5);
@@ -217,8 +225,11 @@ class Progress {
     step_ = s;
     show();
   }
+  ~Progress() { --active(); }
+  Progress(const Progress&) = delete;
+  Progress& operator=(const Progress&) = delete;
   void show() {
-    if (!tty_) return;
+    if (!tty_ || active() != 1) return;  // builds in parallel (sweep stage 3): their start and end lines only
     std::fprintf(stderr, "\r\033[K  %s, %.0f s", step_.c_str(), seconds());
     std::fflush(stderr);
   }
@@ -230,6 +241,10 @@ class Progress {
   }
 
  private:
+  static std::atomic<int>& active() {
+    static std::atomic<int> n{0};
+    return n;
+  }
   std::string what_, step_, estimate_;
   std::chrono::steady_clock::time_point t0_;
   bool tty_ = false;
@@ -351,24 +366,11 @@ CachedModel build_model(const Config& c, int jobs) {
     auto tick = [&progress](size_t) { progress.show(); };
 
     progress.step("verilating");
-    Argv v{build_env().verilator,
-           "--cc",
-           "--prefix",
-           kPrefix,
-           "--Mdir",
-           "obj",
-           "--top",
-           "vta_core",
-           "--trace",
-           "-O3",
-           "--x-assign",
-           "fast",
-           "--x-initial",
-           "fast",
-           "--output-split",
-           "20000",
-           (rtl_src() / "lint.vlt").string(),
-           "vta_pkg.sv"};
+    // The built-in models' options (CMakeLists.txt, verilate_args).
+    Argv v{build_env().verilator, "--cc", "--prefix", prefix_of(key), "--Mdir", "obj", "--top", "vta_core"};
+    for (const char* o : {"--trace", "-O3", "--x-assign", "fast", "--x-initial", "fast"}) v.push_back(o);
+    v.push_back((rtl_src() / "lint.vlt").string());
+    v.push_back("vta_pkg.sv");
     for (const auto& s : sv_sources()) v.push_back(s.string());
     if (const auto f = run_commands({v}, tmp.string(), log, 1, tick); f.index >= 0)
       fail_build(c, cache, tmp, key, "verilator", f.why);

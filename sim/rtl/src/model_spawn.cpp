@@ -24,7 +24,10 @@ namespace {
 
 std::string line_of(const Argv& argv) {
   std::string s;
-  for (const auto& a : argv) s += (s.empty() ? "" : " ") + shell_quote(a);
+  for (const auto& a : argv) {
+    if (!s.empty()) s += ' ';
+    s += shell_quote(a);
+  }
   return s;
 }
 
