@@ -55,11 +55,16 @@ TEST(RtlOnDemand, AnUnusableCacheIsOneClearError) {
 }
 
 TEST(RtlOnDemand, TheKeyFollowsTheHardwareNotTheRunTimeKnobs) {
-  // Memory latencies live in the C++ memory model: the same package, the same model.
+  // Memory latencies live in the C++ memory model and the ALU intervals in
+  // run-time ports: one model (the package's comment, with the config hash, differs).
   EXPECT_EQ(vta::rtl::model_key(tiny()),
-            vta::rtl::model_key(vta::load_config(VTA_SOURCE_DIR "/tests/configs/rtl-tiny.yaml",
-                                                 {{"gemm.pipeline_depth", "4"}, {"memory.read_latency", "9"}})));
+            vta::rtl::model_key(
+                vta::load_config(VTA_SOURCE_DIR "/tests/configs/rtl-tiny.yaml",
+                                 {{"gemm.pipeline_depth", "4"}, {"memory.read_latency", "9"}, {"alu.ii_imm", "3"}})));
   EXPECT_NE(vta::rtl::model_key(tiny("4")), vta::rtl::model_key(tiny("5")));
+  EXPECT_NE(vta::rtl::model_key(tiny()),
+            vta::rtl::model_key(vta::load_config(VTA_SOURCE_DIR "/tests/configs/rtl-tiny.yaml",
+                                                 {{"gemm.pipeline_depth", "4"}, {"queues.command_depth", "2"}})));
 }
 
 }  // namespace

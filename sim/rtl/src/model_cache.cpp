@@ -145,10 +145,27 @@ std::vector<fs::path> sv_sources() {
   return out;
 }
 
+// The package as the verilated model sees it: without its comments (the
+// design's name and config hash) and without the ALU initiation intervals,
+// which the RTL never reads (README.md, "Compile-time and run-time knobs"),
+// so that designs differing only there share one model.
+std::string hardware_of(const std::string& package) {
+  std::string out;
+  std::istringstream in(package);
+  for (std::string line; std::getline(in, line);) {
+    line = line.substr(0, line.find("//"));
+    while (!line.empty() && (line.back() == ' ' || line.back() == '\t' || line.back() == '\r')) line.pop_back();
+    if (line.empty() || line.find("ALU_II_IMM") != std::string::npos || line.find("ALU_II_VECTOR") != std::string::npos)
+      continue;
+    out += line + "\n";
+  }
+  return out;
+}
+
 std::string key_of(const std::string& package) {
   Hasher h;
   h.add(tool_hash());
-  h.add(package);
+  h.add(hardware_of(package));
   return h.hex();
 }
 
