@@ -22,4 +22,10 @@ builds=$(wc -l <"$cache/build-times")
 [ "$builds" = 1 ] || { echo "the model was built $builds times, not once"; exit 1; }
 [ "$(cat "$out.a" "$out.b" | grep -c '(built in ')" = 1 ] || { echo "not exactly one 'built in' line"; exit 1; }
 [ "$(cat "$out.a" "$out.b" | grep -c '(already in the cache)')" = 1 ] || { echo "not exactly one 'already in the cache' line"; exit 1; }
+"$vta" rtl list --cache "$cache" | grep -q "^1 model in " || { echo "vta rtl list does not show one model"; exit 1; }
+# clean: the model and a killed build's leftover folder go; a copy is cleaned, the fixture's cache stays.
+rm -rf "$cache.clean" && cp -r "$cache" "$cache.clean" && mkdir "$cache.clean/.tmp-0123456789abcdef-XXXXXX"
+"$vta" rtl clean --cache "$cache.clean" | grep -q "^removed 2 entries from " || { echo "vta rtl clean did not remove 2 entries"; exit 1; }
+"$vta" rtl list --cache "$cache.clean" | grep -q "^0 models in " || { echo "the cleaned cache is not empty"; exit 1; }
+rm -rf "$cache.clean"
 echo "one build, two processes: ok"

@@ -23,6 +23,7 @@
 
 #include "model_build_env.h"
 #include "model_spawn.h"
+#include "verilator_backend.h"
 #include "vta/isa/error.h"
 #include "vta/isa/fields.h"
 
@@ -94,6 +95,14 @@ std::vector<std::string> include_dirs() {
   return out;
 }
 
+// A file a model is made from: a header (the harness and what it includes)
+// or an RTL source or waiver. The .cpp files beside them are the program's,
+// not the model's (model_cache.cpp itself is one).
+bool is_model_input(const fs::path& p) {
+  static const std::set<std::string> exts{".h", ".hpp", ".def", ".inc", ".sv", ".vlt"};
+  return exts.count(p.extension().string()) != 0;
+}
+
 // `verilator --version`, once per process.
 const std::string& verilator_version() {
   static const std::string v = command_output({build_env().verilator, "--version"});
@@ -121,7 +130,7 @@ const std::string& tool_hash() {
       if (d.rfind(src, 0) != 0 || !fs::is_directory(d, ec)) continue;
       for (auto it = fs::recursive_directory_iterator(d, ec); !ec && it != fs::recursive_directory_iterator();
            it.increment(ec))
-        if (it->is_regular_file(ec)) files.push_back(it->path());
+        if (it->is_regular_file(ec) && is_model_input(it->path())) files.push_back(it->path());
     }
     std::sort(files.begin(), files.end());
     files.erase(std::unique(files.begin(), files.end()), files.end());
@@ -349,6 +358,7 @@ std::string cache_dir() {
 std::string model_key(const Config& c) { return key_of(isa::generate_sv_package(c)); }
 
 CachedModel build_model(const Config& c, int jobs) {
+  check_supported("verilator", c, {});  // a config outside the RTL is an error, not a model
   const std::string package = isa::generate_sv_package(c);
   const std::string key = key_of(package);
   const fs::path cache = cache_dir();
