@@ -186,7 +186,7 @@ TEST(SweepStages, TunedStagesShareTheTuningCache) {
   const StageResult again = stage_systemc(c, n, 0, 3);
   EXPECT_EQ(again.metrics.get("tune_systemc_runs"), 0);
   EXPECT_EQ(again.metrics.get("cycles"), first.metrics.get("cycles"));
-  const StageResult verify = stage_verify(c, n, false, 0, 3);
+  const StageResult verify = stage_verify(c, n, RtlCheck{}, 0, 3);
   EXPECT_EQ(verify.metrics.get("tune_systemc_runs"), 0);
   EXPECT_NE(verify.status, "failed") << verify.check;
   EXPECT_EQ(verify.metrics.get("cycles"), first.metrics.get("cycles"));
@@ -585,6 +585,78 @@ TEST(SweepReport, RunReportDrawsEveryPlot) {
   const auto r = run_vta("run --model lenet5 -b systemc --timing-only --report-html " + html);
   ASSERT_EQ(r.code, 0) << r.out;
   expect_every_plot_drew(html, 2);
+}
+
+// Stage 3's checks are reported honestly: an RTL check that could not run
+// is "not run" with its reason and fails the point, unless the spec says
+// the RTL is optional; never "ok".
+TEST(SweepStages, AnRtlCheckThatCannotRunIsNotRunNeverOk) {
+  NetworkSpec ns;
+  ns.zoo = "lenet5";
+  const PreparedNetwork n = prepare_network(ns, "t.yaml");
+  const vta::Config c = vta::load_config(vta::resolve_config_path("vta-1x16x16"));
+  const StageResult required = stage_verify(c, n, RtlCheck{true, false, "no model (a test)"});
+  EXPECT_EQ(required.status, "failed");
+  EXPECT_EQ(required.error, "rtl check not run: no model (a test)");
+  EXPECT_EQ(
+      required.check,
+      "bit-exact: passed (systemc output bit-exact with the integer reference); rtl: not run (no model (a test))");
+  const StageResult optional = stage_verify(c, n, RtlCheck{true, true, "no model (a test)"});
+  EXPECT_EQ(optional.status, "ok") << optional.error;
+  const std::vector<Check> k = parse_checks(optional.check);
+  ASSERT_EQ(k.size(), 2u) << optional.check;
+  EXPECT_EQ(k[0].name, "bit-exact");
+  EXPECT_EQ(k[0].outcome, "passed");
+  EXPECT_EQ(k[1].name, "rtl");
+  EXPECT_EQ(k[1].outcome, "optional");
+  EXPECT_EQ(k[1].detail, "no model (a test)");
+}
+
+TEST(SweepStages, ChecksTextRoundTrips) {
+  const std::vector<Check> checks{{"bit-exact", "failed", "systemc OUTPUT MISMATCH; see (this)"},
+                                  {"rtl", "not run", "verilator: a; b (c)"}};
+  const std::vector<Check> back = parse_checks(checks_text(checks));
+  ASSERT_EQ(back.size(), 2u);
+  for (size_t i = 0; i < 2; ++i) {
+    EXPECT_EQ(back[i].name, checks[i].name);
+    EXPECT_EQ(back[i].outcome, checks[i].outcome);
+    EXPECT_EQ(back[i].detail, checks[i].detail);
+  }
+  // A store written before the checks had names: one check, judged by its words.
+  EXPECT_EQ(parse_checks("systemc output bit-exact; verilator: 5 cycles (DIFFERENT from systemc)")[0].outcome,
+            "failed");
+  EXPECT_TRUE(parse_checks("").empty());
+}
+
+// The whole sweep: the RTL check of a design no model can be made for
+// (models on demand off) is counted "not run", fails the point and the exit
+// code; with `verilator: optional` it is shown as such and the sweep passes.
+TEST(SweepRunner, RtlChecksNotRunAreCountedAndSetTheExitCode) {
+  const auto dir = sweep_dir("rtl-not-run");
+  const std::string base =
+      "name: rtl\nbase: vta-1x16x16\nnetworks: [lenet5]\n"
+      "axes:\n  - knob: gemm.pipeline_depth\n    values: [5]\n"
+      "objectives:\n  - minimize: cycles\n  - maximize: gops\n";
+  const std::string required = write_spec(dir, "r.yaml", base + "funnel:\n  stage3: {top_k: 1, verilator: true}\n");
+  const auto r = run_vta("sweep run -q " + required + " --db " + (dir / "r.db").string(), "VTA_RTL_ON_DEMAND=off");
+  EXPECT_EQ(r.code, 1) << r.out;
+  EXPECT_NE(r.out.find("stage 3 verify  : 1 points (0 from the store), 0 ok, 0 invalid, 1 failed"), std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("check bit-exact: 1 passed, 0 failed, 0 not run\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("check rtl      : 0 passed, 0 failed, 1 not run\n"), std::string::npos) << r.out;
+  const std::string optional = write_spec(dir, "o.yaml", base + "funnel:\n  stage3: {top_k: 1, verilator: optional}\n");
+  const std::string db = (dir / "o.db").string(), html = (dir / "o.html").string();
+  const auto o = run_vta("sweep run -q " + optional + " --db " + db, "VTA_RTL_ON_DEMAND=off");
+  EXPECT_EQ(o.code, 0) << o.out;
+  EXPECT_NE(o.out.find("check rtl      : 0 passed, 0 failed, 0 not run, 1 not run (optional)"), std::string::npos)
+      << o.out;
+  ASSERT_EQ(run_vta("sweep report " + db + " -o " + html).code, 0);
+  std::ifstream f(html);
+  const std::string page((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+  // A short cell; the reason on hover.
+  EXPECT_NE(page.find(">bit-exact ok, rtl not run (optional)</td>"), std::string::npos);
+  EXPECT_NE(page.find("title=\"bit-exact: passed"), std::string::npos);
+  EXPECT_NE(page.find("VTA_RTL_ON_DEMAND=off"), std::string::npos);
 }
 
 }  // namespace

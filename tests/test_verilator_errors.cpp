@@ -3,6 +3,8 @@
 // systemc-rtl co-simulation runs vta-1x16x16 only and names the way out.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+
 #include "test_support.h"
 #include "vta/isa/error.h"
 
@@ -21,6 +23,14 @@ std::string error_of(const std::string& backend, const vta::Config& c, const vta
 
 #define EXPECT_HAS(msg, part) EXPECT_NE((msg).find(part), std::string::npos) << (msg)
 
+// Models on demand off (sim/rtl/README.md): the error compares with the
+// built models instead of building one.
+class OnDemandOff : public ::testing::Environment {
+ public:
+  void SetUp() override { ::setenv("VTA_RTL_ON_DEMAND", "off", 1); }
+};
+[[maybe_unused]] const auto* const kOnDemandOff = ::testing::AddGlobalTestEnvironment(new OnDemandOff);
+
 TEST(VerilatorErrors, NoBuiltModelNamesConfigParameterAndPresets) {
   const auto msg = error_of("verilator", preset("vta-1x16x16", {{"gemm.pipeline_depth", "5"}}));
   EXPECT_HAS(msg, "no built RTL model fits config 'vta-1x16x16'");
@@ -29,6 +39,7 @@ TEST(VerilatorErrors, NoBuiltModelNamesConfigParameterAndPresets) {
   EXPECT_HAS(msg, "Built models: vta-1x16x16, ");
   EXPECT_HAS(msg, "vta-4x16x16");
   EXPECT_HAS(msg, "VTA_RTL_PRESETS");
+  EXPECT_HAS(msg, "VTA_RTL_ON_DEMAND=off");
 }
 
 TEST(VerilatorErrors, MaximaMayOnlyBeLowered) {

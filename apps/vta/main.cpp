@@ -25,6 +25,7 @@
 #include "compare.h"
 #include "estimate_command.h"
 #include "opencl_commands.h"
+#include "rtl_command.h"
 #include "run_and_exit.h"
 #include "run_network.h"
 #include "sweep_command.h"
@@ -381,6 +382,7 @@ static int run_cli(int argc, char** argv) {
   vta::app::add_sweep_command(app);
   vta::app::add_estimate_command(app);
   vta::app::add_bringup_command(app);
+  vta::app::add_rtl_command(app);      // build, list, clean (when built with Verilator)
   vta::app::add_opencl_commands(app);  // devices, cl-source, cl-build (when built with OpenCL)
   one_value_per_occurrence(app);
 

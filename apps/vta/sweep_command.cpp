@@ -12,6 +12,7 @@
 
 #include "run_and_exit.h"
 #include "vta/isa/error.h"
+#include "vta/isa/path_probe.h"
 #include "vta/isa/write_file.h"
 #include "vta/sweeps/export.h"
 #include "vta/sweeps/html.h"
@@ -20,7 +21,6 @@
 #include "vta/sweeps/slurm.h"
 #include "vta/sweeps/spec.h"
 #include "vta/sweeps/store.h"
-#include "vta/isa/path_probe.h"
 
 #ifndef VTA_VERSION
 #define VTA_VERSION "0.0.0"
@@ -96,7 +96,7 @@ void add_sweep_command(CLI::App& app) {
       }
       const sweeps::RunSummary s = sweeps::run_sweep(spec, store, o);
       emit(sweeps::summary_text(s) + fmt::format("results in {}\n", run_args->db), "");
-      return kExitOk;
+      return sweeps::checks_passed(s) ? kExitOk : kExitMismatch;  // a stage-3 check failed or did not run
     });
   });
 

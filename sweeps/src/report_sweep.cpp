@@ -16,6 +16,28 @@ namespace vta::sweeps {
 
 namespace {
 
+// The stage-3 cell of a Pareto table: per check its name and a short
+// outcome (ok, FAILED, NOT RUN, optional), the details on hover (title);
+// a point whose stage failed before its checks shows its status.
+std::string checks_cell(const StageResult& r) {
+  const std::vector<Check> checks = parse_checks(r.check);
+  std::string cell, title;
+  for (const Check& k : checks) {
+    const std::string brief = k.outcome == "passed"     ? "ok"
+                              : k.outcome == "optional" ? "not run (optional)"
+                              : k.outcome == "not run"  ? "NOT RUN"
+                                                        : "FAILED";
+    cell += fmt::format("{}{} {}", cell.empty() ? "" : ", ", k.name, brief);
+    title += fmt::format("{}{}: {}{}", title.empty() ? "" : "\n", k.name, k.outcome,
+                         k.detail.empty() ? "" : " (" + k.detail + ")");
+  }
+  if (checks.empty()) {
+    cell = r.status;
+    title = r.error;
+  }
+  return fmt::format(" title=\"{}\">{}", xml_escape(title), xml_escape(cell));
+}
+
 // The objectives of the stored spec (the report needs nothing else of it).
 std::vector<Objective> stored_objectives(const std::string& spec_text) {
   std::vector<Objective> out;
@@ -125,11 +147,8 @@ std::string sweep_report_html(const Store& store, const SweepReportOptions& o) {
       pareto_tables += fmt::format("<tr><td class=l>{}</td>", xml_escape(ps[i]->info.knobs));
       for (const auto& ob : objs) pareto_tables += fmt::format("<td>{:.6g}</td>", b->metrics.get(ob.metric));
       auto v = ps[i]->stages.find(kStageVerify);
-      pareto_tables += fmt::format(
-          "<td class=l>{}</td></tr>\n",
-          v == ps[i]->stages.end()
-              ? "not run"
-              : xml_escape(v->second.status + ": " + (v->second.check.empty() ? v->second.error : v->second.check)));
+      pareto_tables += v == ps[i]->stages.end() ? "<td class=l>no stage 3</td></tr>\n"
+                                                : "<td class=l" + checks_cell(v->second) + "</td></tr>\n";
       pareto_points.push_back(ps[i]);
     }
     pareto_tables += "</table>\n";

@@ -4,11 +4,13 @@
 #include "vta/sweeps/runner.h"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <map>
+#include <mutex>
 #include <random>
 #include <set>
 #include <sstream>
@@ -17,6 +19,7 @@
 #include "vta/estimate/devices.h"
 #include "vta/estimate/estimate.h"
 #include "vta/isa/error.h"
+#include "vta/model/backend_prepare.h"
 #include "vta/sweeps/constraints.h"
 #include "vta/sweeps/pareto.h"
 #include "vta/sweeps/progress.h"
@@ -175,7 +178,11 @@ class Runner {
   std::string work(const std::string& req) {
     int stage = 0, net = 0;
     long long index = 0;
-    std::istringstream(req) >> stage >> index >> net;
+    std::istringstream in(req);
+    in >> stage >> index >> net;
+    RtlCheck rtl{spec_.funnel.stage3_verilator, spec_.funnel.stage3_verilator_optional, ""};
+    in.ignore(1);                             // the newline before a reason
+    std::getline(in, rtl.unavailable, '\0');  // why the RTL model is not there (prepare_rtl_models)
     StageResult r;
     try {
       inject_fault(stage, index);
@@ -184,9 +191,8 @@ class Runner {
       // Energy's static term: the spec device's static power (dynamic only without a device).
       const double static_w = spec_.device.empty() ? 0.0 : estimate::find_device(spec_.device).static_w;
       r = stage == kStageAnalytic  ? stage_analytic(c, n)
-          : stage == kStageSystemC
-              ? stage_systemc(c, n, static_w, static_cast<int>(spec_.funnel.tune))
-              : stage_verify(c, n, spec_.funnel.stage3_verilator, static_w, static_cast<int>(spec_.funnel.tune));
+          : stage == kStageSystemC ? stage_systemc(c, n, static_w, static_cast<int>(spec_.funnel.tune))
+                                   : stage_verify(c, n, rtl, static_w, static_cast<int>(spec_.funnel.tune));
       add_resources(r.metrics, resource_columns(c, estimate_options(spec_)));  // objectives such as gops_per_dsp
     } catch (const std::exception& e) {
       r = StageResult{};
@@ -206,6 +212,14 @@ class Runner {
   }
 
   void count(int stage, const StageResult& r) {
+    if (stage == kStageVerify)
+      for (const Check& k : parse_checks(r.check)) {
+        CheckCounts& n = sum_.checks[k.name];
+        ++(k.outcome == "passed"     ? n.passed
+           : k.outcome == "optional" ? n.optional
+           : k.outcome == "not run"  ? n.not_run
+                                     : n.failed);
+      }
     StageCounts& c = sum_.stages[static_cast<size_t>(stage)];
     if (r.status == "ok")
       ++c.ok;
@@ -289,6 +303,51 @@ class Runner {
     run_stage(kStageAnalytic, pending);
   }
 
+  // Stage 3's RTL models, built before the stage (the workers then only
+  // load them): the designs of `pending`, at most `jobs` builds at a time,
+  // sharing the cores. Returns why a visit's model could not be built.
+  std::map<size_t, std::string> prepare_rtl_models(const std::vector<size_t>& pending) {
+    std::map<size_t, std::string> why;
+    std::vector<std::pair<size_t, Config>> todo;
+    std::set<std::string> seen;
+    for (size_t v : pending) {
+      try {
+        Config c = load_config_text(spec_.base_text, spec_.base, space_.overrides(visits_[v].index));
+        if (seen.insert(c.hash()).second) todo.emplace_back(v, std::move(c));
+      } catch (const std::exception&) {  // the worker reports it
+      }
+    }
+    if (todo.empty()) return why;
+    const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    const int jobs = std::min<int>(opts_.jobs > 0 ? opts_.jobs : cores, static_cast<int>(todo.size()));
+    const int each = std::max(1, cores / jobs);
+    std::map<std::string, std::string> failed;  // by config hash
+    std::mutex mu;
+    std::atomic<size_t> next{0};
+    auto build = [&] {
+      for (size_t i; (i = next++) < todo.size();) {
+        try {
+          prepare_backend("verilator", todo[i].second, each);
+        } catch (const std::exception& e) {
+          const std::lock_guard<std::mutex> g(mu);
+          failed[todo[i].second.hash()] = e.what();
+        }
+      }
+    };
+    std::vector<std::thread> threads;
+    for (int t = 0; t < jobs; ++t) threads.emplace_back(build);
+    for (auto& t : threads) t.join();
+    if (failed.empty()) return why;
+    for (size_t v : pending) {
+      try {
+        const Config c = load_config_text(spec_.base_text, spec_.base, space_.overrides(visits_[v].index));
+        if (auto it = failed.find(c.hash()); it != failed.end()) why[v] = it->second;
+      } catch (const std::exception&) {
+      }
+    }
+    return why;
+  }
+
   // Runs `stage` on visits `which` (those not stored yet), recording each.
   void run_stage(int stage, const std::vector<size_t>& which) {
     StageCounts& sc = sum_.stages[static_cast<size_t>(stage)];
@@ -303,8 +362,13 @@ class Runner {
         pending.push_back(v);
       }
     }
+    std::map<size_t, std::string> unavailable;
+    if (stage == kStageVerify && spec_.funnel.stage3_verilator) unavailable = prepare_rtl_models(pending);
     std::vector<std::string> reqs;
-    for (size_t v : pending) reqs.push_back(fmt::format("{} {} {}", stage, visits_[v].index, visits_[v].net));
+    for (size_t v : pending) {
+      reqs.push_back(fmt::format("{} {} {}", stage, visits_[v].index, visits_[v].net));
+      if (auto it = unavailable.find(v); it != unavailable.end()) reqs.back() += "\n" + it->second;
+    }
     Progress progress(fmt::format("stage {} {}", stage, stage_name(stage)), static_cast<int64_t>(pending.size()),
                       opts_.progress);
     int64_t finished = 0, failed = 0;
@@ -519,7 +583,18 @@ std::string summary_text(const RunSummary& s) {
     out += fmt::format("stage {} {:<8}: {} points ({} from the store), {} ok, {} invalid, {} failed, {} timed out\n",
                        st, stage_name(st), c.planned, c.resumed, c.ok, c.invalid, c.failed, c.timeout);
   }
+  for (const auto& [name, n] : s.checks) {
+    out += fmt::format("check {:<9}: {} passed, {} failed, {} not run", name, n.passed, n.failed, n.not_run);
+    if (n.optional) out += fmt::format(", {} not run (optional)", n.optional);
+    out += "\n";
+  }
   return out;
+}
+
+bool checks_passed(const RunSummary& s) {
+  for (const auto& [name, n] : s.checks)
+    if (n.failed > 0 || n.not_run > 0) return false;
+  return true;
 }
 
 }  // namespace vta::sweeps

@@ -228,6 +228,10 @@ SlurmScripts slurm_scripts(const SweepSpec& spec, const std::string& spec_path, 
     out.warnings.push_back(fmt::format(
         "--dir {}: {}, so only this node sees it; the compute nodes need a folder on a shared file system", out.dir,
         why));
+  // A path in a script is one quoted word, but a line of its own is what a
+  // reader (and the fuzz target's check) expects: control characters are refused.
+  (void)sbatch_value(o.vta, "--vta");
+  (void)sbatch_value(out.spec, "the spec's path");
   const int cpus = o.cpus_per_task > 0 ? o.cpus_per_task : 2;
   const int n = o.tasks;
   // The jobs run the vta on the compute node's PATH unless --vta names one.
@@ -265,8 +269,11 @@ SlurmScripts slurm_scripts(const SweepSpec& spec, const std::string& spec_path, 
   out.c = header(so, name + "-C", "", cpus) +
           fmt::format(
               "{0} sweep merge {1} -o {2}\n"
-              "{0} sweep run -q {3} --db {2} --max-stage {4} -j \"$SLURM_CPUS_PER_TASK\"\n"
-              "exec {0} sweep report {2} -o {5}\n",
+              "# Exit 1 when a stage-3 check failed or did not run, after the report that says which.\n"
+              "checks=0\n"
+              "{0} sweep run -q {3} --db {2} --max-stage {4} -j \"$SLURM_CPUS_PER_TASK\" || checks=$?\n"
+              "{0} sweep report {2} -o {5}\n"
+              "exit \"$checks\"\n",
               vta, shell_quote(out.dir), merged, shell_quote(out.spec), max_stage(spec),
               shell_quote(out.dir + "/report.html"));
   return out;

@@ -331,9 +331,10 @@ void parse_funnel(const Ctx& x, const YAML::Node& n, Funnel& f) {
     f.stage3_top_k = integer(x, s3["top_k"], "top_k", 1, 1000);
     if (s3["verilator"]) {
       const std::string v = scalar(x, s3["verilator"], "verilator");
-      if (v != "true" && v != "false")
-        fail("{}: verilator = '{}' is not a boolean (true or false)", x.at(s3["verilator"]), v);
-      f.stage3_verilator = v == "true";
+      if (v != "true" && v != "false" && v != "optional")
+        fail("{}: verilator = '{}' is not true, false or optional", x.at(s3["verilator"]), v);
+      f.stage3_verilator = v != "false";
+      f.stage3_verilator_optional = v == "optional";
     }
   }
 }

@@ -177,7 +177,7 @@ StageResult stage_systemc(const Config& c, const PreparedNetwork& n, double stat
   return r;
 }
 
-StageResult stage_verify(const Config& c, const PreparedNetwork& n, bool verilator, double static_w, int tune) {
+StageResult stage_verify(const Config& c, const PreparedNetwork& n, const RtlCheck& rtl, double static_w, int tune) {
   const auto t0 = std::chrono::steady_clock::now();
   StageResult r;
   r.stage = kStageVerify;
@@ -191,36 +191,96 @@ StageResult stage_verify(const Config& c, const PreparedNetwork& n, bool verilat
   const std::vector<Tensor> ref = run_graph(n.graph, n.input);
   const Tensor& want = ref[static_cast<size_t>(n.graph.output)];
   const bool exact = want.data == res.output.data && want.wide == res.output.wide;
-  r.check = exact ? "systemc output bit-exact with the integer reference"
-                  : "systemc OUTPUT MISMATCH with the integer reference";
-  if (!exact) r.status = "failed", r.error = r.check;
-  if (verilator) {
+  std::vector<Check> checks{{"bit-exact", exact ? "passed" : "failed",
+                             exact ? "systemc output bit-exact with the integer reference"
+                                   : "systemc OUTPUT MISMATCH with the integer reference"}};
+  if (rtl.run) {
+    Check k{"rtl", "not run", ""};
     bool have = false;
     for (const auto& [name, d] : backends()) have = have || name == "verilator";
-    if (!have) {
-      r.check += "; verilator: skipped (not built into this binary)";
-    } else {
-      std::unique_ptr<Backend> rtl;
+    std::unique_ptr<Backend> b;
+    if (!have)
+      k.detail = "the verilator backend is not built into this binary";
+    else if (!rtl.unavailable.empty())
+      k.detail = rtl.unavailable;
+    else
       try {
-        rtl = make_backend("verilator", c);
-      } catch (const Error& e) {  // no verilated model of this design
-        r.check += fmt::format("; verilator: skipped ({})", e.what());
+        b = make_backend("verilator", c);
+      } catch (const Error& e) {  // a config outside the RTL, or its model does not build
+        k.detail = e.what();
       }
-      if (rtl) {
-        const NetworkResult rr = run_network(net, *rtl, n.input);
-        const Report rrep = make_report(net, rr, c, rtl->name());
-        const bool same_out = rr.output.data == res.output.data && rr.output.wide == res.output.wide;
-        const bool same_cycles = rrep.total.cycles == rep.total.cycles;
-        r.metrics.set("rtl_cycles", static_cast<double>(rrep.total.cycles));
-        r.check += fmt::format("; verilator: {} cycles ({}), output {}", rrep.total.cycles,
-                               same_cycles ? "identical to systemc" : "DIFFERENT from systemc",
-                               same_out ? "identical" : "DIFFERENT");
-        if (!same_cycles || !same_out) r.status = "failed", r.error = r.check;
-      }
+    if (b) {
+      const NetworkResult rr = run_network(net, *b, n.input);
+      const Report rrep = make_report(net, rr, c, b->name());
+      const bool same_out = rr.output.data == res.output.data && rr.output.wide == res.output.wide;
+      const bool same_cycles = rrep.total.cycles == rep.total.cycles;
+      r.metrics.set("rtl_cycles", static_cast<double>(rrep.total.cycles));
+      k.outcome = same_cycles && same_out ? "passed" : "failed";
+      k.detail = fmt::format("verilator {} cycles, {}; output {}", rrep.total.cycles,
+                             same_cycles ? "identical to systemc" : "DIFFERENT from systemc",
+                             same_out ? "identical" : "DIFFERENT");
+    } else if (rtl.optional) {
+      k.outcome = "optional";
     }
+    checks.push_back(k);
   }
+  r.check = checks_text(checks);
+  for (const Check& k : checks)
+    if ((k.outcome == "failed" || k.outcome == "not run") && r.status == "ok")
+      r.status = "failed", r.error = fmt::format("{} check {}: {}", k.name, k.outcome, k.detail);
   r.wall_s = seconds_since(t0);
   return r;
+}
+
+std::string checks_text(const std::vector<Check>& checks) {
+  std::string out;
+  for (const Check& k : checks)
+    out += fmt::format("{}{}: {}{}", out.empty() ? "" : "; ", k.name, k.outcome,
+                       k.detail.empty() ? "" : " (" + k.detail + ")");
+  return out;
+}
+
+std::vector<Check> parse_checks(const std::string& text) {
+  static const char* const names[] = {"bit-exact", "rtl"};
+  static const char* const outcomes[] = {"passed", "failed", "not run", "optional"};
+  // Where each "NAME: OUTCOME" starts: the text's start or after "; ".
+  auto check_at = [&](size_t at, Check& k) {
+    for (const char* name : names)
+      for (const char* outcome : outcomes) {
+        const std::string head = fmt::format("{}: {}", name, outcome);
+        if (text.compare(at, head.size(), head) != 0) continue;
+        const size_t end = at + head.size();
+        if (end != text.size() && text.compare(end, 2, " (") != 0 && text.compare(end, 2, "; ") != 0) continue;
+        k = Check{name, outcome, ""};
+        return end;
+      }
+    return std::string::npos;
+  };
+  std::vector<Check> out;
+  Check k;
+  size_t at = check_at(0, k);
+  if (text.empty()) return out;
+  if (at == std::string::npos) {
+    const bool bad = text.find("MISMATCH") != std::string::npos || text.find("DIFFERENT") != std::string::npos;
+    return {Check{"check", bad ? "failed" : "passed", text}};
+  }
+  while (at != std::string::npos) {
+    // The detail runs to the next "; NAME: OUTCOME" (details may hold "; ").
+    size_t next = std::string::npos, next_end = std::string::npos;
+    Check n;
+    for (size_t p = text.find("; ", at); p != std::string::npos; p = text.find("; ", p + 1))
+      if ((next_end = check_at(p + 2, n)) != std::string::npos) {
+        next = p;
+        break;
+      }
+    std::string detail = text.substr(at, next == std::string::npos ? std::string::npos : next - at);
+    if (detail.size() >= 3 && detail.compare(0, 2, " (") == 0 && detail.back() == ')')
+      k.detail = detail.substr(2, detail.size() - 3);
+    out.push_back(k);
+    k = n;
+    at = next_end;
+  }
+  return out;
 }
 
 }  // namespace vta::sweeps

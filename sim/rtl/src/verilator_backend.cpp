@@ -23,6 +23,8 @@ std::string per_run_path(const std::string& path, uint64_t run) {
   return fmt::format("{}.{}{}", path.substr(0, dot), run, path.substr(dot));
 }
 
+}  // namespace
+
 // What the RTL implements (sim/rtl/README.md); a config outside it is an error.
 void check_supported(const std::string& name, const Config& c, const BackendOptions& o) {
   if (o.timing_only)
@@ -43,6 +45,8 @@ void check_supported(const std::string& name, const Config& c, const BackendOpti
     fail("{}: the RTL core zero-fills one element a cycle (memory.pad_elems_per_cycle 1), config '{}' has {}", name,
          c.name, c.memory.pad_elems_per_cycle);
 }
+
+namespace {
 
 // Test hook (README.md, "Test hooks"): with VTA_RTL_FAULT=alu-imm the core
 // fetches every ALU instruction that has an immediate with bit 0 of the

@@ -6,11 +6,16 @@
 // (so that bounds errors are the golden model's, word for word); the core's
 // dbg_* ports give the run record that sim::publish_run turns into stats.
 #include <memory>
+#include <string>
 
 #include "verilator_core.h"
 #include "vta/model/backend.h"
 
 namespace vta::rtl {
+
+/// What the RTL implements (README.md): throws vta::Error, naming backend
+/// `name`, for a config or options outside it.
+void check_supported(const std::string& name, const Config& c, const BackendOptions& o);
 
 class VerilatorBackend : public Backend {
  public:

@@ -1,12 +1,16 @@
 #include "verilator_select.h"
 
+#include <cstdlib>
 #include <limits>
 #include <regex>
 #include <set>
+#include <string_view>
 #include <utility>
 
+#include "model_load.h"
 #include "vta/isa/error.h"
 #include "vta/isa/fields.h"
+#include "vta/rtl/model_cache.h"
 
 namespace vta::rtl {
 
@@ -61,13 +65,28 @@ PackageDiff compare_package(const Config& c, const std::string& package) {
   return compare(params_of(isa::generate_sv_package(c)), params_of(package));
 }
 
+namespace {
+
+bool on_demand_enabled() {
+  const char* v = std::getenv("VTA_RTL_ON_DEMAND");
+  return !v || std::string_view(v) != "off";
+}
+
+}  // namespace
+
+void prepare_model(const Config& c, int jobs) {
+  const Params want = params_of(isa::generate_sv_package(c));
+  for (const BuiltModel* m : built_models())
+    if (compare(want, params_of(m->package)).count == 0) return;
+  if (on_demand_enabled()) build_model(c, jobs);
+}
+
 const BuiltModel& select_model(const Config& c) {
-  const auto& models = built_models();
   const Params want = params_of(isa::generate_sv_package(c));
   const BuiltModel* closest = nullptr;
   PackageDiff best{std::numeric_limits<size_t>::max(), ""};
   std::string presets;
-  for (const BuiltModel* m : models) {
+  for (const BuiltModel* m : built_models()) {
     const PackageDiff d = compare(want, params_of(m->package));
     if (d.count == 0) return *m;
     if (d.count < best.count) {
@@ -76,11 +95,13 @@ const BuiltModel& select_model(const Config& c) {
     }
     presets += fmt::format("{}{}", presets.empty() ? "" : ", ", m->preset);
   }
-  if (!closest) fail("verilator: no RTL model is built into this binary (VTA_RTL_PRESETS is empty)");
+  if (on_demand_enabled()) return on_demand_model(c);
+  if (!closest)
+    fail("verilator: no RTL model is built into this binary and models on demand are off (VTA_RTL_ON_DEMAND=off)");
   fail(
       "verilator: no built RTL model fits config '{}' ({}): the closest, {}, differs in {} parameter{}, first: "
-      "its {}. Built models: {}. Add the preset to VTA_RTL_PRESETS (with its package "
-      "sim/rtl/generated/vta_pkg_<preset>.sv) and rebuild.",
+      "its {}. Built models: {}. Models on demand are off (VTA_RTL_ON_DEMAND=off): unset it to build this "
+      "config's model into the cache, or add the preset to VTA_RTL_PRESETS and rebuild.",
       c.name, c.source, closest->preset, best.count, best.count == 1 ? "" : "s", best.first, presets);
 }
 

@@ -14,9 +14,15 @@ struct PackageDiff {
 };
 PackageDiff compare_package(const Config& c, const std::string& package);
 
-/// The model for `c`; throws vta::Error naming the config, the first
-/// differing parameter against the closest built model, and every built
-/// preset.
+/// The model for `c`: one built into the binary, else the model built on
+/// demand into the cache (model_load.h); throws vta::Error naming the
+/// config when that cannot be built or loaded. With VTA_RTL_ON_DEMAND=off
+/// there is no cache: the error names the first differing parameter against
+/// the closest built model and every built preset.
 const BuiltModel& select_model(const Config& c);
+
+/// Builds `c`'s model into the cache when no built model fits it (and
+/// models on demand are on), without loading it; `jobs` compiles at a time.
+void prepare_model(const Config& c, int jobs);
 
 }  // namespace vta::rtl

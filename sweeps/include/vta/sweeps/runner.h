@@ -7,6 +7,7 @@
 #include <array>
 #include <cstdint>
 #include <iosfwd>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -39,10 +40,16 @@ struct StageCounts {
   int64_t ok = 0, invalid = 0, failed = 0, timeout = 0;
 };
 
+/// Outcomes of one stage-3 check (stages.h, Check) over the points.
+struct CheckCounts {
+  int64_t passed = 0, failed = 0, not_run = 0, optional = 0;  // optional: an optional check that did not run
+};
+
 struct RunSummary {
   std::array<StageCounts, 4> stages{};
   int64_t space = 0;   // points in the spec's full design space
   int64_t points = 0;  // design points visited x networks
+  std::map<std::string, CheckCounts> checks;  // stage 3, by check name
   double wall_s = 0;
 };
 
@@ -54,7 +61,13 @@ RunSummary run_sweep(const SweepSpec& spec, Store& store, const RunOptions& opts
 /// Parses "I/N" (0 <= I < N); throws vta::Error naming `what`.
 std::pair<int, int> parse_shard(const std::string& text, const std::string& what);
 
-/// "stage N: a ok, b invalid, ..." lines of a summary.
+/// "stage N: a ok, b invalid, ..." lines of a summary, then one line per
+/// stage-3 check: "check rtl: a passed, b failed, c not run".
 std::string summary_text(const RunSummary& s);
+
+/// True when every stage-3 check that was asked for passed (an optional
+/// check that did not run does not count against it): `vta sweep run`'s
+/// exit code.
+bool checks_passed(const RunSummary& s);
 
 }  // namespace vta::sweeps

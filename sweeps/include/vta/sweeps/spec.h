@@ -66,6 +66,10 @@ struct Funnel {
   // up to `stage3_top_k` points of the stage-2 Pareto front (0: no stage 3).
   int64_t stage3_top_k = 0;
   bool stage3_verilator = false;
+  // `verilator: optional`: an RTL check that cannot run (no model can be
+  // built) is shown as "not run, optional" and leaves the point ok; with
+  // `verilator: true` it fails the point.
+  bool stage3_verilator_optional = false;
   // Stages 2 and 3 compile with schedules tuned on the SystemC model: the
   // best `tune` tiles of each distinct layer measured (sweeps/tune.h, its
   // cache shared with `vta run --tune`); 0: the cost model's pick.

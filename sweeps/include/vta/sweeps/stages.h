@@ -30,6 +30,23 @@ struct LayerRow {
   double energy_uj = -1;  // stages 2 and 3, VTA layers; < 0: not measured (stage 1, host layers)
 };
 
+/// One check of stage 3: "bit-exact" (the SystemC model's output against the
+/// integer reference) or "rtl" (the verilator backend: same output and
+/// cycles as SystemC).
+struct Check {
+  std::string name;
+  std::string outcome;  // passed, failed, not run, optional (an optional check that did not run)
+  std::string detail;   // what was measured, or why it did not run
+};
+/// The stored form of a point's checks (StageResult::check):
+/// "NAME: OUTCOME (DETAIL); NAME: OUTCOME (DETAIL)".
+std::string checks_text(const std::vector<Check>& checks);
+/// The checks in a stored check text; a text of another form (a store
+/// written before the checks had names) is one check named "check" whose
+/// outcome is "failed" when the text says MISMATCH or DIFFERENT, else
+/// "passed".
+std::vector<Check> parse_checks(const std::string& text);
+
 /// One point's result at one stage.
 struct StageResult {
   int stage = 0;
@@ -62,7 +79,16 @@ StageResult stage_analytic(const Config& c, const PreparedNetwork& n);
 /// `tune` > 0: with the tiles tune_network() keeps among `tune` candidates
 /// per layer (the cache at tune_cache_path()); metric `tune_systemc_runs`.
 StageResult stage_systemc(const Config& c, const PreparedNetwork& n, double static_w = 0, int tune = 0);
-StageResult stage_verify(const Config& c, const PreparedNetwork& n, bool verilator, double static_w = 0,
+/// What stage 3 asks of the RTL: `run` the verilator check; `optional`: a
+/// check that cannot run leaves the point ok; `unavailable`: why it cannot
+/// run (the model's build failed before the stage), "" to try.
+struct RtlCheck {
+  bool run = false, optional = false;
+  std::string unavailable;
+};
+/// Status "failed" when a check failed, or when the RTL check was asked for,
+/// is not optional and did not run (check says why).
+StageResult stage_verify(const Config& c, const PreparedNetwork& n, const RtlCheck& rtl, double static_w = 0,
                          int tune = 0);
 
 }  // namespace vta::sweeps

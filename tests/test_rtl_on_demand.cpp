@@ -1,0 +1,70 @@
+// RTL models on demand (sim/rtl/README.md, "Models on demand"): a design
+// outside the presets built into the binary (rtl-tiny with a 4-stage GEMM
+// pipeline) runs on the verilator backend from the model in the cache, with
+// the golden model's values and the SystemC model's cycles. The fixture
+// rtl_on_demand_build (rtl_on_demand_build.sh) built that model into
+// $VTA_RTL_CACHE with two processes at once.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "env_guard.h"
+#include "random_program.h"
+#include "test_support.h"
+#include "vta/isa/error.h"
+#include "vta/rtl/model_cache.h"
+
+namespace {
+
+using namespace vta::test;
+
+vta::Config tiny(const std::string& depth = "4") {
+  return vta::load_config(VTA_SOURCE_DIR "/tests/configs/rtl-tiny.yaml", {{"gemm.pipeline_depth", depth}});
+}
+
+TEST(RtlOnDemand, ADesignOutsideThePresetsRunsFromTheCache) {
+  const vta::Config cfg = tiny();
+  const std::string key = vta::rtl::model_key(cfg);
+  bool cached = false;
+  for (const auto& m : vta::rtl::cached_models()) cached = cached || m.key == key;
+  ASSERT_TRUE(cached) << "the fixture rtl_on_demand_build did not build model " << key << " into "
+                      << vta::rtl::cache_dir();
+  // Loaded from the cache: nothing is built (the fixture's build is the only one).
+  const auto built = vta::rtl::build_model(cfg);
+  EXPECT_FALSE(built.built);
+  for (uint32_t seed = 1; seed <= 6; ++seed) {
+    SCOPED_TRACE(testing::Message() << "seed " << seed);
+    auto build = [&cfg, seed](ProgramBuilder& p) { random_program(p, cfg, seed); };
+    const Outcome rtl = run_on("verilator", cfg, build);
+    EXPECT_EQ(rtl.dram, run_on("golden", cfg, build).dram);
+    EXPECT_EQ(rtl.stats.total.get("cycles.total"), run_on("systemc", cfg, build).stats.total.get("cycles.total"));
+    EXPECT_GT(rtl.stats.total.get("cycles.total"), 0);
+  }
+}
+
+TEST(RtlOnDemand, AnUnusableCacheIsOneClearError) {
+  const EnvGuard env("VTA_RTL_CACHE", "/proc/vta-no-such-cache");
+  try {
+    vta::make_backend("verilator", tiny("5"));
+    FAIL() << "no error";
+  } catch (const vta::Error& e) {
+    EXPECT_NE(std::string(e.what()).find("cannot create the RTL model cache /proc/vta-no-such-cache"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
+TEST(RtlOnDemand, TheKeyFollowsTheHardwareNotTheRunTimeKnobs) {
+  // Memory latencies live in the C++ memory model and the ALU intervals in
+  // run-time ports: one model (the package's comment, with the config hash, differs).
+  EXPECT_EQ(vta::rtl::model_key(tiny()),
+            vta::rtl::model_key(
+                vta::load_config(VTA_SOURCE_DIR "/tests/configs/rtl-tiny.yaml",
+                                 {{"gemm.pipeline_depth", "4"}, {"memory.read_latency", "9"}, {"alu.ii_imm", "3"}})));
+  EXPECT_NE(vta::rtl::model_key(tiny("4")), vta::rtl::model_key(tiny("5")));
+  EXPECT_NE(vta::rtl::model_key(tiny()),
+            vta::rtl::model_key(vta::load_config(VTA_SOURCE_DIR "/tests/configs/rtl-tiny.yaml",
+                                                 {{"gemm.pipeline_depth", "4"}, {"queues.command_depth", "2"}})));
+}
+
+}  // namespace
