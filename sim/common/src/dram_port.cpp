@@ -13,7 +13,24 @@ dram::AxiPort make_axi(const Config& c, const Timing& t) {
 }
 }  // namespace
 
-DramPort::DramPort(const Config& c, const Timing& t) : axi_(make_axi(c, t)), outstanding_(t.outstanding_reads()) {}
+DramPort::DramPort(const Config& c, const Timing& t) : axi_(make_axi(c, t)), outstanding_(t.outstanding_reads()) {
+  const dram::Timings& tm = axi_.port().controller().spec().t;
+  min_done_ = std::min(tm.cl, tm.cwl) + tm.burst;
+}
+
+uint64_t DramPort::next_event(uint64_t c) {
+  advance(c);
+  uint64_t next = UINT64_MAX;
+  const bool read_unknown = !reads_.empty() && !axi_.read_beat(reads_.back().id, reads_.back().beats - 1);
+  if (read_unknown || !writes_.empty()) {
+    const dram::ClockCrossing& x = axi_.port().crossing();
+    next = std::max(c + 1, x.to_core(x.to_ctrl(c) + min_done_));
+  }
+  if (!reads_.empty())
+    if (const auto last = axi_.read_beat(reads_.front().id, reads_.front().beats - 1); last && *last + 1 > c)
+      next = std::min(next, *last + 1);
+  return next;
+}
 
 void DramPort::advance(uint64_t c) {
   if (any_advance_ && c <= advanced_) return;

@@ -389,23 +389,22 @@ void Engine::port_cycle_dram() {
       const Burst& b = write_->bursts[write_->ids.size()];
       write_->ids.push_back(dram_->write(rc, b.addr, b.beats));
     }
-  // Rule 13: a request ends after the last beat of its last burst.
-  for (auto it = dram_reads_.begin(); it != dram_reads_.end();) {
-    const auto last = dram_->beat(rc, it->id, it->beats - 1);
-    if (!last) {
-      ++it;
-      continue;
-    }
-    if (it->record != SIZE_MAX) {
-      BurstRecord& br = rec_.bursts[it->record];
-      br.data_start = dram_->beat(rc, it->id, 0).value();
+  // Rule 13: a request ends after the last beat of its last burst (beats are
+  // delivered in grant order, so the bursts known are a prefix).
+  while (!dram_reads_.empty()) {
+    const DramRead& d = dram_reads_.front();
+    const auto last = dram_->beat(rc, d.id, d.beats - 1);
+    if (!last) break;
+    if (d.record != SIZE_MAX) {
+      BurstRecord& br = rec_.bursts[d.record];
+      br.data_start = dram_->beat(rc, d.id, 0).value();
       br.data_end = *last + 1;
     }
-    if (it->last_of) {
-      it->last_of->finish = t0_ + *last + 1;
-      it->last_of->done.notify(sc_core::sc_time(static_cast<double>(*last + 1 - rc), sc_core::SC_NS));
+    if (d.last_of) {
+      d.last_of->finish = t0_ + *last + 1;
+      d.last_of->done.notify(sc_core::sc_time(static_cast<double>(*last + 1 - rc), sc_core::SC_NS));
     }
-    it = dram_reads_.erase(it);
+    dram_reads_.pop_front();
   }
   // A STORE ends the cycle after its last acknowledgement (in issue order).
   if (write_ && write_->ids.size() == write_->bursts.size()) {
@@ -416,7 +415,20 @@ void Engine::port_cycle_dram() {
       write_ = nullptr;
     }
   }
-  wait_cycles(1);
+  // Sleep until the next cycle at which something can happen: a grant (every
+  // cycle while a request waits and the limit allows), a write's last beat,
+  // or what DramPort::next_event() bounds. A new request wakes the thread
+  // (port_ev_), to look at the cycle after it.
+  uint64_t next = dram_->next_event(rc);
+  bool waiting = false;
+  for (auto* p : pending_) waiting |= p != nullptr;
+  if (waiting && dram_->can_grant(rc + 1)) next = rc + 1;
+  if (write_ && write_->ids.size() < write_->bursts.size())
+    next = std::min(next, write_->last_beat[write_->ids.size()]);
+  if (next == UINT64_MAX || next <= rc) next = rc + 1;
+  wait(sc_core::sc_time(static_cast<double>(next - rc), sc_core::SC_NS), port_ev_ | abort_ev_);
+  check_abort();
+  if (now() - t0_ < next) wait_cycles(1);  // woken by a request made now: it may be granted from the next cycle
 }
 
 }  // namespace vta::sim

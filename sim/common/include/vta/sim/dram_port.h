@@ -52,6 +52,14 @@ class DramPort {
   /// Forgets write `id` once its acknowledgement has been used.
   void forget_write(uint64_t id) { acked_.erase(id); }
 
+  /// The first cycle after `c` at which a read beat may be delivered, an
+  /// acknowledgement given or the outstanding-read limit free a grant that
+  /// is not decided by cycle c (UINT64_MAX: nothing in flight). A caller
+  /// that makes no request before that cycle may sleep until it: a burst
+  /// whose column command has not issued by c is done no earlier than the
+  /// controller's current cycle + min(CL, CWL) + tBURST, crossed back.
+  uint64_t next_event(uint64_t c);
+
   /// The DRAM model's counters (commands, row hits, misses and conflicts)
   /// once it has run to cycle `c` (the run's last: refresh goes on without
   /// requests, so the counters need a fixed end).
@@ -68,6 +76,7 @@ class DramPort {
   };
   dram::AxiPort axi_;
   uint64_t outstanding_;
+  uint32_t min_done_;  // controller cycles from a column command to its burst's end, at least
   std::deque<Read> reads_;              // granted bursts whose last beat may be delivered at or after now, in grant order
   std::deque<uint64_t> writes_;         // writes without a decided acknowledgement, in issue order
   std::unordered_map<uint64_t, uint64_t> acked_;  // write id -> acknowledgement cycle
