@@ -180,7 +180,8 @@ TEST(ConfigErrors, UnknownDramPresetListsTheChoices) {
 // What only the DRAM model can check fails when a cycle model is made for the
 // config, naming the file and the knob.
 TEST(ConfigErrors, DramDeviceErrorsNameTheKnob) {
-  const vta::Config bad_map = vta::load_config_text("memory:\n  dram: ddr4-2400\n  dram_mapping: ro.ba.co\n", "bad.yaml");
+  const vta::Config bad_map =
+      vta::load_config_text("memory:\n  dram: ddr4-2400\n  dram_mapping: ro.ba.co\n", "bad.yaml");
   expect_parts(error_of([&] { (void)vta::make_backend("systemc", bad_map); }), {"bad.yaml", "memory.dram_mapping"});
 }
 

@@ -125,8 +125,9 @@ TEST_P(DramCycles, TimingProgramsSystemCEqualsVerilator) {
 TEST_P(DramCycles, RandomProgramsSystemCEqualsVerilator) {
   const vta::Config cfg = config();
   for (uint32_t seed = 1; seed <= 6; ++seed) {
-    expect_same_as_systemc("verilator", cfg, [&cfg, seed](ProgramBuilder& p) { random_program(p, cfg, seed); },
-                           fmt::format("seed {}", seed));
+    expect_same_as_systemc(
+        "verilator", cfg, [&cfg, seed](ProgramBuilder& p) { random_program(p, cfg, seed); },
+        fmt::format("seed {}", seed));
     if (HasFailure()) return;
   }
 }
@@ -166,7 +167,8 @@ TEST(DramCycles, CoSimulatedRtlEqualsSystemC) {
     expect_same_as_systemc("systemc-rtl", cfg, build, what);
     if (HasFailure()) return;
   }
-  expect_same_as_systemc("systemc-rtl", cfg, [&cfg](ProgramBuilder& p) { random_program(p, cfg, 2); }, "seed 2");
+  expect_same_as_systemc(
+      "systemc-rtl", cfg, [&cfg](ProgramBuilder& p) { random_program(p, cfg, 2); }, "seed 2");
 }
 
 // The same program at 100 and 200 MHz: the DRAM's nanoseconds are more core
@@ -193,11 +195,12 @@ TEST(DramCycles, CyclesFollowTheClockOnlyWithTheDramModel) {
 TEST(DramCycles, SlowerMemoryCostsCycles) {
   auto cycles = [](const char* dram) {
     const vta::Config cfg = preset("vta-1x16x16", {{"memory.dram", dram}, {"clock.mhz", "250"}});
-    return run_on("systemc", cfg, [](ProgramBuilder& p) {
-             uint32_t a = p.buffer(MemId::WGT, 256);
-             p.add(make_load(MemId::WGT, 0, a, 1, 256, 256));
-             p.add(make_finish());
-           })
+    return run_on("systemc", cfg,
+                  [](ProgramBuilder& p) {
+                    uint32_t a = p.buffer(MemId::WGT, 256);
+                    p.add(make_load(MemId::WGT, 0, a, 1, 256, 256));
+                    p.add(make_finish());
+                  })
         .stats.total.get("cycles.total");
   };
   EXPECT_GT(cycles("ddr3-1066"), cycles("hbm2-2000"));

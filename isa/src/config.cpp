@@ -307,9 +307,10 @@ void derive_and_check(Config& c, const LineOf& line_of) {
       if (!k.late || std::string_view(k.section) != "memory" || std::string_view(k.name) == "dram") continue;
       const std::string v = knob_value_text(c, k);
       if (v != knob_value_text(defaults, k))
-        fail("{}: {} = {} has no effect with memory.dram = fixed (latencies in core cycles, no DRAM device): "
-             "choose a DRAM preset for memory.dram, or drop {}",
-             loc(k.key().c_str()), k.key(), v, k.key());
+        fail(
+            "{}: {} = {} has no effect with memory.dram = fixed (latencies in core cycles, no DRAM device): "
+            "choose a DRAM preset for memory.dram, or drop {}",
+            loc(k.key().c_str()), k.key(), v, k.key());
     }
   }
   // Every instruction and the uop must fit its encoding.

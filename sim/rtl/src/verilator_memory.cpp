@@ -57,7 +57,8 @@ bool MemoryPort::beat(uint64_t c, unsigned& id, bool& last, uint8_t* data) {
   id = b.id;
   last = ++b.next == b.beats;
   if (last) {
-    if (dram_port_ && bursts_) bursts_->push_back({static_cast<sim::Client>(b.id), false, b.grant, b.data_start, c + 1});
+    if (dram_port_ && bursts_)
+      bursts_->push_back({static_cast<sim::Client>(b.id), false, b.grant, b.data_start, c + 1});
     reads_.pop_front();
   }
   ++read_beats_;

@@ -76,9 +76,9 @@ class DramPort {
   };
   dram::AxiPort axi_;
   uint64_t outstanding_;
-  uint32_t min_done_;  // controller cycles from a column command to its burst's end, at least
-  std::deque<Read> reads_;              // granted bursts whose last beat may be delivered at or after now, in grant order
-  std::deque<uint64_t> writes_;         // writes without a decided acknowledgement, in issue order
+  uint32_t min_done_;            // controller cycles from a column command to its burst's end, at least
+  std::deque<Read> reads_;       // granted bursts whose last beat may be delivered at or after now, in grant order
+  std::deque<uint64_t> writes_;  // writes without a decided acknowledgement, in issue order
   std::unordered_map<uint64_t, uint64_t> acked_;  // write id -> acknowledgement cycle
   uint64_t last_ack_ = 0, advanced_ = 0;
   bool any_ack_ = false, any_advance_ = false;
