@@ -2,8 +2,7 @@
 // 30 M cycles on 1x16x16: a blocked convolution-like loop nest whose input
 // and weight tiles are double-buffered (two halves of each SRAM alternate,
 // synchronised by dependency tokens) so that loads overlap the GEMMs.
-// Reports simulated cycles per second with values on and timing-only (with
-// the fixed memory model and with DRAM presets), and
+// Reports simulated cycles per second with values on and timing-only, and
 // the golden model's wall time on the same program (issue 3 targets:
 // values >= 30 M cycles/s and <= 1.5x golden; timing-only >= 100 M cycles/s).
 #include <benchmark/benchmark.h>
