@@ -21,10 +21,10 @@ void report(benchmark::State& state, vta::Backend& b) {
   state.counters["cycles/s"] = benchmark::Counter(cycles, benchmark::Counter::kIsIterationInvariantRate);
 }
 
-void BM_SystemC(benchmark::State& state, bool timing_only) {
+void BM_SystemC(benchmark::State& state, bool timing_only, const char* dram) {
   vta::BackendOptions o;
   o.timing_only = timing_only;
-  auto b = vta::make_backend("systemc", preset("vta-1x16x16"), o);
+  auto b = vta::make_backend("systemc", preset("vta-1x16x16", {{"memory.dram", dram}}), o);
   const vta::Launch launch = conv_program(*b, kTiles);
   for (auto _ : state) b->run(launch);
   report(state, *b);
@@ -44,8 +44,13 @@ void BM_GoldenSameProgram(benchmark::State& state) {
   report(state, *sc);
 }
 
-BENCHMARK_CAPTURE(BM_SystemC, values, false)->Unit(benchmark::kMillisecond)->UseRealTime();
-BENCHMARK_CAPTURE(BM_SystemC, timing_only, true)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK_CAPTURE(BM_SystemC, values, false, "fixed")->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK_CAPTURE(BM_SystemC, timing_only, true, "fixed")->Unit(benchmark::kMillisecond)->UseRealTime();
+// The same program with the DRAM model behind the port (docs/timing.md,
+// "DRAM model"): the port thread then runs every cycle a burst is in flight.
+BENCHMARK_CAPTURE(BM_SystemC, values_ddr3_1066, false, "ddr3-1066")->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK_CAPTURE(BM_SystemC, timing_only_ddr3_1066, true, "ddr3-1066")->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK_CAPTURE(BM_SystemC, timing_only_ddr4_2400, true, "ddr4-2400")->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_GoldenSameProgram)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 }  // namespace

@@ -161,6 +161,30 @@ TEST(ConfigErrors, DramBeyondWhatDramBaseAddresses) {
   expect_parts(load_error("memory:\n  dram_size: 32GiB\n"), {"bad.yaml:2", "memory.dram_size", "32GiB", "16GiB"});
 }
 
+TEST(ConfigErrors, DramChannelsMustBeAPowerOfTwo) {
+  expect_parts(load_error("memory:\n  dram: ddr4-2400\n  channels: 3\n"),
+               {"bad.yaml:3", "memory.channels = 3", "power of two"});
+}
+
+TEST(ConfigErrors, DramKnobsWithTheFixedModelHaveNoEffect) {
+  expect_parts(load_error("memory:\n  page_policy: closed\n"),
+               {"bad.yaml:2", "memory.page_policy = closed", "no effect with memory.dram = fixed"});
+  expect_parts(load_error("", {{"memory.dram_queue_depth", "4"}}),
+               {"--set memory.dram_queue_depth", "no effect with memory.dram = fixed"});
+}
+
+TEST(ConfigErrors, UnknownDramPresetListsTheChoices) {
+  expect_parts(load_error("memory:\n  dram: ddr5\n"), {"bad.yaml:2", "memory.dram", "ddr4-2400", "hbm2-2000"});
+}
+
+// What only the DRAM model can check fails when a cycle model is made for the
+// config, naming the file and the knob.
+TEST(ConfigErrors, DramDeviceErrorsNameTheKnob) {
+  const vta::Config bad_map =
+      vta::load_config_text("memory:\n  dram: ddr4-2400\n  dram_mapping: ro.ba.co\n", "bad.yaml");
+  expect_parts(error_of([&] { (void)vta::make_backend("systemc", bad_map); }), {"bad.yaml", "memory.dram_mapping"});
+}
+
 TEST(ConfigErrors, GemmWordOneOverflows) {
   // 64KiB of INP is 4096 elements: every sram_base still fits 16 bits, but
   // GEMM word 1 needs 2 x (11 + 12 + 10) = 66 bits.

@@ -48,9 +48,13 @@ std::vector<KnobInfo> make_knobs() {
   v.push_back(KnobInfo{#sec, #nm, KnobKind::kind, #def, static_cast<double>(VTA_MIN_##kind(mn)), \
                        static_cast<double>(VTA_MIN_##kind(mx)), VTA_CHOICES_##kind(mn), doc,       \
                        [](Config& c) -> KnobInfo::Ref { return &c.sec.nm; }});
+#define VTA_KNOB_LATE(sec, nm, kind, def, mn, mx, doc) \
+  VTA_KNOB(sec, nm, kind, def, mn, mx, doc)            \
+  v.back().late = true;
 #include "vta/isa/config_knobs.def"
 #undef VTA_SECTION
 #undef VTA_KNOB
+#undef VTA_KNOB_LATE
 #undef VTA_END
   return v;
 }
@@ -60,9 +64,11 @@ std::vector<SectionInfo> make_sections() {
 #define VTA_SECTION(sec, doc) v.push_back(SectionInfo{#sec, doc});
 #define VTA_END(sec)
 #define VTA_KNOB(sec, nm, kind, def, mn, mx, doc)
+#define VTA_KNOB_LATE(sec, nm, kind, def, mn, mx, doc)
 #include "vta/isa/config_knobs.def"
 #undef VTA_SECTION
 #undef VTA_KNOB
+#undef VTA_KNOB_LATE
 #undef VTA_END
   return v;
 }
@@ -290,6 +296,23 @@ void derive_and_check(Config& c, const LineOf& line_of) {
   if (c.memory.dram_size > max_dram)
     fail("{}: memory.dram_size = {} exceeds what the 32-bit dram_base field addresses in 4-byte UOP elements ({})",
          loc("memory.dram_size"), format_size(c.memory.dram_size), format_size(max_dram));
+  // The DRAM model's knobs (docs/timing.md, "DRAM model"); the preset's own
+  // limits are checked where the device is resolved (sim/dram, dram_setup).
+  if (c.memory.channels != 0 && !std::has_single_bit(static_cast<uint64_t>(c.memory.channels)))
+    fail("{}: memory.channels = {} must be a power of two (0: the DRAM preset's)", loc("memory.channels"),
+         c.memory.channels);
+  if (c.memory.dram == "fixed") {
+    static const Config defaults;
+    for (const auto& k : knobs()) {
+      if (!k.late || std::string_view(k.section) != "memory" || std::string_view(k.name) == "dram") continue;
+      const std::string v = knob_value_text(c, k);
+      if (v != knob_value_text(defaults, k))
+        fail(
+            "{}: {} = {} has no effect with memory.dram = fixed (latencies in core cycles, no DRAM device): "
+            "choose a DRAM preset for memory.dram, or drop {}",
+            loc(k.key().c_str()), k.key(), v, k.key());
+    }
+  }
   // Every instruction and the uop must fit its encoding.
   if (auto problem = isa::check_fit(c)) {
     const char* key = fit_culprit(c, line_of);
@@ -374,9 +397,12 @@ int64_t Config::elem_bytes(int mem_id) const {
 }
 
 std::string Config::hash() const {
+  static const Config defaults;
   uint64_t h = 1469598103934665603ull;
   for (const auto& k : knobs()) {
-    std::string line = k.key() + "=" + knob_value_text(*this, k) + "\n";
+    const std::string value = knob_value_text(*this, k);
+    if (k.late && value == knob_value_text(defaults, k)) continue;  // stores keyed before it existed keep their keys
+    std::string line = k.key() + "=" + value + "\n";
     for (unsigned char ch : line) h = (h ^ ch) * 1099511628211ull;
   }
   return fmt::format("{:016x}", h);

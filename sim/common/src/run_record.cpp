@@ -90,6 +90,16 @@ void publish_run(const Config& c, const Timing& t, const model::Program& prog, c
   s.set("memory.write_beats", r.write_beats);
   s.set("memory.read_utilization_permille", r.cycles ? r.read_beats * 1000 / r.cycles : 0);
   s.set("memory.write_utilization_permille", r.cycles ? r.write_beats * 1000 / r.cycles : 0);
+  if (r.dram) {  // DRAM commands and what each burst found in its bank
+    s.set("memory.dram.activates", r.dram->act);
+    s.set("memory.dram.precharges", r.dram->pre);
+    s.set("memory.dram.read_bursts", r.dram->rd);
+    s.set("memory.dram.write_bursts", r.dram->wr);
+    s.set("memory.dram.refreshes", r.dram->ref);
+    s.set("memory.dram.row_hits", r.dram->row_hits);
+    s.set("memory.dram.row_misses", r.dram->row_misses);
+    s.set("memory.dram.row_conflicts", r.dram->row_conflicts);
+  }
   total.publish(s);
   uint64_t dram_bytes = 0;
   for (const auto& [k, v] : s.items())

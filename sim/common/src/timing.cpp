@@ -50,26 +50,29 @@ uint64_t Timing::pad_cycles(const isa::Insn& insn) const {
   return (pads + rate - 1) / rate;
 }
 
-void Timing::split(uint64_t bytes, std::vector<uint32_t>& out) const {
+void Timing::split(uint64_t addr, uint64_t bytes, std::vector<Burst>& out) const {
   uint64_t beats = (bytes + bus_bytes_ - 1) / bus_bytes_;
   while (beats > 0) {
     const uint64_t b = std::min(beats, max_burst_);
-    out.push_back(static_cast<uint32_t>(b));
+    out.push_back(Burst{addr, static_cast<uint32_t>(b)});
+    addr += b * bus_bytes_;
     beats -= b;
   }
 }
 
-std::vector<uint32_t> Timing::bursts(const isa::Insn& insn) const {
-  std::vector<uint32_t> out;
+std::vector<Burst> Timing::bursts(const isa::Insn& insn) const {
+  std::vector<Burst> out;
   if (insn[Member::x_size] == 0) return out;
-  const auto row = uint64_t{insn[Member::x_size]} * static_cast<uint64_t>(cfg_.elem_bytes(static_cast<int>(insn.mem())));
-  for (uint32_t y = 0; y < insn[Member::y_size]; ++y) split(row, out);
+  const auto elem = static_cast<uint64_t>(cfg_.elem_bytes(static_cast<int>(insn.mem())));
+  const uint64_t row = uint64_t{insn[Member::x_size]} * elem;
+  const uint64_t base = uint64_t{insn[Member::dram_base]} * elem, stride = uint64_t{insn[Member::x_stride]} * elem;
+  for (uint32_t y = 0; y < insn[Member::y_size]; ++y) split(base + y * stride, row, out);
   return out;
 }
 
-std::vector<uint32_t> Timing::fetch_bursts(uint64_t count) const {
-  std::vector<uint32_t> out;
-  split(count * isa::kInsnBytes, out);
+std::vector<Burst> Timing::fetch_bursts(uint64_t addr, uint64_t count) const {
+  std::vector<Burst> out;
+  split(addr, count * isa::kInsnBytes, out);
   return out;
 }
 

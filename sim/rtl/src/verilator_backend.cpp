@@ -8,6 +8,7 @@
 #include "verilator_select.h"
 #include "vta/isa/error.h"
 #include "vta/model/race.h"
+#include "vta/sim/dram/config.h"
 
 namespace vta::rtl {
 
@@ -84,6 +85,7 @@ VerilatorBackend::VerilatorBackend(const Config& c, const BackendOptions& o, std
     : Backend(c), name_(std::move(name)), options_(o), layout_(config()), timing_(config()), checker_(config()),
       precheck_(config()) {
   check_supported(name_, config(), options_);
+  if (sim::dram::enabled(config())) (void)sim::dram::setup_of(config());  // a bad DRAM knob fails here, not mid-run
   core_ = make_core(config(), options_);
 }
 

@@ -102,7 +102,7 @@ class Driver {
     if (bus > port_bytes(t_.rdata) || bus > kMaxBus)
       fail("verilator: {}-byte beats do not fit the model's {}-byte data ports", bus, port_bytes(t_.rdata));
     Recorder rec(in);
-    MemoryPort port(*in.timing, *in.dram, in.record_bursts ? &rec.record().bursts : nullptr);
+    MemoryPort port(cfg, *in.timing, *in.dram, in.record_bursts ? &rec.record().bursts : nullptr);
 
     // Reset the control (buffers keep their contents), then the start pulse.
     idle_inputs();
@@ -178,7 +178,9 @@ class Driver {
     // Let the last cycle's writes settle; the core is idle from here on.
     idle_inputs();
     for (int k = 0; k < 4; ++k) edge();
-    return rec.take(port.read_beats(), port.write_beats());
+    sim::RunRecord r = rec.take(port.read_beats(), port.write_beats());
+    r.dram = port.dram_stats_at(r.cycles);
+    return r;
   }
 
   /// Core::read_element, through the debug read port.

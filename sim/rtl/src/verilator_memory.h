@@ -9,14 +9,20 @@
 //  - Writes: each W beat goes to DRAM at once (with its byte strobes); the
 //    burst is acknowledged (bvalid) in cycle (cycle of wlast) + write_latency.
 //
+// With a DRAM preset (memory.dram other than fixed) the grant limit, the
+// beat cycles and the acknowledgements come from sim::DramPort instead, the
+// same code as the SystemC model's port thread; the data moves as above.
+//
 // The harness calls, for each cycle c in order: grant() if arvalid and
 // can_grant(c); beat(c) for the read channel; write() for a W beat; ack(c).
 #include <cstdint>
 #include <deque>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "vta/model/dram.h"
+#include "vta/sim/dram_port.h"
 #include "vta/sim/run_record.h"
 #include "vta/sim/timing.h"
 
@@ -25,9 +31,10 @@ namespace vta::rtl {
 class MemoryPort {
  public:
   /// `bursts`: where burst records go (nullptr: not recorded).
-  MemoryPort(const sim::Timing& t, Dram& dram, std::vector<sim::BurstRecord>* bursts);
+  MemoryPort(const Config& c, const sim::Timing& t, Dram& dram, std::vector<sim::BurstRecord>* bursts);
 
   bool can_grant(uint64_t c) {
+    if (dram_port_) return dram_port_->can_grant(c);
     while (!inflight_.empty() && inflight_.front() <= c) inflight_.pop_front();
     return inflight_.size() < outstanding_;
   }
@@ -44,12 +51,13 @@ class MemoryPort {
   void write(uint64_t c, bool first, uint64_t addr, uint32_t beats, const uint8_t* data, const uint8_t* strobe,
              bool last);
   /// bvalid for cycle c.
-  bool ack(uint64_t c) {
-    if (acks_.empty() || acks_.front() != c) return false;
-    acks_.pop_front();
-    return true;
-  }
+  bool ack(uint64_t c);
 
+  /// With a DRAM preset, its counters up to cycle `c` (DramPort::stats_at).
+  std::optional<sim::dram::Stats> dram_stats_at(uint64_t c) {
+    if (!dram_port_) return std::nullopt;
+    return dram_port_->stats_at(c);
+  }
   uint64_t read_beats() const { return read_beats_; }
   uint64_t write_beats() const { return write_beats_; }
   /// The first write-channel protocol violation seen (wlast not on the
@@ -61,9 +69,13 @@ class MemoryPort {
  private:
   struct Burst {
     unsigned id;
-    uint64_t addr, data_start;
+    uint64_t addr, data_start;  // data_start: fixed model only
     uint32_t beats, next = 0;
+    uint64_t grant = 0, dram_id = 0;  // DRAM model: grant cycle and DramPort's id
   };
+  // The cycle of beat `next` of `b`, or nullopt when not decided by cycle c.
+  std::optional<uint64_t> beat_cycle(uint64_t c, const Burst& b);
+  std::optional<sim::DramPort> dram_port_;  // engaged with a DRAM preset
   Dram& dram_;
   std::vector<sim::BurstRecord>* bursts_;
   uint64_t bus_bytes_, read_latency_, write_latency_, outstanding_;
@@ -73,7 +85,7 @@ class MemoryPort {
   // The write burst in progress.
   uint64_t w_addr_ = 0, w_start_ = 0;
   uint32_t w_beats_ = 0, w_next_ = 0;
-  std::deque<uint64_t> acks_;  // bvalid cycles, in burst order
+  std::deque<uint64_t> acks_;  // bvalid cycles (fixed model) or DramPort write ids, in burst order
   uint64_t read_beats_ = 0, write_beats_ = 0;
   std::string error_;
 };

@@ -69,7 +69,8 @@ void Recorder::retire(uint64_t c, unsigned m) {
   const auto op = insn.opcode();
   if ((op == Opcode::LOAD || op == Opcode::STORE) && insn[Member::x_size] != 0) {
     const auto bursts = in_.timing->bursts(insn);
-    const uint64_t beats = std::accumulate(bursts.begin(), bursts.end(), uint64_t{0});
+    uint64_t beats = 0;
+    for (const sim::Burst& b : bursts) beats += b.beats;
     const uint64_t dma_start = r.start + 1 + (op == Opcode::LOAD ? in_.timing->pad_cycles(insn) : 0);
     const uint64_t dma = r.end > dma_start ? r.end - dma_start : 0;
     r.wait_memory = dma > beats ? dma - beats : 0;

@@ -5,6 +5,7 @@
 
 #include "vta/isa/asan_stack.h"
 #include "vta/isa/error.h"
+#include "vta/sim/dram/config.h"
 
 // Debian's libsystemc carries a main() that calls sc_main; this program has
 // its own main, so sc_main only has to exist.
@@ -97,6 +98,10 @@ RunRecord Engine::run(const RunSetup& setup) {
   inflight_.clear();
   read_data_free_ = write_data_free_ = t0_;
   last_grant_ = -1;
+  dram_.reset();
+  if (dram::enabled(*setup.config)) dram_.emplace(*setup.config, *setup.timing);
+  dram_reads_.clear();
+  write_ = nullptr;
 
   start_ev_.notify(sc_core::SC_ZERO_TIME);
   sc_core::sc_start();  // returns when every thread waits: done, failed or deadlocked
@@ -120,6 +125,7 @@ RunRecord Engine::run(const RunSetup& setup) {
   }
   rec_.cycles = 0;
   for (const auto& r : rec_.insns) rec_.cycles = std::max(rec_.cycles, r.end);
+  if (dram_) rec_.dram = dram_->stats_at(rec_.cycles);
   rs_ = nullptr;
   return std::move(rec_);
 }
@@ -136,7 +142,7 @@ void Engine::fetch_thread() {
         const uint32_t chunk = static_cast<uint32_t>(std::min<uint64_t>(n - i, rs_->timing->insns_per_fetch()));
         uint64_t wait = 0;
         const uint64_t t = now();
-        dma_read(Client::FETCH, rs_->timing->fetch_bursts(chunk), wait);
+        dma_read(Client::FETCH, rs_->timing->fetch_bursts(rs_->insn_addr + uint64_t{i} * isa::kInsnBytes, chunk), wait);
         rec_.fetch_wait_memory += now() - t;
         for (uint32_t k = 0; k < chunk; ++k, ++i) {
           const auto m = static_cast<size_t>(prog.module[i]);
@@ -233,13 +239,13 @@ void Engine::execute(uint32_t i, InsnRecord& rec) {
   }
 }
 
-void Engine::dma_read(Client client, std::vector<uint32_t> bursts, uint64_t& wait) {
+void Engine::dma_read(Client client, std::vector<Burst> bursts, uint64_t& wait) {
   if (bursts.empty()) return;
   ReadRequest req;
   req.client = client;
   req.bursts = std::move(bursts);
   req.submitted = now();
-  for (auto b : req.bursts) req.beats += b;
+  for (const Burst& b : req.bursts) req.beats += b.beats;
   pending_[static_cast<size_t>(client)] = &req;
   port_ev_.notify();
   try {
@@ -251,75 +257,178 @@ void Engine::dma_read(Client client, std::vector<uint32_t> bursts, uint64_t& wai
   wait += (now() - req.submitted) - req.beats;
 }
 
-void Engine::dma_write(std::vector<uint32_t> bursts, uint64_t& wait) {
+void Engine::dma_write(const std::vector<Burst>& bursts, uint64_t& wait) {
   // One writer (store): bursts stream back to back on the write data channel
   // from the next cycle; the instruction ends with the last acknowledgement.
   const Timing& t = *rs_->timing;
   const uint64_t start = now();
   uint64_t beats = 0, ack = start;
-  for (auto b : bursts) {
+  WriteRequest w;
+  for (const Burst& b : bursts) {
     const uint64_t s = std::max(now() + 1, write_data_free_);
-    write_data_free_ = s + b;
+    write_data_free_ = s + b.beats;
     ack = write_data_free_ + t.write_latency();
-    beats += b;
+    beats += b.beats;
+    w.bursts.push_back(b);
+    w.last_beat.push_back(write_data_free_ - 1 - t0_);
     if (rs_->record_bursts) rec_.bursts.push_back({Client::STORE, true, s - t0_, s - t0_, write_data_free_ - t0_});
   }
   rec_.write_beats += beats;
-  wait_cycles(ack - start);
+  if (dram_) {  // the port thread submits each burst at its last beat and reports the last acknowledgement
+    write_ = &w;
+    port_ev_.notify();
+    try {
+      wait_for(w.done);
+    } catch (const Abort&) {
+      write_ = nullptr;
+      throw;
+    }
+  } else {
+    wait_cycles(ack - start);
+  }
   wait += (now() - start) - beats;
 }
 
 void Engine::port_thread() {
   // Grants one read burst per cycle to the requests made in earlier cycles,
-  // at most outstanding_reads in flight; data follows read_latency cycles
-  // after the grant, back to back on the read data channel.
+  // at most outstanding_reads in flight; with the fixed model data follows
+  // read_latency cycles after the grant, back to back on the read data
+  // channel; with the DRAM model DramPort times beats and acknowledgements,
+  // and the thread runs every cycle while anything is in flight.
   while (true) {
     try {
-      bool any = false;
+      bool any = dram_ ? dram_port_busy() : false;
       for (auto* p : pending_) any |= p != nullptr;
       if (!any) {
         wait_for(port_ev_);
         wait_cycles(1);  // a request is granted from the cycle after it was made
         continue;
       }
-      const uint64_t c = now();
-      while (!inflight_.empty() && inflight_.front() <= c) inflight_.pop_front();
-      const Timing& t = *rs_->timing;
-      if (inflight_.size() >= t.outstanding_reads()) {
-        wait_cycles(inflight_.front() - c);
-        continue;
-      }
-      // Arbitration among requests made before this cycle.
-      int pick = -1;
-      for (int k = 0; k < 4 && pick < 0; ++k) {
-        const int cand = t.round_robin() ? (last_grant_ + 1 + k) % 4 : k;
-        ReadRequest* r = pending_[static_cast<size_t>(cand)];
-        if (r && r->submitted < c) pick = cand;
-      }
-      if (pick < 0) {
-        wait_cycles(1);
-        continue;
-      }
-      ReadRequest* r = pending_[static_cast<size_t>(pick)];
-      const uint32_t beats = r->bursts[r->next++];
-      const uint64_t data_start = std::max(c + t.read_latency(), read_data_free_);
-      read_data_free_ = data_start + beats;
-      inflight_.push_back(read_data_free_);
-      rec_.read_beats += beats;
-      if (rs_->record_bursts) rec_.bursts.push_back({r->client, false, c - t0_, data_start - t0_, read_data_free_ - t0_});
-      last_grant_ = pick;
-      if (r->next == r->bursts.size()) {
-        r->finish = read_data_free_;
-        r->done.notify(sc_core::sc_time(static_cast<double>(r->finish - c), sc_core::SC_NS));
-        pending_[static_cast<size_t>(pick)] = nullptr;
-      }
-      wait_cycles(1);
+      if (dram_)
+        port_cycle_dram();
+      else
+        port_cycle_fixed();
     } catch (const Abort&) {
       pending_ = {};
       inflight_.clear();
+      dram_reads_.clear();
+      write_ = nullptr;
       wait(start_ev_);
     }
   }
+}
+
+void Engine::port_cycle_fixed() {
+  const uint64_t c = now();
+  while (!inflight_.empty() && inflight_.front() <= c) inflight_.pop_front();
+  const Timing& t = *rs_->timing;
+  if (inflight_.size() >= t.outstanding_reads()) {
+    wait_cycles(inflight_.front() - c);
+    return;
+  }
+  // Arbitration among requests made before this cycle.
+  int pick = -1;
+  for (int k = 0; k < 4 && pick < 0; ++k) {
+    const int cand = t.round_robin() ? (last_grant_ + 1 + k) % 4 : k;
+    ReadRequest* r = pending_[static_cast<size_t>(cand)];
+    if (r && r->submitted < c) pick = cand;
+  }
+  if (pick < 0) {
+    wait_cycles(1);
+    return;
+  }
+  ReadRequest* r = pending_[static_cast<size_t>(pick)];
+  const uint32_t beats = r->bursts[r->next++].beats;
+  const uint64_t data_start = std::max(c + t.read_latency(), read_data_free_);
+  read_data_free_ = data_start + beats;
+  inflight_.push_back(read_data_free_);
+  rec_.read_beats += beats;
+  if (rs_->record_bursts) rec_.bursts.push_back({r->client, false, c - t0_, data_start - t0_, read_data_free_ - t0_});
+  last_grant_ = pick;
+  if (r->next == r->bursts.size()) {
+    r->finish = read_data_free_;
+    r->done.notify(sc_core::sc_time(static_cast<double>(r->finish - c), sc_core::SC_NS));
+    pending_[static_cast<size_t>(pick)] = nullptr;
+  }
+  wait_cycles(1);
+}
+
+bool Engine::dram_port_busy() const { return !dram_reads_.empty() || write_ != nullptr; }
+
+void Engine::port_cycle_dram() {
+  const uint64_t c = now(), rc = c - t0_;  // the DRAM model counts the run's cycles
+  const Timing& t = *rs_->timing;
+  // Rules 12 and 14: at most one grant, among requests made before this cycle.
+  if (dram_->can_grant(rc)) {
+    int pick = -1;
+    for (int k = 0; k < 4 && pick < 0; ++k) {
+      const int cand = t.round_robin() ? (last_grant_ + 1 + k) % 4 : k;
+      ReadRequest* r = pending_[static_cast<size_t>(cand)];
+      if (r && r->submitted < c) pick = cand;
+    }
+    if (pick >= 0) {
+      ReadRequest* r = pending_[static_cast<size_t>(pick)];
+      const Burst& b = r->bursts[r->next++];
+      DramRead d{dram_->read(rc, b.addr, b.beats), b.beats};
+      rec_.read_beats += b.beats;
+      if (rs_->record_bursts) {
+        d.record = rec_.bursts.size();
+        rec_.bursts.push_back({r->client, false, rc, rc, rc});
+      }
+      last_grant_ = pick;
+      if (r->next == r->bursts.size()) {
+        d.last_of = r;
+        pending_[static_cast<size_t>(pick)] = nullptr;
+      }
+      dram_reads_.push_back(d);
+    }
+  }
+  // Rule 10: each write burst goes to the DRAM in the cycle of its last W beat.
+  if (write_)
+    while (write_->ids.size() < write_->bursts.size() && write_->last_beat[write_->ids.size()] == rc) {
+      const Burst& b = write_->bursts[write_->ids.size()];
+      write_->ids.push_back(dram_->write(rc, b.addr, b.beats));
+    }
+  // Rule 13: a request ends after the last beat of its last burst (beats are
+  // delivered in grant order, so the bursts known are a prefix).
+  while (!dram_reads_.empty()) {
+    const DramRead& d = dram_reads_.front();
+    const auto last = dram_->beat(rc, d.id, d.beats - 1);
+    if (!last) break;
+    if (d.record != SIZE_MAX) {
+      BurstRecord& br = rec_.bursts[d.record];
+      br.data_start = dram_->beat(rc, d.id, 0).value();
+      br.data_end = *last + 1;
+    }
+    if (d.last_of) {
+      d.last_of->finish = t0_ + *last + 1;
+      d.last_of->done.notify(sc_core::sc_time(static_cast<double>(*last + 1 - rc), sc_core::SC_NS));
+    }
+    dram_reads_.pop_front();
+  }
+  // A STORE ends the cycle after its last acknowledgement (in issue order).
+  if (write_ && write_->ids.size() == write_->bursts.size()) {
+    const auto ack = dram_->ack(rc, write_->ids.back());
+    if (ack) {
+      for (uint64_t id : write_->ids) dram_->forget_write(id);
+      write_->done.notify(sc_core::sc_time(static_cast<double>(*ack + 1 - rc), sc_core::SC_NS));
+      write_ = nullptr;
+    }
+  }
+  // Sleep until the next cycle at which something can happen: a grant (every
+  // cycle while a request waits and the limit allows), a write's last beat,
+  // or what DramPort::next_event() bounds. A new request wakes the thread
+  // (port_ev_), to look at the cycle after it.
+  uint64_t next = dram_->next_event(rc);
+  bool waiting = false;
+  for (auto* p : pending_) waiting |= p != nullptr;
+  if (waiting && dram_->can_grant(rc + 1)) next = rc + 1;
+  if (write_ && write_->ids.size() < write_->bursts.size())
+    next = std::min(next, write_->last_beat[write_->ids.size()]);
+  if (next == UINT64_MAX || next <= rc) next = rc + 1;
+  wait(sc_core::sc_time(static_cast<double>(next - rc), sc_core::SC_NS), port_ev_ | abort_ev_);
+  check_abort();
+  if (now() - t0_ < next) wait_cycles(1);  // woken by a request made now: it may be granted from the next cycle
 }
 
 }  // namespace vta::sim

@@ -14,10 +14,12 @@
 
 #include <array>
 #include <deque>
+#include <optional>
 #include <string>
 
 #include "vta/model/datapath.h"
 #include "vta/model/program.h"
+#include "vta/sim/dram_port.h"
 #include "vta/sim/run_record.h"
 #include "vta/sim/timing.h"
 
@@ -34,6 +36,7 @@ struct RunSetup {
   // that skipping the tensors never skips a bounds check.
   model::Datapath* checker = nullptr;
   Dram* dram = nullptr;
+  uint64_t insn_addr = 0;  // the program's first instruction in DRAM (fetch addresses)
   bool record_bursts = false;
 };
 
@@ -58,11 +61,26 @@ class Engine : public sc_core::sc_module {
   struct Abort {};
   struct ReadRequest {
     Client client;
-    std::vector<uint32_t> bursts;
+    std::vector<Burst> bursts;
     size_t next = 0;        // next burst to grant
     uint64_t submitted = 0; // cycle
     uint64_t finish = 0;    // data end of the last burst
     uint64_t beats = 0;
+    sc_core::sc_event done;
+  };
+  // With the DRAM model: a granted read burst whose last beat is not known yet.
+  struct DramRead {
+    uint64_t id;
+    uint32_t beats;
+    ReadRequest* last_of = nullptr;  // the request this burst ends, if it does
+    size_t record = SIZE_MAX;        // its BurstRecord, when recorded
+  };
+  // With the DRAM model: the bursts of the STORE in progress, each submitted
+  // in the cycle of its last W beat (run cycles), then acknowledged.
+  struct WriteRequest {
+    std::vector<Burst> bursts;
+    std::vector<uint64_t> last_beat;  // run cycle of each burst's last W beat
+    std::vector<uint64_t> ids;        // DramPort ids of the bursts submitted so far
     sc_core::sc_event done;
   };
 
@@ -85,8 +103,12 @@ class Engine : public sc_core::sc_module {
   void execute(uint32_t i, InsnRecord& rec);
   /// Moves `bursts` over the read port for `client`; returns when the last
   /// beat has arrived. Adds its waiting (non-transfer) cycles to `wait`.
-  void dma_read(Client client, std::vector<uint32_t> bursts, uint64_t& wait);
-  void dma_write(std::vector<uint32_t> bursts, uint64_t& wait);
+  void dma_read(Client client, std::vector<Burst> bursts, uint64_t& wait);
+  void dma_write(const std::vector<Burst>& bursts, uint64_t& wait);
+  // One cycle of the memory port: fixed rules 12-13, or the DRAM model.
+  void port_cycle_fixed();
+  void port_cycle_dram();
+  bool dram_port_busy() const;
 
   // Events.
   sc_core::sc_event start_ev_, abort_ev_, token_ev_, port_ev_;
@@ -107,6 +129,9 @@ class Engine : public sc_core::sc_module {
   std::deque<uint64_t> inflight_;  // data-end cycles of granted read bursts
   uint64_t read_data_free_ = 0, write_data_free_ = 0;
   int last_grant_ = -1;
+  std::optional<DramPort> dram_;  // engaged with a DRAM preset (memory.dram), fresh each run
+  std::deque<DramRead> dram_reads_;
+  WriteRequest* write_ = nullptr;
 };
 
 }  // namespace vta::sim

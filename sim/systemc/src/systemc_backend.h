@@ -4,6 +4,7 @@
 #include "vta/isa/error.h"
 #include "vta/model/backend.h"
 #include "vta/model/race.h"
+#include "vta/sim/dram/config.h"
 
 namespace vta::sim {
 
@@ -12,6 +13,7 @@ class SystemCBackend : public Backend {
   SystemCBackend(const Config& c, const BackendOptions& o)
       : Backend(c), options_(o), layout_(config()), timing_(config()), datapath_(config()), precheck_(config()) {
     if (!o.wave_path.empty()) fail("the systemc backend has no RTL: --wave needs the verilator backend");
+    if (dram::enabled(config())) (void)dram::setup_of(config());  // a bad DRAM knob fails here, not mid-run
   }
 
   std::string name() const override { return options_.timing_only ? "systemc (timing-only)" : "systemc"; }
@@ -32,6 +34,7 @@ class SystemCBackend : public Backend {
     setup.datapath = options_.timing_only ? nullptr : &datapath_;
     setup.checker = options_.timing_only ? &datapath_ : nullptr;
     setup.dram = &dram();
+    setup.insn_addr = launch.insn_addr;
     setup.record_bursts = !options_.trace_path.empty();
     RunRecord record = Engine::instance().run(setup);
     publish_run(config(), timing_, prog, record, stats_);

@@ -22,10 +22,12 @@ struct Config {
 #define VTA_CTYPE_STR std::string
 #define VTA_SECTION(sec, doc) struct sec##_t {
 #define VTA_KNOB(sec, name, kind, def, mn, mx, doc) VTA_CTYPE_##kind name = def;
+#define VTA_KNOB_LATE VTA_KNOB
 #define VTA_END(sec) } sec;
 #include "vta/isa/config_knobs.def"
 #undef VTA_SECTION
 #undef VTA_KNOB
+#undef VTA_KNOB_LATE
 #undef VTA_END
 
   /// Design name (the YAML `name`, or the file stem).
@@ -45,7 +47,8 @@ struct Config {
 
   /// The element size in bytes of DRAM memory `mem_id` (UOP 0 .. ACC_8BIT 5).
   int64_t elem_bytes(int mem_id) const;
-  /// A stable 64-bit FNV-1a hash of every knob's resolved value, as hex.
+  /// A stable 64-bit FNV-1a hash of every knob's resolved value, as hex; a
+  /// VTA_KNOB_LATE knob counts only when it differs from its default.
   std::string hash() const;
 };
 
@@ -63,6 +66,9 @@ struct KnobInfo {
   const char* doc;
   using Ref = std::variant<int64_t*, double*, bool*, std::string*>;
   Ref (*ref)(Config&);
+  /// Declared with VTA_KNOB_LATE: enters Config::hash() only when it differs
+  /// from its default.
+  bool late = false;
   std::string key() const { return std::string(section) + "." + name; }
 };
 struct SectionInfo {

@@ -3,12 +3,14 @@
 // the named stats (totals and per region) and the Chrome/Perfetto trace.
 // Shared by the SystemC and RTL backends so that they report alike.
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "vta/isa/config.h"
 #include "vta/model/program.h"
 #include "vta/model/stats.h"
+#include "vta/sim/dram/controller.h"
 #include "vta/sim/timing.h"
 
 namespace vta::sim {
@@ -37,11 +39,15 @@ struct RunRecord {
   uint64_t fetch_wait_memory = 0;  // fetch waiting for instruction data
   uint64_t fetch_wait_queue = 0;   // fetch stalled by a full command queue
   uint64_t fetch_end = 0;          // the last dispatch
+  // With a DRAM preset (memory.dram): the DRAM model's counters up to the
+  // run's last cycle (DramPort::stats_at(cycles)).
+  std::optional<dram::Stats> dram;
 };
 
 /// Publishes the golden counters plus cycles, per-module busy / wait_token /
 /// wait_memory / idle, GEMM and ALU active cycles, memory-port beats and
-/// utilisation, host-link cycles, and the same per region.
+/// utilisation, host-link cycles, and the same per region; with a DRAM
+/// preset also the DRAM model's counters (memory.dram.*, totals only).
 void publish_run(const Config& c, const Timing& t, const model::Program& prog, const RunRecord& r, RunStats& out);
 
 /// Writes a Chrome/Perfetto trace JSON: a track per module and for the memory

@@ -14,6 +14,13 @@ namespace vta::sim {
 enum class Client : uint8_t { FETCH = 0, LOAD = 1, COMPUTE = 2, STORE = 3 };
 const char* client_name(Client c);
 
+/// One burst on the memory port: its first byte in DRAM and its beats.
+struct Burst {
+  uint64_t addr;
+  uint32_t beats;
+  bool operator==(const Burst&) const = default;
+};
+
 class Timing {
  public:
   explicit Timing(const Config& c);
@@ -33,16 +40,18 @@ class Timing {
   uint64_t alu_active_cycles(const isa::Insn& insn) const;
   /// LOAD: cycles spent zero-filling pad elements before the DMA starts.
   uint64_t pad_cycles(const isa::Insn& insn) const;
-  /// The bursts (in beats) that move a LOAD/STORE's rows: each row is split
-  /// into bursts of at most max_burst beats.
-  std::vector<uint32_t> bursts(const isa::Insn& insn) const;
-  /// The bursts that fetch `count` instructions.
-  std::vector<uint32_t> fetch_bursts(uint64_t count) const;
+  /// The bursts that move a LOAD/STORE's rows: each row is split into bursts
+  /// of at most max_burst beats. Row y starts at byte (dram_base + y x
+  /// x_stride) x E(m), a burst max_burst x B bytes after the previous one of
+  /// its row, as the RTL's DMA engines address them.
+  std::vector<Burst> bursts(const isa::Insn& insn) const;
+  /// The bursts that fetch `count` instructions from byte `addr` on.
+  std::vector<Burst> fetch_bursts(uint64_t addr, uint64_t count) const;
   /// Instructions fetched per request (one maximal burst).
   uint64_t insns_per_fetch() const { return insns_per_fetch_; }
 
  private:
-  void split(uint64_t bytes, std::vector<uint32_t>& out) const;
+  void split(uint64_t addr, uint64_t bytes, std::vector<Burst>& out) const;
   const Config& cfg_;
   uint64_t bus_bytes_, max_burst_, read_latency_, write_latency_, outstanding_, insns_per_fetch_;
   uint64_t alu_groups_;

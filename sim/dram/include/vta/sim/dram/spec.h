@@ -13,6 +13,7 @@
 #include <string_view>
 #include <vector>
 
+#include "vta/isa/config.h"
 #include "vta/sim/dram/clock.h"
 
 namespace vta::sim::dram {
@@ -71,21 +72,30 @@ enum class PagePolicy : uint8_t {
   closed,  ///< after a column access the row is auto-precharged unless a queued request hits it
 };
 
-/// What the user chooses beside the preset (the proposed memory.* knobs,
-/// docs/timing.md "DRAM model").
+/// The memory.* knobs' defaults, as config_knobs.def declares them (the one
+/// place they live).
+inline const Config::memory_t& knob_defaults() {
+  static const Config::memory_t m;
+  return m;
+}
+
+/// What the user chooses beside the preset: the memory.* knobs of
+/// config_knobs.def (memory.page_policy, memory.channels, memory.dram_*);
+/// config.h's setup_of() fills it from a Config.
 struct Options {
-  PagePolicy page_policy = PagePolicy::open;
-  uint32_t channels = 0;      ///< 0: the preset's
-  std::string mapping;        ///< address mapping, MSB to LSB (mapping.h); "": kDefaultMapping
-  uint32_t queue_depth = 32;  ///< bursts per channel the scheduler chooses among (assumption, not a named controller's)
-  bool refresh = true;        ///< false drops REF (an idealisation, for tests and bounds)
+  PagePolicy page_policy = knob_defaults().page_policy == "closed" ? PagePolicy::closed : PagePolicy::open;
+  uint32_t channels = static_cast<uint32_t>(knob_defaults().channels);  ///< 0: the preset's
+  std::string mapping = knob_defaults().dram_mapping;  ///< address mapping, MSB to LSB (mapping.h); "": kDefaultMapping
+  /// Bursts per channel the scheduler chooses among (an assumption, not a named controller's).
+  uint32_t queue_depth = static_cast<uint32_t>(knob_defaults().dram_queue_depth);
+  bool refresh = knob_defaults().dram_refresh;  ///< false drops REF (an idealisation, for tests and bounds)
   /// Core-clock side (CorePort): synchroniser cycles of the destination
   /// clock in each direction of the clock-domain crossing (clock.h).
-  uint32_t cdc_sync = 2;
+  uint32_t cdc_sync = static_cast<uint32_t>(knob_defaults().dram_cdc_sync);
   /// Core-clock side (CorePort): a fixed controller and PHY pipeline latency
   /// on the request path, in ns. 0 (the default) models none: set it from
   /// your controller's documentation (it is not a JEDEC figure).
-  double frontend_ns = 0.0;
+  double frontend_ns = knob_defaults().dram_frontend_ns;
 };
 
 /// One value of a preset as written in its .def file: max(ck nCK, ns ns)
