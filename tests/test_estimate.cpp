@@ -3,6 +3,7 @@
 // and the `vta estimate` command.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <fstream>
 #include <map>
 #include <set>
@@ -108,7 +109,8 @@ TEST(Estimate, ShallowBuffersAreDistributedRam) {
 }
 
 TEST(Estimate, FitAgainstDeviceBudgets) {
-  Estimate pynq = estimate(cfg(), target("xc7z020"));
+  // At depth 5 (which meets its 100 MHz; depth 4 adds a clock problem).
+  Estimate pynq = estimate(cfg({{"gemm.pipeline_depth", "5"}}), target("xc7z020"));
   // 324 DSP48E1 > 220 and 146.5 BRAM36 > 140 (as synthesized by yosys): one
   // problem line per resource over budget, naming it.
   EXPECT_FALSE(pynq.fits);
@@ -189,22 +191,80 @@ TEST(Estimate, IntelFamiliesCountAlmsAndM20k) {
   EXPECT_FALSE(e.fmax.calibrated);
 }
 
-TEST(Estimate, FmaxMatchesThePublishedClocks) {
-  EXPECT_NEAR(estimate(cfg(), target("", "xc7")).fmax.mhz, 100.0, 0.01);
-  EXPECT_NEAR(estimate(cfg(), target("", "xcup")).fmax.mhz, 333.0, 0.01);
-  Estimate deep = estimate(cfg({{"gemm.pipeline_depth", "8"}}));
-  EXPECT_GT(deep.fmax.mhz, 100.0);
-  Estimate wide = estimate(cfg({{"gemm.block_in", "64"}}));
-  EXPECT_LT(wide.fmax.mhz, 100.0);
+// The gemm.pipeline_depth the pipelined RTL needs (estimate/README.md, Fmax)
+// for vta-1x16x16 to meet its published clocks: 100 MHz on the Zynq-7020
+// (Pynq-Z1), 333 MHz on Zynq UltraScale+ (Ultra96 xczu3eg, ZCU104 xczu7ev).
+constexpr int kDepthPynq = 5;
+constexpr int kDepthUltra = 5;
+
+// vta-1x16x16 at a depth and clock; another block_in keeps its INP and WGT
+// buffer depths (so the instruction fields still fit).
+Estimate at_depth(int depth, const char* mhz, const EstimateOptions& o, const char* block_in = "16") {
+  const int bi = std::stoi(block_in);
+  return estimate(cfg({{"gemm.pipeline_depth", std::to_string(depth)},
+                       {"clock.mhz", mhz},
+                       {"gemm.block_in", block_in},
+                       {"buffers.inp", std::to_string(2 * bi) + "KiB"},
+                       {"buffers.wgt", std::to_string(16 * bi) + "KiB"}}),
+                  o);
+}
+
+TEST(Estimate, PublishedDesignsMeetTheirClocksAtTheirDepths) {
+  EXPECT_TRUE(at_depth(kDepthPynq, "100", target("xc7z020")).clock_ok);
+  EXPECT_FALSE(at_depth(kDepthPynq - 1, "100", target("xc7z020")).clock_ok);
+  for (const char* d : {"xczu3eg", "xczu7ev"}) {
+    EXPECT_TRUE(at_depth(kDepthUltra, "333", target(d)).clock_ok) << d;
+    EXPECT_FALSE(at_depth(kDepthUltra - 1, "333", target(d)).clock_ok) << d;
+  }
+  // No family cap above the published clock: the floor is the ceiling.
+  EXPECT_NEAR(at_depth(20, "100", target("", "xc7")).fmax.mhz, 100.0, 0.01);
+  EXPECT_NEAR(at_depth(20, "100", target("", "xcup")).fmax.mhz, 333.0, 0.01);
+}
+
+// Fmax rises with gemm.pipeline_depth (never falls) until the GEMM stages are
+// below the rest of the core, then stays at that floor. (block_in 8 and
+// narrower are at the floor from depth 4 in the fit.)
+TEST(Estimate, FmaxRisesWithDepthUntilTheFloor) {
+  for (const char* bi : {"16", "32", "64"}) {
+    double first = 0, last = 0;
+    int floor_depth = 0;
+    for (int p = 4; p <= 20; ++p) {
+      const Estimate e = at_depth(p, "100", target("", "xcup"), bi);
+      if (p == 4) first = e.fmax.mhz;
+      EXPECT_GE(e.fmax.mhz, last) << "block_in " << bi << " depth " << p;
+      if (floor_depth == 0 && e.fmax.mhz >= 333.0 - 1e-9) floor_depth = p;
+      if (floor_depth != 0) {
+        EXPECT_NEAR(e.fmax.mhz, 333.0, 1e-9) << "block_in " << bi << " depth " << p;
+      }
+      last = e.fmax.mhz;
+    }
+    EXPECT_GT(floor_depth, 4) << "block_in " << bi;
+    EXPECT_LT(first, last) << "block_in " << bi;
+  }
+}
+
+// At a fixed depth a wider reduction has more adder-tree levels per stage:
+// Fmax falls with block_in until the floor.
+TEST(Estimate, FmaxFallsWithBlockIn) {
+  for (int p : {4, 5, 6}) {
+    double last = 1e9;
+    for (const char* bi : {"8", "16", "32", "64"}) {
+      const Estimate e = at_depth(p, "100", target("", "xc7"), bi);
+      EXPECT_LE(e.fmax.mhz, last) << "depth " << p << " block_in " << bi;
+      last = e.fmax.mhz;
+    }
+  }
+  EXPECT_LT(at_depth(4, "100", target("", "xc7"), "32").fmax.mhz, at_depth(4, "100", target("", "xc7"), "8").fmax.mhz);
+  const Estimate wide = at_depth(4, "100", target("", "xc7"), "64");
   EXPECT_LT(wide.fmax.low_mhz, wide.fmax.mhz);
   EXPECT_GT(wide.fmax.high_mhz, wide.fmax.mhz);
 }
 
 // The Fmax model against the synthesized logic depth it is fitted to
-// (estimate/calibration/depth.csv): each design's GEMM path within 5 % of the
-// measurement and its other paths within 10 % (one constant), and the
-// model's clock of the RTL as written orders the designs as their measured
-// critical paths do.
+// (estimate/calibration/depth.csv): each design's GEMM path (its longest
+// stage) within 15 % of the measurement (fitted designs within 5 %, held-out
+// ones within 11 %) and its other paths within 10 % (one constant, the
+// floor), and the model orders the designs' GEMM paths as measured.
 TEST(Estimate, FmaxOrdersDesignsAsTheMeasuredDepth) {
   const std::string dir = std::string(VTA_SOURCE_DIR) + "/estimate/calibration/";
   std::ifstream f(dir + "depth.csv");
@@ -212,7 +272,7 @@ TEST(Estimate, FmaxOrdersDesignsAsTheMeasuredDepth) {
   std::string line, header;
   struct Row {
     std::string name;
-    double critical_ns, gemm_ns, rest_ns, model_mhz;
+    double gemm_ns, rest_ns, model_ns;
   };
   std::vector<Row> rows;
   while (std::getline(f, line)) {
@@ -232,31 +292,34 @@ TEST(Estimate, FmaxOrdersDesignsAsTheMeasuredDepth) {
     Row r;
     r.name = line.substr(0, q1 - 1);
     char comma;
-    double fmax_mhz;
-    nums >> r.critical_ns >> comma >> fmax_mhz >> comma >> r.gemm_ns >> comma >> r.rest_ns;
+    double critical_ns, fmax_mhz;
+    nums >> critical_ns >> comma >> fmax_mhz >> comma >> r.gemm_ns >> comma >> r.rest_ns;
     const Estimate e = estimate(vta::load_config(dir + "base.yaml", ov), target("", "xc7"));
-    EXPECT_NEAR(e.fmax.gemm_path_ns, r.gemm_ns, 0.05 * r.gemm_ns) << r.name;
+    EXPECT_NEAR(e.fmax.gemm_path_ns, r.gemm_ns, 0.15 * r.gemm_ns) << r.name;
     EXPECT_NEAR(e.fmax.rest_path_ns, r.rest_ns, 0.10 * r.rest_ns) << r.name;  // a constant in the model
-    r.model_mhz = e.fmax.rtl_mhz;
+    EXPECT_NEAR(e.fmax.rtl_mhz, 1000.0 / std::max(e.fmax.gemm_path_ns, e.fmax.rest_path_ns), 1e-9) << r.name;
+    r.model_ns = e.fmax.gemm_path_ns;
     rows.push_back(r);
   }
-  ASSERT_GE(rows.size(), 4u);
+  ASSERT_GE(rows.size(), 6u);
   for (const Row& a : rows) {
     for (const Row& b : rows) {
-      if (a.critical_ns > 1.05 * b.critical_ns) {
-        EXPECT_LT(a.model_mhz, b.model_mhz) << a.name << " is measured slower than " << b.name;
+      if (a.gemm_ns > 1.10 * b.gemm_ns) {
+        EXPECT_GT(a.model_ns, b.model_ns) << a.name << "'s GEMM path is measured longer than " << b.name << "'s";
       }
     }
   }
 }
 
 TEST(Estimate, ClockAboveFmaxIsFlagged) {
-  Estimate ok = estimate(cfg());
-  EXPECT_TRUE(ok.clock_ok);
-  Estimate fast = estimate(cfg({{"clock.mhz", "250"}}), target("xc7z020"));
+  EXPECT_TRUE(at_depth(kDepthPynq, "100", target("xc7z020")).clock_ok);
+  // vta-1x16x16 as configured (depth 4): its GEMM is one stage, far below 100 MHz.
+  Estimate shallow = estimate(cfg(), target("xc7z020"));
+  EXPECT_FALSE(shallow.clock_ok);
+  Estimate fast = at_depth(kDepthPynq, "250", target("xc7z020"));
   EXPECT_FALSE(fast.clock_ok);
   bool named = false;
-  for (const auto& p : fast.problems) named |= p.find("clock.mhz 250") != std::string::npos;
+  for (const auto& p : fast.problems) named |= p.find("clock.mhz 250 is above the Fmax estimate 100 MHz") != std::string::npos;
   EXPECT_TRUE(named);
 }
 

@@ -107,8 +107,8 @@ TEST_P(Generated, CommittedOpenclDefinesAreUpToDate) {
 }
 
 // The packages of the test-only designs in tests/configs that are verilated
-// (sim/rtl/CMakeLists.txt): rtl-alu4 (the ALU lane-group timing test) and
-// rtl-tiny (the gate-level netlist test).
+// (sim/rtl/CMakeLists.txt): rtl-alu4 (the ALU lane-group timing test),
+// rtl-deep (the pipelined GEMM array) and rtl-tiny (the gate-level netlist test).
 class TestConfigPackage : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(TestConfigPackage, CommittedSystemVerilogPackageIsUpToDate) {
@@ -118,7 +118,7 @@ TEST_P(TestConfigPackage, CommittedSystemVerilogPackageIsUpToDate) {
       "./build/dev/apps/vta gen sv --config " + yaml + " -o sim/rtl/generated/vta_pkg_" + GetParam() + ".sv");
 }
 
-INSTANTIATE_TEST_SUITE_P(TestConfigs, TestConfigPackage, ::testing::Values("rtl-alu4", "rtl-tiny"), param_name);
+INSTANTIATE_TEST_SUITE_P(TestConfigs, TestConfigPackage, ::testing::Values("rtl-alu4", "rtl-deep", "rtl-tiny"), param_name);
 
 TEST_P(Generated, FirstLineSaysGeneratedAndHowToRegenerate) {
   for (const auto& [what, text] : {std::pair<std::string, std::string>{"sv", vta::isa::generate_sv_package(cfg_)},

@@ -5,7 +5,8 @@
     critical_path.py NETLIST.json [--path]      one CSV row (see HEADER); --path
                                                 also prints the path, cell by cell
     critical_path.py --fit [depth.csv] [--write]  the Fmax model's constants from the
-                                                rows (estimate/src/fmax_fit.inc)
+                                                rows (estimate/src/fmax_fit.inc), with
+                                                the held-out designs' error
 
 Why not yosys: `ltp -noff` counts cells and walks through the Xilinx
 flip-flop cells (FDRE is not a yosys $dff), and `sta` needs timing
@@ -117,8 +118,11 @@ LUTRAM = ("RAM32M", "RAM64M", "RAM32X1D", "RAM64X1D", "RAM128X1D", "RAM256X1S", 
 
 
 def where(name, c):
-    """TYPE@file:line of a cell: its innermost RTL source (the yosys src attribute)."""
+    """TYPE@file:line of a cell: its innermost RTL source (the yosys src
+    attribute; flattening appends the instantiation's line, so a cell of the
+    MAC array, vta_gemm_array.sv, is named by that file's entry)."""
     src = [x for x in str(c.get("attributes", {}).get("src", "")).split("|") if "sim/rtl/src/" in x]
+    src = [x for x in src if "/vta_gemm_array.sv:" in x] or src
     loc = src[-1].split("/")[-1].split(":")[0] + ":" + src[-1].split(":")[1].split(".")[0] if src else name
     return f"{c['type']}@{loc}"
 
@@ -317,10 +321,13 @@ def worst(g, keep):
 
 
 def is_gemm_operand(label):
-    """The GEMM's operand reads: the INP and WGT buffers' block RAM outputs
-    (they feed only the MAC array, so every path from them is the GEMM
-    write-back path: multiply, block_in-long sum, accumulate, ACC write)."""
-    return label.startswith("RAMB") and ("@u_inp." in label or "@u_wgt." in label)
+    """The GEMM datapath's start points: the INP and WGT buffers' block RAM
+    outputs (they feed only the MAC array) and the registers inside the
+    pipelined MAC array (vta_gemm_array.sv: the DSPs' M/P registers and the
+    adder-tree flip-flops). Every path from them is a GEMM stage: multiply,
+    adder-tree levels, and in the last stage the accumulate and ACC write."""
+    return (label.startswith("RAMB") and ("@u_inp." in label or "@u_wgt." in label)) or \
+        "@vta_gemm_array.sv:" in label
 
 
 def analyse(path):
@@ -357,40 +364,113 @@ def dsp_hops(node, pred):
         yield n[0]
 
 
-def block_in_of(overrides):
+def knob(overrides, name, default):
     for kv in overrides.split():
-        if kv.startswith("gemm.block_in="):
+        if kv.startswith(name + "="):
             return int(kv.split("=")[1])
-    return 8  # base.yaml
+    return default
+
+
+# Designs of depth.csv left out of the fit; their error is reported.
+HOLDOUT = ("p06", "p10", "p15", "p02", "p16", "p11", "p08", "p13", "p09", "p12", "p14")
+# A stage's fixed part, from the delay table: register clock-to-out, one
+# net, setup. The fit gives the multiply, a tree level and the accumulate.
+STAGE_NS = DELAY["ff_cko"] + NET_NS + DELAY["ff_setup"]
+
+
+def gemm_stages(depth, block_in):
+    """The stages of the RTL's GEMM datapath (vta_gemm_array.sv, vta_compute.sv
+    GE; estimate/src/fmax.cpp gemm_stages): (first, levels, last) each."""
+    t_levels = max(0, (block_in - 1).bit_length())
+    e = min(max(depth - 4, 0), t_levels + 1)
+    stages, cur = [], [1, 0, 0]
+    if e >= 1:
+        stages.append(cur)
+        cur = [0, 0, 0]
+    for t in range(1, t_levels + 1):
+        cur[1] += 1
+        if e >= 1 and (t * e) // (t_levels + 1) != ((t - 1) * e) // (t_levels + 1):
+            stages.append(cur)
+            cur = [0, 0, 0]
+    cur[2] = 1
+    stages.append(cur)
+    return stages
+
+
+def solve(a, b):
+    """Least squares by the normal equations (Gauss-Jordan on a small system)."""
+    n = len(a[0])
+    m = [[sum(r[i] * r[j] for r in a) for j in range(n)] + [sum(r[i] * y for r, y in zip(a, b))] for i in range(n)]
+    for c in range(n):
+        p = max(range(c, n), key=lambda r: abs(m[r][c]))
+        m[c], m[p] = m[p], m[c]
+        if abs(m[c][c]) < 1e-12:
+            raise SystemExit("critical_path --fit: the designs do not determine the stage model")
+        for r in range(n):
+            if r != c:
+                f = m[r][c] / m[c][c]
+                m[r] = [x - f * y for x, y in zip(m[r], m[c])]
+    return [m[i][n] / m[i][i] for i in range(n)]
+
+
+def stage_ns(k, s):
+    return k[0] + k[1] * s[0] + k[2] * s[1] + k[3] * s[2]
 
 
 def fit(path, write):
-    """The Fmax model's constants from depth.csv: the GEMM write-back path as
-    G0 + G1 x block_in (least squares), the rest of the core as the mean of
-    its paths; --write puts them in estimate/src/fmax_fit.inc."""
+    """The Fmax model's constants from depth.csv: each GEMM stage's path as
+    kStageNs + kMultNs [first] + kLevelNs x levels + kAccNs [last] (kStageNs
+    from the delay table, the others fitted), the GEMM
+    path as the longest stage (least squares on the stage the model finds
+    longest, iterated until that choice is stable), the rest of the core as
+    the mean of its paths; the HOLDOUT designs are left out and their error
+    reported. --write puts the constants in estimate/src/fmax_fit.inc."""
     import csv
     import os
     with open(path) as f:
         rows = list(csv.DictReader(line for line in f if not line.startswith("#")))
-    xs = [block_in_of(r["overrides"]) for r in rows]
-    ys = [float(r["gemm_ns"]) for r in rows]
-    n = len(rows)
-    mx, my = sum(xs) / n, sum(ys) / n
-    g1 = sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / sum((x - mx) ** 2 for x in xs)
-    g0 = my - g1 * mx
-    rest = [float(r["rest_ns"]) for r in rows]
-    r0 = sum(rest) / n
-    worst = max(abs(g0 + g1 * x - y) / y for x, y in zip(xs, ys))
-    worst_rest = max(abs(r0 - y) / y for y in rest)
+    for r in rows:
+        r["stages"] = gemm_stages(knob(r["overrides"], "gemm.pipeline_depth", 4), knob(r["overrides"], "gemm.block_in", 8))
+    fit_rows = [r for r in rows if r["name"] not in HOLDOUT]
+    k = [STAGE_NS, 4.0, 2.0, 4.0]
+    pick = None
+    for _ in range(50):
+        now = [max(r["stages"], key=lambda s: stage_ns(k, s)) for r in fit_rows]
+        if now == pick:
+            break
+        pick = now
+        k = [STAGE_NS] + solve([[s[0], s[1], s[2]] for s in pick], [float(r["gemm_ns"]) - STAGE_NS for r in fit_rows])
+    r0 = sum(float(r["rest_ns"]) for r in fit_rows) / len(fit_rows)
+
+    def err(r):
+        model = max(max(stage_ns(k, s) for s in r["stages"]), r0)
+        meas = max(float(r["gemm_ns"]), float(r["rest_ns"]))
+        return (max(stage_ns(k, s) for s in r["stages"]) - float(r["gemm_ns"])) / float(r["gemm_ns"]), \
+            (model - meas) / meas
+    for r in rows:
+        g, p = err(r)
+        print(f"# {r['name']:4} {'holdout' if r['name'] in HOLDOUT else 'fit':7} gemm {float(r['gemm_ns']):6.2f} ns "
+              f"model {max(stage_ns(k, s) for s in r['stages']):6.2f} ({g * 100:+.1f} %), period error {p * 100:+.1f} %")
+    worst = max(abs(err(r)[0]) for r in fit_rows)
+    held = [r for r in rows if r["name"] in HOLDOUT]
+    held_mean = sum(abs(err(r)[1]) for r in held) / len(held) if held else 0.0
+    held_gemm = max((abs(err(r)[0]) for r in held), default=0.0)
+    worst_rest = max(abs(r0 - float(r["rest_ns"])) / float(r["rest_ns"]) for r in fit_rows)
     lines = [
         "// Generated by estimate/calibration/critical_path.py --fit --write from",
-        f"// estimate/calibration/depth.csv ({n} designs). Do not edit.",
-        f"// GEMM write-back path = gemm_ns0 + gemm_ns_per_block_in x block_in (worst residual {worst * 100:.1f} %);",
-        f"// the rest of the core: mean {r0:.2f} ns (worst residual {worst_rest * 100:.1f} %). xc7 -1 delay table, ns.",
-        f"constexpr double kGemmNs0 = {g0:.3f};",
-        f"constexpr double kGemmNsPerBlockIn = {g1:.4f};",
+        f"// estimate/calibration/depth.csv ({len(fit_rows)} designs fitted, {len(held)} held out). Do not edit.",
+        "// GEMM stage path = stage_ns + mult_ns [first] + level_ns x adder-tree levels + acc_ns [last]",
+        f"// (worst residual {worst * 100:.1f} %); the rest of the core (the floor): mean {r0:.2f} ns (worst residual",
+        f"// {worst_rest * 100:.1f} %); held-out designs ({', '.join(r['name'] for r in held)}): GEMM path within",
+        f"// {held_gemm * 100:.1f} %, period mean absolute error {held_mean * 100:.1f} %.",
+        "// xc7 -1 delay table, ns.",
+        f"constexpr double kStageNs = {k[0]:.3f};",
+        f"constexpr double kMultNs = {k[1]:.3f};",
+        f"constexpr double kLevelNs = {k[2]:.3f};",
+        f"constexpr double kAccNs = {k[3]:.3f};",
         f"constexpr double kRestNs = {r0:.3f};",
         f"constexpr double kDepthFitResidual = {max(worst, worst_rest):.4f};",
+        f"constexpr double kHeldOutError = {held_mean:.4f};",
     ]
     print("\n".join(lines))
     if write:

@@ -104,13 +104,17 @@ Estimate estimate(const Config& c, const EstimateOptions& o) {
     r.dsp = static_cast<double>(macs) * (packed ? b.dsp.per_mac_packed : b.dsp.per_mac);
     b.add("mac_array", fmt::format("{} x {} x {} int8 MACs", batch, bi, bo), static_cast<double>(macs), "MACs", r);
   }
-  // Per accumulator lane: accumulate, ALU, forwarding, write-back select.
+  // Per accumulator lane: accumulate, ALU, forwarding, write-back select. The
+  // RTL builds min(alu.lanes, lanes) ALUs (vta_alu.sv), so the ALU's
+  // multipliers follow alu.lanes; the fabric per lane is fitted on designs
+  // that built an ALU per lane (estimate/README.md).
   {
+    const int64_t alus = std::min(c.alu.lanes, n);
     Resources r = b.logic(b.lc.acc_lanes, 0, static_cast<double>(n));
-    if (c.isa.alu_mul) r.dsp = static_cast<double>(n) * b.dsp.per_alu_mul;
+    if (c.isa.alu_mul) r.dsp = static_cast<double>(alus) * b.dsp.per_alu_mul;
     b.add("acc_lanes",
-          fmt::format("{} lanes x 32 bit: accumulate, ALU{} (every lane; alu.lanes = {} selects), forwarding", n,
-                      c.isa.alu_mul ? " with MUL" : "", c.alu.lanes),
+          fmt::format("{} lanes x 32 bit: accumulate, forwarding, {} ALU lanes{}", n, alus,
+                      c.isa.alu_mul ? " with MUL" : ""),
           static_cast<double>(n), "lanes", r);
   }
   // Pipeline registers: stages 2..D-1 of the address/valid shift registers.
@@ -197,8 +201,8 @@ Estimate estimate(const Config& c, const EstimateOptions& o) {
                                         : "one int8 multiply per DSP48E2 (packing off)");
   e.assumptions.push_back(
       "int8 MAC products summed in the DSP cascade (one DSP per MAC unpacked, as yosys maps the RTL)");
-  e.assumptions.push_back(
-      fmt::format("the RTL computes the ALU for all {} accumulator lanes (alu.lanes selects which are written)", n));
+  e.assumptions.push_back(fmt::format("the RTL builds {} ALU lanes for {} accumulator lanes (vta_alu.sv)",
+                                      std::min(c.alu.lanes, n), n));
   e.assumptions.push_back(
       "LUT and FF per unit fitted to yosys synth_xilinx (xc7) of the RTL "
       "(estimate/calibration); Vivado or Quartus usually map tighter");

@@ -1,46 +1,42 @@
-// Fmax from the synthesized logic depth of the RTL, pinned to the published
-// VTA clocks.
+// Fmax from the synthesized logic depth of the pipelined RTL, one level per
+// family pinned to the published VTA clocks.
 //
 // Measured (estimate/calibration/depth.csv; critical_path.py over the
-// flattened yosys synth_xilinx netlist with an xc7 -1 delay table): the
-// deepest path of the core is the GEMM write-back path. It starts at the INP
-// and WGT block RAM outputs, multiplies in one DSP48E1 per MAC and sums the
-// block_in products through the DSPs' PCIN cascade, all in one cycle (the
-// RTL keeps the arithmetic in its last pipeline stage), then adds the
-// forwarded ACC value in a carry chain and writes the ACC RAM. It grows
-// linearly with block_in, one cascade hop per product:
-//   gemm_ns(block_in) = kGemmNs0 + kGemmNsPerBlockIn x block_in
-// and does not depend on batch, block_out or gemm.pipeline_depth (the
-// earlier stages carry only addresses). Every other path of the core (the
-// store's address arithmetic, the DMA engines, control) is shorter and
-// about constant: kRestNs. The constants are fitted by
-// `critical_path.py --fit --write` (fmax_fit.inc).
+// flattened yosys synth_xilinx netlist with an xc7 -1 delay table): the GEMM
+// datapath (vta_gemm_array.sv) is cut by E registers into E + 1 stages
+// (gemm_stages below, the same function of gemm.pipeline_depth and block_in
+// as the RTL's): the first stage starts at the INP/WGT block RAM outputs and
+// holds the multiply, the adder-tree levels follow, and the last stage adds
+// the forwarded ACC value and writes ACC. Each stage's path is fitted as
+//   stage_ns = kStageNs + kMultNs [first] + kLevelNs x levels + kAccNs [last]
+// and the GEMM path is the longest stage. Every other path of the core (the
+// store's acknowledgement count into the core's retire count, the DMA
+// engines, the ALU) is not shortened by the GEMM depth: kRestNs. So
+//   period(c) = max(kRestNs, max over stages of stage_ns)
+// rises with block_in (more levels per stage) and falls with
+// gemm.pipeline_depth until the GEMM stages are below kRestNs, the floor.
+// The constants are fitted by `critical_path.py --fit --write`
+// (fmax_fit.inc).
 //
-// The RTL as written: 1000 / max(gemm_ns, rest_ns) MHz on xc7 (`rtl_mhz`;
-// the delay table's absolute accuracy, about +-30 %).
+// The RTL by the delay table (`rtl_mhz`, xc7 only): 1000 / period(c) (the
+// table's absolute accuracy, about +-30 %).
 //
-// The estimate (`mhz`, what clock.mhz is checked against): a design that
-// spreads the GEMM path over the stages gemm.pipeline_depth P leaves after
-// the uop read, the address and the operand read, max(1, P - 3) (as
-// upstream's HLS core pipelines its GEMM), while the rest of the core is
-// not shortened:
-//   period(c) = max(rest_ns, gemm_ns(block_in) / stages)
-// pinned to one published clock per family at the reference design
-// (upstream's 1x16x16, P = 4: one stage):
-//   mhz(c) = ref_mhz x period(ref) / period(c), capped by the family's
-//   block-RAM/DSP maximum clock.
-// So the depth measurements set how the clock scales with the config; the
-// published clock sets its level:
-//   xc7   100 MHz on the Zynq-7020 of the Pynq-Z1 (TVM VTA pynq config);
-//   xcup  333 MHz on Zynq UltraScale+ (TVM VTA ultra96 config).
-// Intel families have no published VTA clock: arria10 takes 0.8 and
-// stratix10 0.9 of xcup's level (uncalibrated, flagged).
-// Uncertainty: +-25 % where calibrated, +-40 % otherwise (the pipelining
-// assumption and the pin dominate; the depth fit's residual is in
-// kDepthFitResidual).
+// The estimate (`mhz`, what clock.mhz is checked against): the delay table
+// sets the structure, one published clock per family its level, taken as
+// the clock at which the core's floor closes on that family:
+//   mhz(c) = floor_mhz(family) x kRestNs / period(c)
+//   xc7   100 MHz: upstream VTA 1x16x16 on the Zynq-7020 of the Pynq-Z1;
+//   xcup  333 MHz: upstream VTA 1x16x16 on Zynq UltraScale+ (Ultra96,
+//         ZCU104), the top of the 250-333 MHz its 11-20-stage candidates ran at.
+// No family cap: a design meets its family's published clock only where its
+// GEMM stages are no longer than the floor. Intel families have no published
+// VTA clock: arria10 takes 0.8 and stratix10 0.9 of xcup's level
+// (uncalibrated, flagged). Uncertainty: +-25 % where calibrated, +-40 %
+// otherwise (the pin dominates; the fit's residual is in kDepthFitResidual).
 #include "fmax.h"
 
 #include <algorithm>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -51,9 +47,8 @@ namespace {
 #include "fmax_fit.inc"
 
 struct Timing {
-  double ref_mhz;  // published clock of the reference design
-  double cap_mhz;  // block RAM / DSP maximum of the slowest speed grade
-  double band;     // relative uncertainty
+  double floor_mhz;  // the clock the core's floor path closes at
+  double band;       // relative uncertainty
   bool calibrated;
   const char* basis;
 };
@@ -61,40 +56,63 @@ struct Timing {
 Timing timing(Family f) {
   switch (f) {
     case Family::xc7:
-      return {100.0, 388.0, 0.25, true, "upstream VTA 1x16x16 at 100 MHz on Zynq-7020 (Pynq-Z1)"};
+      return {100.0, 0.25, true, "floor at upstream VTA 1x16x16's 100 MHz on Zynq-7020 (Pynq-Z1)"};
     case Family::xcup:
-      return {333.0, 637.0, 0.25, true, "upstream VTA 1x16x16 at 333 MHz on Zynq UltraScale+ (Ultra96)"};
+      return {333.0, 0.25, true, "floor at upstream VTA 1x16x16's 333 MHz on Zynq UltraScale+ (Ultra96, ZCU104)"};
     case Family::arria10:
-      return {333.0 * 0.8, 500.0, 0.40, false, "uncalibrated: 0.8 x the UltraScale+ figure"};
+      return {333.0 * 0.8, 0.40, false, "uncalibrated: floor at 0.8 x the UltraScale+ figure"};
     case Family::stratix10:
-      return {333.0 * 0.9, 600.0, 0.40, false, "uncalibrated: 0.9 x the UltraScale+ figure (no hyper-retiming)"};
+      return {333.0 * 0.9, 0.40, false, "uncalibrated: floor at 0.9 x the UltraScale+ figure (no hyper-retiming)"};
   }
-  return {100.0, 388.0, 0.25, true, ""};
+  return {100.0, 0.25, true, ""};
 }
-
-double gemm_ns(int64_t block_in) { return kGemmNs0 + kGemmNsPerBlockIn * static_cast<double>(block_in); }
-
-int stages_of(int64_t pipeline_depth) { return static_cast<int>(std::max<int64_t>(1, pipeline_depth - 3)); }
-
-double period_ns(int64_t block_in, int stages) { return std::max(kRestNs, gemm_ns(block_in) / stages); }
 
 }  // namespace
 
+std::vector<GemmStage> gemm_stages(int64_t pipeline_depth, int64_t block_in) {
+  int t_levels = 0;
+  while ((int64_t{1} << t_levels) < block_in) ++t_levels;
+  const int64_t e = std::clamp<int64_t>(pipeline_depth - 4, 0, t_levels + 1);
+  std::vector<GemmStage> stages;
+  GemmStage cur{true, false, 0};
+  if (e >= 1) {
+    stages.push_back(cur);  // the multiply register
+    cur = {false, false, 0};
+  }
+  for (int64_t t = 1; t <= t_levels; ++t) {
+    ++cur.levels;
+    if (e >= 1 && (t * e) / (t_levels + 1) != ((t - 1) * e) / (t_levels + 1)) {
+      stages.push_back(cur);
+      cur = {false, false, 0};
+    }
+  }
+  cur.last = true;
+  stages.push_back(cur);
+  return stages;
+}
+
+double gemm_stage_ns(const GemmStage& s) {
+  return kStageNs + (s.first ? kMultNs : 0.0) + kLevelNs * s.levels + (s.last ? kAccNs : 0.0);
+}
+
 Fmax estimate_fmax(const Config& c, Family f) {
   const Timing t = timing(f);
-  const double ref_period = period_ns(16, stages_of(4));  // upstream's 1x16x16, P = 4
+  const std::vector<GemmStage> stages = gemm_stages(c.gemm.pipeline_depth, c.gemm.block_in);
+  double gemm = 0;
+  for (const auto& s : stages) gemm = std::max(gemm, gemm_stage_ns(s));
+  const double period = std::max(kRestNs, gemm);
 
   Fmax r;
-  r.gemm_path_ns = gemm_ns(c.gemm.block_in);
+  r.gemm_path_ns = gemm;
   r.rest_path_ns = kRestNs;
-  r.stages = stages_of(c.gemm.pipeline_depth);
-  r.rtl_mhz = f == Family::xc7 ? 1000.0 / std::max(r.gemm_path_ns, r.rest_path_ns) : 0.0;
-  r.mhz = std::min(t.ref_mhz * ref_period / period_ns(c.gemm.block_in, r.stages), t.cap_mhz);
+  r.stages = static_cast<int>(stages.size());
+  r.rtl_mhz = f == Family::xc7 ? 1000.0 / period : 0.0;
+  r.mhz = t.floor_mhz * kRestNs / period;
   r.low_mhz = r.mhz * (1.0 - t.band);
-  r.high_mhz = std::min(r.mhz * (1.0 + t.band), t.cap_mhz);
+  r.high_mhz = r.mhz * (1.0 + t.band);
   r.calibrated = t.calibrated;
   r.basis = fmt::format(
-      "{}; scaled by the synthesized depth: GEMM path {:.1f} ns over {} stage(s), rest {:.1f} ns (xc7 -1 "
+      "{}; scaled by the synthesized depth: GEMM path {:.1f} ns over {} stage(s), floor {:.1f} ns (xc7 -1 "
       "delay table), +-{:.0f} %",
       t.basis, r.gemm_path_ns, r.stages, r.rest_path_ns, t.band * 100);
   return r;

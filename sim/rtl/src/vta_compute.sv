@@ -5,10 +5,15 @@
 // cycle (GEMM: a uop iteration; ALU: a lane group of a uop iteration, every
 // II cycles), then a drain; the instruction completes at s + P + U (GEMM) or
 // s + A + U * groups * II (ALU). Pipeline of depth D (P or A): stage 0 reads
-// the uop, stage 1 forms the buffer addresses, stage D-2 reads the operands,
-// stage D-1 computes and writes ACC and OUT. A read in the cycle of a write
-// to the same ACC element takes the written value (one-deep forwarding); no
-// other hazard exists because one step is written before the next one reads.
+// the uop, stage 1 forms the buffer addresses, stage D-2 reads the ACC
+// operands, stage D-1 computes and writes ACC and OUT. The GEMM reads INP and
+// WGT earlier, at stage GR = P - 2 - GE, and its MAC array (vta_gemm_array)
+// spreads the multiply and adder tree over stages GR+1 .. P-1 with GE
+// registers; the accumulate is in stage P-1. The ALU (vta_alu) computes one
+// group of L lanes in stage A-1. A read in the cycle of a write to the same
+// ACC element takes the written value (one-deep forwarding); no other hazard
+// exists because one step is written before the next one reads ACC (INP and
+// WGT are not written by this module).
 module vta_compute #(
     parameter int B = 8
 ) (
@@ -49,7 +54,6 @@ module vta_compute #(
 );
   localparam int N = vta_pkg::BATCH * vta_pkg::BLOCK_OUT;  // ACC lanes
   localparam int BI = vta_pkg::BLOCK_IN;
-  localparam int BO = vta_pkg::BLOCK_OUT;
   localparam int L = vta_pkg::ALU_LANES < N ? vta_pkg::ALU_LANES : N;
   localparam int G = (N + L - 1) / L;  // ALU lane groups
   localparam int LG = G > 1 ? $clog2(G) : 1;
@@ -62,6 +66,13 @@ module vta_compute #(
   localparam int ACC_W = N * 32;
   localparam int E8 = N;  // ACC_8BIT bytes per element
   localparam int KU = B > 4 ? B / 4 : 1;
+  // GEMM stage assignment (vta_gemm_array): GE registers inside the MAC array,
+  // one per stage that P leaves after the uop read, the address, the INP/WGT
+  // read and the last stage (P - 4), at most one per multiply / adder-tree
+  // level (clog2(BI) + 1); INP and WGT are read at stage GR = P - 2 - GE.
+  localparam int GT = BI > 1 ? $clog2(BI) : 0;
+  localparam int GE = P - 4 <= 0 ? 0 : (P - 4 < GT + 1 ? P - 4 : GT + 1);
+  localparam int GR = P - 2 - GE;
 
   // ---- instruction decode (fields from the generated package) ----
   wire [2:0] opcode = insn[vta_pkg::MEM_OPCODE_LSB+:3];
@@ -285,19 +296,26 @@ module vta_compute #(
   // The read stage (D-2) and the write stage (D-1) of each pipeline.
   logic g_rd_v, a_rd_v;
   logic [CA-1:0] g_rd_dst, a_rd_dst;
-  logic [31:0] g_rd_src, a_rd_src;
-  logic [WA-1:0] g_rd_wgt;
+  logic [31:0] a_rd_src;
+  logic g_iw_v;
+  logic [31:0] g_iw_src;
+  logic [WA-1:0] g_iw_wgt;
   generate
     if (P == 3) begin : g_gemm_rd1
       assign g_rd_v = v1;
       assign g_rd_dst = CA'(a_dst1);
-      assign g_rd_src = a_src1;
-      assign g_rd_wgt = WA'(a_wgt1);
     end else begin : g_gemm_rdn
       assign g_rd_v = pv[P-2];
       assign g_rd_dst = pdst[P-2];
-      assign g_rd_src = psrc[P-2];
-      assign g_rd_wgt = pwgt[P-2];
+    end
+    if (GR == 1) begin : g_gemm_iw1
+      assign g_iw_v = v1;
+      assign g_iw_src = a_src1;
+      assign g_iw_wgt = WA'(a_wgt1);
+    end else begin : g_gemm_iwn
+      assign g_iw_v = pv[GR];
+      assign g_iw_src = psrc[GR];
+      assign g_iw_wgt = pwgt[GR];
     end
     if (A == 3) begin : g_alu_rd1
       assign a_rd_v = v1;
@@ -311,16 +329,15 @@ module vta_compute #(
   endgenerate
   wire rd_v = op_gemm ? g_rd_v : a_rd_v;
   wire [CA-1:0] rd_dst = op_gemm ? g_rd_dst : a_rd_dst;
-  wire [31:0] rd_src = op_gemm ? g_rd_src : a_rd_src;
-  wire [WA-1:0] rd_wgt = g_rd_wgt;
+  wire [31:0] rd_src = a_rd_src;
   wire wr_v = op_gemm ? pv[P-1] : pv[A-1];
   wire [CA-1:0] wr_dst = op_gemm ? pdst[P-1] : pdst[A-1];
   wire [LG-1:0] wr_g = pg[A-1];
 
-  assign inp_re = rd_v && op_gemm;
-  assign inp_addr = IA'(rd_src);
-  assign wgt_re = rd_v && op_gemm;
-  assign wgt_addr = rd_wgt;
+  assign inp_re = g_iw_v && op_gemm;
+  assign inp_addr = IA'(g_iw_src);
+  assign wgt_re = g_iw_v && op_gemm;
+  assign wgt_addr = g_iw_wgt;
   assign acc_re0 = rd_v;
   assign acc_raddr0 = rd_dst;
   assign acc_re1 = rd_v && !op_gemm && !op_imm;
@@ -349,44 +366,21 @@ module vta_compute #(
     end
   end
 
-  // GEMM: acc[b][o] += sum_k inp[b][k] * wgt[o][k] (int8 x int8, int32 wrap-around).
-  logic [ACC_W-1:0] gemm_res;
-  always_comb begin
-    for (int b = 0; b < vta_pkg::BATCH; b++)
-      for (int o = 0; o < BO; o++) begin
-        logic [31:0] sum;
-        sum = '0;
-        for (int k = 0; k < BI; k++)
-          sum = sum + 32'($signed(inp_q[(b*BI+k)*8+:8]) * $signed(wgt_q[(o*BI+k)*8+:8]));
-        gemm_res[(b*BO+o)*32+:32] = op_reset ? 32'd0 : dst_val[(b*BO+o)*32+:32] + sum;
-      end
-  end
+  // GEMM: acc[b][o] += sum_k inp[b][k] * wgt[o][k] (int8 x int8, int32
+  // wrap-around): the products and adder tree over stages GR + 1 .. P - 1
+  // (vta_gemm_array), the accumulate in stage P - 1.
+  logic [ACC_W-1:0] gemm_sum, gemm_res;
+  vta_gemm_array #(.E(GE)) u_gemm (.clk, .inp_q, .wgt_q, .sum(gemm_sum));
+  always_comb
+    for (int l = 0; l < N; l++)
+      gemm_res[l*32+:32] = op_reset ? 32'd0 : dst_val[l*32+:32] + gemm_sum[l*32+:32];
 
-  // ALU: the L lanes of group wr_g.
+  // ALU: L lanes, the operands of group wr_g.
   logic [ACC_W-1:0] alu_res;
   logic [N-1:0] alu_mask;
-  always_comb begin
-    alu_res = dst_val;
-    alu_mask = '0;
-    for (int l = 0; l < N; l++) begin
-      logic [31:0] a, b, r;
-      logic [5:0] sh;
-      a = dst_val[l*32+:32];
-      b = op_imm ? op_immv : src_val[l*32+:32];
-      sh = b[5:0];
-      case (32'(op_alu))
-        vta_pkg::ALU_OPCODE_MIN: r = $signed(a) < $signed(b) ? a : b;
-        vta_pkg::ALU_OPCODE_MAX: r = $signed(a) > $signed(b) ? a : b;
-        vta_pkg::ALU_OPCODE_ADD: r = a + b;
-        vta_pkg::ALU_OPCODE_SHR: r = sh[5] ? (a << (7'd64 - 7'(sh))) : 32'($signed(a) >>> sh);
-        default: r = (vta_pkg::ALU_MUL_ENABLED != 0) ? a * b : a;
-      endcase
-      if (32'(l) / L == 32'(wr_g)) begin
-        alu_res[l*32+:32] = r;
-        alu_mask[l] = 1'b1;
-      end
-    end
-  end
+  vta_alu #(.N(N), .L(L), .LG(LG)) u_alu (
+      .op(op_alu), .use_imm(op_imm), .imm(op_immv), .g(wr_g), .dst(dst_val), .src(src_val),
+      .res(alu_res), .mask(alu_mask));
 
   // ACC and OUT writes: a DMA engine, or the pipeline's write stage.
   always_comb begin
@@ -416,7 +410,7 @@ module vta_compute #(
   end
 
   logic unused;
-  assign unused = ^{dbg_addr, a_dst1, a_wgt1, rd_src, uop_q};
+  assign unused = ^{dbg_addr, a_dst1, a_wgt1, rd_src, g_iw_src, uop_q};
   assign busy = (|e_busy) || seq != S_IDLE;
   assign retire = (|e_retire) || seq_retire;
 endmodule

@@ -60,10 +60,10 @@ struct Component {
 struct Fmax {
   double mhz = 0;                    // point estimate
   double low_mhz = 0, high_mhz = 0;  // stated uncertainty band
-  double gemm_path_ns = 0;           // the RTL's GEMM write-back path, from the synthesized depth (xc7 -1 delays)
-  double rest_path_ns = 0;           // the longest other path of the core, same basis
-  int stages = 0;                    // register stages the configured pipeline gives the GEMM path (max(1, P - 3))
-  double rtl_mhz = 0;                // xc7 only (else 0): the RTL as written, 1000 / its longest path, +-30 %
+  double gemm_path_ns = 0;           // longest GEMM stage of the RTL, fitted to the synthesized depth (xc7 -1 ns)
+  double rest_path_ns = 0;           // the longest other path of the core (the floor), same basis
+  int stages = 0;                    // stages of the RTL's GEMM datapath at this depth (registers + 1)
+  double rtl_mhz = 0;                // xc7 only (else 0): the RTL by the delay table, 1000 / longest path, +-30 %
   bool calibrated = false;           // the family's constants come from a published VTA clock
   std::string basis;                 // one line: what the figure is calibrated on
 };

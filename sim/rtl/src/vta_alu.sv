@@ -1,0 +1,55 @@
+// The tensor ALU: L = min(ALU_LANES, BATCH x BLOCK_OUT) lanes, time-multiplexed
+// over the ceil(N / L) lane groups of an accumulator element
+// (docs/timing.md, ALU rule): group g's operands are selected into the L
+// lanes, computed, and written back to their lanes of the element (`mask`;
+// the other lanes of `res` keep `dst`).
+module vta_alu #(
+    parameter int N = 16,  // accumulator lanes
+    parameter int L = 16,  // ALU lanes (at most N)
+    parameter int LG = 1   // group index bits
+) (
+    input  logic [2:0]      op,
+    input  logic            use_imm,
+    input  logic [31:0]     imm,
+    input  logic [LG-1:0]   g,
+    input  logic [N*32-1:0] dst,
+    input  logic [N*32-1:0] src,
+    output logic [N*32-1:0] res,
+    output logic [N-1:0]    mask
+);
+  logic [31:0] la[L];
+  logic [31:0] lb[L];
+  logic [31:0] lr[L];
+  always_comb begin
+    for (int k = 0; k < L; k++) begin
+      la[k] = '0;
+      lb[k] = '0;
+    end
+    for (int l = 0; l < N; l++)
+      if (32'(l) / L == 32'(g)) begin
+        la[l%L] = dst[l*32+:32];
+        lb[l%L] = use_imm ? imm : src[l*32+:32];
+      end
+    for (int k = 0; k < L; k++) begin
+      logic [31:0] a, b;
+      logic [5:0] sh;
+      a = la[k];
+      b = lb[k];
+      sh = b[5:0];
+      case (32'(op))
+        vta_pkg::ALU_OPCODE_MIN: lr[k] = $signed(a) < $signed(b) ? a : b;
+        vta_pkg::ALU_OPCODE_MAX: lr[k] = $signed(a) > $signed(b) ? a : b;
+        vta_pkg::ALU_OPCODE_ADD: lr[k] = a + b;
+        vta_pkg::ALU_OPCODE_SHR: lr[k] = sh[5] ? (a << (7'd64 - 7'(sh))) : 32'($signed(a) >>> sh);
+        default: lr[k] = (vta_pkg::ALU_MUL_ENABLED != 0) ? a * b : a;
+      endcase
+    end
+    res = dst;
+    mask = '0;
+    for (int l = 0; l < N; l++)
+      if (32'(l) / L == 32'(g)) begin
+        res[l*32+:32] = lr[l%L];
+        mask[l] = 1'b1;
+      end
+  end
+endmodule
