@@ -18,7 +18,7 @@ namespace vta::compiler {
 
 /// The most nodes and initializers a model may hold: far beyond any network
 /// the compiler targets (ResNet-50 in QDQ form has about 600 nodes), and
-/// refused before any pass walks the graph (issue 16, item 4).
+/// refused before any pass walks the graph.
 inline constexpr int kMaxOnnxNodes = 100000;
 
 inline void check_model_limits(const onnx::ModelProto& m, const std::string& source) {

@@ -1,5 +1,5 @@
 #pragma once
-// The `systemc-rtl` co-simulation (issue 6): vta_core verilated as a SystemC
+// The `systemc-rtl` co-simulation: vta_core verilated as a SystemC
 // module (for one preset, VTA_RTL_COSIM_PRESET) and instantiated in the
 // SystemC model's top level beside the engine. SystemC elaborates once per
 // process (sim/systemc/src/engine.h), so the co-simulated core is a
