@@ -11,6 +11,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "vta/isa/control_chars.h"
 #include "vta/isa/error.h"
 #include "vta/isa/path_probe.h"
 #include "vta/isa/yaml_documents.h"
@@ -492,12 +493,10 @@ Config load_config_text(const std::string& yaml, const std::string& source, cons
   // The name is written into generated SystemVerilog and OpenCL sources
   // (a comment line each) and into the OpenCL kernel built at run time: a
   // control character there would end the comment and start code.
-  for (const char ch : c.name)
-    if (static_cast<unsigned char>(ch) < 0x20 || ch == 0x7f) {
-      const int line = name_line;
-      fail("{}: name holds a control character (such as a newline){}; a design name is one line of text",
-           line > 0 ? where(source, line) : source, line > 0 ? "" : " (it came from the file name: give name:)");
-    }
+  if (has_control_char(c.name))
+    fail("{}: name holds a control character (such as a newline){}; a design name is one line of text",
+         name_line > 0 ? where(source, name_line) : source,
+         name_line > 0 ? "" : " (it came from the file name: give name:)");
   derive_and_check(c, line_of);
   return c;
 }

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "vta/isa/config.h"
+#include "vta/isa/control_chars.h"
 #include "vta/isa/fields.h"
 
 namespace vta::isa {
@@ -103,7 +104,7 @@ std::vector<Param> params(const Config& c) {
 // Config built in code from ending the comment either.
 std::string comment_text(std::string_view text) {
   std::string o;
-  for (const char ch : text) o += static_cast<unsigned char>(ch) < 0x20 || ch == 0x7f || ch == '\\' ? '?' : ch;
+  for (const char ch : text) o += is_control_char(ch) || ch == '\\' ? '?' : ch;
   return o;
 }
 

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "vta/isa/error.h"
+#include "vta/isa/control_chars.h"
 
 namespace vta {
 
@@ -56,7 +57,7 @@ void check_output(const std::string& path, std::string_view what) {
 bool is_plain_file_name(std::string_view name) {
   if (name.empty() || name == "." || name == "..") return false;
   for (const char c : name)
-    if (c == '/' || c == '\\' || static_cast<unsigned char>(c) < 0x20 || c == 0x7f) return false;
+    if (c == '/' || c == '\\' || is_control_char(c)) return false;
   return true;
 }
 

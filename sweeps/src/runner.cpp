@@ -308,29 +308,29 @@ class Runner {
   // sharing the cores. Returns why a visit's model could not be built.
   std::map<size_t, std::string> prepare_rtl_models(const std::vector<size_t>& pending) {
     std::map<size_t, std::string> why;
-    std::vector<std::pair<size_t, Config>> todo;
+    std::vector<std::pair<size_t, Config>> to_build;
     std::set<std::string> seen;
     for (size_t v : pending) {
       try {
         Config c = load_config_text(spec_.base_text, spec_.base, space_.overrides(visits_[v].index));
-        if (seen.insert(c.hash()).second) todo.emplace_back(v, std::move(c));
+        if (seen.insert(c.hash()).second) to_build.emplace_back(v, std::move(c));
       } catch (const std::exception&) {  // the worker reports it
       }
     }
-    if (todo.empty()) return why;
+    if (to_build.empty()) return why;
     const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-    const int jobs = std::min<int>(opts_.jobs > 0 ? opts_.jobs : cores, static_cast<int>(todo.size()));
+    const int jobs = std::min<int>(opts_.jobs > 0 ? opts_.jobs : cores, static_cast<int>(to_build.size()));
     const int each = std::max(1, cores / jobs);
     std::map<std::string, std::string> failed;  // by config hash
     std::mutex mu;
     std::atomic<size_t> next{0};
     auto build = [&] {
-      for (size_t i; (i = next++) < todo.size();) {
+      for (size_t i; (i = next++) < to_build.size();) {
         try {
-          prepare_backend("verilator", todo[i].second, each);
+          prepare_backend("verilator", to_build[i].second, each);
         } catch (const std::exception& e) {
           const std::lock_guard<std::mutex> g(mu);
-          failed[todo[i].second.hash()] = e.what();
+          failed[to_build[i].second.hash()] = e.what();
         }
       }
     };

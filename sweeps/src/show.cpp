@@ -5,6 +5,7 @@
 #include <filesystem>
 
 #include "vta/isa/error.h"
+#include "vta/isa/control_chars.h"
 #include "vta/isa/shell_quote.h"
 #include "vta/sweeps/space.h"
 #include "vta/sweeps/spec.h"
@@ -25,7 +26,7 @@ std::string word(const std::string& w) {
 // comment and make the rest of the message YAML.
 std::string one_line(const std::string& text) {
   std::string o;
-  for (const char ch : text) o += static_cast<unsigned char>(ch) < 0x20 || ch == 0x7f ? ' ' : ch;
+  for (const char ch : text) o += is_control_char(ch) ? ' ' : ch;
   return o;
 }
 

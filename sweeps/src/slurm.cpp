@@ -16,6 +16,7 @@
 #include <sstream>
 
 #include "vta/isa/error.h"
+#include "vta/isa/control_chars.h"
 #include "vta/isa/json_error.h"
 #include <cerrno>
 #include <cstring>
@@ -92,9 +93,8 @@ bool have(const std::string& program) {
 // up to its end, so a newline (or any control character) would start a line
 // of the user's choosing in the job script. Refused, naming the option.
 const std::string& sbatch_value(const std::string& v, std::string_view option) {
-  for (const char c : v)
-    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f)
-      fail("{}: holds a control character (such as a newline), which cannot go on an #SBATCH line", option);
+  if (has_control_char(v))
+    fail("{}: holds a control character (such as a newline), which cannot go on an #SBATCH line", option);
   return v;
 }
 
