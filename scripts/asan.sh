@@ -28,6 +28,22 @@ conf="${VTA_CONFORMANCE_DIR:-$(pwd)/tests/data/conformance/vectors}"
 # (golden and SystemC, per-channel rows) stays. The OpenCL copy of
 # mobilenet_v1_ort_pc repeats the same proof (90 s) before a run the other
 # OpenCL oracle cases make.
-ctest --preset asan -j "$(nproc)" -LE synth \
-  -E '^(((systemc|opencl)/)?Asym/AsymOracle\.ImportRunsBitExactWithOnnxRuntime/resnet18_plain_ort_pc|opencl/Asym/AsymOracle\.ImportRunsBitExactWithOnnxRuntime/mobilenet_v1_ort_pc|Nets/OrtScales\.ExactFormsOnVtaBitExactOnGoldenAndSystemc/resnet18_plain_pc)$' "$@"
+skip='^(((systemc|opencl)/)?Asym/AsymOracle\.ImportRunsBitExactWithOnnxRuntime/resnet18_plain_ort_pc|opencl/Asym/AsymOracle\.ImportRunsBitExactWithOnnxRuntime/mobilenet_v1_ort_pc|Nets/OrtScales\.ExactFormsOnVtaBitExactOnGoldenAndSystemc/resnet18_plain_pc)$'
+if ! ctest --preset asan -j "$(nproc)" -LE synth -E "$skip" "$@"; then
+  # LeakSanitizer's own stop-the-world tracer sometimes dies at exit
+  # ("Tracer caught signal 11 ... LeakSanitizer has encountered a fatal
+  # error") after a test has passed, while threads of pocl are exiting
+  # (google/sanitizers#1353). A test that failed only so is run once more;
+  # any other failure, or that one twice, fails the stage.
+  log=build/asan/Testing/Temporary/LastTest.log
+  others=$(awk '/^[0-9]+\/[0-9]+ Test: /{name=$3; tracer=0}
+                /LeakSanitizer has encountered a fatal error/{tracer=1}
+                /^Test Failed\./{if (!tracer) print name}' "$log")
+  if [ -n "$others" ]; then
+    echo "asan: failed: $others" >&2
+    exit 1
+  fi
+  echo "asan: the failures above were LeakSanitizer's tracer crashing at exit; running those tests once more" >&2
+  ctest --preset asan --rerun-failed -LE synth -E "$skip" "$@"
+fi
 bash scripts/fuzz.sh --ci
