@@ -114,6 +114,23 @@ TEST(Battery, FullOnVerilator) { expect_full_battery_passes("verilator"); }
 
 TEST(Battery, FullOnSystemcRtl) { expect_full_battery_passes("systemc-rtl"); }
 
+// The GEMM two stages deeper than the ALU (tests/configs/rtl-deep.yaml: 8
+// and 6): the GEMM's write stage must not take an ALU's last steps for its
+// own (the shared stage registers). The reverse, an ALU deeper than the GEMM,
+// is in test_rtl_on_demand.cpp. Every buffer is compared after each program.
+TEST(Battery, UnequalPipelineDepthsOnVerilator) {
+  vta::bringup::Options o;
+  o.backend = "verilator";
+  o.config = vta::load_config(std::string(VTA_SOURCE_DIR) + "/tests/configs/rtl-deep.yaml");
+  o.conformance = false;
+  o.random = 20;
+  o.networks = {"lenet5"};
+  o.wave_dir = "";
+  const auto r = vta::bringup::run(o);
+  EXPECT_TRUE(r.passed()) << vta::bringup::summary(r);
+  EXPECT_EQ(r.count(CaseResult::Status::FAIL), 0u);
+}
+
 /// The corner program `name` of vta-1x16x16.
 vta::ProgramImage corner(const std::string& name) {
   const auto corners = vta::programs::corner_programs(preset("vta-1x16x16"));

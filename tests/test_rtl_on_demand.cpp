@@ -1,7 +1,7 @@
 // RTL models on demand (sim/rtl/README.md, "Models on demand"): a design
 // outside the presets built into the binary (rtl-tiny with a 4-stage GEMM
-// pipeline) runs on the verilator backend from the model in the cache, with
-// the golden model's values and the SystemC model's cycles. The fixture
+// pipeline and a 6-stage ALU) runs on the verilator backend from the model in
+// the cache, with the golden model's values and the SystemC model's cycles. The fixture
 // rtl_on_demand_build (rtl_on_demand_build.sh) built that model into
 // $VTA_RTL_CACHE with two processes at once.
 #include <gtest/gtest.h>
@@ -10,6 +10,7 @@
 
 #include "env_guard.h"
 #include "random_program.h"
+#include "vta/bringup/battery.h"
 #include "test_support.h"
 #include "vta/isa/error.h"
 #include "vta/rtl/model_cache.h"
@@ -19,7 +20,8 @@ namespace {
 using namespace vta::test;
 
 vta::Config tiny(const std::string& depth = "4") {
-  return vta::load_config(VTA_SOURCE_DIR "/tests/configs/rtl-tiny.yaml", {{"gemm.pipeline_depth", depth}});
+  return vta::load_config(VTA_SOURCE_DIR "/tests/configs/rtl-tiny.yaml",
+                          {{"gemm.pipeline_depth", depth}, {"alu.latency", "6"}});
 }
 
 TEST(RtlOnDemand, ADesignOutsideThePresetsRunsFromTheCache) {
@@ -40,6 +42,18 @@ TEST(RtlOnDemand, ADesignOutsideThePresetsRunsFromTheCache) {
     EXPECT_EQ(rtl.stats.total.get("cycles.total"), run_on("systemc", cfg, build).stats.total.get("cycles.total"));
     EXPECT_GT(rtl.stats.total.get("cycles.total"), 0);
   }
+  // The ALU two stages deeper than the GEMM: the ALU's write stage must not
+  // take a GEMM's last steps for its own (the shared stage registers). The
+  // bring-up compares every buffer after each program, not only DRAM.
+  vta::bringup::Options o;
+  o.backend = "verilator";
+  o.config = cfg;
+  o.conformance = false;
+  o.random = 20;
+  o.networks = {"lenet5"};
+  o.wave_dir = "";
+  const auto r = vta::bringup::run(o);
+  EXPECT_TRUE(r.passed()) << vta::bringup::summary(r);
 }
 
 TEST(RtlOnDemand, AnUnusableCacheIsOneClearError) {
@@ -59,12 +73,16 @@ TEST(RtlOnDemand, TheKeyFollowsTheHardwareNotTheRunTimeKnobs) {
   // run-time ports: one model (the package's comment, with the config hash, differs).
   EXPECT_EQ(vta::rtl::model_key(tiny()),
             vta::rtl::model_key(
-                vta::load_config(VTA_SOURCE_DIR "/tests/configs/rtl-tiny.yaml",
-                                 {{"gemm.pipeline_depth", "4"}, {"memory.read_latency", "9"}, {"alu.ii_imm", "3"}})));
+                vta::load_config(VTA_SOURCE_DIR "/tests/configs/rtl-tiny.yaml", {{"gemm.pipeline_depth", "4"},
+                                                                                  {"alu.latency", "6"},
+                                                                                  {"memory.read_latency", "9"},
+                                                                                  {"alu.ii_imm", "3"}})));
   EXPECT_NE(vta::rtl::model_key(tiny("4")), vta::rtl::model_key(tiny("5")));
   EXPECT_NE(vta::rtl::model_key(tiny()),
             vta::rtl::model_key(vta::load_config(VTA_SOURCE_DIR "/tests/configs/rtl-tiny.yaml",
-                                                 {{"gemm.pipeline_depth", "4"}, {"queues.command_depth", "2"}})));
+                                                 {{"gemm.pipeline_depth", "4"},
+                                                  {"alu.latency", "6"},
+                                                  {"queues.command_depth", "2"}})));
 }
 
 }  // namespace

@@ -13,7 +13,10 @@
 // group of L lanes in stage A-1. A read in the cycle of a write to the same
 // ACC element takes the written value (one-deep forwarding); no other hazard
 // exists because one step is written before the next one reads ACC (INP and
-// WGT are not written by this module).
+// WGT are not written by this module). The two pipelines share their stage
+// registers; a step's valid bit stops at its own write stage, so a GEMM
+// deeper than the ALU + 1 (or the reverse) never writes an earlier
+// instruction's step.
 module vta_compute #(
     parameter int B = 8
 ) (
@@ -284,8 +287,12 @@ module vta_compute #(
     psrc[2] <= a_src1;
     pwgt[2] <= WA'(a_wgt1);
     pg[2] <= g1;
+    // A valid bit goes no further than its own pipeline's write stage: the
+    // stages past A - 1 (or P - 1) belong to the other pipeline, whose write
+    // stage would otherwise see the last steps of an ALU (GEMM) instruction
+    // as its own after the next instruction starts.
     for (int s = 3; s < D; s++) begin
-      pv[s] <= pv[s-1] && !clear;
+      pv[s] <= pv[s-1] && !clear && s < (op_gemm ? P : A);
       pdst[s] <= pdst[s-1];
       psrc[s] <= psrc[s-1];
       pwgt[s] <= pwgt[s-1];
