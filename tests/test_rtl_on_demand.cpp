@@ -9,6 +9,7 @@
 #include <filesystem>
 
 #include "env_guard.h"
+#include "run_cli.h"
 #include "random_program.h"
 #include "vta/bringup/battery.h"
 #include "test_support.h"
@@ -55,6 +56,36 @@ TEST(RtlOnDemand, ADesignOutsideThePresetsRunsFromTheCache) {
   const auto r = vta::bringup::run(o);
   EXPECT_TRUE(r.passed()) << vta::bringup::summary(r);
 }
+
+#ifdef VTA_WITH_SYSTEMC
+// The co-simulation of the same design: its SystemC model is built on
+// demand (another key than the verilator model's) before the process's
+// SystemC top level elaborates, and passes the bring-up battery (values
+// against golden after every program). In a process of its own (`vta
+// bringup`): a test process may have elaborated SystemC already.
+TEST(RtlOnDemand, TheCoSimulationOfADesignOutsideThePresetsIsBuiltAndPasses) {
+  EXPECT_NE(vta::rtl::model_key(tiny(), vta::rtl::ModelKind::systemc_rtl), vta::rtl::model_key(tiny()));
+  const std::string design =
+      "-c " VTA_SOURCE_DIR "/tests/configs/rtl-tiny.yaml --set gemm.pipeline_depth=4 --set alu.latency=6";
+  const CliResult r = run_vta("bringup -b systemc-rtl " + design +
+                              " --random 6 --no-conformance --networks lenet5 --wave-dir ''");
+  EXPECT_EQ(r.code, 0) << r.out;
+  EXPECT_NE(r.out.find("bring-up of backend systemc-rtl"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("random       6 passed, 0 failed"), std::string::npos) << r.out;
+  // In the cache, listed with its kind.
+  const CliResult l = run_vta("rtl list");
+  EXPECT_NE(l.out.find("systemc-rtl"), std::string::npos) << l.out;
+  // A second design in the same process, once the top level has
+  // elaborated with another core, is one clear error, not a wrong core.
+  try {
+    vta::make_backend("systemc-rtl", preset("vta-1x16x16"));  // elaborates with the built-in core
+    vta::make_backend("systemc-rtl", tiny());
+    FAIL() << "no error";
+  } catch (const vta::Error& e) {
+    EXPECT_NE(std::string(e.what()).find("SystemC elaborates once per process"), std::string::npos) << e.what();
+  }
+}
+#endif
 
 TEST(RtlOnDemand, AnUnusableCacheIsOneClearError) {
   const EnvGuard env("VTA_RTL_CACHE", "/proc/vta-no-such-cache");

@@ -18,6 +18,7 @@ namespace {
 struct RtlCli {
   DesignOptions design;
   std::string cache;
+  std::string backend = "verilator";
   int jobs = 0;
 };
 
@@ -28,7 +29,8 @@ void use_cache(const RtlCli& o) {
 int build(const RtlCli& o) {
   use_cache(o);
   const Config c = o.design.load();
-  const rtl::CachedModel m = rtl::build_model(c, o.jobs);
+  const rtl::CachedModel m =
+      rtl::build_model(c, o.jobs, o.backend == "systemc-rtl" ? rtl::ModelKind::systemc_rtl : rtl::ModelKind::verilator);
   std::cout << fmt::format("{} {} ({})\n", m.key, m.path,
                            m.built ? fmt::format("built in {:.0f} s", m.build_s) : "already in the cache");
   return kExitOk;
@@ -39,8 +41,8 @@ int list(const RtlCli& o) {
   const auto models = rtl::cached_models();
   std::cout << fmt::format("{} model{} in {}\n", models.size(), models.size() == 1 ? "" : "s", rtl::cache_dir());
   for (const auto& m : models)
-    std::cout << fmt::format("{}  {:>7.1f} MB  {:>5.0f} s  {}\n", m.key, static_cast<double>(m.bytes) / 1e6, m.build_s,
-                             m.config);
+    std::cout << fmt::format("{}  {:>7.1f} MB  {:>5.0f} s  {:<11}  {}\n", m.key, static_cast<double>(m.bytes) / 1e6,
+                             m.build_s, m.kind, m.config);
   return kExitOk;
 }
 
@@ -54,12 +56,15 @@ int clean(const RtlCli& o) {
 }  // namespace
 
 void add_rtl_command(CLI::App& app) {
-  auto* rtl = app.add_subcommand("rtl", "the cache of RTL models built on demand for the verilator backend");
+  auto* rtl = app.add_subcommand("rtl", "the cache of RTL models built on demand for the verilator and systemc-rtl backends");
   rtl->require_subcommand(1);
   auto o = std::make_shared<RtlCli>();
   auto* b = rtl->add_subcommand("build", "build a config's verilated model into the cache ahead of time");
   o->design.add(b, false);
   b->add_option("-j,--jobs", o->jobs, "compiles at a time (default: one per core)")->check(CLI::Range(1, 256));
+  b->add_option("-b,--backend", o->backend, "the backend the model is for")
+      ->check(CLI::IsMember({"verilator", "systemc-rtl"}))
+      ->capture_default_str();
   auto* l = rtl->add_subcommand("list", "list the models in the cache");
   auto* c = rtl->add_subcommand("clean", "remove every model and kept failed build from the cache");
   for (auto* s : {b, l, c})

@@ -1,10 +1,14 @@
 #include "cosim.h"
 
+#include <dlfcn.h>
+
 #include "cosim_backend.h"
 #include "engine.h"
 #include "verilator_select.h"
 #include "vta/isa/asan_stack.h"
 #include "vta/isa/error.h"
+#include "vta/isa/fields.h"
+#include "vta/rtl/model_cache.h"
 
 namespace vta::rtl {
 
@@ -12,7 +16,45 @@ namespace {
 
 CoSimTop* the_top = nullptr;  // set by its constructor, in the engine's elaboration
 
-[[maybe_unused]] const bool elaborated_beside_the_engine = sim::Engine::add_to_top(&elaborate_cosim);
+// The model the process's SystemC top level gets: the built-in one, unless
+// a systemc-rtl backend for another design came before the elaboration and
+// loaded that design's model from the cache (on_demand below).
+struct Selected {
+  void (*elaborate)() = &elaborate_cosim;
+  std::string package = kCoSimPackage;
+  std::string design = kCoSimPreset;
+  bool elaborated = false;
+};
+Selected& selected() {
+  static Selected s;
+  return s;
+}
+
+void elaborate_selected() {
+  selected().elaborated = true;
+  selected().elaborate();
+}
+
+[[maybe_unused]] const bool elaborated_beside_the_engine = sim::Engine::add_to_top(&elaborate_selected);
+
+// `c`'s co-simulated model from the cache (built first when missing),
+// loaded into the process for the elaboration to come.
+void select_on_demand(const Config& c) {
+  const CachedModel m = build_model(c, 0, ModelKind::systemc_rtl);
+  const std::string so = m.path + "/model.so";
+  void* h = ::dlopen(so.c_str(), RTLD_NOW | RTLD_LOCAL);
+  void* f = h ? ::dlsym(h, "vta_rtl_elaborate_cosim") : nullptr;
+  if (!f) {
+    const char* why = ::dlerror();
+    fail("systemc-rtl: the co-simulated RTL model of config '{}' ({}) in {} does not load ({}); remove it with `vta "
+         "rtl clean`",
+         c.name, c.source, m.path, why ? why : "no vta_rtl_elaborate_cosim");
+  }
+  Selected& s = selected();
+  s.elaborate = reinterpret_cast<void (*)()>(f);
+  s.package = isa::generate_sv_package(c);
+  s.design = fmt::format("config '{}' ({}), built on demand", c.name, c.source);
+}
 
 // One backend's handle on the process's co-simulated core.
 class CoSimCore final : public Core {
@@ -35,12 +77,24 @@ std::unique_ptr<Core> make_cosim_core(const Config& c, const BackendOptions& o) 
     fail(
         "systemc-rtl: --wave needs the verilator backend (the co-simulated core is built without tracing; "
         "-b verilator runs the same core with the same cycles)");
-  const PackageDiff d = compare_package(c, kCoSimPackage);
-  if (d.count != 0)
-    fail(
-        "systemc-rtl: the co-simulated RTL core is built for preset {} only, and config '{}' ({}) differs from it in "
-        "{} parameter{}, first: its {}. Use -b verilator, which has a model for every preset in VTA_RTL_PRESETS.",
-        kCoSimPreset, c.name, c.source, d.count, d.count == 1 ? "" : "s", d.first);
+  Selected& s = selected();
+  const PackageDiff d = compare_package(c, s.package);
+  if (d.count != 0) {
+    if (s.elaborated)
+      fail(
+          "systemc-rtl: this process's SystemC top level was elaborated with the co-simulated core of {}, and config "
+          "'{}' ({}) differs from it in {} parameter{}, first: its {}. SystemC elaborates once per process: run this "
+          "design's systemc-rtl backend in a process of its own (a separate `vta run`) before any other SystemC "
+          "backend, or use -b verilator.",
+          s.design, c.name, c.source, d.count, d.count == 1 ? "" : "s", d.first);
+    if (!on_demand_enabled())
+      fail(
+          "systemc-rtl: the co-simulated RTL core is built for preset {} only, and config '{}' ({}) differs from it in "
+          "{} parameter{}, first: its {}. Models on demand are off (VTA_RTL_ON_DEMAND=off): unset it to build this "
+          "config's co-simulated model into the cache, or use -b verilator.",
+          kCoSimPreset, c.name, c.source, d.count, d.count == 1 ? "" : "s", d.first);
+    select_on_demand(c);
+  }
   return std::make_unique<CoSimCore>();
 }
 

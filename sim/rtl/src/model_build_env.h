@@ -15,6 +15,11 @@ struct BuildEnv {
   const char* definitions;  // vta_sim_rtl's compile definitions, one a line
   const char* includes;     // its include folders, one a line
   const char* options;      // its compile options, one a line
+  // The same three of the co-simulation (vta_sim_rtl_cosim: SystemC,
+  // VM_SC=1) for `systemc-rtl` models; empty when the build has no SystemC.
+  const char* cosim_definitions;
+  const char* cosim_includes;
+  const char* cosim_options;
 };
 const BuildEnv& build_env();
 

@@ -65,14 +65,10 @@ PackageDiff compare_package(const Config& c, const std::string& package) {
   return compare(params_of(isa::generate_sv_package(c)), params_of(package));
 }
 
-namespace {
-
 bool on_demand_enabled() {
   const char* v = std::getenv("VTA_RTL_ON_DEMAND");
   return !v || std::string_view(v) != "off";
 }
-
-}  // namespace
 
 void prepare_model(const Config& c, int jobs) {
   const Params want = params_of(isa::generate_sv_package(c));

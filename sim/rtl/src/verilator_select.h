@@ -25,4 +25,7 @@ const BuiltModel& select_model(const Config& c);
 /// models on demand are on), without loading it; `jobs` compiles at a time.
 void prepare_model(const Config& c, int jobs);
 
+/// Whether models are built on demand (VTA_RTL_ON_DEMAND is not "off").
+bool on_demand_enabled();
+
 }  // namespace vta::rtl
