@@ -9,6 +9,7 @@
 
 #include <chrono>
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -57,6 +58,30 @@ TEST(SweepSpace, ProductZipAndMixedRadix) {
   EXPECT_EQ(v[1], (vta::Override{"gemm.batch", "4"}));
   EXPECT_EQ(v[2], (vta::Override{"gemm.block_in", "16"}));
   EXPECT_EQ(v[3], (vta::Override{"buffers.inp", "64KiB"}));
+}
+
+// Every shipped example spec loads, its space is non-empty and points of it
+// load as configs (a renamed knob or a bad value fails here, not in a user's run).
+TEST(SweepSpace, EveryExampleSpecLoads) {
+  size_t n = 0;
+  for (const auto& f : std::filesystem::directory_iterator(std::string(VTA_SOURCE_DIR) + "/sweeps/examples")) {
+    if (f.path().extension() != ".yaml") continue;
+    SCOPED_TRACE(f.path().string());
+    const SweepSpec s = load_spec(f.path().string());
+    const Space sp(s);
+    EXPECT_GT(sp.size(), 0);
+    EXPECT_FALSE(s.networks.empty());
+    // Points may be invalid (a sweep stores them so), but not all of a sample.
+    int valid = 0;
+    for (int64_t k = 0; k < 64; ++k) try {
+        vta::load_config_text(s.base_text, s.base, sp.overrides(k * (sp.size() - 1) / 63));
+        ++valid;
+      } catch (const vta::Error&) {
+      }
+    EXPECT_GT(valid, 0);
+    ++n;
+  }
+  EXPECT_GE(n, 4u);
 }
 
 // batch as an axis of the network: one network per batch size, each its own key.
