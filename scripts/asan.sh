@@ -28,22 +28,29 @@ conf="${VTA_CONFORMANCE_DIR:-$(pwd)/tests/data/conformance/vectors}"
 # (golden and SystemC, per-channel rows) stays. The OpenCL copy of
 # mobilenet_v1_ort_pc repeats the same proof (90 s) before a run the other
 # OpenCL oracle cases make.
-skip='^(((systemc|opencl)/)?Asym/AsymOracle\.ImportRunsBitExactWithOnnxRuntime/resnet18_plain_ort_pc|opencl/Asym/AsymOracle\.ImportRunsBitExactWithOnnxRuntime/mobilenet_v1_ort_pc|Nets/OrtScales\.ExactFormsOnVtaBitExactOnGoldenAndSystemc/resnet18_plain_pc)$'
-if ! ctest --preset asan -j "$(nproc)" -LE synth -E "$skip" "$@"; then
-  # LeakSanitizer's own stop-the-world tracer sometimes dies at exit
-  # ("Tracer caught signal 11 ... LeakSanitizer has encountered a fatal
-  # error") after a test has passed, while threads of pocl are exiting
-  # (google/sanitizers#1353). A test that failed only so is run once more;
-  # any other failure, or that one twice, fails the stage.
-  log=build/asan/Testing/Temporary/LastTest.log
-  others=$(awk '/^[0-9]+\/[0-9]+ Test: /{name=$3; tracer=0}
-                /LeakSanitizer has encountered a fatal error/{tracer=1}
-                /^Test Failed\./{if (!tracer) print name}' "$log")
-  if [ -n "$others" ]; then
-    echo "asan: failed: $others" >&2
-    exit 1
-  fi
-  echo "asan: the failures above were LeakSanitizer's tracer crashing at exit; running those tests once more" >&2
-  ctest --preset asan --rerun-failed -LE synth -E "$skip" "$@"
-fi
+#
+# Repeats the main suite makes and this stage need not (seconds each there,
+# one to three minutes each here): the same proof or the same compile of a
+# large network once per preset or backend. Under the sanitizers one copy
+# runs: the golden copy of mobilenet_v1_ort_pc's per-channel proof (the
+# SystemC copy repeats it, 205 CPU s at load 6); ResNet-18's remainder
+# tiles, race check and end-to-end run on vta-1x16x16 (the 1x32x32 and
+# 4x16x16 copies compile the same layers with other tiles, 70 to 85 CPU s
+# each); the ONNX Runtime export oracle on resnet18, mobilenet_v1 and the
+# small networks (resnet34, resnet50 and vgg16 add no operator).
+skip='^(((systemc|opencl)/)?Asym/AsymOracle\.ImportRunsBitExactWithOnnxRuntime/resnet18_plain_ort_pc'
+skip+='|(systemc|opencl)/Asym/AsymOracle\.ImportRunsBitExactWithOnnxRuntime/mobilenet_v1_ort_pc'
+skip+='|Nets/OrtScales\.ExactFormsOnVtaBitExactOnGoldenAndSystemc/resnet18_plain_pc'
+skip+='|Zoo/Remainders\.ForcedRemainderTilesStayBitExactAndRaceFree/resnet18_vta_(1x32x32|4x16x16)'
+skip+='|Zoo/RaceFree\.EveryCompiledSegmentPassesTheRaceChecker/resnet18_vta_(1x32x32|4x16x16)'
+skip+='|Zoo/EndToEnd\.BitExactAgainstTheIntegerReference/resnet18_vta_(1x32x32_(golden|systemc)|1x16x16_golden)'
+skip+='|((systemc|opencl)/)?Zoo/Oracle\.ExportRunsBitExactInOnnxRuntime/(resnet34|resnet50|vgg16)'
+# LeakSanitizer's stop-the-world tracer dies at exit, every time, after this
+# test has passed ("Tracer caught signal 11 ... LeakSanitizer has
+# encountered a fatal error", while pocl's threads exit; google/sanitizers
+# issue 1353): it runs below with the leak check off, ASan and UBSan on.
+no_leak_check='opencl/Zoo/Oracle\.ExportRunsBitExactInOnnxRuntime/dense_4096_8'
+skip+="|$no_leak_check)\$"
+ctest --preset asan -j "$(nproc)" -LE synth -E "$skip" "$@"
+ASAN_OPTIONS="${ASAN_OPTIONS/detect_leaks=1/detect_leaks=0}" ctest --preset asan -R "^($no_leak_check)\$" "$@"
 bash scripts/fuzz.sh --ci
