@@ -419,10 +419,10 @@ TEST(UntrustedPaths, AFifoOrAFolderIsNotAConfigOrAModel) {
   expect_refused(run_shell(t + VTA_EXE + " config validate " + fifo.string() + " 2>&1"),
                  fifo.string() + ": not a regular file (it is a fifo), so it cannot be a config file");
   expect_refused(run_vta("config show --config " + (d / "folder.yaml").string()),
-                 (d / "folder.yaml").string() + ": not a regular file (it is a folder)");
+                 (d / "folder.yaml").string() + ": not a regular file (it is a directory)");
   expect_refused(run_shell(t + VTA_EXE + " run --onnx " + fifo.string() + " 2>&1"),
                  "--onnx " + fifo.string() + ": not a regular file (it is a fifo)");
-  expect_refused(run_vta("run --onnx " + (d / "folder.yaml").string()), "not a regular file (it is a folder)");
+  expect_refused(run_vta("run --onnx " + (d / "folder.yaml").string()), "not a regular file (it is a directory)");
   const fs::path spec = write(d / "s.yaml",
                               "base: vta-1x16x16\nnetworks:\n  - onnx: f.yaml\n"
                               "axes:\n  - knob: clock.mhz\n    values: [250]\n"

@@ -25,7 +25,7 @@ inline bool path_is_dir(const std::filesystem::path& p) {
 }
 
 /// What `p` is when it exists but is not a regular file (after links): "a
-/// folder", "a fifo", "a socket", "a character device", "a block device";
+/// directory" (read_file's word), "a fifo", "a socket", "a character device", "a block device";
 /// empty for a regular file or a path that does not exist. For messages that
 /// say why a config or a model file was refused ("not a regular file (it is
 /// a fifo)"), asked before anything opens it, so that a fifo never blocks.
@@ -34,7 +34,7 @@ inline std::string special_file_kind(const std::filesystem::path& p) {
   std::error_code ec;
   switch (fs::status(p, ec).type()) {
     case fs::file_type::directory:
-      return "a folder";
+      return "a directory";
     case fs::file_type::fifo:
       return "a fifo";
     case fs::file_type::socket:
