@@ -283,7 +283,8 @@ TEST(CliInputErrors, HugeSizesNameTheirSource) {
 TEST(CliInputErrors, DirectoriesAsInputFiles) {
   const fs::path dir = temp_dir() / "a-directory";
   fs::create_directories(dir);
-  expect_one_line_error("run --onnx " + dir.string(), "--onnx " + dir.string() + ": cannot read (it is a directory)");
+  expect_one_line_error("run --onnx " + dir.string(),
+                        "--onnx " + dir.string() + ": not a regular file (it is a directory)");
   expect_one_line_error("run " + write_temp("dirbuf.vasm", ".buffer x INP 1 file a-directory\nFINISH\n").string(),
                         "dirbuf.vasm:1: file " + dir.string() + ": cannot read (it is a directory)");
   // A conformance folder whose instructions.bin is a directory.

@@ -58,6 +58,56 @@ struct Conv {
 
 TEST(OnnxIntegerErrors, TheValidBaseModelImports) { EXPECT_EQ(import_error(Conv().b), "(no error)"); }
 
+// What no importer takes on trust (onnx_guard.h, check_model_form()): an
+// opset outside the range the importers read, an attribute given twice on
+// one node (the first would be read, the second ignored), two initializers
+// of one name (one would replace the other). Each names the file and the
+// node or initializer.
+TEST(OnnxModelForm, OpsetsOutsideTheImplementedRangeAreRefused) {
+  onnx::ModelProto m;
+  ASSERT_TRUE(m.ParseFromString(export_onnx_bytes(build_zoo("lenet5"))));
+  auto with_opset = [&](int64_t v) {
+    onnx::ModelProto x = m;
+    x.mutable_opset_import(0)->set_version(v);
+    std::string s;
+    x.SerializeToString(&s);
+    return s;
+  };
+  for (const int64_t v : {int64_t{1}, int64_t{9}, int64_t{22}, int64_t{99}, int64_t{-1}})
+    EXPECT_EQ(error_of([&] { import_onnx_bytes(with_opset(v), "m.onnx"); }),
+              fmt::format("m.onnx: opset {} of the default ONNX domain is not supported; this importer reads opsets 10 "
+                          "to 21",
+                          v));
+  for (const int64_t v : {int64_t{13}, int64_t{21}})
+    EXPECT_EQ(error_of([&] { import_onnx_bytes(with_opset(v), "m.onnx"); }), "(no error)") << v;
+  onnx::ModelProto none = m;
+  none.clear_opset_import();
+  std::string s;
+  none.SerializeToString(&s);
+  EXPECT_EQ(error_of([&] { import_onnx_bytes(s, "m.onnx"); }),
+            "m.onnx: the model imports no opset of the default ONNX domain (opset_import); this importer reads opsets "
+            "10 to 21");
+  // The float importer reads from opset 1 (ONNX's own GlobalAveragePool tests declare it).
+  for (const int64_t v : {int64_t{0}, int64_t{22}}) {
+    OnnxBuilder f(static_cast<int>(v));
+    f.input("x", onnx::TensorProto::FLOAT, {1, 1, 4, 4});
+    EXPECT_EQ(error_of([&] { import_onnx_float(f.bytes(), "f.onnx", {}); }),
+              fmt::format("f.onnx: opset {} of the default ONNX domain is not supported; this importer reads opsets 1 "
+                          "to 21",
+                          v));
+  }
+}
+
+TEST(OnnxModelForm, AnAttributeOrAnInitializerGivenTwiceIsRefused) {
+  Conv twice;
+  OnnxBuilder::attr(twice.n, "group", 1);
+  OnnxBuilder::attr(twice.n, "group", 2);
+  EXPECT_EQ(import_error(twice.b), "bad.onnx: node 'QLinearConv_1' (QLinearConv): attribute 'group' is given twice");
+  Conv init;
+  init.b.scalar("xs", 0.5f);
+  EXPECT_EQ(import_error(init.b), "bad.onnx: initializer 'xs' is given twice");
+}
+
 TEST(OnnxIntegerErrors, PerChannelZeroPointNamesIt) {
   const std::string msg = import_error(Conv(U8, {1, 2}).b);
   EXPECT_HAS(msg, "node 'QLinearConv_1' (QLinearConv)");

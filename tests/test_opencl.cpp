@@ -198,8 +198,8 @@ TEST(Runs, BatchEqualsRunsOneByOneOnGolden) {
   golden->run(g2);
   dev.run_batch({d1, d2});
   for (size_t i = 0; i < a1.buffers.size(); ++i)
-    EXPECT_EQ(golden->dram().read(a1.buffers[i].addr, a1.buffers[i].init.size()),
-              dev.dram().read(b1.buffers[i].addr, b1.buffers[i].init.size()))
+    EXPECT_EQ(golden->dram().read(a1.buffers[i].addr, a1.buffers[i].bytes()),
+              dev.dram().read(b1.buffers[i].addr, b1.buffers[i].bytes()))
         << a1.buffers[i].name;
   for (MemId m : {MemId::UOP, MemId::INP, MemId::WGT, MemId::ACC, MemId::OUT})
     EXPECT_EQ(golden->read_sram(m, 0, 64), dev.read_sram(m, 0, 64)) << vta::isa::mem_name(m);
@@ -427,8 +427,8 @@ TEST(Binary, RoundTripRunsLikeTheSource) {
   auto golden = vta::make_backend("golden", preset("vta-1x16x16"));
   golden->run(vta::install(gimg, *golden));
   for (size_t i = 0; i < img.buffers.size(); ++i)
-    EXPECT_EQ(dev.dram().read(img.buffers[i].addr, img.buffers[i].init.size()),
-              golden->dram().read(gimg.buffers[i].addr, gimg.buffers[i].init.size()));
+    EXPECT_EQ(dev.dram().read(img.buffers[i].addr, img.buffers[i].bytes()),
+              golden->dram().read(gimg.buffers[i].addr, gimg.buffers[i].bytes()));
 }
 
 TEST(Binary, BuiltForAnotherConfigIsRejected) {

@@ -12,8 +12,14 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
 
 #include "run_cli.h"
+#include "vta/compiler/analytic.h"
+#include "vta/compiler/compile.h"
+#include "vta/compiler/frontend/calibrate.h"
 #include "vta/compiler/frontend/npy.h"
 #include "vta/compiler/frontend/onnx.h"
 #include "vta/compiler/frontend/zoo.h"
@@ -25,6 +31,7 @@
 #include "vta/isa/shell_quote.h"
 #include "vta/sweeps/html.h"
 #include "vta/sweeps/slurm.h"
+#include "vta/sweeps/tune.h"
 
 namespace {
 
@@ -293,6 +300,210 @@ TEST(UntrustedReads, AnEndlessInputIsCutAtItsLimit) {
     (void)vta::read_file("/dev/zero", "test", 1 << 20);
   } catch (const vta::Error& e) {
     EXPECT_STREQ(e.what(), "test /dev/zero: larger than 1 MiB, the limit for this kind of file");
+  }
+}
+
+// A tensor file is read no further than the tensor it must hold can be:
+// /dev/zero (behind a .npy name) is refused at once, naming the file, the
+// tensor and the sizes, instead of being read up to the 1 GiB data limit.
+TEST(UntrustedReads, ATensorFileIsReadNoFurtherThanItsTensor) {
+  const fs::path d = test_dir();
+  using namespace vta::compiler;
+  const Graph g = build_zoo("lenet5");
+  const fs::path model = d / "m.onnx";
+  export_onnx(g, model.string());
+  const Tensor in = zoo_input(g, 7);
+  write_npy((d / "in.npy").string(), npy_of(in, {in.shape.n, in.shape.c, in.shape.h, in.shape.w}));
+  fs::create_symlink("/dev/zero", d / "zero.npy");
+  const int64_t most = (int64_t{1} << 16) + in.shape.size() * 8 + 12;
+  const CliResult r = run_vta("run --onnx " + model.string() + " --input input=" + (d / "zero.npy").string());
+  expect_refused(r, (d / "zero.npy").string() + ": longer than tensor 'input' can be: its " +
+                        std::to_string(in.shape.size()) + " elements take at most " + std::to_string(most) +
+                        " bytes as .npy");
+  // The expected output too (read after the run, whose line comes first): the model's output has 10 elements.
+  const CliResult e = run_vta("run --onnx " + model.string() + " --input input=" + (d / "in.npy").string() +
+                              " --expect " + (d / "zero.npy").string());
+  EXPECT_EQ(e.code, 2) << e.out;
+  EXPECT_HAS(e.out, "vta: error: " + (d / "zero.npy").string() + ": longer than tensor '" + g.at(g.output).name +
+                        "' can be: its 10 elements take at most 65628 bytes as .npy\n");
+  // A file of the right size is read as before.
+  EXPECT_EQ(run_vta("run --onnx " + model.string() + " --input input=" + (d / "in.npy").string()).code, 0);
+}
+
+// The DRAM image costs what a program touches: a legal 2 GiB device whose
+// first buffer fills it up to a last buffer at its top (read by a LOAD) runs
+// in a few megabytes, where the zero fill of the assembler and of each
+// allocation used to cost twice the device's size. (16 GiB behaves the
+// same; 2 GiB keeps the test harmless where the old code runs.)
+TEST(UntrustedReads, AHugeDramTouchedAtItsTopCostsWhatItTouches) {
+  if (!fs::exists("/usr/bin/time")) GTEST_SKIP() << "no /usr/bin/time to measure the peak memory with";
+  const fs::path d = test_dir();
+  const uint64_t dram = uint64_t{2} << 30, elem = 16;  // vta-1x16x16: 16-byte INP elements
+  const uint64_t big = (dram - 64 * 4096) / elem;      // leaves room for the top buffer and the instructions
+  std::string top = "";
+  for (int i = 1; i <= 16; ++i) top += " " + std::to_string(i);
+  const fs::path p = write(d / "top.vasm", ".buffer big INP " + std::to_string(big) + " zero\n" +
+                                               ".buffer top INP 1 values" + top + "\n" +
+                                               "LOAD INP sram_base=0 dram_base=@top y_size=1 x_size=1 x_stride=1\n"
+                                               "FINISH\n"
+                                               ".expect sram INP 0 values" +
+                                               top + "\n");
+  const fs::path rss = d / "rss";
+  const CliResult r = run_shell("/usr/bin/time -f %M -o " + rss.string() + " " + VTA_EXE +
+                                " run --set memory.dram_size=2GiB " + p.string() + " 2>&1");
+  ASSERT_EQ(r.code, 0) << r.out;
+  const long kib = std::stol(slurp(rss));
+  EXPECT_LT(kib, 256 * 1024) << "peak RSS " << kib << " KiB for a " << dram << "-byte device";
+}
+
+// ---- JSON files written by vta: tuning caches ---------------------------------
+
+// A tuning cache edited or damaged outside vta is refused naming the file,
+// the entry and the key: never nlohmann's message, never an unchecked
+// double-to-integer cast (1e300), before any layer is measured.
+TEST(UntrustedJson, ADamagedTuningCacheNamesTheEntryAndTheKey) {
+  const fs::path d = test_dir();
+  using namespace vta::compiler;
+  const vta::Config cfg = vta::load_config(std::string(VTA_SOURCE_DIR) + "/configs/vta-1x16x16.yaml");
+  const Graph g = build_zoo("conv:16,8,8,16,3,1,1");
+  const Tensor in = zoo_input(g, 1);
+  const std::string tile = R"({"th": 1, "tw": 8, "toc": 1, "tic": 1, "est": 10, "cycles": 100})";
+  auto entry = [&](const std::string& fields) { return R"({"format": 1, "layers": {"k": {)" + fields + "}}}"; };
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {R"({"format": 1e300, "layers": {}})", "format must be an integer from 0 to 2147483647"},
+      {R"({"format": "1", "layers": {}})", "format must be an integer"},
+      {R"({"format": 1, "layers": [1]})", "layers must be an object of layer entries"},
+      {entry(R"("asked": "2", "layer": "c", "candidates": [)" + tile + "]"),
+       "layer entry \"k\": asked must be an integer from 1 to 64"},
+      {entry(R"("asked": 1e300, "layer": "c", "candidates": [)" + tile + "]"), "asked must be an integer from 1 to 64"},
+      {entry(R"("asked": 2, "layer": 5, "candidates": [)" + tile + "]"), "layer entry \"k\": layer must be a string"},
+      {entry(R"("asked": 2, "layer": "c", "candidates": {})"), "candidates must be a list of 1 to 64 tiles"},
+      {entry(R"("asked": 2, "layer": "c", "candidates": [{"th": 1e300}])"),
+       "layer entry \"k\" candidate 0: th must be an integer from 1 to 2147483648"},
+      {entry(R"("asked": 2, "layer": "c", "candidates": [{"th": 1, "tw": 1, "toc": 1, "tic": 1, "est": "x"}])"),
+       "candidate 0: est must be a number"},
+      {entry(
+           R"("asked": 2, "layer": "c", "candidates": [{"th": 1, "tw": 1, "toc": 1, "tic": 1, "est": 1, "cycles": -1}])"),
+       "cycles must be an integer from 0 to"},
+      {R"({"format": 1, "layers": {"k": 7}})", "layer entry \"k\": not an object"},
+      {std::string("{\"format\": 1,") + '\0' + " \"layers\": {}}", "a NUL byte on line 1"},
+      {"{\"format\": 1, \"lay", "line 1, column 19: not valid JSON ("},
+      {"[]", "no \"format\""}};
+  for (const auto& [text, needle] : cases) {
+    const std::string cache = write(d / "tune.json", text).string();
+    try {
+      (void)vta::sweeps::tune_network(g, cfg, 2, in, cache);
+      ADD_FAILURE() << "no error for " << text;
+    } catch (const vta::Error& e) {
+      const std::string m = e.what();
+      EXPECT_EQ(m.rfind("tuning cache " + cache + ": not a valid tuning cache (", 0), 0u) << m;
+      EXPECT_HAS(m, needle);
+      EXPECT_HAS(m, "; delete it to tune afresh");
+      EXPECT_EQ(m.find("json.exception"), std::string::npos) << m;
+      EXPECT_EQ(m.find('\n'), std::string::npos) << m;
+    }
+  }
+}
+
+// ---- Files that are not regular files, caches that cannot be written ----------
+
+// A fifo or a folder given as a config or a model says what it is, and a
+// fifo never blocks the command (no writer: it reads as empty).
+TEST(UntrustedPaths, AFifoOrAFolderIsNotAConfigOrAModel) {
+  const fs::path d = test_dir();
+  const fs::path fifo = d / "f.yaml";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  fs::create_directories(d / "folder.yaml");
+  // `timeout`: before this was checked, opening the fifo waited for a writer forever.
+  const std::string t = "timeout 20 ";
+  expect_refused(run_shell(t + VTA_EXE + " config validate " + fifo.string() + " 2>&1"),
+                 fifo.string() + ": not a regular file (it is a fifo), so it cannot be a config file");
+  expect_refused(run_vta("config show --config " + (d / "folder.yaml").string()),
+                 (d / "folder.yaml").string() + ": not a regular file (it is a directory)");
+  expect_refused(run_shell(t + VTA_EXE + " run --onnx " + fifo.string() + " 2>&1"),
+                 "--onnx " + fifo.string() + ": not a regular file (it is a fifo)");
+  expect_refused(run_vta("run --onnx " + (d / "folder.yaml").string()), "not a regular file (it is a directory)");
+  const fs::path spec = write(d / "s.yaml",
+                              "base: vta-1x16x16\nnetworks:\n  - onnx: f.yaml\n"
+                              "axes:\n  - knob: clock.mhz\n    values: [250]\n"
+                              "objectives:\n  - minimize: cycles\n");
+  expect_refused(run_shell(t + VTA_EXE + " sweep run " + spec.string() + " --db " + (d / "s.db").string() + " 2>&1"),
+                 "onnx file " + fifo.string() + " is not a regular file (it is a fifo)");
+  EXPECT_FALSE(fs::exists(d / "s.db"));
+  // A program from a fifo with no writer: read as empty, refused at once.
+  const CliResult p = run_shell(t + VTA_EXE + " run " + fifo.string() + " 2>&1");
+  EXPECT_EQ(p.code, 2) << p.out;
+  EXPECT_HAS(p.out, fifo.string());
+}
+
+// A zoo cache that cannot be written is no error, and the run says so
+// instead of "written to the zoo cache".
+TEST(UntrustedPaths, AZooCacheThatCannotBeWrittenIsSaidSo) {
+  const fs::path d = test_dir();
+  write(d / "file", "not a folder");
+  const std::string cache = (d / "file" / "cache").string();  // under a regular file: never creatable, even as root
+  const CliResult r = run_vta("run --model avgpool:16,8,8,2 -b golden", "VTA_CACHE_DIR=" + cache);
+  EXPECT_EQ(r.code, 0) << r.out;
+  EXPECT_HAS(r.out, "(built and calibrated; not written to the zoo cache: cannot create " + cache);
+  EXPECT_EQ(r.out.find("written to the zoo cache " + cache), std::string::npos) << r.out;
+}
+
+// ---- Sweep stage 1 refuses what codegen cannot build ----------------------------
+
+// An average pool needs 10 uops (k x k + 1 per ACC half); with buffers.uop
+// = 32B (8 uops) the analytic stage fails the point naming the layer, where
+// it used to pass it and let stage 2's cycle model fail on a LOAD UOP that
+// named no layer.
+TEST(UntrustedSweep, StageOneRefusesALayerWhoseUopsDoNotFit) {
+  const fs::path d = test_dir();
+  const fs::path spec = write(d / "s.yaml",
+                              "base: vta-1x16x16\nnetworks: [\"avgpool:16,8,8,2\"]\n"
+                              "axes:\n  - knob: buffers.uop\n    values: [32B, 64B]\n"
+                              "objectives:\n  - minimize: cycles\n");
+  const std::string db = (d / "s.db").string();
+  const CliResult r = run_vta("sweep run -q " + spec.string() + " --db " + db + " --max-stage 1");
+  ASSERT_EQ(r.code, 0) << r.out;
+  const auto j = nlohmann::json::parse(run_vta("sweep export --json " + db).out);
+  ASSERT_EQ(j["points"].size(), 2u) << j.dump();
+  const auto& small = j["points"][0]["stages"]["analytic"];
+  EXPECT_EQ(small["status"], "failed") << small.dump();
+  const std::string why = small.value("error", "");
+  EXPECT_HAS(why, "layer ");
+  EXPECT_HAS(why, "needs 10 uops (40 bytes), more than the UOP buffer of config");
+  EXPECT_HAS(why, "(buffers.uop = 32 bytes, 8 uops)");
+  EXPECT_EQ(j["points"][1]["stages"]["analytic"]["status"], "ok") << j["points"][1].dump();
+}
+
+// A residual Add on its own needs 4 uops and 4 ACC elements (an operand in
+// each half): below that, the estimate and codegen name the layer, where a
+// chunk of zero elements used to loop forever in both.
+TEST(UntrustedSweep, AnAddThatCannotBeBuiltIsNamedNotLoopedOn) {
+  using namespace vta::compiler;
+  Calibrator cal("sum-net");
+  const Shape s{1, 16, 4, 4};
+  const int x = cal.input(s, -7, Tensor{s, std::vector<int8_t>(static_cast<size_t>(s.size()), 3)});
+  const Graph g = cal.take(cal.add(x, x, false, "sum"));
+  const std::string base = std::string(VTA_SOURCE_DIR) + "/configs/vta-1x16x16.yaml";
+  for (const auto& [set, needle] : std::vector<std::pair<std::string, std::string>>{
+           {"buffers.acc=64B",
+            "layer sum: its add needs 4 ACC elements (an operand in each half of the buffer), "
+            "more than the ACC buffer of config vta-1x16x16 holds (buffers.acc = 64 bytes, 1 "
+            "elements)"},
+           {"buffers.uop=8B",
+            "layer sum: its add needs 4 uops (16 bytes), more than the UOP buffer of config "
+            "vta-1x16x16 holds (buffers.uop = 8 bytes, 2 uops)"}}) {
+    const vta::Config c = vta::load_config(base, {vta::parse_override(set)});
+    for (const bool build : {false, true}) {
+      try {
+        if (build)
+          (void)compile(g, c);
+        else
+          (void)estimate_network(g, c);
+        ADD_FAILURE() << set << (build ? ": compiled" : ": estimated");
+      } catch (const vta::Error& e) {
+        EXPECT_STREQ(e.what(), needle.c_str()) << set;
+      }
+    }
   }
 }
 

@@ -72,7 +72,7 @@ Column run_program(const CompareOpts& o, const Config& c, const std::string& bac
   Column col{backend, {}, cycles_of(st.total, backend), {}};
   for (const auto& [name, s] : st.regions) col.regions.emplace_back(name, cycles_of(s, backend));
   for (const auto& b : image.buffers) {
-    auto bytes = be->dram().read(b.addr, b.init.size());
+    auto bytes = be->dram().read(b.addr, b.bytes());
     col.result.insert(col.result.end(), bytes.begin(), bytes.end());
   }
   return col;
@@ -129,6 +129,7 @@ int compare(const CompareOpts& o) {
       input = std::move(z.input);
       what = o.model;
     } else {
+      require_regular_file(o.onnx, "--onnx");
       const std::string bytes = read_file(o.onnx, "--onnx", kModelReadLimit);
       if (compiler::onnx_is_float_model(bytes)) {
         compiler::QuantizedModel q = compiler::import_onnx_float(bytes, o.onnx, {});

@@ -11,6 +11,7 @@
 #include "vta/isa/config.h"
 #include "vta/isa/error.h"
 #include "vta/isa/json_error.h"
+#include "vta/isa/read_file.h"
 
 namespace vta::app {
 
@@ -24,19 +25,14 @@ struct EstimateCli {
   bool json = false, list = false, no_pack = false, no_uram = false;
 };
 
-nlohmann::json read_json(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) fail("{}: cannot open", path);
-  try {
-    return nlohmann::json::parse(in);
-  } catch (const nlohmann::json::exception& e) {
-    fail_json(path, e);
-  }
+// A bounded read noted as an input (read_file.h), parsed as json_error.h says.
+nlohmann::json read_json(const std::string& path, std::string_view what) {
+  return parse_json(read_file(path, what), path);
 }
 
 // Activity counts from a JSON object whose keys are Activity's members.
 estimate::Activity read_activity(const std::string& path) {
-  nlohmann::json j = read_json(path);
+  nlohmann::json j = read_json(path, "--activity");
   estimate::Activity a;
   const std::pair<const char*, uint64_t*> keys[] = {{"cycles", &a.cycles},
                                                     {"macs", &a.macs},
@@ -77,7 +73,7 @@ int run(EstimateCli& o) {
   o.options.pack_int8 = !o.no_pack;
   o.options.use_uram = !o.no_uram;
   if (!o.activity.empty()) o.options.activity = read_activity(o.activity);
-  if (!o.tech.empty()) o.options.tech = estimate::tech_from_json(read_json(o.tech));
+  if (!o.tech.empty()) o.options.tech = estimate::tech_from_json(read_json(o.tech, "--tech"));
   estimate::Estimate e = estimate::estimate(c, o.options);
   if (o.json)
     std::cout << estimate::to_json(e).dump(2) << "\n";

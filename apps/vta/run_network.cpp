@@ -61,7 +61,8 @@ OnnxRun run_onnx_with(const std::string& model_path, const std::map<std::string,
   const Graph g = import_onnx_bytes(bytes, model_path);
   auto it = files.find(activation);
   if (it == files.end()) fail("{}: no --input for the model's input '{}'", model_path, activation);
-  const Tensor input = input_tensor(read_tensor_file(it->second), input_node(g), it->second);
+  const Node& in = input_node(g);
+  const Tensor input = input_tensor(read_tensor_file(it->second, {activation, in.out.size()}), in, it->second);
   CompileOptions co;
   co.dump_after = o.dump_after;
   co.host_ops = o.host_ops;
@@ -87,6 +88,7 @@ std::string describe(const Mismatch& m) {
 int run_onnx_test(const NetworkRunOptions& o, const Config& c) {
   namespace fs = std::filesystem;
   const fs::path dir = o.onnx_test, model = dir / "model.onnx";
+  require_regular_file(model.string(), "--onnx-test");
   if (!path_is_file(model))
     fail("{}: no model.onnx (an ONNX test folder holds model.onnx and test_data_set_N/)", dir.string());
   const std::vector<std::string> names = onnx_graph_inputs(read_file(model.string(), "--onnx-test", kModelReadLimit));
@@ -105,7 +107,9 @@ int run_onnx_test(const NetworkRunOptions& o, const Config& c) {
     }
     const fs::path want_file = set / "output_0.pb";
     const OnnxRun r = run_onnx_with(model.string(), files, o, c);
-    const Mismatch m = compare_values(r.output, read_tensor_file(want_file.string()).values, want_file.string());
+    const Mismatch m = compare_values(
+        r.output, read_tensor_file(want_file.string(), {r.output_name, static_cast<int64_t>(r.output.size())}).values,
+        want_file.string());
     const bool ok = m.differing == 0 && r.matches_reference;
     all = all && ok;
     std::cout << fmt::format("{}: {}{}\n", set.filename().string(), describe(m),
@@ -128,7 +132,8 @@ int run_onnx_inputs(const NetworkRunOptions& o, const Config& c) {
   std::cout << fmt::format("{}: backend {} {} the integer reference\n", r.output_name, o.backend,
                            r.matches_reference ? "matches" : "DIFFERS FROM");
   if (!o.expect.empty()) {
-    const Mismatch m = compare_values(r.output, read_tensor_file(o.expect).values, o.expect);
+    const Mismatch m = compare_values(
+        r.output, read_tensor_file(o.expect, {r.output_name, static_cast<int64_t>(r.output.size())}).values, o.expect);
     std::cout << fmt::format("{}: against {}: {}\n", r.output_name, o.expect, describe(m));
     ok = ok && m.differing == 0;
   }
@@ -155,7 +160,10 @@ int run_network_command(const NetworkRunOptions& o, const Config& c) {
          "built-in input, not with --input or --onnx-test");
   check_pass_name(o.dump_after);  // before the network is built
   // No report may replace the model or an input file: checked before anything runs.
-  if (!o.onnx.empty()) note_input(o.onnx, "--onnx");
+  if (!o.onnx.empty()) {
+    require_regular_file(o.onnx, "--onnx");  // a folder or a fifo says so (a fifo would read as an empty model)
+    note_input(o.onnx, "--onnx");
+  }
   for (const auto& [opt, path] : {std::pair{"--report-csv", o.report_csv}, std::pair{"--report-json", o.report_json},
                                   std::pair{"--report-html", o.report_html}})
     if (!path.empty()) check_output(path, opt);
@@ -181,12 +189,17 @@ int run_network_command(const NetworkRunOptions& o, const Config& c) {
   if (o.onnx.empty()) {
     const auto t0 = std::chrono::steady_clock::now();
     ZooRun z = zoo_run(o.model, zo, c.hash(), !timing_only, !o.no_cache);
-    network_line = fmt::format(
-        "network {:.2f} s ({}){}\n", seconds_since(t0),
-        o.no_cache       ? "built and calibrated, --no-cache"
-        : z.from_cache   ? "read from the zoo cache " + zoo_cache_path(o.model, zo, c.hash())
-                         : "built and calibrated, written to the zoo cache " + zoo_cache_path(o.model, zo, c.hash()),
-        z.reference_from_cache ? ", with the integer reference's output" : "");
+    // A cache folder that cannot be written (read-only, full) is no error,
+    // but the line says so instead of claiming the entry was written.
+    const std::string entry = zoo_cache_path(o.model, zo, c.hash());
+    const std::string unwritten =
+        z.cache_not_written.empty() ? "" : "; not written to the zoo cache: " + z.cache_not_written;
+    network_line = fmt::format("network {:.2f} s ({}{}){}\n", seconds_since(t0),
+                               o.no_cache                    ? "built and calibrated, --no-cache"
+                               : z.from_cache                ? "read from the zoo cache " + entry
+                               : z.cache_not_written.empty() ? "built and calibrated, written to the zoo cache " + entry
+                                                             : "built and calibrated",
+                               unwritten, z.reference_from_cache ? ", with the integer reference's output" : "");
     g = std::move(z.graph);
     input = std::move(z.input);
     want = std::move(z.reference);

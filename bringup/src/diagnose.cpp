@@ -64,7 +64,7 @@ State run_on(const std::string& backend, const Config& c, ProgramImage image) {
   } catch (const Error& e) {
     s.error = e.what();
   }
-  for (const auto& buf : image.buffers) s.dram.push_back(b->dram().read(buf.addr, buf.init.size()));
+  for (const auto& buf : image.buffers) s.dram.push_back(b->dram().read(buf.addr, buf.bytes()));
   for (MemId m : kSrams) s.sram.push_back(b->read_sram(m, 0, depth_of(c, m)));
   return s;
 }
@@ -199,11 +199,15 @@ std::pair<uint64_t, uint64_t> insn_cycles(const std::string& backend, const Conf
   std::filesystem::remove(trace_file);
   const nlohmann::json& events = j.is_object() && j.contains("traceEvents") ? j["traceEvents"] : j;
   if (!events.is_array()) fail("bring-up: the trace of {} could not be read back from {}", backend, trace_file);
-  for (const auto& e : events) {
-    if (e.value("ph", "") != "X" || !e.contains("args") || !e["args"].contains("index")) continue;
-    if (e["args"]["index"].get<uint64_t>() != index) continue;
-    const auto ts = e["ts"].get<uint64_t>();
-    return {ts, ts + e["dur"].get<uint64_t>()};
+  try {  // written by the backend a moment ago; a file changed since is named, never nlohmann's type_error
+    for (const auto& e : events) {
+      if (!e.is_object() || e.value("ph", "") != "X" || !e.contains("args") || !e["args"].contains("index")) continue;
+      if (e["args"]["index"].get<uint64_t>() != index) continue;
+      const auto ts = e.at("ts").get<uint64_t>();
+      return {ts, ts + e.at("dur").get<uint64_t>()};
+    }
+  } catch (const nlohmann::json::exception&) {
+    fail("bring-up: the trace of {} could not be read back from {} (a slice without its times)", backend, trace_file);
   }
   fail("bring-up: the trace of {} has no slice for instruction {}", backend, index);
 }

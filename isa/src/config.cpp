@@ -521,6 +521,9 @@ std::string resolve_config_path(const std::string& name_or_path) {
   if (path_is_dir(presets_dir()))
     for (const auto& e : list_dir(presets_dir()))
       if (e.path().extension() == ".yaml") names.push_back(e.path().stem().string());
+  // A folder, fifo or device of that name is no preset either: say what it is.
+  if (const std::string kind = special_file_kind(name_or_path); !kind.empty())
+    fail("{}: not a regular file (it is {}), so it cannot be a config file", name_or_path, kind);
   std::sort(names.begin(), names.end());
   std::string list;
   for (const auto& n : names) list += (list.empty() ? "" : ", ") + n;

@@ -9,23 +9,38 @@
 
 #include "vta/isa/error.h"
 #include "vta/isa/io_guard.h"
+#include "vta/isa/path_probe.h"
 
 namespace vta {
 
 namespace {
 
-[[noreturn]] void too_large(const std::string& name, std::uint64_t max_bytes) {
+[[noreturn]] void too_large(const std::string& name, std::uint64_t max_bytes, std::string_view over_limit) {
+  if (!over_limit.empty()) fail("{}: {}", name, over_limit);
   fail("{}: larger than {} MiB, the limit for this kind of file", name, max_bytes >> 20);
+}
+
+std::string name_of(const std::string& path, std::string_view what) {
+  return what.empty() ? path : fmt::format("{} {}", what, path);
 }
 
 }  // namespace
 
-std::string read_file(const std::string& path, std::string_view what, std::uint64_t max_bytes) {
+void require_regular_file(const std::string& path, std::string_view what) {
+  if (const std::string kind = special_file_kind(path); !kind.empty())
+    fail("{}: not a regular file (it is {})", name_of(path, what), kind);
+}
+
+std::string read_file(const std::string& path, std::string_view what, std::uint64_t max_bytes,
+                      std::string_view over_limit) {
   // POSIX calls rather than a stream: each reports errno, and a directory is
   // told apart before reading.
-  const std::string name = what.empty() ? path : fmt::format("{} {}", what, path);
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  const std::string name = name_of(path, what);
+  // O_NONBLOCK: opening a fifo does not wait for a writer (open() would
+  // block forever on one nobody writes); reads then block as usual.
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
   if (fd < 0) fail("{}: cannot open ({})", name, std::strerror(errno));
+  if (const int flags = ::fcntl(fd, F_GETFL); flags >= 0) ::fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
   struct stat st {};
   if (::fstat(fd, &st) != 0 || S_ISDIR(st.st_mode)) {
     const int err = errno;
@@ -36,7 +51,7 @@ std::string read_file(const std::string& path, std::string_view what, std::uint6
   // to the limit and refused past it.
   if (S_ISREG(st.st_mode) && static_cast<std::uint64_t>(st.st_size) > max_bytes) {
     ::close(fd);
-    too_large(name, max_bytes);
+    too_large(name, max_bytes, over_limit);
   }
   note_input(path, what);
   std::string bytes;
@@ -53,7 +68,7 @@ std::string read_file(const std::string& path, std::string_view what, std::uint6
     }
     if (bytes.size() + static_cast<size_t>(n) > max_bytes) {
       ::close(fd);
-      too_large(name, max_bytes);
+      too_large(name, max_bytes, over_limit);
     }
     bytes.append(buf, static_cast<size_t>(n));
   }

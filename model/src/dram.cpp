@@ -1,11 +1,68 @@
 #include "vta/model/dram.h"
 
+#include <sys/mman.h>
+
 #include <algorithm>
+#include <cerrno>
+#include <cstdlib>
 #include <cstring>
+#include <utility>
 
 #include "vta/isa/error.h"
 
 namespace vta {
+
+namespace {
+
+// From this size on, an allocation is its own mapping (MAP_NORESERVE: a
+// 16 GiB device is address space, not a commitment of 16 GiB); below it,
+// calloc(), so that many small buffers do not each cost a mapping (the
+// kernel's map count is limited).
+constexpr uint64_t kMapFrom = uint64_t{1} << 20;
+
+}  // namespace
+
+ZeroPages::ZeroPages(uint64_t bytes) : n_(bytes) {
+  if (bytes == 0) return;
+  if (bytes >= kMapFrom) {
+    void* p = ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (p == MAP_FAILED)
+      fail("DRAM allocation of {} bytes: the simulator cannot reserve that much address space ({})", bytes,
+           std::strerror(errno));
+    p_ = static_cast<uint8_t*>(p);
+    mapped_ = true;
+  } else {
+    p_ = static_cast<uint8_t*>(std::calloc(static_cast<size_t>(bytes), 1));
+    if (p_ == nullptr) fail("DRAM allocation of {} bytes: the simulator is out of memory", bytes);
+  }
+}
+
+void ZeroPages::release() {
+  if (p_ != nullptr) {
+    if (mapped_)
+      ::munmap(p_, n_);
+    else
+      std::free(p_);
+  }
+  p_ = nullptr;
+  n_ = 0;
+  mapped_ = false;
+}
+
+ZeroPages::~ZeroPages() { release(); }
+
+ZeroPages::ZeroPages(ZeroPages&& o) noexcept
+    : p_(std::exchange(o.p_, nullptr)), n_(std::exchange(o.n_, 0)), mapped_(std::exchange(o.mapped_, false)) {}
+
+ZeroPages& ZeroPages::operator=(ZeroPages&& o) noexcept {
+  if (this != &o) {
+    release();
+    p_ = std::exchange(o.p_, nullptr);
+    n_ = std::exchange(o.n_, 0);
+    mapped_ = std::exchange(o.mapped_, false);
+  }
+  return *this;
+}
 
 Dram::Dram(uint64_t size) : size_(size) {}
 
@@ -30,7 +87,7 @@ uint64_t Dram::alloc(uint64_t bytes, uint64_t align) {
     fail("DRAM allocation of {} bytes does not fit: the {}-byte device address space (memory.dram_size) has no free range that large",
          bytes, size_);
   last_ = nullptr;
-  Allocation a{at, bytes, std::vector<uint8_t>(need, 0)};
+  Allocation a{at, bytes, ZeroPages(need)};
   allocs_.emplace(at, std::move(a));
   for (auto it = allocs_.find(dense_end_); it != allocs_.end() && it->first == dense_end_; it = allocs_.find(dense_end_))
     dense_end_ += it->second.data.size();

@@ -136,15 +136,19 @@ ProgramImage assemble_program(const std::string& text, const std::string& source
     if (!region.empty()) img.regions.push_back(Region{region, region_begin, static_cast<uint32_t>(code.size())});
     region.clear();
   };
-  // Fills `n` bytes for memory `mem` from a fill spec starting at w[k].
+  // Fills `n` bytes for memory `mem` from a fill spec starting at w[k]:
+  // the bytes up to the last one a spec gives (`random`: all n), the rest
+  // zero and left out, so that a huge buffer costs the memory of its
+  // contents, not of its size (a `zero` fill: none).
   auto fill = [&](const std::vector<std::string>& w, size_t k, MemId mem, uint64_t n, const std::string& where) {
-    std::vector<uint8_t> data(n, 0);
+    std::vector<uint8_t> data;
     if (k >= w.size() || w[k] == "zero") return data;
     const int scalar = mem == MemId::ACC ? 4 : mem == MemId::UOP ? 4 : 1;
     if (w[k] == "random") {
       int64_t seed = 1;
       if (k + 1 < w.size() && !parse_int(w[k + 1], seed)) fail("{}: random needs an integer seed", where);
       std::mt19937 rng(static_cast<uint32_t>(seed));
+      data.resize(n);
       for (auto& b : data) b = static_cast<uint8_t>(rng());
       return data;
     }
@@ -153,7 +157,7 @@ ProgramImage assemble_program(const std::string& text, const std::string& source
       fs::path p = fs::path(w[k + 1]).is_absolute() ? fs::path(w[k + 1]) : base / w[k + 1];
       auto f = read_bytes(p, fmt::format("{}: file", where));
       if (f.size() > n) fail("{}: {} has {} bytes, more than the buffer's {}", where, p.string(), f.size(), n);
-      std::copy(f.begin(), f.end(), data.begin());
+      data.assign(f.begin(), f.end());
       return data;
     }
     if (w[k] == "values") {
@@ -165,6 +169,7 @@ ProgramImage assemble_program(const std::string& text, const std::string& source
         if (v < lo || v > hi) fail("{}: value {} does not fit a {}-byte element", where, v, scalar);
         if (at + scalar > n) fail("{}: more values than the buffer holds ({} bytes)", where, n);
         auto u = static_cast<uint32_t>(v);
+        data.resize(at + scalar);
         std::memcpy(data.data() + at, &u, static_cast<size_t>(scalar));
         at += static_cast<uint64_t>(scalar);
       }
@@ -196,7 +201,7 @@ ProgramImage assemble_program(const std::string& text, const std::string& source
         fail("{}: {} elements of {} bytes do not fit memory.dram_size ({} bytes)", where, count, elem,
              c.memory.dram_size);
       auto bytes = static_cast<uint64_t>(count) * elem;
-      img.buffers.push_back(ImageBuffer{w[1], *mem, fill(w, 4, *mem, bytes, where), 0});
+      img.buffers.push_back(ImageBuffer{w[1], *mem, fill(w, 4, *mem, bytes, where), 0, bytes});
     } else if (w[0] == ".uop") {
       isa::Insn u = layout.assemble_uop("UOP " + body.substr(body.find(".uop") + 4), where);
       uint32_t word = layout.encode_uop(u);
@@ -225,14 +230,16 @@ ProgramImage assemble_program(const std::string& text, const std::string& source
         int64_t count = w[4] == "values" ? static_cast<int64_t>(w.size() - 5) : 1;
         int scalar = *mem == MemId::ACC ? 4 : 1;
         e.bytes = fill(w, 4, *mem, static_cast<uint64_t>(count * scalar), where);
+        e.bytes.resize(static_cast<size_t>(count * scalar));
       } else {
         if (w.size() < 3) fail("{}: expected '.expect NAME values ...' or '.expect NAME file PATH'", where);
         const ImageBuffer* b = img.buffer(w[1]);
         if (!b) fail("{}: .expect names unknown buffer '{}'", where, w[1]);
         e.buffer = w[1];
         if (w[2] == "values" && w.size() == 3) fail("{}: .expect {} values: no values given", where, w[1]);
-        uint64_t n = w[2] == "values" ? (w.size() - 3) * (b->mem == MemId::ACC ? 4 : 1) : b->init.size();
+        uint64_t n = w[2] == "values" ? (w.size() - 3) * (b->mem == MemId::ACC ? 4 : 1) : b->bytes();
         e.bytes = fill(w, 2, b->mem, n, where);
+        e.bytes.resize(n);
         if (w[2] == "file") {
           fs::path p = fs::path(w[3]).is_absolute() ? fs::path(w[3]) : base / w[3];
           e.bytes.resize(read_bytes(p, fmt::format("{}: file", where)).size());
@@ -270,7 +277,7 @@ ProgramImage assemble_program(const std::string& text, const std::string& source
   uint64_t next = Dram::kBase;
   for (const auto& b : img.buffers) {
     addr.emplace_back(b.name, next);
-    next += (std::max<uint64_t>(b.init.size(), 1) + Dram::kPageBytes - 1) / Dram::kPageBytes * Dram::kPageBytes;
+    next += (std::max<uint64_t>(b.bytes(), 1) + Dram::kPageBytes - 1) / Dram::kPageBytes * Dram::kPageBytes;
   }
   for (auto& p : code) {
     if (!p.symbol.empty()) {
@@ -307,10 +314,10 @@ Launch install(ProgramImage& image, Backend& backend) {
   };
   const uint64_t dram_size = static_cast<uint64_t>(backend.config().memory.dram_size);
   for (const auto& b : image.buffers)
-    if (const uint64_t n = std::max<uint64_t>(b.size, b.init.size()); n > dram_size)
+    if (const uint64_t n = b.bytes(); n > dram_size)
       fail("{}: buffer '{}' has {} bytes, more than memory.dram_size ({} bytes)", image.source, b.name, n, dram_size);
   for (auto& b : image.buffers) {
-    b.addr = alloc(std::max<uint64_t>(b.size, b.init.size()), fmt::format("buffer '{}'", b.name),
+    b.addr = alloc(b.bytes(), fmt::format("buffer '{}'", b.name),
                    Dram::align_for(static_cast<uint64_t>(backend.config().elem_bytes(static_cast<int>(b.mem)))));
     dram.write(b.addr, b.init);
   }
@@ -357,9 +364,9 @@ std::string disassemble_image(const ProgramImage& image, const Config& c) {
   std::string out = fmt::format("# {} ({} instructions)\n", image.source, image.insns.size());
   for (const auto& b : image.buffers) {
     if (b.mem == MemId::UOP) {
-      for (size_t i = 0; i + 4 <= b.init.size(); i += 4) {
-        uint32_t w;
-        std::memcpy(&w, b.init.data() + i, 4);
+      for (size_t i = 0; i + 4 <= b.bytes(); i += 4) {
+        uint32_t w = 0;  // past init: the zero fill
+        if (i + 4 <= b.init.size()) std::memcpy(&w, b.init.data() + i, 4);
         out += fmt::format("# {}[{}]: {}\n", b.name, i / 4, layout.disasm_uop(layout.decode_uop(w)));
       }
     }

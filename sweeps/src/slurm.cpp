@@ -142,18 +142,10 @@ int max_stage(const SweepSpec& s) { return s.funnel.stage3_top_k > 0 ? 3 : 2; }
 
 SlurmJobs read_slurm_jobs(const std::string& dir) {
   const std::string path = (fs::path(dir) / "slurm-jobs.json").string();
-  nlohmann::json j;
-  try {
-    j = nlohmann::json::parse(read_file(path, "job list"));
-  } catch (const nlohmann::json::exception& e) {
-    fail_json(path, e);
-  }
+  const nlohmann::json j = parse_json(read_file(path, "job list"), path);
   if (!j.is_object()) fail("{}: not written by vta sweep submit (not a JSON object)", path);
   SlurmJobs jobs;
-  const auto& t = j.contains("tasks") ? j["tasks"] : nlohmann::json();
-  if (!t.is_number_integer() || t.get<int64_t>() < 1 || t.get<int64_t>() > 100000)
-    fail("{}: tasks must be an integer from 1 to 100000", path);
-  jobs.tasks = static_cast<int>(t.get<int64_t>());
+  jobs.tasks = static_cast<int>(json_int(j, "tasks", 1, 100000, path));
   if (!j.contains("spec") || !j["spec"].is_string()) fail("{}: spec must be the path of the sweep spec", path);
   jobs.spec = j["spec"].get<std::string>();
   for (const char* k : {"A", "B", "C"}) {

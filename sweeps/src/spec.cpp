@@ -239,6 +239,8 @@ NetworkSpec parse_network(const Ctx& x, const YAML::Node& n, const std::string& 
   if (n["onnx"]) {
     const std::filesystem::path p = scalar(x, n["onnx"], "onnx");
     net.onnx = (p.is_absolute() ? p : std::filesystem::path(dir) / p).lexically_normal().string();
+    if (const std::string kind = special_file_kind(net.onnx); !kind.empty())
+      fail("{}: onnx file {} is not a regular file (it is {})", x.at(n["onnx"]), net.onnx, kind);
     if (!path_is_file(net.onnx)) fail("{}: onnx file {} does not exist", x.at(n["onnx"]), net.onnx);
     if (n["batch"] || n["image"])
       fail("{}: batch and image apply to zoo networks (an ONNX file fixes its shape)", x.at(n));

@@ -10,11 +10,12 @@
 #include <mutex>
 
 #include "vta/compiler/compile.h"
+#include "vta/compiler/frontend/zoo_cache.h"
 #include "vta/compiler/run/runtime.h"
 #include "vta/compiler/schedule/fusion.h"
 #include "vta/compiler/schedule/tile_search.h"
-#include "vta/compiler/frontend/zoo_cache.h"
 #include "vta/isa/error.h"
+#include "vta/isa/json_error.h"
 #include "vta/isa/path_probe.h"
 #include "vta/isa/read_file.h"
 #include "vta/isa/write_file.h"
@@ -59,28 +60,38 @@ std::mutex& cache_mutex() {
 }
 
 // The cache at `path`; empty when there is none or it is of another format.
+// A file edited or damaged outside vta is refused naming the entry and the
+// key (json_error.h), never with nlohmann's message or an unchecked cast.
 Cache read_cache(const std::string& path) {
   Cache cache;
   if (path.empty() || !path_exists(path)) return cache;
   const std::string text = read_file(path, "tuning cache");
+  constexpr int64_t kMaxTileSide = int64_t{1} << 31;  // the tiling pass checks the tile against the layer
   try {
-    const nlohmann::json j = nlohmann::json::parse(text);
+    const nlohmann::json j = parse_json(text, "");
     if (!j.is_object() || !j.contains("format")) fail("no \"format\"");
-    if (j.at("format").get<int>() != kTuneFormat) return cache;  // another version's file: replaced
-    for (const auto& [key, e] : j.at("layers").items()) {
+    if (json_int(j, "format", 0, INT32_MAX, "") != kTuneFormat) return cache;  // another version's file: replaced
+    const auto layers = j.find("layers");
+    if (layers == j.end() || !layers->is_object()) fail("layers must be an object of layer entries");
+    for (const auto& [key, e] : layers->items()) {
+      const std::string at = "layer entry " + nlohmann::json(key).dump();  // quoted, control characters escaped
+      if (!e.is_object()) fail("{}: not an object", at);
       Entry en;
-      en.asked = e.at("asked").get<int>();
-      en.layer = e.at("layer").get<std::string>();
-      for (const auto& t : e.at("candidates")) {
-        en.candidates.push_back(Tile{t.at("th").get<int64_t>(), t.at("tw").get<int64_t>(), t.at("toc").get<int64_t>(),
-                                     t.at("tic").get<int64_t>(), t.at("est").get<double>()});
-        en.measured.push_back(t.at("cycles").get<uint64_t>());
+      en.asked = static_cast<int>(json_int(e, "asked", 1, 64, at));
+      en.layer = json_string(e, "layer", at);
+      const auto cands = e.find("candidates");
+      if (cands == e.end() || !cands->is_array() || cands->empty() || cands->size() > 64)
+        fail("{}: candidates must be a list of 1 to 64 tiles", at);
+      for (size_t k = 0; k < cands->size(); ++k) {
+        const nlohmann::json& t = (*cands)[k];
+        const std::string ct = fmt::format("{} candidate {}", at, k);
+        en.candidates.push_back(Tile{json_int(t, "th", 1, kMaxTileSide, ct), json_int(t, "tw", 1, kMaxTileSide, ct),
+                                     json_int(t, "toc", 1, kMaxTileSide, ct), json_int(t, "tic", 1, kMaxTileSide, ct),
+                                     json_number(t, "est", ct)});
+        en.measured.push_back(static_cast<uint64_t>(json_int(t, "cycles", 0, INT64_MAX, ct)));
       }
-      if (en.asked < 1 || en.candidates.empty()) fail("layer entry {} has no candidates", key);
       cache[key] = std::move(en);
     }
-  } catch (const nlohmann::json::exception& e) {
-    fail("tuning cache {}: not a valid tuning cache ({}); delete it to tune afresh", path, e.what());
   } catch (const Error& e) {
     fail("tuning cache {}: not a valid tuning cache ({}); delete it to tune afresh", path, e.what());
   }

@@ -25,7 +25,7 @@ Outcome run_on(const std::string& backend, const vta::Config& c, vta::Conformanc
     o.max_steps = vta::fuzz::kMaxSteps;
     auto b = vta::make_backend(backend, c, o);
     b->run(vta::install(img, *b));
-    for (const auto& buf : img.buffers) r.buffers.push_back(b->dram().read(buf.addr, buf.init.size()));
+    for (const auto& buf : img.buffers) r.buffers.push_back(b->dram().read(buf.addr, buf.bytes()));
     const auto out_elem = static_cast<uint32_t>(c.elem_bytes(static_cast<int>(vta::isa::MemId::OUT)));
     r.sram.push_back(b->read_sram(vta::isa::MemId::OUT, 0, std::max<uint32_t>(1, 64 / out_elem)));
   } catch (const vta::Error& e) {

@@ -57,7 +57,7 @@ void ProgramBuilder::run() { backend_.run(install()); }
 
 void ProgramBuilder::add_image(const ProgramImage& image) {
   for (const auto& b : image.buffers) {
-    const uint64_t at = backend_.dram().alloc(std::max<uint64_t>(b.size, b.init.size()));
+    const uint64_t at = backend_.dram().alloc(b.bytes());
     backend_.dram().write(at, b.init);
   }
   for (const auto& raw : image.insns) insns_.push_back(layout_.decode(raw));

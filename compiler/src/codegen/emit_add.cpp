@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "vta/compiler/ir/graph.h"
+#include "vta/compiler/schedule/conv_geom.h"
 #include "vta/isa/error.h"
 
 namespace vta::compiler::codegen {
@@ -16,7 +17,8 @@ using isa::Opcode;
 
 void emit_add(Emitter& e, const Node& n, int64_t total, const LayerAddrs& a, const Config& c,
               std::vector<uint32_t>& uops, const isa::Layout& layout) {
-  const int64_t acc_half = c.derived.acc_depth / 2, chunk_max = acc_half / 2;
+  check_add_fits(n, c);
+  const int64_t acc_half = c.derived.acc_depth / 2, chunk_max = add_chunk(c);
   for (int64_t ap = 0; ap < 2; ++ap) {
     Insn u0, u1;
     u0[Member::dst] = static_cast<uint32_t>(ap * acc_half);

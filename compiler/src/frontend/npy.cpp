@@ -49,8 +49,20 @@ int64_t element(const char* p, NpyType t) {
 
 }  // namespace
 
-NpyArray read_npy(const std::string& path) {
-  const std::string b = read_file(path, {}, kDataReadLimit);
+uint64_t tensor_read_limit(const TensorExpect& e, bool pb, std::string& over_limit) {
+  over_limit.clear();
+  if (e.elements < 0 || e.elements > (int64_t{1} << 31)) return kDataReadLimit;
+  const uint64_t most = (uint64_t{1} << 16) + static_cast<uint64_t>(e.elements) * (pb ? 11 : 8) + 12;
+  if (most >= kDataReadLimit) return kDataReadLimit;
+  over_limit = fmt::format("longer than tensor '{}' can be: its {} elements take at most {} bytes as {}", e.name,
+                           e.elements, most, pb ? "a TensorProto" : ".npy");
+  return most;
+}
+
+NpyArray read_npy(const std::string& path, const TensorExpect& expect) {
+  std::string over_limit;
+  const uint64_t limit = tensor_read_limit(expect, false, over_limit);
+  const std::string b = read_file(path, {}, limit, over_limit);
   if (b.size() < 10 || b.compare(0, 6, "\x93NUMPY") != 0) fail("{}: not a .npy file (no \\x93NUMPY magic)", path);
   const int major = static_cast<unsigned char>(b[6]);
   if (major != 1 && major != 2) fail("{}: .npy format version {} is not supported (1 or 2)", path, major);

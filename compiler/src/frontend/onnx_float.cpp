@@ -459,6 +459,7 @@ QuantizedModel import_onnx_float(const std::string& bytes, const std::string& so
   onnx::ModelProto m;
   if (bytes.empty() || !m.ParseFromString(bytes)) fail("{}: not a valid ONNX model (empty, truncated or corrupt protobuf)", source);
   check_model_limits(m, source);
+  check_model_form(m, source, kOnnxOpsetFloatMin);
   return guarded_import(source, [&] { return FloatImporter(m, source).run(calibration); });
 }
 

@@ -741,6 +741,7 @@ Graph import_onnx_bytes(const std::string& bytes, const std::string& source) {
   if (bytes.empty() || !m.ParseFromString(bytes)) fail("{}: not a valid ONNX model (empty, truncated or corrupt protobuf)", source);
   if (!m.has_graph()) fail("{}: the model has no graph", source);
   check_model_limits(m, source);
+  check_model_form(m, source, kOnnxOpsetQdqMin);
   return guarded_import(source, [&] { return Importer(m, source).run(); });
 }
 

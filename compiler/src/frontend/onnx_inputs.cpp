@@ -19,20 +19,22 @@ bool ends_with(const std::string& s, const std::string& tail) {
   return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
 }
 
-onnx::TensorProto parse_pb(const std::string& path) {
+onnx::TensorProto parse_pb(const std::string& path, const TensorExpect& expect) {
   onnx::TensorProto t;
-  const std::string bytes = read_file(path, {}, kDataReadLimit);
+  std::string over_limit;
+  const uint64_t limit = tensor_read_limit(expect, true, over_limit);
+  const std::string bytes = read_file(path, {}, limit, over_limit);
   if (bytes.empty() || !t.ParseFromString(bytes)) fail("{}: not a TensorProto (.pb) file", path);
   return t;
 }
 
 // The file as a TensorProto (a .npy file converted) named `name`.
-onnx::TensorProto tensor_proto(const std::string& path, const std::string& name) {
+onnx::TensorProto tensor_proto(const std::string& path, const std::string& name, const TensorExpect& expect) {
   onnx::TensorProto t;
   if (ends_with(path, ".pb")) {
-    t = parse_pb(path);
+    t = parse_pb(path, expect);
   } else {
-    const NpyArray a = read_npy(path);
+    const NpyArray a = read_npy(path, expect);
     for (auto d : a.dims) t.add_dims(d);
     switch (a.type) {
       case NpyType::Int8:
@@ -56,6 +58,23 @@ onnx::TensorProto tensor_proto(const std::string& path, const std::string& name)
   }
   t.set_name(name);
   return t;
+}
+
+// The element count of graph input `name` when the model gives every dim
+// (-1 otherwise): what a file for it may hold.
+TensorExpect graph_input_expect(const onnx::ModelProto& m, const std::string& name) {
+  TensorExpect e{name, -1};
+  for (const auto& v : m.graph().input()) {
+    if (v.name() != name || !v.type().has_tensor_type() || !v.type().tensor_type().has_shape()) continue;
+    int64_t count = 1;
+    for (const auto& d : v.type().tensor_type().shape().dim()) {
+      if (!d.has_dim_value() || d.dim_value() < 0 || d.dim_value() > (int64_t{1} << 31)) return e;
+      count *= d.dim_value();
+      if (count > (int64_t{1} << 31)) return e;
+    }
+    e.elements = count;
+  }
+  return e;
 }
 
 }  // namespace
@@ -103,17 +122,17 @@ std::string bind_operands(const std::string& model, const std::map<std::string, 
       fail("--input {}={}: the model {} has no graph input '{}'", name, path, source, name);
   for (const auto& [name, path] : files) {
     if (name == activation) continue;
-    *m.mutable_graph()->add_initializer() = tensor_proto(path, name);
+    *m.mutable_graph()->add_initializer() = tensor_proto(path, name, graph_input_expect(m, name));
   }
   std::string out;
   m.SerializeToString(&out);
   return out;
 }
 
-NpyArray read_tensor_file(const std::string& path) {
-  if (ends_with(path, ".npy")) return read_npy(path);
+NpyArray read_tensor_file(const std::string& path, const TensorExpect& expect) {
+  if (ends_with(path, ".npy")) return read_npy(path, expect);
   if (!ends_with(path, ".pb")) fail("{}: a tensor file must be .npy or .pb (TensorProto)", path);
-  const onnx::TensorProto t = parse_pb(path);
+  const onnx::TensorProto t = parse_pb(path, expect);
   NpyArray a;
   a.dims.assign(t.dims().begin(), t.dims().end());
   int64_t count = 1;

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cerrno>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -122,8 +123,9 @@ std::optional<Entry> read_entry(const std::string& path, const std::string& key)
 
 // Writes the entry to a temporary file beside `path` and renames it into
 // place, so that a reader sees the old entry, the new one or none. Best
-// effort: a cache that cannot be written is no error.
-void write_entry(const std::string& path, const std::string& key, const Entry& e) {
+// effort: a cache that cannot be written is no error, but the reason is
+// returned (empty when written) so that the caller never claims it was.
+std::string write_entry(const std::string& path, const std::string& key, const Entry& e) {
   std::string bytes(kMagic, sizeof kMagic);
   bytes.append(reinterpret_cast<const char*>(&kZooCacheFormat), 4);
   write_tensor(bytes, Tensor{Shape{1, static_cast<int64_t>(key.size()), 1, 1}, std::vector<int8_t>(key.begin(), key.end())});
@@ -135,23 +137,29 @@ void write_entry(const std::string& path, const std::string& key, const Entry& e
 
   static std::atomic<unsigned> counter{0};
   std::error_code ec;
-  fs::create_directories(fs::path(path).parent_path(), ec);
+  const fs::path dir = fs::path(path).parent_path();
+  fs::create_directories(dir, ec);
+  if (ec) return fmt::format("cannot create {} ({})", dir.string(), ec.message());
   const std::string tmp = fmt::format("{}.tmp.{}.{}", path, ::getpid(), counter++);
   {
     std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
+    if (!f) return fmt::format("cannot create a file in {} ({})", dir.string(), std::strerror(errno));
     f.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
     f.close();
     if (!f) {
+      const int err = errno;
       fs::remove(tmp, ec);
-      return;
+      return fmt::format("cannot write {} bytes in {} ({})", bytes.size(), dir.string(), std::strerror(err));
     }
   }
   fs::rename(tmp, path, ec);
   if (ec) {
+    const std::string why = fmt::format("cannot rename the entry into place ({})", ec.message());
     fs::remove(tmp, ec);
-    return;
+    return why;
   }
   prune_other_builds(fs::path(path).parent_path());
+  return "";
 }
 
 }  // namespace
@@ -190,7 +198,7 @@ ZooRun zoo_run(const std::string& name, const ZooOptions& o, const std::string& 
     e->reference = std::move(values[static_cast<size_t>(e->graph.output)]);
     dirty = true;
   }
-  if (use_cache && dirty) write_entry(path, key, *e);
+  if (use_cache && dirty) run.cache_not_written = write_entry(path, key, *e);
   run.graph = std::move(e->graph);
   if (want_reference) run.reference = std::move(e->reference);
   return run;

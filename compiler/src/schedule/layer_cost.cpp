@@ -114,7 +114,8 @@ void estimate_conv(LayerEstimate& e, const Node& n, const Shape& in, const Confi
 void estimate_add(LayerEstimate& e, const Node& n, const Config& c) {
   const Rates r(c);
   const double E = static_cast<double>(c.derived.out_elem_bytes);
-  const int64_t total = blocked(n.out, c).elems() * out_per_pos(c), chunk = c.derived.acc_depth / 4;
+  check_add_fits(n, c);  // what emit_add() needs, or the layer named (a zero chunk would never end)
+  const int64_t total = blocked(n.out, c).elems() * out_per_pos(c), chunk = add_chunk(c);
   const int imm_ops = (n.shift_a > 0) + (n.shift_b > 0) + requant_imm_ops(n);
   double compute = 0, store = 0, last_store = 0;
   for (int64_t off = 0; off < total; off += chunk) {

@@ -390,11 +390,22 @@ std::vector<Tile> tile_candidates(const Node& n, const Shape& in, const Config& 
       }
     }
   }
-  if (best.empty())
+  if (best.empty()) {
+    // The smallest tile (one position, or the whole rows a fused pool
+    // needs): when its uops are what does not fit, say so (a sweep over
+    // buffers.uop meets this first).
+    const Tile least{g.pk ? std::min(g.ps, g.ho) : 1, g.pk ? g.wo : 1, 1, 1, 0};
+    const int64_t uops = conv_uops(least, g, residual);
+    if (uops > c.derived.uop_depth)
+      fail(
+          "layer {}: no tile of {} fits config {}: the smallest needs {} uops, more than the UOP buffer holds "
+          "(buffers.uop = {} bytes, {} uops)",
+          n.name, op_name(n.op), c.name, uops, c.buffers.uop, c.derived.uop_depth);
     fail(
         "layer {}: no tile of {} fits the SRAM buffers of config {} (a single output position needs more than half "
         "of a buffer)",
         n.name, op_name(n.op), c.name);
+  }
   return best;
 }
 

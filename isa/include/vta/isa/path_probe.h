@@ -24,6 +24,30 @@ inline bool path_is_dir(const std::filesystem::path& p) {
   return std::filesystem::is_directory(p, ec);
 }
 
+/// What `p` is when it exists but is not a regular file (after links): "a
+/// directory" (read_file's word), "a fifo", "a socket", "a character device", "a block device";
+/// empty for a regular file or a path that does not exist. For messages that
+/// say why a config or a model file was refused ("not a regular file (it is
+/// a fifo)"), asked before anything opens it, so that a fifo never blocks.
+inline std::string special_file_kind(const std::filesystem::path& p) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  switch (fs::status(p, ec).type()) {
+    case fs::file_type::directory:
+      return "a directory";
+    case fs::file_type::fifo:
+      return "a fifo";
+    case fs::file_type::socket:
+      return "a socket";
+    case fs::file_type::character:
+      return "a character device";
+    case fs::file_type::block:
+      return "a block device";
+    default:
+      return "";
+  }
+}
+
 /// Whether `p` names anything at all.
 inline bool path_exists(const std::filesystem::path& p) {
   std::error_code ec;

@@ -25,8 +25,19 @@ inline constexpr std::uint64_t kModelReadLimit = std::uint64_t{2} << 30;
 /// The whole of `path`; throws vta::Error "WHAT PATH: cannot open (REASON)"
 /// when it cannot be opened, "WHAT PATH: cannot read (REASON)" when it cannot
 /// be read (REASON: "it is a directory", or the system's), and "WHAT PATH:
-/// larger than N MiB, the limit for this kind of file" past `max_bytes`.
+/// larger than N MiB, the limit for this kind of file" past `max_bytes`
+/// ("WHAT PATH: OVER_LIMIT" when `over_limit` is given: a limit that comes
+/// from what the file must hold, such as a tensor's size, and says so).
 /// `what` names where the path came from ("--onnx"); empty: the path alone.
-std::string read_file(const std::string& path, std::string_view what = {}, std::uint64_t max_bytes = kTextReadLimit);
+/// A fifo is opened without waiting for a writer: one that has none reads
+/// as empty, so no read blocks in open().
+std::string read_file(const std::string& path, std::string_view what = {}, std::uint64_t max_bytes = kTextReadLimit,
+                      std::string_view over_limit = {});
+
+/// Throws vta::Error "WHAT PATH: not a regular file (it is a fifo)" when
+/// `path` exists and is a folder, fifo, socket or device: for inputs that
+/// must be files (a model), asked before anything opens them. A missing path
+/// passes (read_file says "cannot open").
+void require_regular_file(const std::string& path, std::string_view what = {});
 
 }  // namespace vta

@@ -21,7 +21,10 @@ struct ImageBuffer {
   std::vector<uint8_t> init;         // initial contents; its size is the buffer's size unless `size` is larger
   uint64_t addr = 0;                 // physical address once installed
   uint64_t size = 0;                 // the buffer's size when larger than init, zero-filled (conformance files
-                                     // are whole pages); DRAM accesses past it are errors
+                                     // are whole pages, a .vasm `zero` fill has no init); DRAM accesses past it
+                                     // are errors
+  /// The buffer's size in DRAM.
+  uint64_t bytes() const { return size > init.size() ? size : init.size(); }
 };
 
 /// An expected result: the first bytes of a DRAM buffer, or on-chip buffer

@@ -19,7 +19,22 @@ struct NpyArray {
   std::vector<int64_t> values;  // row-major, one per element
 };
 
-NpyArray read_npy(const std::string& path);
+/// The tensor a file must hold, when the caller knows it (a model's input or
+/// output): its name and element count. The read then stops past the longest
+/// file of that many elements could be, so that /dev/zero or a huge file is
+/// refused at once with "PATH: longer than tensor 'NAME' can be: its N
+/// elements take at most M bytes as .npy", never read up to kDataReadLimit.
+struct TensorExpect {
+  std::string name;
+  int64_t elements = -1;  // unknown: bounded by kDataReadLimit alone
+};
+/// The byte limit of a file holding `e` (.npy: a 64 KiB header and 8-byte
+/// elements, the widest type read; .pb: 64 KiB besides 11 bytes an element,
+/// a tag and the longest varint), or kDataReadLimit when `e` is unknown;
+/// `over_limit` receives the message's reason.
+uint64_t tensor_read_limit(const TensorExpect& e, bool pb, std::string& over_limit);
+
+NpyArray read_npy(const std::string& path, const TensorExpect& expect = {});
 void write_npy(const std::string& path, const NpyArray& a);
 
 /// An int8 tensor (or an int32 one: Tensor::wide) as .npy with the given dims

@@ -16,14 +16,17 @@ namespace vta::compiler {
 /// The model with every graph input named in `files` (NAME -> .npy/.pb path)
 /// except `activation` made an initializer holding the file's values.
 /// `activation` is set to the first graph input that is not an initializer.
+/// Each file is read no further than the graph input's shape allows, when
+/// the model gives it.
 std::string bind_operands(const std::string& model, const std::map<std::string, std::string>& files,
                           const std::string& source, std::string& activation);
 
 /// The non-initializer graph inputs, in order.
 std::vector<std::string> onnx_graph_inputs(const std::string& model);
 
-/// A .npy file or a .pb TensorProto of int8, uint8, int32 or int64 values.
-NpyArray read_tensor_file(const std::string& path);
+/// A .npy file or a .pb TensorProto of int8, uint8, int32 or int64 values;
+/// read no further than a file holding `expect` can be (npy.h).
+NpyArray read_tensor_file(const std::string& path, const TensorExpect& expect = {});
 
 /// `a` as the value of the graph's Input node `in` (uint8 held as value - 128).
 Tensor input_tensor(const NpyArray& a, const Node& in, const std::string& path);

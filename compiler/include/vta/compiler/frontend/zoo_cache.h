@@ -8,7 +8,9 @@
 // are kept), one file per (network, seed, batch, image, config hash, format
 // version). Entries are written atomically (a temporary file renamed into
 // place) and carry a checksum: a missing, truncated or corrupt entry is a
-// miss (rebuilt and rewritten), never an error.
+// miss (rebuilt and rewritten), never an error; an entry that cannot be
+// written (a read-only or full cache folder) is no error either, and its
+// reason is returned for the caller to say.
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -26,6 +28,7 @@ struct ZooRun {
   std::optional<Tensor> reference;  // run_graph(graph, input)[graph.output]
   bool from_cache = false;          // the graph came from a cache entry
   bool reference_from_cache = false;  // and the reference output too
+  std::string cache_not_written;      // why an entry to write could not be (empty: written, or none to write)
 };
 
 /// The config key of an entry used for many designs at once (a sweep's
@@ -41,7 +44,8 @@ std::string zoo_cache_path(const std::string& name, const ZooOptions& o, const s
 /// Builds zoo network `name` (build_zoo) with its run input, and its
 /// reference output when `want_reference`; through the cache unless
 /// `use_cache` is false. A hit without the reference it needs computes it and
-/// rewrites the entry. Errors of build_zoo propagate; cache I/O problems do not.
+/// rewrites the entry. Errors of build_zoo propagate; cache I/O problems do
+/// not: a failed write leaves its reason in ZooRun::cache_not_written.
 ZooRun zoo_run(const std::string& name, const ZooOptions& o, const std::string& config_hash, bool want_reference,
                bool use_cache = true);
 

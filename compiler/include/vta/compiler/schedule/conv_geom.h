@@ -190,6 +190,45 @@ bool pool_before_requant(const Node& n);
 /// row's k columns, then the output rows' k input rows), any other pool by
 /// folding the k x k window into each output.
 inline bool separable_pool(const Node& n) { return n.op == Op::MaxPool && n.pool >= 2 && n.pool_stride >= n.pool - 1; }
+/// Uops of a max or average pool (both ACC halves): per half, k - 1 column
+/// and k row offsets (separable) or k x k window offsets, and one for the
+/// output rows alone, each out_per_pos() uops.
+inline int64_t pool_uops(const Node& n, const Config& c) {
+  const int64_t offsets = separable_pool(n) ? 2 * n.pool - 1 : n.pool * n.pool;
+  return 2 * (offsets + 1) * out_per_pos(c);
+}
+
+/// Throws vta::Error naming layer `n` when `uops` uops (loaded once per
+/// layer) do not fit the UOP buffer. The analytic estimate and codegen ask
+/// the same question (pool_band(), check_add_fits()), so that a sweep's
+/// stage 1 refuses a design that codegen could not build, naming the layer,
+/// instead of a LOAD UOP failing in the cycle model (conv and dense layers:
+/// tile_fits() counts their uops).
+inline void check_layer_uops(const Node& n, int64_t uops, const Config& c) {
+  if (uops > c.derived.uop_depth)
+    fail(
+        "layer {}: its {} needs {} uops ({} bytes), more than the UOP buffer of config {} holds (buffers.uop = {} "
+        "bytes, {} uops)",
+        n.name, op_name(n.op), uops, uops * c.derived.uop_elem_bytes, c.name, c.buffers.uop, c.derived.uop_depth);
+}
+
+/// The uops of a residual Add run as its own pass (emit_add(): two per ACC
+/// half), and the ACC elements of one of its chunks (a quarter of the ACC
+/// buffer: two operands in each half).
+inline constexpr int64_t kAddUops = 4;
+inline int64_t add_chunk(const Config& c) { return c.derived.acc_depth / 4; }
+/// Throws vta::Error naming Add `n` when its uops do not fit the UOP buffer
+/// or a chunk of it has no ACC element (one element per operand in each
+/// half needs 4).
+inline void check_add_fits(const Node& n, const Config& c) {
+  check_layer_uops(n, kAddUops, c);
+  if (add_chunk(c) < 1)
+    fail(
+        "layer {}: its {} needs 4 ACC elements (an operand in each half of the buffer), more than the ACC buffer of "
+        "config {} holds (buffers.acc = {} bytes, {} elements)",
+        n.name, op_name(n.op), c.name, c.buffers.acc, c.derived.acc_depth);
+}
+
 /// The band of a max or average pool's output that one ACC half holds: th
 /// output rows of tw output columns, with the (th - 1) s + k input rows of
 /// (tw - 1) s + k columns they read (row pitch iw) before them. Whole rows
@@ -200,6 +239,7 @@ struct PoolBand {
   int64_t th = 1, tw = 1, iw = 1;
 };
 inline PoolBand pool_band(const Node& n, const Config& c) {
+  check_layer_uops(n, pool_uops(n, c), c);
   const int64_t k = n.pool, s = n.pool_stride, ho = n.out.h, wo = n.out.w;
   const int64_t acc_half = c.derived.acc_depth / 2, ro = out_per_pos(c);
   auto fits = [&](int64_t th, int64_t tw) {
@@ -216,14 +256,6 @@ inline PoolBand pool_band(const Node& n, const Config& c) {
   }
   b.iw = (b.tw - 1) * s + k;
   return b;
-}
-
-/// Uops of a max or average pool (both ACC halves): per half, k - 1 column
-/// and k row offsets (separable) or k x k window offsets, and one for the
-/// output rows alone, each out_per_pos() uops.
-inline int64_t pool_uops(const Node& n, const Config& c) {
-  const int64_t offsets = separable_pool(n) ? 2 * n.pool - 1 : n.pool * n.pool;
-  return 2 * (offsets + 1) * out_per_pos(c);
 }
 
 }  // namespace vta::compiler
