@@ -33,7 +33,8 @@ uint64_t AxiPort::add(uint64_t c, uint64_t addr, uint32_t beats, bool write) {
   r.live = true;
   r.burst_done.assign(n, 0);
   r.unknown = n;
-  r.beat_at.clear();
+  if (!write && r.beat_at.size() < beats) r.beat_at.resize(beats);  // grows only: no zeroing per request
+  r.placed = 0;
   r.done = 0;
   ++count_;
   if (!write) reads_.push_back(id);
@@ -70,38 +71,46 @@ void AxiPort::advance(uint64_t c) {
 void AxiPort::deliver() {
   // Beat k holds bytes [k x bus, (k + 1) x bus) of the request, so DRAM
   // bursts (off + k x bus) / burst .. (off + (k + 1) x bus - 1) / burst, off
-  // the request's offset in its first burst (bursts_of()).
-  const bool pow2 = std::has_single_bit(burst_bytes_);
-  const int shift = std::countr_zero(burst_bytes_);
+  // the request's offset in its first burst (bursts_of()). Beats that lie in
+  // the same single burst are ready together, so after the first of them
+  // they leave one per cycle: placed as a group.
+  const bool pow2 = std::has_single_bit(burst_bytes_) && std::has_single_bit(bus_bytes_);
+  const int shift = std::countr_zero(burst_bytes_), beat_shift = std::countr_zero(bus_bytes_);
   const auto burst_of = [&](uint64_t byte) { return pow2 ? byte >> shift : byte / burst_bytes_; };
+  const auto beats_in = [&](uint64_t bytes) { return pow2 ? bytes >> beat_shift : bytes / bus_bytes_; };
   while (!reads_.empty()) {
     Req* r = find(reads_.front());
     if (!r) {  // retired early: its beats leave the channel free
       reads_.pop_front();
       continue;
     }
-    const uint64_t off = r->addr % burst_bytes_;
-    while (r->beat_at.size() < r->beats) {
-      const uint64_t lo = off + r->beat_at.size() * bus_bytes_;
+    const uint64_t off = pow2 ? r->addr & (burst_bytes_ - 1) : r->addr % burst_bytes_;
+    while (r->placed < r->beats) {
+      const uint64_t k = r->placed;
+      const uint64_t lo = off + k * bus_bytes_;
       const uint64_t first = burst_of(lo), last = burst_of(lo + bus_bytes_ - 1);
       uint64_t ready = 0;
       for (uint64_t b = first; b <= last; ++b) {
         if (r->burst_done[b] == 0) return;  // not known yet: neither is anything after it
         ready = std::max(ready, r->burst_done[b]);
       }
+      // Beats k .. end - 1 lie in burst `first` alone (or beat k spans several).
+      uint64_t end = k + 1;
+      if (first == last) end = std::min<uint64_t>(r->beats, beats_in((first + 1) * burst_bytes_ - off));
       const uint64_t at = any_beat_ ? std::max(ready, last_beat_ + 1) : ready;
-      r->beat_at.push_back(at);
-      last_beat_ = at;
+      for (uint64_t j = k; j < end; ++j) r->beat_at[j] = at + (j - k);
+      last_beat_ = at + (end - 1 - k);
       any_beat_ = true;
+      r->placed = static_cast<uint32_t>(end);
     }
-    r->done = r->beat_at.back();
+    r->done = r->beat_at[r->beats - 1];
     reads_.pop_front();
   }
 }
 
 std::optional<uint64_t> AxiPort::read_beat(uint64_t id, uint32_t k) const {
   const Req* r = find(id);
-  if (!r || r->write || k >= r->beat_at.size()) return std::nullopt;
+  if (!r || r->write || k >= r->placed) return std::nullopt;
   return r->beat_at[k];
 }
 

@@ -14,6 +14,7 @@ Channel::Channel(const Spec& s, const Options& o, uint32_t index, Stats& stats)
       stats_(stats),
       banks_(size_t{s.ranks} * s.banks()),
       ranks_(s.ranks),
+      bounds_(s.ranks),
       slots_(o.queue_depth),
       active_((banks_.size() + 63) / 64, 0) {
   for (uint32_t r = 0; r < s.ranks; ++r) {
@@ -35,7 +36,7 @@ Channel::Channel(const Spec& s, const Options& o, uint32_t index, Stats& stats)
   for (uint32_t k = depth_; k-- > 0;) free_.push_back(k);
 }
 
-void Channel::push(const Burst& burst) {
+void Channel::push(const Burst& b) {
   if (head_ == waiting_.size()) {  // empty: reuse the ring's memory from the start
     waiting_.clear();
     head_ = 0;
@@ -43,32 +44,32 @@ void Channel::push(const Burst& burst) {
     waiting_.erase(waiting_.begin(), waiting_.begin() + static_cast<std::ptrdiff_t>(head_));
     head_ = 0;
   }
-  waiting_.push_back(burst);
-  Burst& b = waiting_.back();
-  b.bank = (b.at.rank * spec_.bankgroups + b.at.bankgroup) * spec_.banks_per_group + b.at.bank;
+  const uint32_t bank = (b.at.rank * spec_.bankgroups + b.at.bankgroup) * spec_.banks_per_group + b.at.bank;
+  waiting_.push_back(Item{b.request, b.arrive, 0, b.index, b.at.row, bank, b.write});
   // Its arrival may be the next event (a burst pushed behind others arrives
   // no earlier than they do, so this only ever lowers the bound).
   quiet_ = std::min(quiet_, b.arrive);
 }
 
 void Channel::admit() {
-  const Burst& w = waiting_[head_++];
   const uint32_t s = free_.back();
   free_.pop_back();
-  slots_[s] = Slot{w, age_++};
-  Bank& b = banks_[w.bank];
+  Item& q = slots_[s];
+  q = waiting_[head_++];
+  q.age = age_++;
+  Bank& b = banks_[q.bank];
   b.queue.push_back(s);
   if (b.known) {  // the youngest: a candidate only where its kind had none
-    const int kind = b.open && b.row == w.at.row ? (w.write ? kWriteHit : kReadHit) : kOther;
+    const int kind = b.open && b.row == q.row ? (q.write ? kWriteHit : kReadHit) : kOther;
     const bool hits = b.cand[kReadHit] != kNone || b.cand[kWriteHit] != kNone;
     if (kind != kOther) {
-      b.cand[kOther] = kNone;  // a row hit keeps the row open
-      if (b.cand[kind] == kNone) b.cand[kind] = s;
+      set_cand(b, kOther, kNone);  // a row hit keeps the row open
+      if (b.cand[kind] == kNone) set_cand(b, kind, s);
     } else if (!hits && b.cand[kOther] == kNone) {
-      b.cand[kOther] = s;
+      set_cand(b, kOther, s);
     }
   }
-  active_[w.bank / 64] |= uint64_t{1} << (w.bank % 64);
+  active_[q.bank / 64] |= uint64_t{1} << (q.bank % 64);
   ++queued_;
 }
 
@@ -77,41 +78,15 @@ void Channel::admit() {
 // a queued burst hits the open row (row hits first: the row stays open).
 // Younger bursts of the same kind are legal no earlier and lose ties.
 void Channel::candidates(Bank& b) {
-  b.cand = {kNone, kNone, kNone};
+  std::array<uint32_t, 3> cand{kNone, kNone, kNone};
   for (const uint32_t s : b.queue) {
-    const Burst& q = slots_[s].b;
-    const int kind = b.open && b.row == q.at.row ? (q.write ? kWriteHit : kReadHit) : kOther;
-    if (b.cand[kind] == kNone) b.cand[kind] = s;
+    const Item& q = slots_[s];
+    const int kind = b.open && b.row == q.row ? (q.write ? kWriteHit : kReadHit) : kOther;
+    if (cand[kind] == kNone) cand[kind] = s;
   }
-  if (b.cand[kReadHit] != kNone || b.cand[kWriteHit] != kNone) b.cand[kOther] = kNone;
+  if (cand[kReadHit] != kNone || cand[kWriteHit] != kNone) cand[kOther] = kNone;
+  for (int kind = kReadHit; kind <= kOther; ++kind) set_cand(b, kind, cand[kind]);
   b.known = true;
-}
-
-uint64_t Channel::earliest(Cmd c, const Bank& b) const {
-  const Timings& t = spec_.t;
-  const Rank& r = ranks_[b.rank];
-  uint64_t e = cmd_ok_;
-  const uint64_t bus = bus_free_ + (b.rank != bus_rank_ ? t.rtrs : 0);  // first cycle the data bus is free to the rank
-  switch (c) {
-    case Cmd::ACT:
-      e = std::max({e, b.act_ok, r.act_ok, r.bg_act_ok[b.group]});
-      if (r.n_acts == 4) e = std::max(e, r.acts[r.acts_head] + t.faw);  // the oldest of the last four
-      break;
-    case Cmd::PRE:
-      e = std::max(e, b.pre_ok);
-      break;
-    case Cmd::RD:
-      e = std::max({e, b.col_ok, r.rd_ok, r.bg_rd_ok[b.group]});
-      if (bus > t.cl) e = std::max(e, bus - t.cl);
-      break;
-    case Cmd::WR:
-      e = std::max({e, b.col_ok, r.wr_ok, r.bg_wr_ok[b.group]});
-      if (bus > t.cwl) e = std::max(e, bus - t.cwl);
-      break;
-    case Cmd::REF:
-      break;  // refresh_choice() times REF
-  }
-  return e;
 }
 
 void Channel::issue(Cmd c, uint32_t bank, uint32_t row, uint64_t at, bool automatic, std::vector<Command>* trace) {
@@ -215,11 +190,24 @@ bool Channel::step(uint64_t until, std::vector<BurstDone>& done, std::vector<Com
     return true;
   }
 
-  // Each bank's candidates' next command and the first cycle it is legal.
+  // Each bank's candidates' next command and the first cycle it is legal
+  // (the rank's shared bound, then the bank's and its group's constraints).
   // Nothing but time changes until the earliest of them (T) or the next
   // event, so the scheduler moves straight to T and picks among the commands
   // legal then, as if it had looked at every cycle in between: FR-FCFS, the
   // oldest column command (a row hit), else the oldest ACT or PRE.
+  const Timings& t = spec_.t;
+  for (uint32_t r = 0; r < spec_.ranks; ++r) {
+    const Rank& k = ranks_[r];
+    const uint64_t now = std::max(cmd_ok_, t_);
+    const uint64_t bus = bus_free_ + (r != bus_rank_ ? t.rtrs : 0);  // first cycle the data bus is free to r
+    RankBound& e = bounds_[r];
+    e.pre = now;
+    e.act = std::max(now, k.act_ok);
+    if (k.n_acts == 4) e.act = std::max(e.act, k.acts[k.acts_head] + t.faw);  // the oldest of the last four
+    e.rd = std::max({now, k.rd_ok, bus > t.cl ? bus - t.cl : 0});
+    e.wr = std::max({now, k.wr_ok, bus > t.cwl ? bus - t.cwl : 0});
+  }
   uint64_t first = kNever;
   uint32_t col = kNone, any = kNone;  // slots of the picks among the commands legal at `first`
   uint64_t col_age = kNever, any_age = kNever;
@@ -227,22 +215,36 @@ bool Channel::step(uint64_t until, std::vector<BurstDone>& done, std::vector<Com
   for (size_t word = 0; word < active_.size(); ++word) {
     for (uint64_t bits = active_[word]; bits != 0; bits &= bits - 1) {
       Bank& b = banks_[word * 64 + static_cast<size_t>(std::countr_zero(bits))];
-      if (ranks_[b.rank].refresh_due <= t_) continue;  // its rank is being refreshed
+      const Rank& r = ranks_[b.rank];
+      if (r.refresh_due <= t_) continue;  // its rank is being refreshed
       if (!b.known) candidates(b);
+      const RankBound& e = bounds_[b.rank];
       for (int kind = kReadHit; kind <= kOther; ++kind) {
-        const uint32_t s = b.cand[kind];
-        if (s == kNone) continue;
-        const Cmd c = kind == kReadHit ? Cmd::RD : kind == kWriteHit ? Cmd::WR : b.open ? Cmd::PRE : Cmd::ACT;
-        const uint64_t w = std::max(earliest(c, b), t_);
+        if (b.cand[kind] == kNone) continue;
+        Cmd c;
+        uint64_t w;
+        if (kind == kReadHit) {
+          c = Cmd::RD;
+          w = std::max({e.rd, b.col_ok, r.bg_rd_ok[b.group]});
+        } else if (kind == kWriteHit) {
+          c = Cmd::WR;
+          w = std::max({e.wr, b.col_ok, r.bg_wr_ok[b.group]});
+        } else if (b.open) {
+          c = Cmd::PRE;
+          w = std::max(e.pre, b.pre_ok);
+        } else {
+          c = Cmd::ACT;
+          w = std::max({e.act, b.act_ok, r.bg_act_ok[b.group]});
+        }
         if (w > first) continue;
         if (w < first) {
           first = w;
           col = any = kNone;
           col_age = any_age = kNever;
         }
-        const uint64_t age = slots_[s].age;
-        if (age < any_age) any = s, any_age = age, any_cmd = c;
-        if (kind != kOther && age < col_age) col = s, col_age = age, col_cmd = c;
+        const uint64_t age = b.cand_age[kind];
+        if (age < any_age) any = b.cand[kind], any_age = age, any_cmd = c;
+        if (kind != kOther && age < col_age) col = b.cand[kind], col_age = age, col_cmd = c;
       }
     }
   }
@@ -261,15 +263,15 @@ bool Channel::step(uint64_t until, std::vector<BurstDone>& done, std::vector<Com
   const uint32_t s = col != kNone ? col : any;
   const Cmd cmd = col != kNone ? col_cmd : any_cmd;
   t_ = first;
-  Burst& q = slots_[s].b;
+  Item& q = slots_[s];
   if (!q.classified) {
     q.classified = true;
     ++(cmd == Cmd::ACT ? stats_.row_misses : cmd == Cmd::PRE ? stats_.row_conflicts : stats_.row_hits);
   }
-  issue(cmd, q.bank, q.at.row, t_, false, trace);
+  issue(cmd, q.bank, q.row, t_, false, trace);
   if (cmd == Cmd::RD || cmd == Cmd::WR) {
-    done.push_back(BurstDone{q.request, q.index, t_ + (q.write ? spec_.t.cwl : spec_.t.cl) + spec_.t.burst});
-    const uint32_t bi = q.bank, row = q.at.row;
+    done.push_back(BurstDone{q.request, q.index, t_ + (q.write ? t.cwl : t.cl) + t.burst});
+    const uint32_t bi = q.bank, row = q.row;
     const bool write = q.write;
     Bank& b = banks_[bi];
     const auto at = b.queue.erase(std::find(b.queue.begin(), b.queue.end(), s));
@@ -279,19 +281,20 @@ bool Channel::step(uint64_t until, std::vector<BurstDone>& done, std::vector<Com
     // The bank's candidates without s (its row still open): the next burst
     // of s's kind is younger than s; with no hit left, the oldest burst.
     const int kind = write ? kWriteHit : kReadHit;
-    b.cand[kind] = kNone;
+    set_cand(b, kind, kNone);
     for (auto it = at; it != b.queue.end(); ++it) {
-      const Burst& n = slots_[*it].b;
-      if (n.write == write && n.at.row == row) {
-        b.cand[kind] = *it;
+      const Item& n = slots_[*it];
+      if (n.write == write && n.row == row) {
+        set_cand(b, kind, *it);
         break;
       }
     }
-    if (b.cand[kReadHit] == kNone && b.cand[kWriteHit] == kNone && !b.queue.empty()) b.cand[kOther] = b.queue.front();
+    if (b.cand[kReadHit] == kNone && b.cand[kWriteHit] == kNone && !b.queue.empty())
+      set_cand(b, kOther, b.queue.front());
     b.known = true;
     if (policy_ == PagePolicy::closed) {
       bool hit = false;
-      for (const uint32_t k : b.queue) hit |= slots_[k].b.at.row == row;
+      for (const uint32_t k : b.queue) hit |= slots_[k].row == row;
       if (!hit) issue(Cmd::PRE, bi, row, b.pre_ok, true, trace);  // auto-precharge (RDA / WRA)
     }
   }

@@ -59,9 +59,12 @@ class Channel final : public ChannelModel {
   static constexpr uint32_t kNone = UINT32_MAX;
   enum Kind : uint8_t { kReadHit, kWriteHit, kOther };  // a bank's candidates
 
-  struct Slot {
-    Burst b;
-    uint64_t age;  // queue order: push order
+  struct Item {  // a burst, waiting or queued
+    uint64_t request;
+    uint64_t arrive;                 // waiting: the cycle it reaches the scheduler
+    uint64_t age = 0;                // queued: queue order (push order)
+    uint32_t index, row, bank;       // bank: flat index into banks_
+    bool write, classified = false;  // classified: counted as hit, miss or conflict
   };
   struct Bank {
     uint64_t act_ok = 0, pre_ok = 0, col_ok = 0;  // earliest ACT, PRE, RD/WR (bank-level constraints)
@@ -70,6 +73,7 @@ class Channel final : public ChannelModel {
     bool known = false;  // cand is up to date
     uint32_t rank = 0, group = 0, in_group = 0;
     std::array<uint32_t, 3> cand{kNone, kNone, kNone};  // slot of the oldest burst of each Kind
+    std::array<uint64_t, 3> cand_age{};                 // and its age
     std::vector<uint32_t> queue;                        // slots of its queued bursts, oldest first
   };
   struct Rank {
@@ -78,6 +82,11 @@ class Channel final : public ChannelModel {
     std::array<uint64_t, 4> acts{};                       // the last four ACTs (tFAW), a ring
     uint32_t n_acts = 0, acts_head = 0;
     uint64_t refresh_due = 0;
+  };
+  /// The first cycle >= t_ each command may issue in a rank by the
+  /// constraints its banks share (command bus, rank, data bus, tFAW).
+  struct RankBound {
+    uint64_t act, pre, rd, wr;
   };
   struct Choice {
     uint64_t when = kNever;
@@ -90,7 +99,10 @@ class Channel final : public ChannelModel {
   bool step(uint64_t until, std::vector<BurstDone>& done, std::vector<Command>* trace);
   void admit();              // the oldest waiting burst into the queue
   void candidates(Bank& b);  // b.cand from b.queue and the open row
-  uint64_t earliest(Cmd c, const Bank& b) const;
+  void set_cand(Bank& b, int kind, uint32_t slot) {
+    b.cand[kind] = slot;
+    b.cand_age[kind] = slot == kNone ? kNever : slots_[slot].age;
+  }
   void issue(Cmd c, uint32_t bank, uint32_t row, uint64_t t, bool automatic, std::vector<Command>* trace);
   uint64_t refresh_choice(Choice& best) const;
 
@@ -101,12 +113,13 @@ class Channel final : public ChannelModel {
   Stats& stats_;
   std::vector<Bank> banks_;  // rank-major, then bank group, then bank
   std::vector<Rank> ranks_;
-  std::vector<Slot> slots_;       // queue_depth of them
-  std::vector<uint32_t> free_;    // unused slots
-  std::vector<uint64_t> active_;  // a bit per bank with queued bursts
-  uint32_t queued_ = 0;           // bursts the scheduler sees (at most queue_depth)
-  uint64_t age_ = 0;              // next burst's queue order
-  std::vector<Burst> waiting_;    // submitted, not yet in the queue, from head_ (future arrival or queue full)
+  std::vector<RankBound> bounds_;  // step()'s, per rank
+  std::vector<Item> slots_;        // the queue: queue_depth places
+  std::vector<uint32_t> free_;     // unused places
+  std::vector<uint64_t> active_;   // a bit per bank with queued bursts
+  uint32_t queued_ = 0;            // bursts the scheduler sees (at most queue_depth)
+  uint64_t age_ = 0;               // next burst's queue order
+  std::vector<Item> waiting_;      // submitted, not yet in the queue, from head_ (future arrival or queue full)
   size_t head_ = 0;
   uint64_t t_ = 0;      // current cycle
   uint64_t quiet_ = 0;  // when quiet_known_: nothing can happen before this cycle
