@@ -37,6 +37,10 @@ class AxiPort {
 
   /// The core cycle read beat k of `id` is delivered; nullopt while unknown.
   std::optional<uint64_t> read_beat(uint64_t id, uint32_t k) const;
+  /// No read beat not yet placed is delivered before this core cycle (beats
+  /// leave in grant order, one per cycle): the cycle after the last placed
+  /// beat, 0 before the first.
+  uint64_t next_beat() const { return any_beat_ ? last_beat_ + 1 : 0; }
   /// The core cycle write `id` is done; nullopt while unknown.
   std::optional<uint64_t> write_done(uint64_t id) const;
   /// Forgets a request whose answers the caller has used (a read retired
