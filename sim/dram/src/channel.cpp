@@ -58,7 +58,10 @@ void Channel::admit() {
   q = waiting_[head_++];
   q.age = age_++;
   Bank& b = banks_[q.bank];
-  b.queue.push_back(s);
+  q.prev = b.tail;
+  q.next = kNone;
+  (b.tail == kNone ? b.head : slots_[b.tail].next) = s;
+  b.tail = s;
   if (b.known) {  // the youngest: a candidate only where its kind had none
     const int kind = b.open && b.row == q.row ? (q.write ? kWriteHit : kReadHit) : kOther;
     const bool hits = b.cand[kReadHit] != kNone || b.cand[kWriteHit] != kNone;
@@ -79,7 +82,7 @@ void Channel::admit() {
 // Younger bursts of the same kind are legal no earlier and lose ties.
 void Channel::candidates(Bank& b) {
   std::array<uint32_t, 3> cand{kNone, kNone, kNone};
-  for (const uint32_t s : b.queue) {
+  for (uint32_t s = b.head; s != kNone; s = slots_[s].next) {
     const Item& q = slots_[s];
     const int kind = b.open && b.row == q.row ? (q.write ? kWriteHit : kReadHit) : kOther;
     if (cand[kind] == kNone) cand[kind] = s;
@@ -274,27 +277,28 @@ bool Channel::step(uint64_t until, std::vector<BurstDone>& done, std::vector<Com
     const uint32_t bi = q.bank, row = q.row;
     const bool write = q.write;
     Bank& b = banks_[bi];
-    const auto at = b.queue.erase(std::find(b.queue.begin(), b.queue.end(), s));
-    if (b.queue.empty()) active_[bi / 64] &= ~(uint64_t{1} << (bi % 64));
+    const uint32_t after = q.next;
+    (q.prev == kNone ? b.head : slots_[q.prev].next) = q.next;
+    (q.next == kNone ? b.tail : slots_[q.next].prev) = q.prev;
+    if (b.head == kNone) active_[bi / 64] &= ~(uint64_t{1} << (bi % 64));
     free_.push_back(s);
     --queued_;
     // The bank's candidates without s (its row still open): the next burst
     // of s's kind is younger than s; with no hit left, the oldest burst.
     const int kind = write ? kWriteHit : kReadHit;
     set_cand(b, kind, kNone);
-    for (auto it = at; it != b.queue.end(); ++it) {
-      const Item& n = slots_[*it];
+    for (uint32_t k = after; k != kNone; k = slots_[k].next) {
+      const Item& n = slots_[k];
       if (n.write == write && n.row == row) {
-        set_cand(b, kind, *it);
+        set_cand(b, kind, k);
         break;
       }
     }
-    if (b.cand[kReadHit] == kNone && b.cand[kWriteHit] == kNone && !b.queue.empty())
-      set_cand(b, kOther, b.queue.front());
+    if (b.cand[kReadHit] == kNone && b.cand[kWriteHit] == kNone && b.head != kNone) set_cand(b, kOther, b.head);
     b.known = true;
     if (policy_ == PagePolicy::closed) {
       bool hit = false;
-      for (const uint32_t k : b.queue) hit |= slots_[k].row == row;
+      for (uint32_t k = b.head; k != kNone; k = slots_[k].next) hit |= slots_[k].row == row;
       if (!hit) issue(Cmd::PRE, bi, row, b.pre_ok, true, trace);  // auto-precharge (RDA / WRA)
     }
   }

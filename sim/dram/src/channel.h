@@ -8,7 +8,8 @@
 //  - time jumps straight to the next cycle at which a command is legal, a
 //    request arrives or a refresh falls due, and that cycle is remembered,
 //    so advancing to an earlier cycle costs nothing;
-//  - each bank keeps its queued bursts in age order and, until its state
+//  - each bank keeps its queued bursts in age order (a list through the
+//    pool, so taking one out costs nothing) and, until its state
 //    or its bursts change, its candidates (the oldest read hit, write hit
 //    and other burst): a decision looks at three bursts per bank at most;
 //  - bursts live in a fixed pool of queue_depth slots and a ring of waiting
@@ -61,10 +62,11 @@ class Channel final : public ChannelModel {
 
   struct Item {  // a burst, waiting or queued
     uint64_t request;
-    uint64_t arrive;                 // waiting: the cycle it reaches the scheduler
-    uint64_t age = 0;                // queued: queue order (push order)
-    uint32_t index, row, bank;       // bank: flat index into banks_
-    bool write, classified = false;  // classified: counted as hit, miss or conflict
+    uint64_t arrive;                      // waiting: the cycle it reaches the scheduler
+    uint64_t age = 0;                     // queued: queue order (push order)
+    uint32_t index, row, bank;            // bank: flat index into banks_
+    bool write, classified = false;       // classified: counted as hit, miss or conflict
+    uint32_t prev = kNone, next = kNone;  // queued: its bank's list, oldest first
   };
   struct Bank {
     uint64_t act_ok = 0, pre_ok = 0, col_ok = 0;  // earliest ACT, PRE, RD/WR (bank-level constraints)
@@ -74,7 +76,7 @@ class Channel final : public ChannelModel {
     uint32_t rank = 0, group = 0, in_group = 0;
     std::array<uint32_t, 3> cand{kNone, kNone, kNone};  // slot of the oldest burst of each Kind
     std::array<uint64_t, 3> cand_age{};                 // and its age
-    std::vector<uint32_t> queue;                        // slots of its queued bursts, oldest first
+    uint32_t head = kNone, tail = kNone;                // its queued bursts, oldest first (Item::next)
   };
   struct Rank {
     uint64_t act_ok = 0, rd_ok = 0, wr_ok = 0;            // rank-level: tRRD_S, tCCD_S / tWTR_S / turnaround
@@ -98,7 +100,7 @@ class Channel final : public ChannelModel {
   /// next cycle anything can happen (at most `until`). False when t_ reached `until`.
   bool step(uint64_t until, std::vector<BurstDone>& done, std::vector<Command>* trace);
   void admit();              // the oldest waiting burst into the queue
-  void candidates(Bank& b);  // b.cand from b.queue and the open row
+  void candidates(Bank& b);  // b.cand from the bank's bursts and the open row
   void set_cand(Bank& b, int kind, uint32_t slot) {
     b.cand[kind] = slot;
     b.cand_age[kind] = slot == kNone ? kNever : slots_[slot].age;

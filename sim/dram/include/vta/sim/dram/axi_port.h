@@ -59,7 +59,7 @@ class AxiPort {
     uint32_t unknown = 0;              // bursts without a known time
     std::vector<uint64_t> beat_at;     // reads: delivery cycle per beat, of the first `placed`
     uint32_t placed = 0;
-    uint64_t done = 0;                 // writes: latest burst; reads: last beat
+    uint64_t done = 0;  // writes: latest burst; reads: last beat
   };
   uint64_t add(uint64_t c, uint64_t addr, uint32_t beats, bool write);
   void deliver();  // extends the known deliveries of the oldest reads
