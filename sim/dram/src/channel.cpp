@@ -24,6 +24,7 @@ Channel::Channel(const Spec& s, const Options& o, uint32_t index, Stats& stats)
     k.bg_wr_ok.assign(s.bankgroups, 0);
     // Ranks refresh staggered over one tREFI, the first at tREFI.
     k.refresh_due = refresh_ ? s.t.refi + uint64_t{r} * s.t.refi / s.ranks : kNever;
+    next_refresh_ = std::min(next_refresh_, k.refresh_due);
   }
   for (size_t i = 0; i < banks_.size(); ++i) {
     Bank& b = banks_[i];
@@ -148,6 +149,8 @@ void Channel::issue(Cmd c, uint32_t bank, uint32_t row, uint64_t at, bool automa
       const size_t first = size_t{b.rank} * spec_.banks();
       for (size_t k = 0; k < spec_.banks(); ++k) banks_[first + k].act_ok = at + t.rfc;
       r.refresh_due += t.refi;
+      next_refresh_ = kNever;
+      for (const Rank& k : ranks_) next_refresh_ = std::min(next_refresh_, k.refresh_due);
       ++stats_.ref;
       break;
     }
@@ -186,7 +189,7 @@ bool Channel::step(uint64_t until, std::vector<BurstDone>& done, std::vector<Com
   quiet_known_ = false;
   while (head_ != waiting_.size() && queued_ < depth_ && waiting_[head_].arrive <= t_) admit();
   Choice ref;
-  if (refresh_choice(ref) <= t_) {
+  if (next_refresh_ <= t_ && refresh_choice(ref) <= t_) {
     const uint32_t bank = ref.rank * spec_.banks() + ref.bank;
     issue(ref.cmd, bank, banks_[bank].row, t_, false, trace);
     ++t_;  // the command bus is taken for this cycle
@@ -255,8 +258,12 @@ bool Channel::step(uint64_t until, std::vector<BurstDone>& done, std::vector<Com
   // refresh falling due or becoming issuable, the caller's horizon.
   uint64_t event = ref.when;
   if (head_ != waiting_.size() && queued_ < depth_) event = std::min(event, waiting_[head_].arrive);
-  for (const Rank& r : ranks_)
-    if (r.refresh_due > t_) event = std::min(event, r.refresh_due);
+  if (next_refresh_ > t_) {
+    event = std::min(event, next_refresh_);
+  } else {
+    for (const Rank& r : ranks_)
+      if (r.refresh_due > t_) event = std::min(event, r.refresh_due);
+  }
   if (first == kNever || event <= first || first >= until) {
     quiet_ = std::min(event, first);
     quiet_known_ = true;
@@ -308,8 +315,7 @@ bool Channel::step(uint64_t until, std::vector<BurstDone>& done, std::vector<Com
 
 void Channel::advance(uint64_t until, std::vector<BurstDone>& done, std::vector<Command>* trace) {
   if (!pending()) {  // idle: only a refresh can happen
-    uint64_t due = kNever;
-    for (const Rank& r : ranks_) due = std::min(due, r.refresh_due);
+    const uint64_t due = next_refresh_;
     if (due > t_ && due >= until) {
       t_ = std::max(t_, until);
       return;

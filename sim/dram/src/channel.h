@@ -123,8 +123,9 @@ class Channel final : public ChannelModel {
   uint64_t age_ = 0;               // next burst's queue order
   std::vector<Item> waiting_;      // submitted, not yet in the queue, from head_ (future arrival or queue full)
   size_t head_ = 0;
-  uint64_t t_ = 0;      // current cycle
-  uint64_t quiet_ = 0;  // when quiet_known_: nothing can happen before this cycle
+  uint64_t next_refresh_ = kNever;  // the earliest of the ranks\' refresh_due
+  uint64_t t_ = 0;                  // current cycle
+  uint64_t quiet_ = 0;              // when quiet_known_: nothing can happen before this cycle
   bool quiet_known_ = false;
   uint64_t cmd_ok_ = 0;    // command bus: one command per cycle
   uint64_t bus_free_ = 0;  // data bus: end of the last burst's data
