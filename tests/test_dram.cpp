@@ -256,6 +256,27 @@ TEST(DramClock, EdgesAreExactFractions) {
   EXPECT_EQ(y.to_core(10), 12u);
 }
 
+TEST(DramClock, EdgesEqualTheExactFractionOverTheWholeRange) {
+  // ClockCrossing divides in 64 bits where the reduced fraction allows: the
+  // same edges as ceil(x * f_to / f_from) in 128 bits, for small and huge x.
+  __extension__ typedef unsigned __int128 u128;
+  const auto exact = [](uint64_t x, Freq from, Freq to) {
+    const u128 num = static_cast<u128>(x) * from.den * to.num, den = static_cast<u128>(from.num) * to.den;
+    return static_cast<uint64_t>((num + den - 1) / den);
+  };
+  std::mt19937_64 rng(3);
+  for (const Freq ctrl : {Freq{1600000000, 3}, Freq{2400000000, 2}, Freq::mhz(1000), Freq{3200000000, 2}})
+    for (const Freq core :
+         {Freq::mhz(100), Freq::mhz(187.5), Freq::mhz(333), Freq::mhz(333.333333), Freq{1000000007, 3}}) {
+      const ClockCrossing x(core, ctrl, 0);
+      for (int i = 0; i < 2000; ++i) {
+        const uint64_t v = i < 1000 ? rng() % 100000000 : rng() >> (rng() % 40 + 4);
+        ASSERT_EQ(x.ctrl_edge(v), exact(v, core, ctrl)) << v;
+        ASSERT_EQ(x.core_edge(v), exact(v, ctrl, core)) << v;
+      }
+    }
+}
+
 TEST(DramClock, LatencyInNanosecondsDoesNotDependOnTheCoreClock) {
   // One idle read: the same DRAM time, seen through a 100, 250 and 400 MHz core.
   const Spec s = resolve(preset("ddr4-2400"), no_refresh());

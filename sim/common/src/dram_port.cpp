@@ -24,7 +24,11 @@ uint64_t DramPort::next_event(uint64_t c) {
   const bool read_unknown = !reads_.empty() && !axi_.read_beat(reads_.back().id, reads_.back().beats - 1);
   if (read_unknown || !writes_.empty()) {
     const dram::ClockCrossing& x = axi_.port().crossing();
-    next = std::max(c + 1, x.to_core(x.to_ctrl(c) + min_done_));
+    const uint64_t dram = std::max(c + 1, x.to_core(x.to_ctrl(c) + min_done_));
+    // A beat not placed yet leaves after every placed one; an acknowledgement
+    // not given yet comes after the last one given.
+    if (read_unknown) next = std::max(dram, axi_.next_beat());
+    if (!writes_.empty()) next = std::min(next, std::max(dram, any_ack_ ? last_ack_ + 1 : 0));
   }
   if (!reads_.empty())
     if (const auto last = axi_.read_beat(reads_.front().id, reads_.front().beats - 1); last && *last + 1 > c)

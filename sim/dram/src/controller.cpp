@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "channel.h"
+#include "channel_reference.h"
 #include "vta/isa/error.h"
 
 namespace vta::sim::dram {
@@ -30,7 +31,12 @@ BurstSpan bursts_of(uint64_t addr, uint64_t offset, uint64_t bytes, uint32_t bur
 }
 
 Controller::Controller(const Spec& s, const Options& o) : spec_(s), opt_(o), mapping_(spec_, o.mapping) {
-  for (uint32_t c = 0; c < spec_.channels; ++c) channels_.push_back(std::make_unique<Channel>(spec_, opt_, c, stats_));
+  for (uint32_t c = 0; c < spec_.channels; ++c) {
+    if (opt_.reference)
+      channels_.push_back(std::make_unique<ReferenceChannel>(spec_, opt_, c, stats_));
+    else
+      channels_.push_back(std::make_unique<Channel>(spec_, opt_, c, stats_));
+  }
 }
 
 Controller::~Controller() = default;
@@ -64,9 +70,10 @@ void Controller::advance(uint64_t until) {
 }
 
 void Controller::take_done(std::vector<BurstDone>& out) {
-  std::sort(done_.begin(), done_.end(), [](const BurstDone& a, const BurstDone& b) {
+  const auto before = [](const BurstDone& a, const BurstDone& b) {
     return a.done != b.done ? a.done < b.done : a.request != b.request ? a.request < b.request : a.burst < b.burst;
-  });
+  };
+  if (!std::is_sorted(done_.begin(), done_.end(), before)) std::sort(done_.begin(), done_.end(), before);
   out.insert(out.end(), done_.begin(), done_.end());
   done_.clear();
 }

@@ -38,14 +38,15 @@ Mapping::Mapping(const Spec& s, std::string_view order)
   uint32_t shift = offset_bits_;
   for (auto it = msb_first.rbegin(); it != msb_first.rend(); ++it) {
     slices_.push_back(Slice{*it, shift, bits[*it]});
+    shift_[*it] = shift;
+    mask_[*it] = (uint64_t{1} << bits[*it]) - 1;
     shift += bits[*it];
   }
 }
 
 Location Mapping::map(uint64_t addr) const {
-  std::array<uint32_t, 6> v{};
-  for (const Slice& s : slices_) v[s.field] = static_cast<uint32_t>((addr >> s.shift) & ((uint64_t{1} << s.bits) - 1));
-  return Location{v[ch], v[ra], v[bg], v[ba], v[ro], v[co]};
+  const auto field = [&](Field f) { return static_cast<uint32_t>((addr >> shift_[f]) & mask_[f]); };
+  return Location{field(ch), field(ra), field(bg), field(ba), field(ro), field(co)};
 }
 
 uint64_t Mapping::address(const Location& l) const {

@@ -22,12 +22,9 @@ uint64_t CorePort::submit(uint64_t c, bool write, uint64_t addr, uint32_t bytes)
 void CorePort::advance(uint64_t c) { ctrl_.advance(cross_.to_ctrl(c)); }
 
 void CorePort::take_done(std::vector<BurstDone>& out) {
-  buf_.clear();
-  ctrl_.take_done(buf_);
-  for (BurstDone d : buf_) {
-    d.done = cross_.to_core(d.done);
-    out.push_back(d);
-  }
+  const size_t from = out.size();
+  ctrl_.take_done(out);
+  for (size_t i = from; i < out.size(); ++i) out[i].done = cross_.to_core(out[i].done);
 }
 
 uint64_t CorePort::drain() { return cross_.to_core(ctrl_.drain()); }

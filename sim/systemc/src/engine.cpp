@@ -53,6 +53,8 @@ Engine& Engine::instance() {
 
 Engine::Engine(sc_core::sc_module_name name) : sc_module(name) {
   SC_HAS_PROCESS(Engine);
+  port_or_abort_ |= port_ev_;
+  port_or_abort_ |= abort_ev_;
   SC_THREAD(fetch_thread);
   SC_THREAD(load_thread);
   SC_THREAD(compute_thread);
@@ -206,11 +208,20 @@ void Engine::execute(uint32_t i, InsnRecord& rec) {
   try {
     if (dp) {
       switch (insn.opcode()) {
-        case Opcode::LOAD: dp->load(insn, i, *rs_->dram); break;
-        case Opcode::STORE: dp->store(insn, i, *rs_->dram); break;
-        case Opcode::GEMM: dp->gemm(insn, i); break;
-        case Opcode::ALU: dp->alu(insn, i); break;
-        case Opcode::FINISH: break;
+        case Opcode::LOAD:
+          dp->load(insn, i, *rs_->dram);
+          break;
+        case Opcode::STORE:
+          dp->store(insn, i, *rs_->dram);
+          break;
+        case Opcode::GEMM:
+          dp->gemm(insn, i);
+          break;
+        case Opcode::ALU:
+          dp->alu(insn, i);
+          break;
+        case Opcode::FINISH:
+          break;
       }
     } else if (rs_->checker) {
       rs_->checker->check(insn, i, *rs_->dram);
@@ -233,9 +244,15 @@ void Engine::execute(uint32_t i, InsnRecord& rec) {
       wait_cycles(1);
       if (insn[Member::x_size] != 0) dma_write(t.bursts(insn), rec.wait_memory);
       break;
-    case Opcode::GEMM: wait_cycles(t.gemm_cycles(insn)); break;
-    case Opcode::ALU: wait_cycles(t.alu_cycles(insn)); break;
-    case Opcode::FINISH: wait_cycles(1); break;
+    case Opcode::GEMM:
+      wait_cycles(t.gemm_cycles(insn));
+      break;
+    case Opcode::ALU:
+      wait_cycles(t.alu_cycles(insn));
+      break;
+    case Opcode::FINISH:
+      wait_cycles(1);
+      break;
   }
 }
 
@@ -426,7 +443,7 @@ void Engine::port_cycle_dram() {
   if (write_ && write_->ids.size() < write_->bursts.size())
     next = std::min(next, write_->last_beat[write_->ids.size()]);
   if (next == UINT64_MAX || next <= rc) next = rc + 1;
-  wait(sc_core::sc_time(static_cast<double>(next - rc), sc_core::SC_NS), port_ev_ | abort_ev_);
+  wait(sc_core::sc_time(static_cast<double>(next - rc), sc_core::SC_NS), port_or_abort_);
   check_abort();
   if (now() - t0_ < next) wait_cycles(1);  // woken by a request made now: it may be granted from the next cycle
 }

@@ -62,9 +62,9 @@ class Engine : public sc_core::sc_module {
   struct ReadRequest {
     Client client;
     std::vector<Burst> bursts;
-    size_t next = 0;        // next burst to grant
-    uint64_t submitted = 0; // cycle
-    uint64_t finish = 0;    // data end of the last burst
+    size_t next = 0;         // next burst to grant
+    uint64_t submitted = 0;  // cycle
+    uint64_t finish = 0;     // data end of the last burst
     uint64_t beats = 0;
     sc_core::sc_event done;
   };
@@ -112,6 +112,7 @@ class Engine : public sc_core::sc_module {
 
   // Events.
   sc_core::sc_event start_ev_, abort_ev_, token_ev_, port_ev_;
+  sc_core::sc_event_or_list port_or_abort_;  // built once: `port_ev_ | abort_ev_` allocates a list per wait
   std::array<sc_core::sc_event, 3> cmd_ev_, pop_ev_;
 
   // State of the current run.

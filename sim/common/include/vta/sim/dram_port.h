@@ -57,7 +57,9 @@ class DramPort {
   /// is not decided by cycle c (UINT64_MAX: nothing in flight). A caller
   /// that makes no request before that cycle may sleep until it: a burst
   /// whose column command has not issued by c is done no earlier than the
-  /// controller's current cycle + min(CL, CWL) + tBURST, crossed back.
+  /// controller's current cycle + min(CL, CWL) + tBURST, crossed back; a
+  /// beat not yet placed leaves after the last placed one, and an
+  /// acknowledgement not yet given after the last one given.
   uint64_t next_event(uint64_t c);
 
   /// The DRAM model's counters (commands, row hits, misses and conflicts)

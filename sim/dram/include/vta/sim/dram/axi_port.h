@@ -20,7 +20,6 @@
 #include <cstdint>
 #include <deque>
 #include <optional>
-#include <unordered_map>
 #include <vector>
 
 #include "vta/sim/dram/port.h"
@@ -38,30 +37,47 @@ class AxiPort {
 
   /// The core cycle read beat k of `id` is delivered; nullopt while unknown.
   std::optional<uint64_t> read_beat(uint64_t id, uint32_t k) const;
+  /// No read beat not yet placed is delivered before this core cycle (beats
+  /// leave in grant order, one per cycle): the cycle after the last placed
+  /// beat, 0 before the first.
+  uint64_t next_beat() const { return any_beat_ ? last_beat_ + 1 : 0; }
   /// The core cycle write `id` is done; nullopt while unknown.
   std::optional<uint64_t> write_done(uint64_t id) const;
   /// Forgets a request whose answers the caller has used (a read retired
   /// before its last beat is placed no longer holds the data channel).
-  void retire(uint64_t id) { reqs_.erase(id); }
+  void retire(uint64_t id);
 
   CorePort& port() { return port_; }
 
  private:
   struct Req {
-    uint64_t addr;
-    uint32_t beats;
-    bool write;
+    uint64_t addr = 0;
+    uint32_t beats = 0;
+    bool write = false;
+    bool live = false;                 // submitted and not retired
     std::vector<uint64_t> burst_done;  // core cycle per DRAM burst; 0 = not known yet
-    uint32_t unknown;                  // bursts without a known time
-    std::vector<uint64_t> beat_at;     // reads: delivery cycle per beat, as far as known
-    uint64_t done = 0;                 // writes: latest burst; reads: last beat
+    uint32_t unknown = 0;              // bursts without a known time
+    std::vector<uint64_t> beat_at;     // reads: delivery cycle per beat, of the first `placed`
+    uint32_t placed = 0;
+    uint64_t done = 0;  // writes: latest burst; reads: last beat
   };
   uint64_t add(uint64_t c, uint64_t addr, uint32_t beats, bool write);
   void deliver();  // extends the known deliveries of the oldest reads
+  /// The live request `id`, or nullptr (retired, or never submitted).
+  const Req* find(uint64_t id) const {
+    if (id < first_ || id - first_ >= count_) return nullptr;
+    const Req& r = ring_[id & (ring_.size() - 1)];
+    return r.live ? &r : nullptr;
+  }
+  Req* find(uint64_t id) { return const_cast<Req*>(static_cast<const AxiPort*>(this)->find(id)); }
 
   CorePort port_;
   uint32_t bus_bytes_, burst_bytes_;
-  std::unordered_map<uint64_t, Req> reqs_;
+  // Requests first_ .. first_ + count_ - 1 (ids are consecutive), each at
+  // ring_[id mod ring size]; retired ones stay until every older one is, and
+  // their vectors keep their memory for the requests that reuse the place.
+  std::vector<Req> ring_;
+  uint64_t first_ = 0, count_ = 0;
   std::deque<uint64_t> reads_;  // reads whose beats are not all placed yet, in grant order
   uint64_t last_beat_ = 0;      // delivery cycle of the last placed beat
   bool any_beat_ = false;

@@ -43,8 +43,17 @@ class ClockCrossing {
   uint32_t sync() const { return sync_; }
 
  private:
+  /// The same fraction in lowest terms, when both fit 64 bits: then
+  /// ceil(x * num / den) needs no 128-bit division where x * num fits.
+  struct Ratio {
+    uint64_t num = 0, den = 0;  // den 0: does not fit
+  };
+  static Ratio reduce(Freq from, Freq to);
+  static uint64_t edge(uint64_t x, Freq from, Freq to, Ratio r);
+
   Freq core_, ctrl_;
   uint32_t sync_;
+  Ratio to_ctrl_, to_core_;  // core edges to controller edges, and back
 };
 
 }  // namespace vta::sim::dram

@@ -71,7 +71,7 @@ struct Stats {
   uint64_t read_bytes = 0, write_bytes = 0;  ///< whole bursts moved
 };
 
-class Channel;
+class ChannelModel;
 
 class Controller {
  public:
@@ -107,7 +107,7 @@ class Controller {
   Spec spec_;
   Options opt_;
   Mapping mapping_;
-  std::vector<std::unique_ptr<Channel>> channels_;
+  std::vector<std::unique_ptr<ChannelModel>> channels_;
   std::vector<BurstDone> done_;
   std::vector<Command>* trace_ = nullptr;
   Stats stats_;

@@ -12,6 +12,7 @@
 // row-chunk at a time (bank groups x row bytes), so that a read of up to a
 // row per bank group opens rows in one channel only; as Xilinx's
 // ROW_COLUMN_BANK ordering puts the bank bits lowest.
+#include <array>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -51,6 +52,9 @@ class Mapping {
   std::string order_;
   uint32_t burst_bytes_, offset_bits_;
   std::vector<Slice> slices_;  // LSB first
+  // Per field (Field order): its shift and mask, for map().
+  std::array<uint32_t, 6> shift_{};
+  std::array<uint64_t, 6> mask_{};
 };
 
 }  // namespace vta::sim::dram

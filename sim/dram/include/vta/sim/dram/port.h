@@ -38,7 +38,6 @@ class CorePort {
   Controller ctrl_;
   ClockCrossing cross_;
   uint64_t frontend_;  // controller cycles of Options::frontend_ns
-  std::vector<BurstDone> buf_;
 };
 
 }  // namespace vta::sim::dram

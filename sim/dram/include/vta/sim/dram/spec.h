@@ -96,6 +96,10 @@ struct Options {
   /// on the request path, in ns. 0 (the default) models none: set it from
   /// your controller's documentation (it is not a JEDEC figure).
   double frontend_ns = knob_defaults().dram_frontend_ns;
+  /// Tests only, not a knob: schedule with the first implementation
+  /// (sim/dram/src/channel_reference.h), which looks at every queued burst at
+  /// every decision, to check that the default one issues the same commands.
+  bool reference = false;
 };
 
 /// One value of a preset as written in its .def file: max(ck nCK, ns ns)
