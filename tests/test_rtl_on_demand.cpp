@@ -6,7 +6,9 @@
 // $VTA_RTL_CACHE with two processes at once.
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <filesystem>
+#include <fstream>
 
 #include "env_guard.h"
 #include "run_cli.h"
@@ -86,6 +88,33 @@ TEST(RtlOnDemand, TheCoSimulationOfADesignOutsideThePresetsIsBuiltAndPasses) {
   }
 }
 #endif
+
+// A header of the source tree newer than the program: a model compiled now
+// would not match the program's code (a `git pull` without a rebuild), so
+// no model is built or loaded, and the message says to rebuild.
+TEST(RtlOnDemand, AHeaderNewerThanTheProgramIsRefused) {
+  struct Header {
+    const std::filesystem::path path = VTA_SOURCE_DIR "/sim/rtl/src/zz_rtl_on_demand_stale_test.h";
+    Header() {
+      std::ofstream(path) << "// written by RtlOnDemand.AHeaderNewerThanTheProgramIsRefused; removed at its end\n";
+      std::filesystem::last_write_time(path, std::filesystem::file_time_type::clock::now() + std::chrono::hours(1));
+    }
+    ~Header() { std::filesystem::remove(path); }
+    Header(const Header&) = delete;
+    Header& operator=(const Header&) = delete;
+  };
+  std::string what;
+  {
+    const Header h;
+    try {
+      vta::rtl::build_model(tiny("5"));
+    } catch (const vta::Error& e) {
+      what = e.what();
+    }
+  }
+  EXPECT_NE(what.find("zz_rtl_on_demand_stale_test.h changed after this program ("), std::string::npos) << what;
+  EXPECT_NE(what.find("rebuild the program"), std::string::npos) << what;
+}
 
 TEST(RtlOnDemand, AnUnusableCacheIsOneClearError) {
   const EnvGuard env("VTA_RTL_CACHE", "/proc/vta-no-such-cache");

@@ -2,6 +2,7 @@
 // (vta/rtl/model_cache.h; sim/rtl/README.md, "Models on demand").
 #include "vta/rtl/model_cache.h"
 
+#include <dlfcn.h>
 #include <fcntl.h>
 #include <sys/file.h>
 #include <unistd.h>
@@ -120,6 +121,23 @@ const std::string& verilator_version() {
   return v;
 }
 
+// The files under the source tree's include folders a model is made from
+// (is_model_input), sorted.
+std::vector<fs::path> source_inputs(ModelKind k) {
+  const std::string src = build_env().source_dir;
+  std::vector<fs::path> files;
+  std::error_code ec;
+  for (const auto& d : include_dirs(k)) {
+    if (d.rfind(src, 0) != 0 || !fs::is_directory(d, ec)) continue;
+    for (auto it = fs::recursive_directory_iterator(d, ec); !ec && it != fs::recursive_directory_iterator();
+         it.increment(ec))
+      if (it->is_regular_file(ec) && is_model_input(it->path())) files.push_back(it->path());
+  }
+  std::sort(files.begin(), files.end());
+  files.erase(std::unique(files.begin(), files.end()), files.end());
+  return files;
+}
+
 // Every input of a model but the package: the RTL and harness sources, the
 // headers under the source tree it includes, the tools and their flags.
 std::string tool_hash_of(ModelKind k) {
@@ -135,25 +153,33 @@ std::string tool_hash_of(ModelKind k) {
   hash.add(e.flags);
   hash.add(definitions_of(k));
   hash.add(options_of(k));
-  {
-    const std::string src = e.source_dir;
-    std::vector<fs::path> files;
-    std::error_code ec;
-    for (const auto& d : include_dirs(k)) {
-      hash.add(d);
-      if (d.rfind(src, 0) != 0 || !fs::is_directory(d, ec)) continue;
-      for (auto it = fs::recursive_directory_iterator(d, ec); !ec && it != fs::recursive_directory_iterator();
-           it.increment(ec))
-        if (it->is_regular_file(ec) && is_model_input(it->path())) files.push_back(it->path());
-    }
-    std::sort(files.begin(), files.end());
-    files.erase(std::unique(files.begin(), files.end()), files.end());
-    for (const auto& f : files) {
-      hash.add(f.string());
-      hash.add(read_text(f));
-    }
+  for (const auto& d : include_dirs(k)) hash.add(d);
+  for (const auto& f : source_inputs(k)) {
+    hash.add(f.string());
+    hash.add(read_text(f));
   }
   return hash.hex();
+}
+
+// A model is compiled against the source tree's headers and runs inside this
+// program, built from the headers of its own day: a header changed since
+// (a `git pull` without a rebuild) would make the two disagree on a class
+// layout, and the model crash. Refused, naming the header and the program.
+void check_program_is_current(ModelKind k) {
+  Dl_info info{};
+  if (::dladdr(reinterpret_cast<void*>(&build_env), &info) == 0 || !info.dli_fname) return;
+  std::error_code ec;
+  const auto built = fs::last_write_time(info.dli_fname, ec);
+  if (ec) return;
+  for (const auto& f : source_inputs(k)) {
+    const std::string ext = f.extension().string();
+    if (ext == ".sv" || ext == ".vlt") continue;  // the RTL is in the model alone
+    const auto t = fs::last_write_time(f, ec);
+    if (!ec && t > built)
+      fail("{}: {} changed after this program ({}) was built, and an RTL model built now would be compiled against "
+           "it: rebuild the program (scripts/build.sh) first",
+           kind_name(k), f.string(), info.dli_fname);
+  }
 }
 
 const std::string& tool_hash(ModelKind k) {
@@ -402,6 +428,7 @@ CachedModel build_model(const Config& c, int jobs, ModelKind kind) {
   check_supported(kind_name(kind), c, {});  // a config outside the RTL is an error, not a model
   if (kind == ModelKind::systemc_rtl && *build_env().cosim_includes == 0)
     fail("systemc-rtl: this binary is built without SystemC (VTA_WITH_SYSTEMC=OFF): no co-simulated model can be built");
+  check_program_is_current(kind);
   const std::string package = isa::generate_sv_package(c);
   const std::string key = key_of(package, kind);
   const fs::path cache = cache_dir();
