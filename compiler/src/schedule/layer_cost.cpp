@@ -13,6 +13,7 @@
 #include "vta/compiler/ops/requant.h"
 #include "vta/compiler/schedule/blocked_layout.h"
 #include "vta/compiler/schedule/conv_geom.h"
+#include "vta/compiler/schedule/memory_time.h"
 #include "vta/compiler/schedule/tile_search.h"
 
 namespace vta::compiler {
@@ -21,18 +22,19 @@ namespace {
 
 // Timing constants of one design, in the notation of docs/timing.md.
 struct Rates {
-  double B, RL, WL, P, A, groups, IIi, IIv;
+  MemoryTime mem;  // the port's and the DRAM's time (memory_time.h)
+  double RL, WL, P, A, groups, IIi, IIv;
   explicit Rates(const Config& c)
-      : B(static_cast<double>(c.memory.bus_bits) / 8.0),
-        RL(static_cast<double>(c.memory.read_latency)),
-        WL(static_cast<double>(c.memory.write_latency)),
+      : mem(c),
+        RL(mem.read_latency()),
+        WL(mem.write_latency()),
         P(static_cast<double>(c.gemm.pipeline_depth)),
         A(static_cast<double>(c.alu.latency)),
         groups(static_cast<double>((c.gemm.batch * c.gemm.block_out + c.alu.lanes - 1) / c.alu.lanes)),
         IIi(static_cast<double>(c.alu.ii_imm)),
         IIv(static_cast<double>(c.alu.ii_vector)) {}
   // Beats of `rows` rows of `bytes` each (rule 11).
-  double beats(double rows, double bytes) const { return rows * std::ceil(bytes / B); }
+  double beats(double rows, double bytes) const { return mem.rows(rows, bytes); }
   // One LOAD of `rows` x `bytes` (rule 9; no padding): issue, latency, beats.
   double load(double rows, double bytes) const { return 1 + RL + beats(rows, bytes); }
   double store(double rows, double bytes) const { return 2 + beats(rows, bytes) + WL; }
@@ -88,7 +90,8 @@ void estimate_conv(LayerEstimate& e, const Node& n, const Shape& in, const Confi
     const double moves = whole ? 1.0 : toc / ro;
     if (g.pk) {  // a fused pool: its passes (ALU and the reset GEMM), one run of pooled rows a block
       const double pooled = static_cast<double>(pool_rows(g, tc.th) * g.pwo * d.out_elem_bytes) * ro;
-      e.store += cnt * (whole ? r.store(static_cast<double>(tc.toc), pooled) : static_cast<double>(tc.toc) * r.store(1, pooled));
+      e.store += cnt * (whole ? r.store(static_cast<double>(tc.toc), pooled)
+                              : static_cast<double>(tc.toc) * r.store(1, pooled));
       const double reset = toc * static_cast<double>(pool_rows(g, tc.th) * g.pwo) + r.P;
       e.gemm += cnt * reset;
       e.alu += cnt * (tile_pool_cycles(g, tc.th, tc.toc, c) - reset);
@@ -172,7 +175,6 @@ void estimate_pool(LayerEstimate& e, const Node& n, const Shape& in, const Confi
   e.bytes_uop = uop_bytes;
   e.bytes_out = static_cast<double>(L.nb * L.cb * ho * wo) * E;
 }
-
 
 double pool_pass_cycles(const Node& n, const Shape& in, const Config& c) {
   LayerEstimate e;
