@@ -13,6 +13,7 @@
 #include "vta/compiler/ops/requant.h"
 #include "vta/compiler/schedule/blocked_layout.h"
 #include "vta/compiler/schedule/conv_geom.h"
+#include "vta/compiler/schedule/memory_time.h"
 #include "vta/compiler/schedule/tile_search.h"
 
 namespace vta::compiler {
@@ -21,18 +22,19 @@ namespace {
 
 // Timing constants of one design, in the notation of docs/timing.md.
 struct Rates {
-  double B, RL, WL, P, A, groups, IIi, IIv;
+  MemoryTime mem;  // the port's and the DRAM's time (memory_time.h)
+  double RL, WL, P, A, groups, IIi, IIv;
   explicit Rates(const Config& c)
-      : B(static_cast<double>(c.memory.bus_bits) / 8.0),
-        RL(static_cast<double>(c.memory.read_latency)),
-        WL(static_cast<double>(c.memory.write_latency)),
+      : mem(c),
+        RL(mem.read_latency()),
+        WL(mem.write_latency()),
         P(static_cast<double>(c.gemm.pipeline_depth)),
         A(static_cast<double>(c.alu.latency)),
         groups(static_cast<double>((c.gemm.batch * c.gemm.block_out + c.alu.lanes - 1) / c.alu.lanes)),
         IIi(static_cast<double>(c.alu.ii_imm)),
         IIv(static_cast<double>(c.alu.ii_vector)) {}
   // Beats of `rows` rows of `bytes` each (rule 11).
-  double beats(double rows, double bytes) const { return rows * std::ceil(bytes / B); }
+  double beats(double rows, double bytes) const { return mem.rows(rows, bytes); }
   // One LOAD of `rows` x `bytes` (rule 9; no padding): issue, latency, beats.
   double load(double rows, double bytes) const { return 1 + RL + beats(rows, bytes); }
   double store(double rows, double bytes) const { return 2 + beats(rows, bytes) + WL; }

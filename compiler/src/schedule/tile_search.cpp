@@ -19,6 +19,7 @@
 
 #include "vta/compiler/ops/requant.h"
 #include "vta/compiler/schedule/conv_geom.h"
+#include "vta/compiler/schedule/memory_time.h"
 #include "vta/isa/error.h"
 
 namespace vta::compiler {
@@ -33,15 +34,17 @@ struct Parts {
   const ConvGeom& g;
   const Config& c;
   int requant_ops, residual_ops;
+  MemoryTime mem;  // the port's and the DRAM's time (memory_time.h)
   double B, rl, wl, groups;
   Parts(const ConvGeom& geo, const Config& cfg, int rq, int res)
       : g(geo),
         c(cfg),
         requant_ops(rq),
         residual_ops(res),
-        B(static_cast<double>(cfg.memory.bus_bits) / 8.0),
-        rl(static_cast<double>(cfg.memory.read_latency)),
-        wl(static_cast<double>(cfg.memory.write_latency)),
+        mem(cfg),
+        B(mem.bus()),
+        rl(mem.read_latency()),
+        wl(mem.write_latency()),
         groups(static_cast<double>((cfg.gemm.batch * cfg.gemm.block_out + cfg.alu.lanes - 1) / cfg.alu.lanes)) {}
   // (oh0, ow0): the tile's first output row and column; -1: any tile of
   // this shape, at its cheapest (for tile_bound()).
@@ -80,7 +83,7 @@ struct Parts {
            std::min(row, static_cast<double>(c.memory.max_burst));
   }
   double dma(int64_t rows, int64_t row_bytes) const {
-    return 1.0 + rl + static_cast<double>(rows) * std::ceil(static_cast<double>(row_bytes) / B);
+    return 1.0 + rl + mem.rows(static_cast<double>(rows), static_cast<double>(row_bytes));
   }
   // Beats of the read bursts a streaming load module has in flight: up to
   // outstanding_reads bursts of a WGT row (rules 11 to 13).
@@ -96,7 +99,7 @@ struct Parts {
   // The reset GEMM, the bias row's ACC load unless the bias is a GEMM, and
   // one ACC load per operand row.
   double head(int64_t th, int64_t tw, int64_t toc) const {
-    const double row = static_cast<double>(toc * g.ro * c.derived.acc_elem_bytes) / B + rl;
+    const double row = mem.bytes(static_cast<double>(toc * g.ro * c.derived.acc_elem_bytes)) + rl;
     return area(th, tw, toc) + static_cast<double>(c.gemm.pipeline_depth) + (g.bias_gemm ? 0.0 : row) +
            static_cast<double>(g.rows) * (1.0 + row);
   }
@@ -131,7 +134,7 @@ struct Parts {
     // presets: 1.5 beats a beat; 2 overestimated them by up to 12 %).
     else if (residual_ops >= 0)
       e += static_cast<double>(whole ? 1 : toc) * (1.0 + rl) +
-           1.5 * ar * static_cast<double>(c.derived.out_elem_bytes) / B +
+           mem.bytes(1.5 * ar * static_cast<double>(c.derived.out_elem_bytes)) +
            ar * groups * static_cast<double>(c.alu.ii_vector + residual_ops * c.alu.ii_imm) +
            static_cast<double>(1 + residual_ops) * static_cast<double>(c.alu.latency);
     return e + pool_tail(th, toc);
@@ -162,18 +165,15 @@ struct Parts {
   int64_t pool_insns() const { return pool_banks(g); }
   // One STORE per output channel block (rule 10: issue, beats, WL each).
   double store_one(int64_t th, int64_t tw) const {
-    return 2.0 + static_cast<double>(th) * std::ceil(static_cast<double>(tw * g.ro * c.derived.out_elem_bytes) / B) +
-           wl;
+    return 2.0 + mem.rows(static_cast<double>(th), static_cast<double>(tw * g.ro * c.derived.out_elem_bytes)) + wl;
   }
   double store(int64_t th, int64_t tw, int64_t toc, bool whole) const {
     if (g.pk) {  // the pooled rows: one run of R pwo positions per block
-      const double run = std::ceil(static_cast<double>(pool_rows(g, th) * g.pwo * g.ro * c.derived.out_elem_bytes) / B);
+      const double run = mem.rows(1, static_cast<double>(pool_rows(g, th) * g.pwo * g.ro * c.derived.out_elem_bytes));
       return whole ? 2.0 + static_cast<double>(toc) * run + wl : static_cast<double>(toc) * (2.0 + run + wl);
     }
     if (!whole) return static_cast<double>(toc) * store_one(th, tw);
-    return 2.0 +
-           static_cast<double>(toc) *
-               std::ceil(static_cast<double>(th * tw * g.ro * c.derived.out_elem_bytes) / B) +
+    return 2.0 + mem.rows(static_cast<double>(toc), static_cast<double>(th * tw * g.ro * c.derived.out_elem_bytes)) +
            wl;
   }
   // Instructions the compute module queues after a tile's last GEMM.
