@@ -1,5 +1,6 @@
 #include "vta/sim/dram/clock.h"
 
+#include <bit>
 #include <cmath>
 #include <utility>
 
@@ -34,12 +35,16 @@ ClockCrossing::Ratio ClockCrossing::reduce(Freq from, Freq to) {
   num /= g;
   den /= g;
   if (num > UINT64_MAX || den > UINT64_MAX) return Ratio{};
-  return Ratio{static_cast<uint64_t>(num), static_cast<uint64_t>(den)};
+  Ratio r{static_cast<uint64_t>(num), static_cast<uint64_t>(den)};
+  r.limit = UINT64_MAX / r.num;
+  if (std::has_single_bit(r.den)) r.shift = std::countr_zero(r.den);
+  return r;
 }
 
 uint64_t ClockCrossing::edge(uint64_t x, Freq from, Freq to, Ratio r) {
-  if (r.den != 0 && (r.num == 0 || x <= UINT64_MAX / r.num)) {
+  if (r.den != 0 && x <= r.limit) {
     const uint64_t p = x * r.num;
+    if (r.shift >= 0) return (p >> r.shift) + ((p & (r.den - 1)) != 0);
     return p / r.den + (p % r.den != 0);
   }
   const u128 num = static_cast<u128>(x) * from.den * to.num;

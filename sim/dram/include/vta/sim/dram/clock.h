@@ -47,6 +47,8 @@ class ClockCrossing {
   /// ceil(x * num / den) needs no 128-bit division where x * num fits.
   struct Ratio {
     uint64_t num = 0, den = 0;  // den 0: does not fit
+    uint64_t limit = 0;         // the largest x whose x * num fits 64 bits
+    int shift = -1;             // log2(den) where den is a power of two
   };
   static Ratio reduce(Freq from, Freq to);
   static uint64_t edge(uint64_t x, Freq from, Freq to, Ratio r);
