@@ -14,9 +14,9 @@
 
 #include "test_support.h"
 #include "vta/compiler/compile.h"
+#include "vta/compiler/frontend/zoo.h"
 #include "vta/compiler/run/report.h"
 #include "vta/compiler/run/runtime.h"
-#include "vta/compiler/frontend/zoo.h"
 
 namespace {
 
@@ -72,8 +72,8 @@ Report timing_only_runs(benchmark::State& state, const CompiledNetwork& net, con
 }
 
 void BM_UtilResNet18(benchmark::State& state, const char* preset, const char* knob, const char* value) {
-  const vta::Config cfg = vta::test::preset(preset, knob ? std::vector<vta::Override>{{knob, value}}
-                                                         : std::vector<vta::Override>{});
+  const vta::Config cfg =
+      vta::test::preset(preset, knob ? std::vector<vta::Override>{{knob, value}} : std::vector<vta::Override>{});
   const Report r = timing_only_runs(state, compile(resnet18(), cfg), cfg, zoo_input(resnet18(), 1));
   state.counters["cycles"] = static_cast<double>(r.total.cycles);
   state.counters["gemm_util_%"] = r.total.util;
@@ -95,9 +95,15 @@ void BM_Zoo(benchmark::State& state, const char* network, const char* preset) {
 }
 
 BENCHMARK(BM_CompileResNet18)->Unit(benchmark::kMillisecond);
-BENCHMARK_CAPTURE(BM_UtilResNet18, 1x16x16, "vta-1x16x16", nullptr, nullptr)->Unit(benchmark::kMillisecond)->Iterations(1);
-BENCHMARK_CAPTURE(BM_UtilResNet18, 1x32x32, "vta-1x32x32", nullptr, nullptr)->Unit(benchmark::kMillisecond)->Iterations(1);
-BENCHMARK_CAPTURE(BM_UtilResNet18, 4x16x16, "vta-4x16x16", nullptr, nullptr)->Unit(benchmark::kMillisecond)->Iterations(1);
+BENCHMARK_CAPTURE(BM_UtilResNet18, 1x16x16, "vta-1x16x16", nullptr, nullptr)
+    ->Unit(benchmark::kMillisecond)
+    ->Iterations(1);
+BENCHMARK_CAPTURE(BM_UtilResNet18, 1x32x32, "vta-1x32x32", nullptr, nullptr)
+    ->Unit(benchmark::kMillisecond)
+    ->Iterations(1);
+BENCHMARK_CAPTURE(BM_UtilResNet18, 4x16x16, "vta-4x16x16", nullptr, nullptr)
+    ->Unit(benchmark::kMillisecond)
+    ->Iterations(1);
 BENCHMARK_CAPTURE(BM_UtilResNet18, 1x16x32, "vta-1x16x16", "gemm.block_out", "32")
     ->Unit(benchmark::kMillisecond)
     ->Iterations(1);
@@ -107,9 +113,15 @@ BENCHMARK_CAPTURE(BM_UtilResNet18, 1x32x16, "vta-1x16x16", "gemm.block_in", "32"
 BENCHMARK_CAPTURE(BM_Zoo, resnet50_1x16x16, "resnet50", "vta-1x16x16")->Unit(benchmark::kMillisecond)->Iterations(1);
 BENCHMARK_CAPTURE(BM_Zoo, resnet50_1x32x32, "resnet50", "vta-1x32x32")->Unit(benchmark::kMillisecond)->Iterations(1);
 BENCHMARK_CAPTURE(BM_Zoo, resnet50_4x16x16, "resnet50", "vta-4x16x16")->Unit(benchmark::kMillisecond)->Iterations(1);
-BENCHMARK_CAPTURE(BM_Zoo, mobilenet_v1_1x16x16, "mobilenet_v1", "vta-1x16x16")->Unit(benchmark::kMillisecond)->Iterations(1);
-BENCHMARK_CAPTURE(BM_Zoo, mobilenet_v1_1x32x32, "mobilenet_v1", "vta-1x32x32")->Unit(benchmark::kMillisecond)->Iterations(1);
-BENCHMARK_CAPTURE(BM_Zoo, mobilenet_v1_4x16x16, "mobilenet_v1", "vta-4x16x16")->Unit(benchmark::kMillisecond)->Iterations(1);
+BENCHMARK_CAPTURE(BM_Zoo, mobilenet_v1_1x16x16, "mobilenet_v1", "vta-1x16x16")
+    ->Unit(benchmark::kMillisecond)
+    ->Iterations(1);
+BENCHMARK_CAPTURE(BM_Zoo, mobilenet_v1_1x32x32, "mobilenet_v1", "vta-1x32x32")
+    ->Unit(benchmark::kMillisecond)
+    ->Iterations(1);
+BENCHMARK_CAPTURE(BM_Zoo, mobilenet_v1_4x16x16, "mobilenet_v1", "vta-4x16x16")
+    ->Unit(benchmark::kMillisecond)
+    ->Iterations(1);
 BENCHMARK_CAPTURE(BM_Zoo, vgg16_1x16x16, "vgg16", "vta-1x16x16")->Unit(benchmark::kMillisecond)->Iterations(1);
 BENCHMARK_CAPTURE(BM_Zoo, vgg16_1x32x32, "vgg16", "vta-1x32x32")->Unit(benchmark::kMillisecond)->Iterations(1);
 BENCHMARK_CAPTURE(BM_Zoo, vgg16_4x16x16, "vgg16", "vta-4x16x16")->Unit(benchmark::kMillisecond)->Iterations(1);

@@ -67,11 +67,29 @@ void BM_Run(benchmark::State& state, const char* net, bool timing_only, bool war
 
 }  // namespace
 
-BENCHMARK_CAPTURE(BM_Run, resnet18_cold, "resnet18", false, false)->UseManualTime()->Unit(benchmark::kMillisecond)->Iterations(3);
-BENCHMARK_CAPTURE(BM_Run, resnet18_warm, "resnet18", false, true)->UseManualTime()->Unit(benchmark::kMillisecond)->Iterations(5);
-BENCHMARK_CAPTURE(BM_Run, resnet18_timing_only_cold, "resnet18", true, false)->UseManualTime()->Unit(benchmark::kMillisecond)->Iterations(3);
-BENCHMARK_CAPTURE(BM_Run, resnet18_timing_only_warm, "resnet18", true, true)->UseManualTime()->Unit(benchmark::kMillisecond)->Iterations(5);
-BENCHMARK_CAPTURE(BM_Run, vgg16_cold, "vgg16", false, false)->UseManualTime()->Unit(benchmark::kMillisecond)->Iterations(1);
-BENCHMARK_CAPTURE(BM_Run, vgg16_warm, "vgg16", false, true)->UseManualTime()->Unit(benchmark::kMillisecond)->Iterations(2);
+BENCHMARK_CAPTURE(BM_Run, resnet18_cold, "resnet18", false, false)
+    ->UseManualTime()
+    ->Unit(benchmark::kMillisecond)
+    ->Iterations(3);
+BENCHMARK_CAPTURE(BM_Run, resnet18_warm, "resnet18", false, true)
+    ->UseManualTime()
+    ->Unit(benchmark::kMillisecond)
+    ->Iterations(5);
+BENCHMARK_CAPTURE(BM_Run, resnet18_timing_only_cold, "resnet18", true, false)
+    ->UseManualTime()
+    ->Unit(benchmark::kMillisecond)
+    ->Iterations(3);
+BENCHMARK_CAPTURE(BM_Run, resnet18_timing_only_warm, "resnet18", true, true)
+    ->UseManualTime()
+    ->Unit(benchmark::kMillisecond)
+    ->Iterations(5);
+BENCHMARK_CAPTURE(BM_Run, vgg16_cold, "vgg16", false, false)
+    ->UseManualTime()
+    ->Unit(benchmark::kMillisecond)
+    ->Iterations(1);
+BENCHMARK_CAPTURE(BM_Run, vgg16_warm, "vgg16", false, true)
+    ->UseManualTime()
+    ->Unit(benchmark::kMillisecond)
+    ->Iterations(2);
 
 BENCHMARK_MAIN();

@@ -50,7 +50,8 @@ void BM_GoldenGemm(benchmark::State& state, const std::string& preset_name) {
   GemmProgram g = make_gemm_program(preset_name, 64, 16, 16, 16);
   for (auto _ : state) g.backend->run(g.launch);
   if (g.backend->stats().total.get("gemm.macs") != g.macs) state.SkipWithError("MAC count mismatch");
-  state.counters["MAC/s"] = benchmark::Counter(static_cast<double>(g.macs), benchmark::Counter::kIsIterationInvariantRate);
+  state.counters["MAC/s"] =
+      benchmark::Counter(static_cast<double>(g.macs), benchmark::Counter::kIsIterationInvariantRate);
   state.counters["MACs/run"] = static_cast<double>(g.macs);
 }
 
@@ -70,7 +71,8 @@ void BM_GoldenAlu(benchmark::State& state) {
   backend->run(launch);  // warm up and validate once
   uint64_t lanes = backend->stats().total.get("uops.alu") * 16;
   for (auto _ : state) backend->run(launch);
-  state.counters["lane-ops/s"] = benchmark::Counter(static_cast<double>(lanes), benchmark::Counter::kIsIterationInvariantRate);
+  state.counters["lane-ops/s"] =
+      benchmark::Counter(static_cast<double>(lanes), benchmark::Counter::kIsIterationInvariantRate);
 }
 
 BENCHMARK_CAPTURE(BM_GoldenGemm, vta_1x16x16, std::string("vta-1x16x16"))->Unit(benchmark::kMillisecond);

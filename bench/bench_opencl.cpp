@@ -24,8 +24,8 @@
 
 #include "vta/bringup/programs.h"
 #include "vta/compiler/compile.h"
-#include "vta/compiler/run/runtime.h"
 #include "vta/compiler/frontend/zoo.h"
+#include "vta/compiler/run/runtime.h"
 #include "vta/isa/config.h"
 #include "vta/kernels/opencl.h"
 #include "vta/model/image.h"

@@ -5,8 +5,8 @@
 
 #include "test_support.h"
 #include "vta/compiler/compile.h"
-#include "vta/compiler/run/runtime.h"
 #include "vta/compiler/frontend/zoo.h"
+#include "vta/compiler/run/runtime.h"
 #include "vta/model/race.h"
 
 namespace {

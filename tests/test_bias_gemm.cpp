@@ -38,7 +38,8 @@ TEST(BiasGemm, LanesGiveBackEveryBiasInRange) {
     const vta::Config cfg = preset(name);
     const int64_t bi = cfg.gemm.block_in, bo = cfg.gemm.block_out;
     // b = r + 128 q with 0 <= r < 128 and -q the sum of block_in - 1 lanes in [-128, 127].
-    const int32_t hi = static_cast<int32_t>(128 * 128 * (bi - 1) + 127), lo = static_cast<int32_t>(-128 * 127 * (bi - 1));
+    const int32_t hi = static_cast<int32_t>(128 * 128 * (bi - 1) + 127),
+                  lo = static_cast<int32_t>(-128 * 127 * (bi - 1));
     const std::vector<int32_t> in_range = {0, 1, -1, 127, 128, -128, 16383, -16385, 100000, -100000, hi, lo};
     Node n;
     n.op = Op::Conv2d;
@@ -73,7 +74,8 @@ uint64_t alu_cycles(const Graph& g, const vta::Config& cfg) {
     const NetworkResult res = run_network(net, *backend, x);
     EXPECT_EQ(res.output.data, want.data) << be;
     if (std::string(be) == "systemc")
-      for (const LayerResult& l : res.layers) alu += l.stats.has("alu.active_cycles") ? l.stats.get("alu.active_cycles") : 0;
+      for (const LayerResult& l : res.layers)
+        alu += l.stats.has("alu.active_cycles") ? l.stats.get("alu.active_cycles") : 0;
   }
   return alu;
 }
@@ -94,7 +96,8 @@ TEST(BiasGemm, OutOfRangeBiasKeepsTheAluAddAndBothAreExact) {
     const uint64_t by_alu = alu_cycles(g, cfg);
     // The ADD reads two ACC operands (ii_vector) per output element.
     const auto elems = static_cast<uint64_t>(12 * 12 * 3 * cfg.gemm.batch * cfg.gemm.block_out / cfg.alu.lanes);
-    EXPECT_EQ(by_alu - by_gemm, elems * static_cast<uint64_t>(cfg.alu.ii_vector) / static_cast<uint64_t>(cfg.gemm.batch))
+    EXPECT_EQ(by_alu - by_gemm,
+              elems * static_cast<uint64_t>(cfg.alu.ii_vector) / static_cast<uint64_t>(cfg.gemm.batch))
         << name << ": " << by_alu << " against " << by_gemm;
   }
 }

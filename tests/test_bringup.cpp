@@ -93,9 +93,8 @@ void expect_full_battery_passes(const std::string& backend) {
   const auto r = vta::bringup::run(o);
   expect_passes(r, backend, 150);
   auto in = [&](const char* suite) {
-    return std::count_if(r.cases.begin(), r.cases.end(), [&](const auto& c) {
-      return c.suite == suite && c.status == CaseResult::Status::PASS;
-    });
+    return std::count_if(r.cases.begin(), r.cases.end(),
+                         [&](const auto& c) { return c.suite == suite && c.status == CaseResult::Status::PASS; });
   };
   EXPECT_GE(in("corners"), 40);
   EXPECT_GE(in("conformance"), 8);

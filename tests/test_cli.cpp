@@ -68,8 +68,8 @@ TEST(Cli, RunSampleProgramPassesAndReportsStats) {
 
 TEST(Cli, RunJsonStatsCarryTheResolvedConfig) {
   auto dir = temp_dir("json");
-  auto r = run_vta("run " + kSrc + "/examples/identity_requant.vasm --stats none --stats-out " +
-                   (dir / "s.json").string());
+  auto r =
+      run_vta("run " + kSrc + "/examples/identity_requant.vasm --stats none --stats-out " + (dir / "s.json").string());
   ASSERT_EQ(r.code, 0) << r.out;
   std::ifstream in(dir / "s.json");
   auto j = nlohmann::json::parse(in);
@@ -97,7 +97,8 @@ TEST(Cli, WrongExpectationExitsWithMismatch) {
 TEST(Cli, AsmThenDisasmRoundTrip) {
   auto dir = temp_dir("asm");
   auto bin = (dir / "prog.bin").string();
-  auto r = run_vta("asm " + kSrc + "/examples/identity_requant.vasm -o " + bin + " --uops " + (dir / "uop.bin").string());
+  auto r =
+      run_vta("asm " + kSrc + "/examples/identity_requant.vasm -o " + bin + " --uops " + (dir / "uop.bin").string());
   ASSERT_EQ(r.code, 0) << r.out;
   EXPECT_EQ(fs::file_size(bin), 11u * 16u);
   EXPECT_EQ(fs::file_size(dir / "uop.bin"), 4u);
@@ -181,8 +182,9 @@ TEST(Cli, DumpAfterEveryPass) {
       {"pack_stem", {"conv1.im2col = im2col [host]", "conv1 = conv2d [host]", "k1 s1 p0"}},
       {"band_rows", {"conv1 = conv2d [host]"}},  // batch 1: nothing to band
       {"partition", {"conv1 = conv2d [vta]", "fc1 = dense [vta]"}},
-      {"copies", {"conv1.im2col.to_vta = device_copy [host]", " host -> vta", "fc1.to_host = device_copy [host]",
-                  " vta -> host"}},
+      {"copies",
+       {"conv1.im2col.to_vta = device_copy [host]", " host -> vta", "fc1.to_host = device_copy [host]",
+        " vta -> host"}},
       {"layout", {"input 16384 bytes at 0x1000", /* 3 channels blocked to 16, 32x32 */ "conv1.im2col ", "fc1 "}},
       {"segments", {"segment 0: ", " conv1 maxpool1 conv2", "segment 1: 1 nodes: fc1"}},
       {"tiling", {"conv1: ", "input channel blocks per step, est ", "fc1: "}},
@@ -191,10 +193,12 @@ TEST(Cli, DumpAfterEveryPass) {
   for (const auto& [pass, needles] : expect) {
     const auto r = run_vta("run --model resnet18 --image 32 --dump-after " + pass, "", ">/dev/null");
     ASSERT_EQ(r.code, 0) << pass << "\n" << r.out;
-    for (const auto& n : needles) EXPECT_NE(r.out.find(n), std::string::npos) << pass << ": no '" << n << "' in\n" << r.out;
+    for (const auto& n : needles)
+      EXPECT_NE(r.out.find(n), std::string::npos) << pass << ": no '" << n << "' in\n" << r.out;
   }
   // On a batch-4 array band_rows cuts the image into bands (host Bands nodes).
-  const auto banded = run_vta("run --model resnet18 --image 32 -c vta-4x16x16 --dump-after band_rows", "", ">/dev/null");
+  const auto banded =
+      run_vta("run --model resnet18 --image 32 -c vta-4x16x16 --dump-after band_rows", "", ">/dev/null");
   ASSERT_EQ(banded.code, 0) << banded.out;
   EXPECT_NE(banded.out.find(" = bands [host]"), std::string::npos) << banded.out;
   // --host-ops runs as the pipeline's pin_host_ops pass: partition then keeps the pinned kind on the host.
@@ -245,7 +249,8 @@ TEST(Cli, RunModelThroughTheZooCache) {
 // synchronisations, and the host model beside the measured host time.
 TEST(Cli, HostOpsMoveKindsToTheHost) {
   const fs::path dir = temp_dir("host-ops");
-  auto r = run_vta("run --model resnet18 --image 32 -b systemc --host-ops conv2d,max_pool --report-json " + (dir / "r.json").string());
+  auto r = run_vta("run --model resnet18 --image 32 -b systemc --host-ops conv2d,max_pool --report-json " +
+                   (dir / "r.json").string());
   ASSERT_EQ(r.code, 0) << r.out;
   EXPECT_NE(r.out.find("output bit-exact with the integer reference"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("host model"), std::string::npos) << r.out;

@@ -30,7 +30,9 @@ TEST(CliErrors, BadYamlKeyNamesFileLineAndKey) {
 }
 
 TEST(CliErrors, UnencodableConfigNamesTheLimit) {
-  expect_error("config show --set buffers.uop=1GiB", "--set buffers.uop: buffers.uop = 1GiB gives a UOP depth of 268435456 elements; the LOAD/STORE field sram_base has 16 bits (limit 65536)");
+  expect_error("config show --set buffers.uop=1GiB",
+               "--set buffers.uop: buffers.uop = 1GiB gives a UOP depth of 268435456 elements; the LOAD/STORE field "
+               "sram_base has 16 bits (limit 65536)");
 }
 
 TEST(CliErrors, HostOpsNamesTheValidKinds) {
@@ -53,9 +55,9 @@ TEST(CliErrors, BadTuneValues) {
   expect_error(std::string("run ") + VTA_SOURCE_DIR + "/examples/identity_requant.vasm --tune 2",
                "run: --tune applies to --model or --onnx, not to program runs");
   expect_error("compare --backends systemc,systemc --model lenet5 --tune 0", "--tune 0" + range);
-  expect_error(std::string("compare --backends systemc,systemc --tune 2 ") + VTA_SOURCE_DIR +
-                   "/examples/identity_requant.vasm",
-               "compare: --tune applies to --model or --onnx, not to programs");
+  expect_error(
+      std::string("compare --backends systemc,systemc --tune 2 ") + VTA_SOURCE_DIR + "/examples/identity_requant.vasm",
+      "compare: --tune applies to --model or --onnx, not to programs");
   auto cache = write_temp("tune-damaged.json", "{\"format\": 1, \"layers\": [");
   expect_error("run --model lenet5 -b systemc --timing-only --tune 2 --tune-cache " + cache.string(),
                "tuning cache " + cache.string() + ": not a valid tuning cache");
@@ -93,7 +95,9 @@ TEST(CliErrors, DeadlockingProgram) {
 }
 
 TEST(CliErrors, OutOfRangeInstruction) {
-  auto f = write_temp("oob.vasm", ".buffer x INP 1 zero\nLOAD INP sram_base=2047 dram_base=@x y_size=1 x_size=1 x_stride=1 y_pad_0=1\nFINISH\n");
+  auto f = write_temp(
+      "oob.vasm",
+      ".buffer x INP 1 zero\nLOAD INP sram_base=2047 dram_base=@x y_size=1 x_size=1 x_stride=1 y_pad_0=1\nFINISH\n");
   expect_error("run " + f.string(), "instruction 0 (LOAD INP");
 }
 

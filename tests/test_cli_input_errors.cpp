@@ -237,7 +237,8 @@ const std::string kRepro = std::string(VTA_SOURCE_DIR) + "/tests/data/repro-prog
 
 TEST(CliInputErrors, HugeGemmIsRefusedByTheStepBudget) {
   expect_one_line_error("run " + kRepro + "huge_gemm.vasm", "instruction 1 (GEMM");
-  expect_one_line_error("run " + kRepro + "huge_gemm.vasm", "over the budget of 4294967296 steps per run (raise it with --max-steps)");
+  expect_one_line_error("run " + kRepro + "huge_gemm.vasm",
+                        "over the budget of 4294967296 steps per run (raise it with --max-steps)");
   expect_one_line_error("run " + kProgram + " --max-steps 3", "over the budget of 3 steps per run");
   const auto raised = run_vta("run " + kProgram + " --max-steps 100000 --stats none");
   EXPECT_EQ(raised.code, 0) << raised.out;
@@ -249,16 +250,19 @@ TEST(CliInputErrors, StepBudgetAppliesToTimingOnlyRuns) {
   if (!have_backend("systemc")) GTEST_SKIP() << "built without SystemC";
   expect_one_line_error("run -b systemc --timing-only " + kRepro + "huge_gemm.vasm",
                         "over the budget of 4294967296 steps per run (raise it with --max-steps)");
-  expect_one_line_error("run -b systemc --timing-only " + kProgram + " --max-steps 3", "over the budget of 3 steps per run");
+  expect_one_line_error("run -b systemc --timing-only " + kProgram + " --max-steps 3",
+                        "over the budget of 3 steps per run");
 }
 
 // --batch and --image are refused up front, naming the option and the limit,
 // rather than running until memory runs out.
 TEST(CliInputErrors, BatchAndImageLimits) {
   expect_one_line_error("run --model lenet5 --batch 100000", "--batch 100000 is over the limit of 1024");
-  expect_one_line_error("run --model lenet5 --image 100000", "--image 100000 is outside 0 (the network's standard size) .. 2048");
+  expect_one_line_error("run --model lenet5 --image 100000",
+                        "--image 100000 is outside 0 (the network's standard size) .. 2048");
   expect_one_line_error("run --model resnet18 --batch 1000", "over the limit of 4194304");
-  expect_one_line_error("run --model lenet5 --batch 64 --image 2048", "--batch 64 x --image 2048 is 268435456 input pixels");
+  expect_one_line_error("run --model lenet5 --batch 64 --image 2048",
+                        "--batch 64 x --image 2048 is 268435456 input pixels");
 }
 
 // An image smaller than the network's total stride used to run and report 0 %
@@ -331,7 +335,8 @@ TEST(CliInputErrors, BinaryAndHugeInputsAreNotEchoed) {
 // buffer, or the option, they came from.
 TEST(CliInputErrors, AllocationAndDumpErrorsNameTheirSource) {
   const fs::path two = write_temp("twobufs.vasm", ".buffer a INP 40000\n.buffer b INP 40000\nFINISH\n");
-  expect_one_line_error("run " + two.string() + " --set memory.dram_size=1MiB", "twobufs.vasm: buffer 'b': DRAM allocation");
+  expect_one_line_error("run " + two.string() + " --set memory.dram_size=1MiB",
+                        "twobufs.vasm: buffer 'b': DRAM allocation");
   expect_one_line_error("run --stats none " + kProgram + " --dump OUT:4294967295:1",
                         "--dump OUT:4294967295:1: read_sram: OUT");
 }
@@ -361,8 +366,9 @@ TEST(CliInputErrors, SelfModifyingProgramIsRefusedAlike) {
 // input at 0x1000 is not aligned"; buffers are now aligned to their
 // elements, and what remains is named by layer.
 TEST(CliInputErrors, ElementsLargerThanAPageAreAligned) {
-  const auto r = run_vta("run --model lenet5 --set gemm.batch=64 --set gemm.block_in=256 --set gemm.block_out=256 "
-                         "--set alu.lanes=1024 --set buffers.inp=1MiB --set buffers.acc=4MiB --set buffers.wgt=4MiB");
+  const auto r = run_vta(
+      "run --model lenet5 --set gemm.batch=64 --set gemm.block_in=256 --set gemm.block_out=256 "
+      "--set alu.lanes=1024 --set buffers.inp=1MiB --set buffers.acc=4MiB --set buffers.wgt=4MiB");
   EXPECT_EQ(r.out.find("not aligned"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("layer "), std::string::npos) << r.out;
 }
@@ -371,8 +377,9 @@ TEST(CliInputErrors, ElementsLargerThanAPageAreAligned) {
 TEST(CliInputErrors, LineNumbersExist) {
   expect_one_line_error("config validate " + write_temp("eof.yaml", "name: x\ngemm:\n  batch: [1, 2\n").string(),
                         "eof.yaml:3: YAML syntax error");
-  const auto r = run_vta(
-      "config import " + write_temp("badwgt.json", R"({"LOG_BLOCK_IN":8,"LOG_BLOCK_OUT":8,"LOG_WGT_BUFF_SIZE":10})").string());
+  const auto r =
+      run_vta("config import " +
+              write_temp("badwgt.json", R"({"LOG_BLOCK_IN":8,"LOG_BLOCK_OUT":8,"LOG_WGT_BUFF_SIZE":10})").string());
   EXPECT_EQ(r.code, 2) << r.out;
   EXPECT_NE(r.out.find("badwgt.json: the imported design is not valid: buffers.wgt = 1KiB is smaller than one WGT"),
             std::string::npos)

@@ -4,15 +4,15 @@
 // largest difference and the first index.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
 #include <filesystem>
 #include <fstream>
-#include <unistd.h>
 
 #include "run_cli.h"
 #include "vta/compiler/frontend/npy.h"
 #include "vta/compiler/frontend/onnx.h"
-#include "vta/compiler/ops/reference.h"
 #include "vta/compiler/frontend/zoo.h"
+#include "vta/compiler/ops/reference.h"
 
 namespace {
 
@@ -178,7 +178,8 @@ TEST(CliOnnxInputsErrors, OutputDirThatCannotBeMade) {
   const fs::path file = write("a-file", "x");
   const auto r = run_vta(run_lenet("--output-dir " + (file / "out").string()));
   EXPECT_EQ(r.code, 2) << r.out;
-  EXPECT_HAS(r.out, "vta: error: --output-dir " + (file / "out").string() + ": cannot create the folder (Not a directory)");
+  EXPECT_HAS(r.out,
+             "vta: error: --output-dir " + (file / "out").string() + ": cannot create the folder (Not a directory)");
   EXPECT_EQ(r.out.find("filesystem error"), std::string::npos) << r.out;
 }
 

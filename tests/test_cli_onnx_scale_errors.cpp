@@ -3,12 +3,12 @@
 // names the file, the node and the value at fault, exit code 2.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <limits>
-#include <unistd.h>
 
 #include <fmt/format.h>
 
@@ -63,7 +63,8 @@ void expect_error(const std::string& file, const std::string& bytes, const std::
   EXPECT_EQ(r.code, 2) << file << "\n" << r.out;
   EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 1) << file << "\n" << r.out;
   EXPECT_NE(r.out.find(file), std::string::npos) << r.out;
-  for (const std::string& s : needles) EXPECT_NE(r.out.find(s), std::string::npos) << file << ": " << s << "\n" << r.out;
+  for (const std::string& s : needles)
+    EXPECT_NE(r.out.find(s), std::string::npos) << file << ": " << s << "\n" << r.out;
 }
 
 TEST(OnnxScaleErrors, TheValidModelRuns) {
@@ -82,7 +83,8 @@ TEST(OnnxScaleErrors, ScaleOfZeroNegativeInfOrNanNamesTheNode) {
     const char* shown;
     const char* rule;
   } cases[] = {
-      {"xs_zero.onnx", &Model::xs, 0.0f, "node 'dq_x' (DequantizeLinear)", "scale 0 ", "must be positive, finite and normal"},
+      {"xs_zero.onnx", &Model::xs, 0.0f, "node 'dq_x' (DequantizeLinear)", "scale 0 ",
+       "must be positive, finite and normal"},
       {"xs_negative.onnx", &Model::xs, -0.01f, "node 'dq_x' (DequantizeLinear)", "scale -0.01 ",
        "must be positive, finite and normal"},
       {"ys_negative.onnx", &Model::ys, -kYs, "node 'q_y' (QuantizeLinear)", "scale -0.021 ",

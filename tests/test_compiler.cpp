@@ -8,8 +8,8 @@
 #include <cmath>
 #include <cstring>
 #include <map>
-#include <set>
 #include <random>
+#include <set>
 
 #include "race_free.h"
 #include "test_support.h"
@@ -362,12 +362,14 @@ TEST_P(RandomLayers, MatchTheReference) {
     std::string spec;
     if (trial % 8 == 7) {
       const int k = pick(1, 3) * 2 - 1;
-      spec = fmt::format("dwconv:{},{},{},{},{},{}", pick(1, 70), pick(k, 20), pick(k, 20), k, pick(1, 2), pick(0, k / 2));
+      spec =
+          fmt::format("dwconv:{},{},{},{},{},{}", pick(1, 70), pick(k, 20), pick(k, 20), k, pick(1, 2), pick(0, k / 2));
     } else if (trial % 6 == 5) {
       spec = fmt::format("dense:{},{}", pick(1, 300), pick(1, 200));
     } else if (trial % 6 == 4) {
       const int k = pick(2, 3);
-      spec = fmt::format("maxpool:{},{},{},{},{},{}", pick(1, 40), pick(k, 30), pick(k, 30), k, pick(1, 2), pick(0, k - 1));
+      spec = fmt::format("maxpool:{},{},{},{},{},{}", pick(1, 40), pick(k, 30), pick(k, 30), k, pick(1, 2),
+                         pick(0, k - 1));
     } else if (trial % 6 == 3) {
       const int k = std::vector<int>{1, 2, 4}[static_cast<size_t>(pick(0, 2))];
       spec = fmt::format("avgpool:{},{},{},{}", pick(1, 40), pick(k, 24), pick(k, 24), k);

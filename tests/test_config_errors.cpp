@@ -296,7 +296,8 @@ TEST(ConfigErrors, UpstreamJsonWithANulByte) {
 
 TEST(ConfigErrors, UpstreamJsonInvalid) {
   expect_parts(import_error(R"({"LOG_BLOCK": 4,)"), {"vta_config.json:1:17: not valid JSON (syntax error"});
-  expect_parts(import_error("{\n  \"LOG_BLOCK\": junk\n}"), {"vta_config.json:2:16: not valid JSON (syntax error while parsing value - invalid literal"});
+  expect_parts(import_error("{\n  \"LOG_BLOCK\": junk\n}"),
+               {"vta_config.json:2:16: not valid JSON (syntax error while parsing value - invalid literal"});
   expect_parts(import_error("[1, 2]"), {"vta_config.json", "object"});
   // The place and nlohmann's reason, not its exception tag.
   const std::string m = import_error(R"({"LOG_BLOCK": 4,)");

@@ -12,7 +12,8 @@
 
 namespace {
 
-const char* kVectors[] = {"16x16", "16x16_relu", "32x32", "32x32_relu", "lenet5_conv1", "lenet5_conv1_relu", "relu", "smm"};
+const char* kVectors[] = {"16x16",        "16x16_relu",        "32x32", "32x32_relu",
+                          "lenet5_conv1", "lenet5_conv1_relu", "relu",  "smm"};
 
 class Conformance : public ::testing::TestWithParam<std::tuple<std::string, const char*>> {};
 
@@ -40,8 +41,9 @@ TEST_P(Conformance, BitExact) {
   const auto* out = image.buffer("out");
   ASSERT_NE(out, nullptr);
   if (image.expect[0].where == vta::Expectation::Where::DRAM) {
-    EXPECT_NE(std::vector<uint8_t>(out->init.begin(), out->init.begin() + static_cast<long>(image.expect[0].bytes.size())),
-              image.expect[0].bytes)
+    EXPECT_NE(
+        std::vector<uint8_t>(out->init.begin(), out->init.begin() + static_cast<long>(image.expect[0].bytes.size())),
+        image.expect[0].bytes)
         << "vector " << vector << " would pass without running";
   }
 }

@@ -319,7 +319,8 @@ TEST(Estimate, ClockAboveFmaxIsFlagged) {
   Estimate fast = at_depth(kDepthPynq, "250", target("xc7z020"));
   EXPECT_FALSE(fast.clock_ok);
   bool named = false;
-  for (const auto& p : fast.problems) named |= p.find("clock.mhz 250 is above the Fmax estimate 100 MHz") != std::string::npos;
+  for (const auto& p : fast.problems)
+    named |= p.find("clock.mhz 250 is above the Fmax estimate 100 MHz") != std::string::npos;
   EXPECT_TRUE(named);
 }
 

@@ -27,7 +27,8 @@ void check(const Shape& s, uint32_t seed, bool extreme) {
   std::mt19937 rng(seed);
   const auto pick = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
   const int depth = 64, wgt_depth = 16;
-  std::vector<int8_t> inp(static_cast<size_t>(depth * s.batch * s.bi)), wgt(static_cast<size_t>(wgt_depth * s.bo * s.bi));
+  std::vector<int8_t> inp(static_cast<size_t>(depth * s.batch * s.bi)),
+      wgt(static_cast<size_t>(wgt_depth * s.bo * s.bi));
   for (auto& v : inp) v = static_cast<int8_t>(extreme ? -128 : pick(-128, 127));
   for (auto& v : wgt) v = static_cast<int8_t>(extreme ? -128 : pick(-128, 127));
   std::vector<int32_t> acc(static_cast<size_t>(depth * s.batch * s.bo));
@@ -39,7 +40,8 @@ void check(const Shape& s, uint32_t seed, bool extreme) {
   std::vector<Uop> uops(4);
   for (auto& u : uops)
     u = Uop{static_cast<uint32_t>(pick(0, 15)), static_cast<uint32_t>(pick(0, 15)), static_cast<uint32_t>(pick(0, 3))};
-  gemm::Loop g{uops.data(), 0, 4, 3, 2, 9, 4, 8, 3, 4, 2, nullptr, nullptr, inp.data(), packed.data(), s.batch, s.bi, s.bo};
+  gemm::Loop g{uops.data(),   0,       4,    3,   2, 9, 4, 8, 3, 4, 2, nullptr, nullptr, inp.data(),
+               packed.data(), s.batch, s.bi, s.bo};
   std::vector<int32_t> want_acc = acc;
   std::vector<int8_t> want_out = out;
   for (uint32_t i = 0; i < g.io; ++i)

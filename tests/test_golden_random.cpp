@@ -28,8 +28,8 @@
 #include "vta/model/backend.h"
 #include "vta/model/image.h"
 #include "vta/model/image_builder.h"
-#include "vta/model/random_program.h"
 #include "vta/model/race.h"
+#include "vta/model/random_program.h"
 
 namespace {
 

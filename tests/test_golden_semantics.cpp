@@ -54,7 +54,6 @@ using vta::test::with_deps;
 constexpr int32_t kMax = std::numeric_limits<int32_t>::max();
 constexpr int32_t kMin = std::numeric_limits<int32_t>::min();
 
-
 std::vector<uint8_t> int32_bytes(const std::vector<int32_t>& v) {
   std::vector<uint8_t> b(v.size() * 4);
   std::memcpy(b.data(), v.data(), b.size());

@@ -118,7 +118,8 @@ TEST_P(TestConfigPackage, CommittedSystemVerilogPackageIsUpToDate) {
       "./build/dev/apps/vta gen sv --config " + yaml + " -o sim/rtl/generated/vta_pkg_" + GetParam() + ".sv");
 }
 
-INSTANTIATE_TEST_SUITE_P(TestConfigs, TestConfigPackage, ::testing::Values("rtl-alu4", "rtl-deep", "rtl-tiny"), param_name);
+INSTANTIATE_TEST_SUITE_P(TestConfigs, TestConfigPackage, ::testing::Values("rtl-alu4", "rtl-deep", "rtl-tiny"),
+                         param_name);
 
 TEST_P(Generated, FirstLineSaysGeneratedAndHowToRegenerate) {
   for (const auto& [what, text] : {std::pair<std::string, std::string>{"sv", vta::isa::generate_sv_package(cfg_)},

@@ -3,17 +3,17 @@
 // and run bit-exactly; malformed models give clear errors.
 #include <gtest/gtest.h>
 #include <onnx/checker.h>
-#include <onnx/shape_inference/implementation.h>
 #include <onnx/onnx_pb.h>
+#include <onnx/shape_inference/implementation.h>
 
 #include <set>
 
 #include "test_support.h"
 #include "vta/compiler/compile.h"
 #include "vta/compiler/frontend/onnx.h"
+#include "vta/compiler/frontend/zoo.h"
 #include "vta/compiler/ops/reference.h"
 #include "vta/compiler/run/runtime.h"
-#include "vta/compiler/frontend/zoo.h"
 #include "vta/isa/error.h"
 
 namespace {
@@ -74,8 +74,9 @@ TEST_P(RoundTrip, ExportPassesTheCheckerAndImportsIdentically) {
     EXPECT_EQ(net.graph.nodes[i].device, orig.graph.nodes[i].device) << orig.graph.nodes[i].name;
 }
 
-INSTANTIATE_TEST_SUITE_P(Zoo, RoundTrip, ::testing::Values("lenet5", "resnet18", "mobilenet_v1", "conv:20,9,9,40,3,2,1",
-                                                            "dense:4096,8"));
+INSTANTIATE_TEST_SUITE_P(Zoo, RoundTrip,
+                         ::testing::Values("lenet5", "resnet18", "mobilenet_v1", "conv:20,9,9,40,3,2,1",
+                                           "dense:4096,8"));
 
 // The layers whose accumulator can reach 2^22 are written in the integer
 // form (ConvInteger / MatMulInteger and int32 requantization), the others in
@@ -97,7 +98,8 @@ TEST(OnnxExport, LayersBeyondTwoToThe22AreWrittenInTheIntegerForm) {
     std::set<std::string> got;
     size_t float_convs = 0;
     for (const auto& n : m.graph().node()) {
-      if (n.op_type() == "ConvInteger" || n.op_type() == "MatMulInteger") got.insert(n.name().substr(0, n.name().size() - 4));
+      if (n.op_type() == "ConvInteger" || n.op_type() == "MatMulInteger")
+        got.insert(n.name().substr(0, n.name().size() - 4));
       float_convs += n.op_type() == "Conv" || n.op_type() == "Gemm";
     }
     EXPECT_EQ(got, integer ? want : std::set<std::string>{});
@@ -266,8 +268,9 @@ TEST(OnnxErrors, NonPowerOfTwoScaleMustStillMatchTheBiasScale) {
       t.set_float_data(0, 0.3f);
       break;
     }
-  EXPECT_HAS(error_of(serialize(m)), "node 'conv1' (Conv): bias scale 6.1035156e-05 of channel 0 is not input scale x "
-                                     "weight scale (0.09)");
+  EXPECT_HAS(error_of(serialize(m)),
+             "node 'conv1' (Conv): bias scale 6.1035156e-05 of channel 0 is not input scale x "
+             "weight scale (0.09)");
 }
 
 }  // namespace

@@ -67,14 +67,12 @@ TEST_P(AsymQdq, EveryConvAndDenseOnVtaBitExactOnGoldenAndSystemc) {
       on_vta += n.device == Device::Vta;
     }
   EXPECT_EQ(on_vta, b.convs() + b.denses());
-  const size_t compared =
-      vta::test::expect_bit_exact_on_uint8_input(g, net, cfg, GetParam().name, VTA_HAS_SYSTEMC);
+  const size_t compared = vta::test::expect_bit_exact_on_uint8_input(g, net, cfg, GetParam().name, VTA_HAS_SYSTEMC);
   std::cout << fmt::format("{}: {} nodes, {} conv/dense on VTA, {} output values compared per backend\n",
                            GetParam().name, net.graph.nodes.size(), on_vta, compared);
 }
 
-INSTANTIATE_TEST_SUITE_P(Nets, AsymQdq,
-                         ::testing::Values(Net{"resnet18", 32, 16}, Net{"mobilenet_v1", 32, 8}),
+INSTANTIATE_TEST_SUITE_P(Nets, AsymQdq, ::testing::Values(Net{"resnet18", 32, 16}, Net{"mobilenet_v1", 32, 8}),
                          [](const auto& i) { return i.param.name; });
 
 }  // namespace

@@ -92,7 +92,8 @@ TEST(FloatOps, ConvReshapeMatMulAddSoftmax) {
             for (int64_t kw = 0; kw < k; ++kw) {
               const int64_t ih = y + kh - 1, iw = xx + kw - 1;
               if (ih < 0 || ih >= h || iw < 0 || iw >= w) continue;
-              s += x[static_cast<size_t>((ic * h + ih) * w + iw)] * cw[static_cast<size_t>(((oc * c + ic) * k + kh) * k + kw)];
+              s += x[static_cast<size_t>((ic * h + ih) * w + iw)] *
+                   cw[static_cast<size_t>(((oc * c + ic) * k + kh) * k + kw)];
             }
         act[static_cast<size_t>((oc * h + y) * w + xx)] = std::max(s, 0.0f);
       }

@@ -67,7 +67,8 @@ TEST(OnnxLimits, MillionsOfNodes) {
   relu.add_output("x");
   for (int i = 0; i < 1'000'000; ++i) *g->add_node() = relu;
   b.output("x", F32, {1, 16, 4, 4});
-  expect_one_line_error(write_model("many_nodes.onnx", b), {"many_nodes.onnx", "1000000 nodes, over the limit of 100000"});
+  expect_one_line_error(write_model("many_nodes.onnx", b),
+                        {"many_nodes.onnx", "1000000 nodes, over the limit of 100000"});
 }
 
 // A tensor dimension of 2^31: in the graph input, and in an initializer's

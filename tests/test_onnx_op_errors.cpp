@@ -470,8 +470,9 @@ TEST(OnnxShapeLimits, PoolWhoseWorkIsAbsurd) {
   n.conv_window({3, 3}, {1, 1}, {1, 1, 1, 1}).pool_window({4096, 4096}, {1, 1}, {4095, 4095, 4095, 4095});
   const std::string msg = import_error(n.b);
   EXPECT_EQ(msg.rfind("bad.onnx: ", 0), 0u) << "the message names the file first: " << msg;
-  EXPECT_HAS(msg, "node 'y' (max_pool): computing its 1x4x4099x4099 output takes 1.13e+15 steps, more than the "
-                  "limit of 2^38 per node (a 4096x4096 window)");
+  EXPECT_HAS(msg,
+             "node 'y' (max_pool): computing its 1x4x4099x4099 output takes 1.13e+15 steps, more than the "
+             "limit of 2^38 per node (a 4096x4096 window)");
 }
 
 TEST(OnnxShapeLimits, AveragePoolOfMinusTwo) {

@@ -23,9 +23,9 @@
 #include "vta/compiler/frontend/npy.h"
 #include "vta/compiler/frontend/onnx.h"
 #include "vta/compiler/frontend/onnx_inputs.h"
+#include "vta/compiler/frontend/zoo.h"
 #include "vta/compiler/ops/reference.h"
 #include "vta/compiler/run/runtime.h"
-#include "vta/compiler/frontend/zoo.h"
 
 namespace {
 
@@ -78,9 +78,10 @@ TEST_P(Oracle, ExportRunsBitExactInOnnxRuntime) {
     const Diff d = compare(ort.values, ref_v);
     size_t integer = 0;  // layers in the integer form (ConvInteger / MatMulInteger)
     for (const auto& n : m.graph().node()) integer += n.op_type() == "ConvInteger" || n.op_type() == "MatMulInteger";
-    std::cout << fmt::format("ORACLE {} seed {}: {} elements, {} differ, largest difference {} ({} layers in the "
-                             "integer form)\n",
-                             c.net, seed, d.elements, d.differing, d.largest, integer);
+    std::cout << fmt::format(
+        "ORACLE {} seed {}: {} elements, {} differ, largest difference {} ({} layers in the "
+        "integer form)\n",
+        c.net, seed, d.elements, d.differing, d.largest, integer);
     EXPECT_EQ(ort.values.size(), ref_v.size()) << c.net;
     EXPECT_EQ(d.differing, 0u) << c.net << " seed " << seed << ": largest difference " << d.largest;
     // And the backend gives the reference's tensor: for the big networks at
@@ -193,10 +194,11 @@ TEST_P(ExactExport, SumsBeyondTwoToThe22AreExactInOnnxRuntime) {
     { std::ofstream(model, std::ios::binary) << export_onnx_bytes(g, integer); }
     const NpyArray ort = run_ort(model, "input", npy_of(c.in, c.in_dims));
     forms[integer] = compare(ort.values, ref_v);
-    std::cout << fmt::format("ORACLE {} ({} of {} outputs unsaturated, largest |sum| or |value| {}) {} form: {} "
-                             "elements, {} differ, largest difference {}\n",
-                             g.name, inside, ref_v.size(), c.largest, integer ? "integer" : "float",
-                             forms[integer].elements, forms[integer].differing, forms[integer].largest);
+    std::cout << fmt::format(
+        "ORACLE {} ({} of {} outputs unsaturated, largest |sum| or |value| {}) {} form: {} "
+        "elements, {} differ, largest difference {}\n",
+        g.name, inside, ref_v.size(), c.largest, integer ? "integer" : "float", forms[integer].elements,
+        forms[integer].differing, forms[integer].largest);
     EXPECT_EQ(ort.values.size(), ref_v.size());
   }
   EXPECT_EQ(forms[1].differing, 0u) << "largest difference " << forms[1].largest;
@@ -206,9 +208,9 @@ TEST_P(ExactExport, SumsBeyondTwoToThe22AreExactInOnnxRuntime) {
   auto backend = vta::make_backend(backend_name(), cfg);
   EXPECT_EQ(run_network(compile(g, cfg), *backend, c.in).output.data, ref.data) << backend_name();
   write_npy((dir / "ref.npy").string(), npy_of(ref, c.out_dims));
-  const auto r = vta::test::run_vta("run --onnx " + (dir / "model.onnx").string() + " --input input=" +
-                                    (dir / "input.npy").string() + " --expect " + (dir / "ref.npy").string() +
-                                    " --backend " + backend_name());
+  const auto r = vta::test::run_vta("run --onnx " + (dir / "model.onnx").string() +
+                                    " --input input=" + (dir / "input.npy").string() + " --expect " +
+                                    (dir / "ref.npy").string() + " --backend " + backend_name());
   EXPECT_EQ(r.code, 0) << r.out;
   EXPECT_NE(r.out.find("bit-exact"), std::string::npos) << r.out;
 }

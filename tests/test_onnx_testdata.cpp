@@ -90,16 +90,17 @@ TEST_P(Supported, WithinOneLsbOfOnnxAndBitExactWithTheReference) {
     const float lsb = std::ldexp(1.0f, out.exp);
     float worst = 0;
     for (size_t i = 0; i < want.size(); ++i) worst = std::max(worst, std::fabs(res.output.data[i] * lsb - want[i]));
-    EXPECT_LE(worst, lsb * 1.001f) << GetParam() << " on " << be << ": worst error " << worst << " with an LSB of " << lsb;
+    EXPECT_LE(worst, lsb * 1.001f) << GetParam() << " on " << be << ": worst error " << worst << " with an LSB of "
+                                   << lsb;
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    Node, Supported,
-    ::testing::Values("test_basic_conv_with_padding", "test_basic_conv_without_padding", "test_conv_with_strides_padding",
-                      "test_conv_with_strides_no_padding", "test_maxpool_2d_default", "test_maxpool_2d_pads",
-                      "test_maxpool_2d_strides", "test_maxpool_2d_precomputed_pads", "test_maxpool_2d_precomputed_strides",
-                      "test_globalaveragepool", "test_globalaveragepool_precomputed"));
+INSTANTIATE_TEST_SUITE_P(Node, Supported,
+                         ::testing::Values("test_basic_conv_with_padding", "test_basic_conv_without_padding",
+                                           "test_conv_with_strides_padding", "test_conv_with_strides_no_padding",
+                                           "test_maxpool_2d_default", "test_maxpool_2d_pads", "test_maxpool_2d_strides",
+                                           "test_maxpool_2d_precomputed_pads", "test_maxpool_2d_precomputed_strides",
+                                           "test_globalaveragepool", "test_globalaveragepool_precomputed"));
 
 // The integer operators: uint8 inputs held as int8 (value - 128), compared
 // exactly for int32 outputs and within one LSB (counting the exact ones) for
@@ -164,7 +165,8 @@ TEST_P(Integer, MatchesOnnxExactlyOrWithinOneLsb) {
   EXPECT_LE(worst, 1) << GetParam();
   RecordProperty("exact", exact);
   RecordProperty("values", static_cast<int>(want.size()));
-  std::cout << GetParam() << ": " << exact << " of " << want.size() << " values exact, worst difference " << worst << "\n";
+  std::cout << GetParam() << ": " << exact << " of " << want.size() << " values exact, worst difference " << worst
+            << "\n";
 }
 
 INSTANTIATE_TEST_SUITE_P(Node, Integer,

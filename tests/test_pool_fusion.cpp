@@ -88,8 +88,8 @@ TEST(PoolFusion, ConvMaxPoolIsExactAndRaceFreeOnThePresets) {
     for (const Case& k : cases) {
       // A batch of the config's batch rows: no batch bands, so the pool stays the conv's reader.
       const Graph g = conv_pool(cfg.gemm.batch, k.c, k.h, k.w, k.k, k.relu, k.pk, k.ps, k.pp, 7, k.even);
-      const std::string what =
-          fmt::format("{} {}x{}x{} k{} pool {}/{}/{}{}", name, k.c, k.h, k.w, k.k, k.pk, k.ps, k.pp, k.even ? " even" : "");
+      const std::string what = fmt::format("{} {}x{}x{} k{} pool {}/{}/{}{}", name, k.c, k.h, k.w, k.k, k.pk, k.ps,
+                                           k.pp, k.even ? " even" : "");
       const CompiledNetwork net = expect_exact(g, cfg, {}, what);
       const Graph& cg = net.graph;
       const int conv = node(cg, "conv"), pool = node(cg, "pool");

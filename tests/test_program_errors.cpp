@@ -46,7 +46,7 @@ TEST(Deadlock, CyclicWaitNamesBothModules) {
   auto msg = error_of([](ProgramBuilder& p) {
     uint32_t inp = p.buffer(MemId::INP, 1);
     p.add(with_deps(make_load(MemId::INP, 0, inp, 1, 1, 1), false, true, false, true));  // waits compute->load
-    p.add(with_deps(make_gemm(true, 0, 1, 1, 1), true, false, true, false));          // waits load->compute
+    p.add(with_deps(make_gemm(true, 0, 1, 1, 1), true, false, true, false));             // waits load->compute
     p.add(make_finish());
   });
   EXPECT_HAS(msg, "load module: instruction 0");
@@ -153,10 +153,12 @@ TEST(Bounds, AluSourcePastAcc) {
 }
 
 TEST(Bounds, UopEndPastUopBuffer) {
-  auto msg = error_of([](ProgramBuilder& p) {
-    p.add(make_gemm(false, 8000, 8191, 1, 1));
-    p.add(make_finish());
-  }, "vta-1x16x16");
+  auto msg = error_of(
+      [](ProgramBuilder& p) {
+        p.add(make_gemm(false, 8000, 8191, 1, 1));
+        p.add(make_finish());
+      },
+      "vta-1x16x16");
   EXPECT_EQ(msg, "") << "uop_end 8191 is inside the 8192-entry uop buffer";
   auto msg2 = error_of([](ProgramBuilder& p) {
     vta::isa::Insn g = make_gemm(false, 0, 8192, 1, 1);
@@ -248,7 +250,8 @@ TEST(Malformed, UnknownAluOpcode) {
 }
 
 TEST(Malformed, DisabledExtensions) {
-  auto backend = vta::make_backend(test_backend(), preset("vta-1x16x16", {{"isa.alu_mul", "false"}, {"isa.acc_8bit", "false"}}));
+  auto backend =
+      vta::make_backend(test_backend(), preset("vta-1x16x16", {{"isa.alu_mul", "false"}, {"isa.acc_8bit", "false"}}));
   ProgramBuilder p(*backend);
   p.add(make_alu(AluOp::MUL, true, 3, 0, 1, 1, 1));
   p.add(make_finish());
@@ -346,7 +349,7 @@ TEST(FirstError, TwoModulesReportTheGoldenOrdersFirst) {
     const uint32_t u = p.uops({make_uop(2040, 0, 0)});
     p.add(make_load(MemId::UOP, 0, u, 1, 1, 1));
     p.add(make_alu(AluOp::ADD, true, 1, 0, 1, 64, 64));
-    p.add(make_gemm(false, 0, 1, 16, 1, 1, 0));          // ACC index 2055: past the buffer
+    p.add(make_gemm(false, 0, 1, 16, 1, 1, 0));         // ACC index 2055: past the buffer
     p.add(make_load(MemId::INP, 0, inp, 2, 4, 30000));  // second row outside DRAM
     p.add(make_finish());
   });
@@ -412,7 +415,7 @@ TEST(DramAllocator, FirstFitWithGapsAndFrees) {
   const uint64_t a = d.alloc(100), b = d.alloc(5000), c = d.alloc(1, 4 * vta::Dram::kPageBytes);
   EXPECT_EQ(a, 0x1000u);
   EXPECT_EQ(b, 0x2000u);
-  EXPECT_EQ(c, 0x4000u);                  // 16 KiB-aligned, and 0x4000 is free
+  EXPECT_EQ(c, 0x4000u);                   // 16 KiB-aligned, and 0x4000 is free
   EXPECT_EQ(d.alloc(1, 0x8000), 0x8000u);  // a gap [0x5000, 0x8000) stays
   EXPECT_EQ(d.alloc(1), 0x5000u);          // ... and the next page fills it
   d.free(a);

@@ -26,7 +26,8 @@ Outcome check_all(float scale, int32_t zp, bool relu, int64_t bound, const Float
   Outcome o;
   for (int64_t a = -bound; a <= bound; ++a, ++o.checked) {
     const int32_t acc = static_cast<int32_t>(a);
-    const int8_t got = run_steps(static_cast<int32_t>(static_cast<uint32_t>(acc) - static_cast<uint32_t>(f.t_hi)), steps);
+    const int8_t got =
+        run_steps(static_cast<int32_t>(static_cast<uint32_t>(acc) - static_cast<uint32_t>(f.t_hi)), steps);
     if (got != requantize_ort(acc, scale, zp, relu)) ++o.differing;
   }
   return o;
@@ -35,7 +36,8 @@ Outcome check_all(float scale, int32_t zp, bool relu, int64_t bound, const Float
 // The accumulators of f's clamped range (and two past each end) and both
 // ends of [-bound, bound] through the steps; differing, and double-rounded
 // accumulators (where a fixed-point rne(acc * S) would differ).
-Outcome check_range(float scale, int32_t zp, bool relu, int64_t bound, const FloatRequantVta& f, int64_t& double_rounded);
+Outcome check_range(float scale, int32_t zp, bool relu, int64_t bound, const FloatRequantVta& f,
+                    int64_t& double_rounded);
 
 // rne of the real product (one rounding), clamped as ORT clamps.
 int single_rounding(int32_t acc, float scale, int32_t zp, bool relu) {
@@ -43,7 +45,8 @@ int single_rounding(int32_t acc, float scale, int32_t zp, bool relu) {
   return static_cast<int>(std::clamp<double>(v + zp, relu ? std::max(zp, -128) : -128, 127));
 }
 
-Outcome check_range(float scale, int32_t zp, bool relu, int64_t bound, const FloatRequantVta& f, int64_t& double_rounded) {
+Outcome check_range(float scale, int32_t zp, bool relu, int64_t bound, const FloatRequantVta& f,
+                    int64_t& double_rounded) {
   const std::vector<AluStep> steps = float_requant_steps(f);
   const int64_t lo = std::max<int64_t>(-bound, f.t_hi - (f.span - f.j0) - 2), hi = std::min<int64_t>(bound, f.t_hi + 2);
   Outcome o;
@@ -52,7 +55,8 @@ Outcome check_range(float scale, int32_t zp, bool relu, int64_t bound, const Flo
   for (int64_t a : accs) {
     const int32_t acc = static_cast<int32_t>(a);
     const int8_t want = requantize_ort(acc, scale, zp, relu);
-    o.differing += run_steps(static_cast<int32_t>(static_cast<uint32_t>(acc) - static_cast<uint32_t>(f.t_hi)), steps) != want;
+    o.differing +=
+        run_steps(static_cast<int32_t>(static_cast<uint32_t>(acc) - static_cast<uint32_t>(f.t_hi)), steps) != want;
     double_rounded += want != single_rounding(acc, scale, zp, relu);
     ++o.checked;
   }
@@ -199,7 +203,8 @@ TEST(RequantFloat, SmallMultipliersOfWideRangesAllLower) {
     const int64_t bound = int64_t{1} << 22;
     const auto f = lower_float_requant(scale, zp, relu, bound);
     if (!f) {
-      std::cout << "refused " << std::hexfloat << scale << std::defaultfloat << " zp " << zp << " relu " << relu << "\n";
+      std::cout << "refused " << std::hexfloat << scale << std::defaultfloat << " zp " << zp << " relu " << relu
+                << "\n";
       continue;
     }
     ++lowered;
@@ -326,8 +331,8 @@ TEST(RequantFloat, PerChannelThreeWordsAndInterceptStepsOfSmallMultipliersOverWi
     run_steps_n(block.data(), block.size(), steps, rows);
     for (size_t i = 0; i < accs.size(); ++i) EXPECT_EQ(static_cast<int8_t>(block[i]), run_steps(accs[i], steps, rows));
   }
-  std::cout << steps.size() << " ALU steps, " << requant_row_count(n) << " rows; channel 1: "
-            << n.frqs[1].segs.size() << " intercept steps, m " << n.frqs[1].m << ", s " << n.frqs[1].s << "\n";
+  std::cout << steps.size() << " ALU steps, " << requant_row_count(n) << " rows; channel 1: " << n.frqs[1].segs.size()
+            << " intercept steps, m " << n.frqs[1].m << ", s " << n.frqs[1].s << "\n";
   // Each channel alone: three words for the first two, one for the third.
   for (size_t k = 0; k < 3; ++k) {
     const auto f = lower_float_requant(n.fmults[k], n.zp, n.relu, acc_bound(n, static_cast<int64_t>(k)), true);

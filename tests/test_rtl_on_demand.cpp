@@ -11,10 +11,10 @@
 #include <fstream>
 
 #include "env_guard.h"
-#include "run_cli.h"
 #include "random_program.h"
-#include "vta/bringup/battery.h"
+#include "run_cli.h"
 #include "test_support.h"
+#include "vta/bringup/battery.h"
 #include "vta/isa/error.h"
 #include "vta/rtl/model_cache.h"
 
@@ -69,8 +69,8 @@ TEST(RtlOnDemand, TheCoSimulationOfADesignOutsideThePresetsIsBuiltAndPasses) {
   EXPECT_NE(vta::rtl::model_key(tiny(), vta::rtl::ModelKind::systemc_rtl), vta::rtl::model_key(tiny()));
   const std::string design =
       "-c " VTA_SOURCE_DIR "/tests/configs/rtl-tiny.yaml --set gemm.pipeline_depth=4 --set alu.latency=6";
-  const CliResult r = run_vta("bringup -b systemc-rtl " + design +
-                              " --random 6 --no-conformance --networks lenet5 --wave-dir ''");
+  const CliResult r =
+      run_vta("bringup -b systemc-rtl " + design + " --random 6 --no-conformance --networks lenet5 --wave-dir ''");
   EXPECT_EQ(r.code, 0) << r.out;
   EXPECT_NE(r.out.find("bring-up of backend systemc-rtl"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("random       6 passed, 0 failed"), std::string::npos) << r.out;
@@ -131,18 +131,16 @@ TEST(RtlOnDemand, AnUnusableCacheIsOneClearError) {
 TEST(RtlOnDemand, TheKeyFollowsTheHardwareNotTheRunTimeKnobs) {
   // Memory latencies live in the C++ memory model and the ALU intervals in
   // run-time ports: one model (the package's comment, with the config hash, differs).
-  EXPECT_EQ(vta::rtl::model_key(tiny()),
-            vta::rtl::model_key(
-                vta::load_config(VTA_SOURCE_DIR "/tests/configs/rtl-tiny.yaml", {{"gemm.pipeline_depth", "4"},
-                                                                                  {"alu.latency", "6"},
-                                                                                  {"memory.read_latency", "9"},
-                                                                                  {"alu.ii_imm", "3"}})));
+  EXPECT_EQ(
+      vta::rtl::model_key(tiny()),
+      vta::rtl::model_key(vta::load_config(
+          VTA_SOURCE_DIR "/tests/configs/rtl-tiny.yaml",
+          {{"gemm.pipeline_depth", "4"}, {"alu.latency", "6"}, {"memory.read_latency", "9"}, {"alu.ii_imm", "3"}})));
   EXPECT_NE(vta::rtl::model_key(tiny("4")), vta::rtl::model_key(tiny("5")));
   EXPECT_NE(vta::rtl::model_key(tiny()),
-            vta::rtl::model_key(vta::load_config(VTA_SOURCE_DIR "/tests/configs/rtl-tiny.yaml",
-                                                 {{"gemm.pipeline_depth", "4"},
-                                                  {"alu.latency", "6"},
-                                                  {"queues.command_depth", "2"}})));
+            vta::rtl::model_key(
+                vta::load_config(VTA_SOURCE_DIR "/tests/configs/rtl-tiny.yaml",
+                                 {{"gemm.pipeline_depth", "4"}, {"alu.latency", "6"}, {"queues.command_depth", "2"}})));
 }
 
 }  // namespace

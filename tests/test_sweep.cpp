@@ -20,12 +20,12 @@
 #include "env_guard.h"
 #include "run_cli.h"
 #include "sweep_test_util.h"
-#include "vta/compiler/ops/reference.h"
 #include "vta/compiler/frontend/zoo.h"
 #include "vta/compiler/frontend/zoo_cache.h"
+#include "vta/compiler/ops/reference.h"
 #include "vta/isa/config.h"
-#include "vta/model/backend.h"
 #include "vta/isa/error.h"
+#include "vta/model/backend.h"
 #include "vta/sweeps/constraints.h"
 #include "vta/sweeps/layer_energy.h"
 #include "vta/sweeps/pareto.h"
@@ -86,7 +86,8 @@ TEST(SweepSpace, EveryExampleSpecLoads) {
 
 // batch as an axis of the network: one network per batch size, each its own key.
 TEST(SweepSpace, BatchListIsOneNetworkPerSize) {
-  const SweepSpec s = spec_of("base: vta-1x16x16\nnetworks:\n  - {zoo: lenet5, batch: [1, 4, 16], seed: 3}\n  - resnet18\n");
+  const SweepSpec s =
+      spec_of("base: vta-1x16x16\nnetworks:\n  - {zoo: lenet5, batch: [1, 4, 16], seed: 3}\n  - resnet18\n");
   ASSERT_EQ(s.networks.size(), 4u);
   EXPECT_EQ(s.networks[0].key(), "lenet5/s3");
   EXPECT_EQ(s.networks[1].key(), "lenet5/b4/s3");
@@ -141,7 +142,8 @@ TEST(SweepConstraints, UnitsAndTheViolatedMessage) {
 // A sweep's zoo networks come from the zoo cache, one entry for every design
 // point (kAnyConfig); --no-cache (use_cache false) leaves the cache alone.
 TEST(SweepStages, ZooNetworksComeFromTheCache) {
-  const auto dir = std::filesystem::path(VTA_BINARY_DIR) / "test-tmp" / ("sweep-zoo-cache-" + std::to_string(::getpid()));
+  const auto dir =
+      std::filesystem::path(VTA_BINARY_DIR) / "test-tmp" / ("sweep-zoo-cache-" + std::to_string(::getpid()));
   std::filesystem::remove_all(dir);
   vta::test::EnvGuard env("VTA_CACHE_DIR", dir.string());
   NetworkSpec ns;
@@ -158,8 +160,10 @@ TEST(SweepStages, ZooNetworksComeFromTheCache) {
   const PreparedNetwork cached = prepare_network(ns, "t.yaml");
   EXPECT_EQ(cached.input.data, built.input.data);
   ASSERT_EQ(cached.graph.nodes.size(), built.graph.nodes.size());
-  const vta::compiler::Tensor a = vta::compiler::run_graph(built.graph, built.input)[static_cast<size_t>(built.graph.output)];
-  const vta::compiler::Tensor b = vta::compiler::run_graph(cached.graph, cached.input)[static_cast<size_t>(cached.graph.output)];
+  const vta::compiler::Tensor a =
+      vta::compiler::run_graph(built.graph, built.input)[static_cast<size_t>(built.graph.output)];
+  const vta::compiler::Tensor b =
+      vta::compiler::run_graph(cached.graph, cached.input)[static_cast<size_t>(cached.graph.output)];
   EXPECT_EQ(a.data, b.data);
   std::filesystem::remove_all(dir);
 }
@@ -226,9 +230,11 @@ TEST(SweepStages, HostModelCountsInTimeMs) {
   ns.zoo = "lenet5";
   const PreparedNetwork n = prepare_network(ns, "t.yaml");
   const vta::Config fast = vta::load_config(vta::resolve_config_path("vta-1x16x16"), {});
-  const vta::Config slow = vta::load_config(vta::resolve_config_path("vta-1x16x16"),
-                                            {{"host.mem_gbps", "0.01"}, {"host.link", "pcie"}, {"host.setup_us", "100"}});
-  for (auto stage : {&stage_analytic, +[](const vta::Config& c, const PreparedNetwork& p) { return stage_systemc(c, p); }}) {
+  const vta::Config slow =
+      vta::load_config(vta::resolve_config_path("vta-1x16x16"),
+                       {{"host.mem_gbps", "0.01"}, {"host.link", "pcie"}, {"host.setup_us", "100"}});
+  for (auto stage :
+       {&stage_analytic, +[](const vta::Config&c, const PreparedNetwork&p) { return stage_systemc(c, p); }}) {
     const StageResult f = stage(fast, n), s = stage(slow, n), again = stage(slow, n);
     EXPECT_EQ(f.metrics.get("cycles"), s.metrics.get("cycles"));
     EXPECT_GT(s.metrics.get("host_ms"), f.metrics.get("host_ms") + 0.4);  // at least 4 copies of 100 us
@@ -629,7 +635,8 @@ static bool verilator_built() {
 }
 
 TEST(SweepStages, AnRtlCheckThatCannotRunIsNotRunNeverOk) {
-  const std::string why = verilator_built() ? "no model (a test)" : "the verilator backend is not built into this binary";
+  const std::string why =
+      verilator_built() ? "no model (a test)" : "the verilator backend is not built into this binary";
   NetworkSpec ns;
   ns.zoo = "lenet5";
   const PreparedNetwork n = prepare_network(ns, "t.yaml");
@@ -694,8 +701,9 @@ TEST(SweepRunner, RtlChecksNotRunAreCountedAndSetTheExitCode) {
   // A short cell; the reason on hover.
   EXPECT_NE(page.find(">bit-exact ok, rtl not run (optional)</td>"), std::string::npos);
   EXPECT_NE(page.find("title=\"bit-exact: passed"), std::string::npos);
-  EXPECT_NE(page.find(verilator_built() ? "VTA_RTL_ON_DEMAND=off" : "the verilator backend is not built into this binary"),
-            std::string::npos);
+  EXPECT_NE(
+      page.find(verilator_built() ? "VTA_RTL_ON_DEMAND=off" : "the verilator backend is not built into this binary"),
+      std::string::npos);
 }
 
 }  // namespace

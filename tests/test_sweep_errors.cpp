@@ -118,12 +118,11 @@ TEST(SweepSpecErrors, GridTooLargeToList) {
 // stage 2 with the count of each rule (top_k counts per objective).
 TEST(SweepFunnel, Stage2SelectionAboveMaxPointsIsRefused) {
   const auto dir = sweep_dir("funnel");
-  const std::string spec = write_spec(
-      dir, "s.yaml",
-      std::string("base: vta-1x16x16\n") + kNet +
-          "axes:\n  - knob: gemm.pipeline_depth\n    range: {from: 4, to: 9}\n"
-          "objectives:\n  - minimize: cycles\n  - maximize: gops\n"
-          "funnel:\n  stage2: {top_k: 3, max_points: 2}\n");
+  const std::string spec = write_spec(dir, "s.yaml",
+                                      std::string("base: vta-1x16x16\n") + kNet +
+                                          "axes:\n  - knob: gemm.pipeline_depth\n    range: {from: 4, to: 9}\n"
+                                          "objectives:\n  - minimize: cycles\n  - maximize: gops\n"
+                                          "funnel:\n  stage2: {top_k: 3, max_points: 2}\n");
   const auto r = run_vta("sweep run -q " + spec + " --db " + (dir / "s.db").string());
   EXPECT_EQ(r.code, 2) << r.out;
   EXPECT_NE(r.out.find("stage 2 selects"), std::string::npos) << r.out;
@@ -152,7 +151,8 @@ TEST(SweepSpecErrors, MissingOnnxFile) {
 }
 
 TEST(SweepSpecErrors, UnknownBase) {
-  expect_spec_error(std::string("base: vta-9x9x9\n") + kNet, "s.yaml:1: base: vta-9x9x9: no such config file or preset");
+  expect_spec_error(std::string("base: vta-9x9x9\n") + kNet,
+                    "s.yaml:1: base: vta-9x9x9: no such config file or preset");
 }
 
 // A base name longer than the system allows in a file name (found by
@@ -225,8 +225,9 @@ TEST(SweepStoreErrors, NotAStore) {
 // nlohmann's own "[json.exception...]" message.
 TEST(SweepStoreErrors, DamagedJsonColumnsAreNamed) {
   const auto dir = sweep_dir("damaged");
-  const std::string spec = write_spec(dir, "s.yaml", std::string("base: vta-1x16x16\n") + kNet +
-                                                        "axes:\n  - knob: clock.mhz\n    values: [100, 200]\n");
+  const std::string spec =
+      write_spec(dir, "s.yaml",
+                 std::string("base: vta-1x16x16\n") + kNet + "axes:\n  - knob: clock.mhz\n    values: [100, 200]\n");
   const std::string good = (dir / "good.db").string();
   ASSERT_EQ(run_vta("sweep run -q " + spec + " --db " + good + " --max-stage 1").code, 0);
   const std::vector<std::pair<std::string, std::string>> damage = {
@@ -256,8 +257,8 @@ TEST(SweepStoreErrors, DamagedJsonColumnsAreNamed) {
 // with VTA_SWEEP_JOURNAL=delete) a store keeps a rollback journal.
 TEST(SweepStoreErrors, JournalModeFollowsTheFileSystem) {
   const auto dir = sweep_dir("journal");
-  const std::string spec = write_spec(dir, "s.yaml", std::string("base: vta-1x16x16\n") + kNet +
-                                                        "axes:\n  - knob: clock.mhz\n    values: [100]\n");
+  const std::string spec = write_spec(
+      dir, "s.yaml", std::string("base: vta-1x16x16\n") + kNet + "axes:\n  - knob: clock.mhz\n    values: [100]\n");
   auto mode = [](const std::string& db) {
     sqlite3* h = nullptr;
     EXPECT_EQ(sqlite3_open(db.c_str(), &h), SQLITE_OK);
@@ -274,8 +275,8 @@ TEST(SweepStoreErrors, JournalModeFollowsTheFileSystem) {
   EXPECT_EQ(mode(local), "wal");
   ASSERT_EQ(run_vta("sweep run -q --max-stage 0 " + spec + " --db " + nfs, "VTA_SWEEP_JOURNAL=delete").code, 0);
   EXPECT_EQ(mode(nfs), "delete");
-  const auto bad = run_vta("sweep run -q --max-stage 0 " + spec + " --db " + (dir / "x.db").string(),
-                           "VTA_SWEEP_JOURNAL=fast");
+  const auto bad =
+      run_vta("sweep run -q --max-stage 0 " + spec + " --db " + (dir / "x.db").string(), "VTA_SWEEP_JOURNAL=fast");
   EXPECT_EQ(bad.code, 2) << bad.out;
   EXPECT_NE(bad.out.find("VTA_SWEEP_JOURNAL=fast: give wal or delete"), std::string::npos) << bad.out;
 }

@@ -57,7 +57,8 @@ TEST(SystemC, ValuesMatchGoldenOnTheTiledProgram) {
   tiled_program(pg, 6);
   ps.run();
   pg.run();
-  for (const auto& [addr, a] : gd->dram().allocations()) EXPECT_EQ(sc->dram().read(addr, a.bytes), gd->dram().read(addr, a.bytes)) << std::hex << addr;
+  for (const auto& [addr, a] : gd->dram().allocations())
+    EXPECT_EQ(sc->dram().read(addr, a.bytes), gd->dram().read(addr, a.bytes)) << std::hex << addr;
   const vta::RunStats sc_stats = sc->stats(), gd_stats = gd->stats();
   EXPECT_GT(sc_stats.total.get("cycles.total"), 0u);
   // Every counter the golden model has, the cycle model reports identically.

@@ -196,10 +196,13 @@ CompiledNetwork compile_with_remainders(const Graph& g, const vta::Config& cfg, 
     const ConvGeom geo = conv_geom(n, net.graph.at(n.inputs[0]).out, cfg, add >= 0 ? &net.graph.at(add) : nullptr);
     const bool residual = add >= 0 && net.graph.at(add).op == Op::Add;
     Tile t = info.tile;
-    t.tw = non_divisor(geo.wo, t.tw, [&](int64_t tw) { return tile_fits(geo, Tile{t.th, tw, t.toc, t.tic, 0}, cfg, residual); });
+    t.tw = non_divisor(geo.wo, t.tw, [&](int64_t tw) {
+      return tile_fits(geo, Tile{t.th, tw, t.toc, t.tic, 0}, cfg, residual);
+    });
     if (!geo.dw)
-      t.tic = non_divisor(geo.cib, t.tic,
-                          [&](int64_t tic) { return tile_fits(geo, Tile{t.th, t.tw, t.toc, tic, 0}, cfg, residual); });
+      t.tic = non_divisor(geo.cib, t.tic, [&](int64_t tic) {
+        return tile_fits(geo, Tile{t.th, t.tw, t.toc, tic, 0}, cfg, residual);
+      });
     *forced += geo.wo % t.tw != 0 || geo.cib % t.tic != 0;
     info.tile = t;
   }
@@ -250,7 +253,8 @@ TEST_P(Remainders, ForcedRemainderTilesStayBitExactAndRaceFree) {
   for (const auto& [be, desc] : vta::backends()) {
     if (be != "golden" && be != "systemc") continue;
     auto backend = vta::make_backend(be, cfg);
-    EXPECT_EQ(run_network(net, *backend, input).output.data, want.data) << net_name << " on " << preset_name << "/" << be;
+    EXPECT_EQ(run_network(net, *backend, input).output.data, want.data)
+        << net_name << " on " << preset_name << "/" << be;
   }
   vta::test::expect_race_free(net, cfg);
 }

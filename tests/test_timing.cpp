@@ -57,7 +57,7 @@ TEST(Timing, LoadInpOneElement) {
   EXPECT_EQ(s.get("cycles.total"), 42u);
   EXPECT_EQ(s.get("load.busy"), 42u - 22u);
   EXPECT_EQ(s.get("load.wait_memory"), (42u - 23u) - 2u);  // all but its 2 beats
-  EXPECT_EQ(s.get("memory.read_beats"), 4u + 2u);           // fetch + data
+  EXPECT_EQ(s.get("memory.read_beats"), 4u + 2u);          // fetch + data
 }
 
 // One element of each memory type, available at 22, with and without two pad
@@ -83,11 +83,12 @@ TEST_P(TimingLoadEachMemory, ExactCycles) {
   EXPECT_EQ(s.get("cycles.total"), end + (l.on_compute ? 1 : 0));
 }
 
-INSTANTIATE_TEST_SUITE_P(Timing, TimingLoadEachMemory,
-                         ::testing::Combine(::testing::Values(OneLoad{MemId::UOP, 1, true}, OneLoad{MemId::WGT, 32, false},
-                                                              OneLoad{MemId::INP, 2, false}, OneLoad{MemId::ACC, 8, true},
-                                                              OneLoad{MemId::ACC_8BIT, 2, true}),
-                                            ::testing::Bool()));
+INSTANTIATE_TEST_SUITE_P(
+    Timing, TimingLoadEachMemory,
+    ::testing::Combine(::testing::Values(OneLoad{MemId::UOP, 1, true}, OneLoad{MemId::WGT, 32, false},
+                                         OneLoad{MemId::INP, 2, false}, OneLoad{MemId::ACC, 8, true},
+                                         OneLoad{MemId::ACC_8BIT, 2, true}),
+                       ::testing::Bool()));
 
 TEST(Timing, LoadInpWithPadding) {
   // 1 row, x_pad_0 1, x_pad_1 2, y_pad_0 1: (1+1)*(1+1+2) = 8 elements, 7 pads

@@ -11,9 +11,9 @@
 
 #include "test_support.h"
 #include "vta/compiler/compile.h"
+#include "vta/compiler/frontend/zoo.h"
 #include "vta/compiler/ops/reference.h"
 #include "vta/compiler/run/runtime.h"
-#include "vta/compiler/frontend/zoo.h"
 #include "vta/isa/error.h"
 #include "vta/sweeps/tune.h"
 

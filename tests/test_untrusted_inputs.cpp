@@ -45,7 +45,8 @@ using vta::test::run_vta;
 // A fresh folder for the current test.
 fs::path test_dir() {
   const auto* t = ::testing::UnitTest::GetInstance()->current_test_info();
-  const fs::path d = fs::path(VTA_BINARY_DIR) / "test-tmp" / "untrusted" / (std::string(t->name()) + "-" + std::to_string(::getpid()));
+  const fs::path d =
+      fs::path(VTA_BINARY_DIR) / "test-tmp" / "untrusted" / (std::string(t->name()) + "-" + std::to_string(::getpid()));
   fs::remove_all(d);
   fs::create_directories(d);
   return d;
@@ -80,8 +81,8 @@ TEST(UntrustedSlurm, StatusRefusesAJobIdThatIsNotANumber) {
   const fs::path d = test_dir();
   const fs::path spec = write(d / "s.yaml", kTinySweep);
   const fs::path marker = d / "PWNED";
-  write(d / "slurm-jobs.json", "{\"tasks\": 1, \"spec\": \"" + spec.string() + "\", \"A\": \"1;touch " +
-                                   marker.string() + ";#\"}");
+  write(d / "slurm-jobs.json",
+        "{\"tasks\": 1, \"spec\": \"" + spec.string() + "\", \"A\": \"1;touch " + marker.string() + ";#\"}");
   // squeue is on PATH wherever Slurm is: the id must be refused before it is asked.
   expect_refused(run_vta("sweep status " + d.string()), "slurm-jobs.json: job A must be a Slurm job id (digits)");
   EXPECT_FALSE(fs::exists(marker));
@@ -91,14 +92,14 @@ TEST(UntrustedSlurm, StatusRefusesDamagedJobLists) {
   const fs::path d = test_dir();
   const fs::path spec = write(d / "s.yaml", kTinySweep);
   const std::string s = "\"spec\": \"" + spec.string() + "\"";
-  for (const auto& [text, needle] :
-       std::vector<std::pair<std::string, std::string>>{{"{\"tasks\": 2000000000, " + s + "}", "tasks must be an integer from 1 to 100000"},
-                                                        {"{\"tasks\": 1e300, " + s + "}", "tasks must be an integer"},
-                                                        {"{\"tasks\": \"2\", " + s + "}", "tasks must be an integer"},
-                                                        {"{\"tasks\": 1, \"spec\": 7}", "spec must be the path"},
-                                                        {"{\"tasks\": 1, " + s + ", \"B\": 5}", "job B must be a Slurm job id"},
-                                                        {"[1, 2]", "not a JSON object"},
-                                                        {"{\"tasks\": 1,", "not valid JSON"}}) {
+  for (const auto& [text, needle] : std::vector<std::pair<std::string, std::string>>{
+           {"{\"tasks\": 2000000000, " + s + "}", "tasks must be an integer from 1 to 100000"},
+           {"{\"tasks\": 1e300, " + s + "}", "tasks must be an integer"},
+           {"{\"tasks\": \"2\", " + s + "}", "tasks must be an integer"},
+           {"{\"tasks\": 1, \"spec\": 7}", "spec must be the path"},
+           {"{\"tasks\": 1, " + s + ", \"B\": 5}", "job B must be a Slurm job id"},
+           {"[1, 2]", "not a JSON object"},
+           {"{\"tasks\": 1,", "not valid JSON"}}) {
     write(d / "slurm-jobs.json", text);
     const CliResult r = run_vta("sweep status " + d.string());
     expect_refused(r, needle);
@@ -137,11 +138,12 @@ TEST(UntrustedSlurm, AFolderNameIsOneWordInEveryScript) {
   const fs::path spec = write(d / "s.yaml", kTinySweep);
   const std::string name = "jobs $(touch PWNED1) `touch PWNED2` ' \" ;touch PWNED3";
   const fs::path jobs = d / name;
-  const CliResult r = run_vta("sweep submit --slurm " + spec.string() + " --dir " + vta::shell_quote(jobs.string()) +
-                                  " --vta " + VTA_EXE,
-                              stub_sbatch(d));
+  const CliResult r = run_vta(
+      "sweep submit --slurm " + spec.string() + " --dir " + vta::shell_quote(jobs.string()) + " --vta " + VTA_EXE,
+      stub_sbatch(d));
   ASSERT_EQ(r.code, 0) << r.out;
-  EXPECT_HAS(slurp(d / "bin" / "calls"), "--dependency=afterok:4242 --kill-on-invalid-dep=yes " + (jobs / "job-C.sh").string());
+  EXPECT_HAS(slurp(d / "bin" / "calls"),
+             "--dependency=afterok:4242 --kill-on-invalid-dep=yes " + (jobs / "job-C.sh").string());
   for (const char* job : {"job-A.sh", "job-B.sh", "job-C.sh"}) {
     const fs::path script = jobs / job;
     ASSERT_TRUE(fs::exists(script)) << script;
@@ -254,10 +256,12 @@ TEST(UntrustedOutputs, AnOnnxOutputNameIsNotAPath) {
   const CliResult r = run_vta("run --onnx " + model.string() + " --input input=" + (d / "in.npy").string() +
                               " --output-dir " + od.string());
   EXPECT_EQ(r.code, 2) << r.out;
-  EXPECT_HAS(r.out, "vta: error: --output-dir " + od.string() + ": the model's output '../../escaped' is not a plain file name");
+  EXPECT_HAS(r.out, "vta: error: --output-dir " + od.string() +
+                        ": the model's output '../../escaped' is not a plain file name");
   EXPECT_FALSE(fs::exists(d / "a" / "escaped.npy"));
   EXPECT_FALSE(fs::exists(d / "escaped.npy"));
-  for (const char* bad : {"", ".", "..", "a/b", "/etc/x", "a\\b", "a\nb"}) EXPECT_FALSE(vta::is_plain_file_name(bad)) << bad;
+  for (const char* bad : {"", ".", "..", "a/b", "/etc/x", "a\\b", "a\nb"})
+    EXPECT_FALSE(vta::is_plain_file_name(bad)) << bad;
   for (const char* good : {"fc3", "out.0", "..x", "y-z"}) EXPECT_TRUE(vta::is_plain_file_name(good)) << good;
 }
 
@@ -534,8 +538,7 @@ TEST(UntrustedCli, NumbersOutOfRangeAreRefused) {
 TEST(UntrustedCli, BringupNetworksKeepTheirCommasAndUnknownOnesAreBadInput) {
   expect_refused(run_vta("bringup -b golden --no-corners --no-conformance --random 0 --networks lenet5,nope"),
                  "--networks nope: no such zoo network");
-  const CliResult r =
-      run_vta("bringup -b golden --no-corners --no-conformance --random 0 --networks dense:16,16");
+  const CliResult r = run_vta("bringup -b golden --no-corners --no-conformance --random 0 --networks dense:16,16");
   EXPECT_EQ(r.code, 0) << r.out;
   EXPECT_HAS(r.out, "networks     1 passed, 0 failed");
 }

@@ -82,8 +82,9 @@ TEST(CoSimErrors, ConfigsOfOtherPresetsNameTheBackendItsPresetAndVerilator) {
              "'vta-4x16x16' (");
   EXPECT_HAS(msg, "differs from it in ");
   EXPECT_HAS(msg, "first: its BATCH is 1 where the config needs 4.");
-  EXPECT_HAS(msg, "Models on demand are off (VTA_RTL_ON_DEMAND=off): unset it to build this config's co-simulated "
-                  "model into the cache, or use -b verilator.");
+  EXPECT_HAS(msg,
+             "Models on demand are off (VTA_RTL_ON_DEMAND=off): unset it to build this config's co-simulated "
+             "model into the cache, or use -b verilator.");
   EXPECT_HAS(error_of("systemc-rtl", preset("vta-1x16x16", {{"alu.lanes", "4"}})),
              "differs from it in 1 parameter, first: its ALU_LANES is 16 where the config needs 4.");
   // The maxima the run-time ports lower, as on verilator.

@@ -11,10 +11,10 @@
 #include <fstream>
 #include <set>
 
-#include "vta/compiler/ir/graph_io.h"
-#include "vta/compiler/ops/reference.h"
 #include "vta/compiler/frontend/zoo.h"
 #include "vta/compiler/frontend/zoo_cache.h"
+#include "vta/compiler/ir/graph_io.h"
+#include "vta/compiler/ops/reference.h"
 #include "vta/isa/error.h"
 
 namespace vta::compiler {
@@ -132,8 +132,8 @@ TEST_F(ZooCache, KeepsTheLastFourBuilds) {
   zoo_run(kNet, opts_, "cfg", false);
   std::set<std::string> left;
   for (const auto& e : fs::directory_iterator(dir_)) left.insert(e.path().filename().string());
-  EXPECT_EQ(left, (std::set<std::string>{fs::path(path()).parent_path().filename().string(), "build-old2",
-                                         "build-old3", "build-old4", "not-a-build"}));
+  EXPECT_EQ(left, (std::set<std::string>{fs::path(path()).parent_path().filename().string(), "build-old2", "build-old3",
+                                         "build-old4", "not-a-build"}));
 }
 
 TEST_F(ZooCache, AnUnwritableFolderIsNoError) {

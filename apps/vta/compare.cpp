@@ -10,11 +10,11 @@
 
 #include "run_and_exit.h"
 #include "vta/compiler/compile.h"
-#include "vta/compiler/passes/pin_host_ops.h"
-#include "vta/compiler/run/runtime.h"
+#include "vta/compiler/frontend/onnx.h"
 #include "vta/compiler/frontend/zoo.h"
 #include "vta/compiler/frontend/zoo_cache.h"
-#include "vta/compiler/frontend/onnx.h"
+#include "vta/compiler/passes/pin_host_ops.h"
+#include "vta/compiler/run/runtime.h"
 #include "vta/isa/config.h"
 #include "vta/isa/error.h"
 #include "vta/isa/read_file.h"
@@ -101,7 +101,8 @@ int compare(const CompareOpts& o) {
   if (names.size() < 2) fail("compare: --backends needs at least two backends, got '{}'", o.backends);
   const int inputs = !o.program.empty() + !o.model.empty() + !o.onnx.empty();
   if (inputs != 1) fail("compare: give exactly one of a program, --model or --onnx");
-  if (!o.host_ops.empty() && !o.program.empty()) fail("compare: --host-ops applies to --model or --onnx, not to programs");
+  if (!o.host_ops.empty() && !o.program.empty())
+    fail("compare: --host-ops applies to --model or --onnx, not to programs");
   compiler::pin_host_ops(compiler::Graph{}, o.host_ops);  // names checked before anything runs
   if ((o.tune || !o.tune_cache.empty()) && !o.program.empty())
     fail("compare: --tune applies to --model or --onnx, not to programs");
@@ -164,7 +165,9 @@ int compare(const CompareOpts& o) {
     std::string line = fmt::format("{:<28}", name.size() > 28 ? name.substr(0, 27) + "~" : name);
     for (uint64_t x : v) line += fmt::format(" {:>14}", x);
     for (size_t k = 1; k < v.size(); ++k) {
-      const double d = v[0] == 0 ? (v[k] == 0 ? 0.0 : 100.0) : 100.0 * (static_cast<double>(v[k]) - static_cast<double>(v[0])) / static_cast<double>(v[0]);
+      const double d =
+          v[0] == 0 ? (v[k] == 0 ? 0.0 : 100.0)
+                    : 100.0 * (static_cast<double>(v[k]) - static_cast<double>(v[0])) / static_cast<double>(v[0]);
       worst = std::max(worst, std::fabs(d));
       line += fmt::format(" {:>+10.3f}", d);
     }
@@ -201,7 +204,8 @@ int compare(const CompareOpts& o) {
 }  // namespace
 
 void add_compare_command(CLI::App& app) {
-  auto* cmd = app.add_subcommand("compare", "run one program or network on several cycle models and compare cycles per region");
+  auto* cmd =
+      app.add_subcommand("compare", "run one program or network on several cycle models and compare cycles per region");
   auto o = std::make_shared<CompareOpts>();
   cmd->add_option("program", o->program, "program (.vasm) or conformance folder");
   cmd->add_option("--backends", o->backends, "comma-separated backends; differences are relative to the first")
@@ -224,7 +228,7 @@ void add_compare_command(CLI::App& app) {
             char* end = nullptr;
             const double d = std::strtod(v.c_str(), &end);
             return end != v.c_str() && *end == '\0' && std::isfinite(d) && d >= 0 ? std::string()
-                                                                                 : "must be a finite number >= 0";
+                                                                                  : "must be a finite number >= 0";
           },
           "PERCENT"));
   cmd->callback([o] { run_and_exit([o] { return compare(*o); }); });

@@ -15,13 +15,6 @@
 #include <sstream>
 #include <utility>
 
-#include "vta/isa/config.h"
-#include "vta/isa/error.h"
-#include "vta/isa/io_guard.h"
-#include "vta/isa/read_file.h"
-#include "vta/isa/write_file.h"
-#include "vta/model/backend.h"
-#include "vta/model/image.h"
 #include "bringup_command.h"
 #include "compare.h"
 #include "estimate_command.h"
@@ -30,11 +23,18 @@
 #include "run_and_exit.h"
 #include "run_network.h"
 #include "sweep_command.h"
-#include "vta/compiler/frontend/onnx.h"
 #include "vta/compiler/compile.h"
-#include "vta/compiler/passes/pin_host_ops.h"
+#include "vta/compiler/frontend/onnx.h"
 #include "vta/compiler/frontend/zoo.h"
+#include "vta/compiler/passes/pin_host_ops.h"
+#include "vta/isa/config.h"
+#include "vta/isa/error.h"
+#include "vta/isa/io_guard.h"
 #include "vta/isa/path_probe.h"
+#include "vta/isa/read_file.h"
+#include "vta/isa/write_file.h"
+#include "vta/model/backend.h"
+#include "vta/model/image.h"
 
 #ifndef VTA_VERSION
 #define VTA_VERSION "0.0.0"
@@ -104,7 +104,8 @@ std::string hex_rows(const std::vector<uint8_t>& bytes, size_t row) {
   std::string out;
   for (size_t i = 0; i < bytes.size(); i += row) {
     out += "   ";
-    for (size_t j = i; j < std::min(bytes.size(), i + row); ++j) out += fmt::format(" {:4d}", static_cast<int8_t>(bytes[j]));
+    for (size_t j = i; j < std::min(bytes.size(), i + row); ++j)
+      out += fmt::format(" {:4d}", static_cast<int8_t>(bytes[j]));
     out += "\n";
   }
   return out;
@@ -183,9 +184,9 @@ int run_one(const std::string& path, const vta::Config& cfg, const RunOpts& o, n
   rec["instructions"] = image.insns.size();
   rec["wall_seconds"] = secs;
   rec["check"] = o.backend_options.timing_only ? "skipped (timing-only)"
-                 : image.expect.empty()         ? "none"
-                 : mismatches.empty()           ? "pass"
-                                                : "FAIL";
+                 : image.expect.empty()        ? "none"
+                 : mismatches.empty()          ? "pass"
+                                               : "FAIL";
   if (!compare_result.empty()) rec["compare"] = compare_result;
   rec["stats"] = st.to_json();
   records.push_back(rec);
@@ -280,7 +281,8 @@ static int run_cli(int argc, char** argv) {
   as->add_option("-o,--output", asm_out, "instruction binary")->required();
   as->add_option("--uops", asm_uops, "also write the uop binary here");
   asm_opts.add(as);
-  auto* dis = app.add_subcommand("disasm", "disassemble a raw instruction file, a .vasm program or a conformance folder");
+  auto* dis =
+      app.add_subcommand("disasm", "disassemble a raw instruction file, a .vasm program or a conformance folder");
   std::string dis_in;
   ConfigOpts dis_opts;
   dis->add_option("input", dis_in, "instructions.bin, program.vasm or a conformance-vector folder")->required();
@@ -293,7 +295,9 @@ static int run_cli(int argc, char** argv) {
   run->add_option("programs", run_opts.programs, "program files (.vasm) or conformance folders");
   vta::app::NetworkRunOptions net_opts;
   run->add_option("--model", net_opts.model, "compile and run a zoo network (see `vta zoo list`)");
-  run->add_option("--onnx", net_opts.onnx, "compile and run a quantized ONNX model (QDQ form, docs in compiler/include/vta/compiler/frontend/onnx.h)");
+  run->add_option(
+      "--onnx", net_opts.onnx,
+      "compile and run a quantized ONNX model (QDQ form, docs in compiler/include/vta/compiler/frontend/onnx.h)");
   run->add_option(
       "--input", net_opts.inputs,
       "--onnx: NAME=FILE (.npy or .pb TensorProto), repeatable: the input, or operands given as graph inputs");
@@ -312,9 +316,11 @@ static int run_cli(int argc, char** argv) {
   run->add_option("--report-html", net_opts.report_html, "--model: write the per-layer report as HTML with plots");
   std::string passes;
   for (const auto& p : vta::compiler::pass_names()) passes += (passes.empty() ? "" : ", ") + p;
-  run->add_option("--dump-after", net_opts.dump_after, "--model: print the network after this compiler pass (" + passes + ")");
+  run->add_option("--dump-after", net_opts.dump_after,
+                  "--model: print the network after this compiler pass (" + passes + ")");
   std::string vta_kinds;
-  for (auto k : vta::compiler::vta_op_kinds()) vta_kinds += (vta_kinds.empty() ? "" : ",") + std::string(vta::compiler::op_name(k));
+  for (auto k : vta::compiler::vta_op_kinds())
+    vta_kinds += (vta_kinds.empty() ? "" : ",") + std::string(vta::compiler::op_name(k));
   run->add_option("--host-ops", net_opts.host_ops,
                   "--model/--onnx: run these op kinds on the host although VTA could (" + vta_kinds +
                       "), to see what a CPU fallback costs")
@@ -349,25 +355,25 @@ static int run_cli(int argc, char** argv) {
   run->add_option("--wave", run_opts.backend_options.wave_path,
                   "verilator: write a VCD waveform of the RTL (FILE.N.vcd for several programs)");
   run->add_option_function<std::string>(
-         "--wave-window",
-         [&run_opts](const std::string& w) {
-           // FROM:CYCLES, both decimal.
-           auto& bo = run_opts.backend_options;
-           const auto colon = w.find(':');
-           try {
-             size_t a = 0, b = 0;
-             if (colon == std::string::npos) throw std::invalid_argument(w);
-             bo.wave_from = std::stoull(w.substr(0, colon), &a);
-             bo.wave_cycles = std::stoull(w.substr(colon + 1), &b);
-             if (a != colon || b != w.size() - colon - 1 || w[0] == '-' || w[colon + 1] == '-' ||
-                 bo.wave_cycles == 0)  // an empty window would write no file at all
-               throw std::invalid_argument(w);
-           } catch (const std::exception&) {
-             throw CLI::ValidationError("--wave-window",
-                                        "expected FROM:CYCLES with CYCLES at least 1 (e.g. 0:100000), got '" + w + "'");
-           }
-         },
-         "--wave: the cycles to record, FROM:CYCLES (default 0:100000)");
+      "--wave-window",
+      [&run_opts](const std::string& w) {
+        // FROM:CYCLES, both decimal.
+        auto& bo = run_opts.backend_options;
+        const auto colon = w.find(':');
+        try {
+          size_t a = 0, b = 0;
+          if (colon == std::string::npos) throw std::invalid_argument(w);
+          bo.wave_from = std::stoull(w.substr(0, colon), &a);
+          bo.wave_cycles = std::stoull(w.substr(colon + 1), &b);
+          if (a != colon || b != w.size() - colon - 1 || w[0] == '-' || w[colon + 1] == '-' ||
+              bo.wave_cycles == 0)  // an empty window would write no file at all
+            throw std::invalid_argument(w);
+        } catch (const std::exception&) {
+          throw CLI::ValidationError("--wave-window",
+                                     "expected FROM:CYCLES with CYCLES at least 1 (e.g. 0:100000), got '" + w + "'");
+        }
+      },
+      "--wave: the cycles to record, FROM:CYCLES (default 0:100000)");
   run_cfg.add(run);
 
   app.add_subcommand("backends", "list the backends built into this binary");
@@ -416,7 +422,8 @@ static int run_cli(int argc, char** argv) {
       write_or_print(vta::schema_markdown(), schema_out);
     } else if (*gen) {
       vta::Config c = gen_opts.load();
-      write_or_print(gen_what == "sv" ? vta::isa::generate_sv_package(c) : vta::isa::generate_opencl_defines(c), gen_out);
+      write_or_print(gen_what == "sv" ? vta::isa::generate_sv_package(c) : vta::isa::generate_opencl_defines(c),
+                     gen_out);
     } else if (*as) {
       vta::Config c = asm_opts.load();
       vta::ProgramImage img = vta::read_program(asm_in, c);
@@ -463,16 +470,15 @@ static int run_cli(int argc, char** argv) {
           if (run->count(opt))
             vta::fail("run: {} compares or prints tensors, and --timing-only computes none (leave one out)", opt);
       // Options of network runs would be ignored here: name them instead.
-      for (const char* opt :
-           {"--seed", "--batch", "--image", "--report-csv", "--report-json", "--report-html", "--dump-after", "--no-cache",
-            "--host-ops", "--tune", "--tune-cache"})
+      for (const char* opt : {"--seed", "--batch", "--image", "--report-csv", "--report-json", "--report-html",
+                              "--dump-after", "--no-cache", "--host-ops", "--tune", "--tune-cache"})
         if (run->count(opt)) vta::fail("run: {} applies to --model or --onnx, not to program runs", opt);
       vta::Config c = run_cfg.load();
       // No output may replace a program: checked before anything runs.
       for (const auto& p : run_opts.programs) vta::note_input(p, "program");
-      for (const auto& [opt, path] : {std::pair{"--stats-out", run_opts.stats_out},
-                                      std::pair{"--trace", run_opts.backend_options.trace_path},
-                                      std::pair{"--wave", run_opts.backend_options.wave_path}})
+      for (const auto& [opt, path] :
+           {std::pair{"--stats-out", run_opts.stats_out}, std::pair{"--trace", run_opts.backend_options.trace_path},
+            std::pair{"--wave", run_opts.backend_options.wave_path}})
         if (!path.empty()) vta::check_output(path, opt);
       nlohmann::ordered_json records = nlohmann::ordered_json::array();
       int worst = kOk;
@@ -518,9 +524,10 @@ static int run_cli(int argc, char** argv) {
       for (const auto& n : g.nodes)
         if (in_integer.count(n.name)) integer.push_back(n.name);
       if (export_exact && !inexact.empty())
-        vta::fail("zoo export {} --exact-only: layer '{}' can reach {} (2^22 = 4194304 or more, where float32 with "
-                  "the tie offset is not exact) and its integer form does not fit int32; {} layers in all",
-                  export_name, inexact[0].node, inexact[0].bound, inexact.size());
+        vta::fail(
+            "zoo export {} --exact-only: layer '{}' can reach {} (2^22 = 4194304 or more, where float32 with "
+            "the tie offset is not exact) and its integer form does not fit int32; {} layers in all",
+            export_name, inexact[0].node, inexact[0].bound, inexact.size());
       vta::compiler::export_onnx(g, export_out);
       std::cout << fmt::format("wrote {} ({}){}\n", export_out, export_name,
                                integer.empty() ? ""

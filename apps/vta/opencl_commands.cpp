@@ -7,12 +7,12 @@
 #include <iostream>
 #include <memory>
 
+#include "design_options.h"
+#include "run_and_exit.h"
 #include "vta/isa/config.h"
 #include "vta/isa/error.h"
 #include "vta/isa/write_file.h"
 #include "vta/kernels/opencl.h"
-#include "design_options.h"
-#include "run_and_exit.h"
 
 namespace vta::app {
 

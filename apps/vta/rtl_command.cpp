@@ -56,7 +56,8 @@ int clean(const RtlCli& o) {
 }  // namespace
 
 void add_rtl_command(CLI::App& app) {
-  auto* rtl = app.add_subcommand("rtl", "the cache of RTL models built on demand for the verilator and systemc-rtl backends");
+  auto* rtl =
+      app.add_subcommand("rtl", "the cache of RTL models built on demand for the verilator and systemc-rtl backends");
   rtl->require_subcommand(1);
   auto o = std::make_shared<RtlCli>();
   auto* b = rtl->add_subcommand("build", "build a config's verilated model into the cache ahead of time");

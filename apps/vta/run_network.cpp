@@ -9,22 +9,22 @@
 #include <optional>
 
 #include "vta/compiler/compile.h"
-#include "vta/compiler/passes/pin_host_ops.h"
 #include "vta/compiler/frontend/onnx.h"
 #include "vta/compiler/frontend/onnx_inputs.h"
-#include "vta/compiler/ops/reference.h"
-#include "vta/compiler/run/report.h"
-#include "vta/compiler/run/runtime.h"
 #include "vta/compiler/frontend/zoo.h"
 #include "vta/compiler/frontend/zoo_cache.h"
+#include "vta/compiler/ops/reference.h"
+#include "vta/compiler/passes/pin_host_ops.h"
+#include "vta/compiler/run/report.h"
+#include "vta/compiler/run/runtime.h"
 #include "vta/isa/error.h"
 #include "vta/isa/io_guard.h"
+#include "vta/isa/path_probe.h"
 #include "vta/isa/read_file.h"
 #include "vta/isa/write_file.h"
 #include "vta/sweeps/html.h"
 #include "vta/sweeps/layer_energy.h"
 #include "vta/sweeps/tune.h"
-#include "vta/isa/path_probe.h"
 
 namespace vta::app {
 
@@ -54,7 +54,8 @@ struct OnnxRun {
 OnnxRun run_onnx_with(const std::string& model_path, const std::map<std::string, std::string>& files,
                       const NetworkRunOptions& o, const Config& c) {
   std::string activation;
-  const std::string bytes = bind_operands(read_file(model_path, "--onnx", kModelReadLimit), files, model_path, activation);
+  const std::string bytes =
+      bind_operands(read_file(model_path, "--onnx", kModelReadLimit), files, model_path, activation);
   if (onnx_is_float_model(bytes))
     fail("{}: given inputs are supported for integer (QDQ, QLinear, *Integer) models, this one takes a float input",
          model_path);
@@ -156,8 +157,9 @@ int run_onnx_inputs(const NetworkRunOptions& o, const Config& c) {
 int run_network_command(const NetworkRunOptions& o, const Config& c) {
   if ((!o.onnx_test.empty() || !o.inputs.empty()) &&
       (!o.report_csv.empty() || !o.report_json.empty() || !o.report_html.empty() || !o.dump_after.empty()))
-    fail("run: --report-csv, --report-json, --report-html and --dump-after apply to --model and --onnx runs on the "
-         "built-in input, not with --input or --onnx-test");
+    fail(
+        "run: --report-csv, --report-json, --report-html and --dump-after apply to --model and --onnx runs on the "
+        "built-in input, not with --input or --onnx-test");
   check_pass_name(o.dump_after);  // before the network is built
   // No report may replace the model or an input file: checked before anything runs.
   if (!o.onnx.empty()) {
@@ -208,8 +210,10 @@ int run_network_command(const NetworkRunOptions& o, const Config& c) {
     if (const auto names = onnx_graph_inputs(bytes); names.size() > 1) {
       std::string list;
       for (const auto& n : names) list += (list.empty() ? "" : ", ") + n;
-      fail("{}: the model has {} graph inputs ({}); give their values with --input NAME=FILE, or run its test "
-           "folder with --onnx-test DIR", o.onnx, names.size(), list);
+      fail(
+          "{}: the model has {} graph inputs ({}); give their values with --input NAME=FILE, or run its test "
+          "folder with --onnx-test DIR",
+          o.onnx, names.size(), list);
     }
     if (onnx_is_float_model(bytes)) {  // quantized post-training on a seeded input, which it then runs
       QuantizedModel q = import_onnx_float(bytes, o.onnx, {});
@@ -224,8 +228,7 @@ int run_network_command(const NetworkRunOptions& o, const Config& c) {
   co.host_ops = o.host_ops;
   std::optional<sweeps::TuneResult> tuned;
   if (o.tune) {
-    tuned =
-        sweeps::tune_network(g, c, static_cast<int>(*o.tune), input, sweeps::tune_cache_path(o.tune_cache), co);
+    tuned = sweeps::tune_network(g, c, static_cast<int>(*o.tune), input, sweeps::tune_cache_path(o.tune_cache), co);
     co.tiles = tuned->tiles;
   }
   co.dump_after = o.dump_after;

@@ -11,8 +11,8 @@
 namespace vta::app {
 
 struct NetworkRunOptions {
-  std::string model;  // a zoo name
-  std::string onnx;   // or an ONNX file
+  std::string model;                // a zoo name
+  std::string onnx;                 // or an ONNX file
   std::vector<std::string> inputs;  // --onnx: NAME=FILE (.npy/.pb): the activation, or operands folded into the model
   std::string expect;               // --onnx: the expected output (.npy/.pb)
   std::string output_dir;           // --onnx: write the output there as <name>.npy
@@ -25,8 +25,9 @@ struct NetworkRunOptions {
   bool no_cache = false;  // --model: build and calibrate afresh, bypassing the zoo cache (zoo_cache.h)
   std::string report_csv, report_json, report_html, dump_after;
   std::vector<std::string> host_ops;  // op kinds forced to the host (compiler::pin_host_ops())
-  std::optional<int64_t> tune;        // --tune N: tile candidates measured per layer (sweeps/tune.h); none: the cost model's pick
-  std::string tune_cache;             // the tuning cache file (empty: sweeps::tune_cache_path()'s rule)
+  std::optional<int64_t>
+      tune;                // --tune N: tile candidates measured per layer (sweeps/tune.h); none: the cost model's pick
+  std::string tune_cache;  // the tuning cache file (empty: sweeps::tune_cache_path()'s rule)
   std::string tool;
 };
 

@@ -10,11 +10,11 @@
 #include "vta/bringup/diagnose.h"
 #include "vta/bringup/programs.h"
 #include "vta/compiler/compile.h"
-#include "vta/compiler/run/runtime.h"
 #include "vta/compiler/frontend/zoo.h"
+#include "vta/compiler/run/runtime.h"
 #include "vta/isa/error.h"
-#include "vta/model/random_program.h"
 #include "vta/isa/path_probe.h"
+#include "vta/model/random_program.h"
 
 namespace vta::bringup {
 

@@ -9,11 +9,11 @@
 #include <nlohmann/json.hpp>
 
 #include "vta/isa/error.h"
+#include "vta/isa/write_file.h"
 #include "vta/model/backend.h"
 #include "vta/model/builders.h"
 #include "vta/model/program.h"
 #include "vta/model/race.h"
-#include "vta/isa/write_file.h"
 
 namespace vta::bringup {
 

@@ -34,7 +34,7 @@ NetworkEstimate estimate_network(const Graph& input, const Config& c, const Comp
         estimate_conv(e, n, in, c, fused >= 0 ? &g.at(fused) : nullptr);
       } else if (n.op == Op::Add) {
         if (fused_into(g, static_cast<int>(i), c) < 0) estimate_add(e, n, c);  // else in its conv's row
-      } else if (pool_fused_into(g, static_cast<int>(i), c) < 0) {  // else in its conv's row
+      } else if (pool_fused_into(g, static_cast<int>(i), c) < 0) {             // else in its conv's row
         estimate_pool(e, n, in, c);
       }
       net.cycles += e.cycles;

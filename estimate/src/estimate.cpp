@@ -201,8 +201,8 @@ Estimate estimate(const Config& c, const EstimateOptions& o) {
                                         : "one int8 multiply per DSP48E2 (packing off)");
   e.assumptions.push_back(
       "int8 MAC products summed in the DSP cascade (one DSP per MAC unpacked, as yosys maps the RTL)");
-  e.assumptions.push_back(fmt::format("the RTL builds {} ALU lanes for {} accumulator lanes (vta_alu.sv)",
-                                      std::min(c.alu.lanes, n), n));
+  e.assumptions.push_back(
+      fmt::format("the RTL builds {} ALU lanes for {} accumulator lanes (vta_alu.sv)", std::min(c.alu.lanes, n), n));
   e.assumptions.push_back(
       "LUT and FF per unit fitted to yosys synth_xilinx (xc7) of the RTL "
       "(estimate/calibration); Vivado or Quartus usually map tighter");

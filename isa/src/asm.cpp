@@ -16,8 +16,8 @@
 
 #include "vta/isa/config.h"
 #include "vta/isa/error.h"
-#include "vta/isa/parse_int.h"
 #include "vta/isa/fields.h"
+#include "vta/isa/parse_int.h"
 
 namespace vta::isa {
 
@@ -45,14 +45,17 @@ bool parse_number(std::string_view s, int64_t& v) { return parse_int(s, v, 1ull 
 
 std::string render_field(const FieldPos& p, uint32_t v) {
   switch (p.render) {
-    case Render::HEX: return fmt::format("{}=0x{:x}", member_name(p.member), v);
+    case Render::HEX:
+      return fmt::format("{}=0x{:x}", member_name(p.member), v);
     case Render::SIGNED: {
       int64_t s = v;
       if (p.width < 32 && (v >> (p.width - 1)) != 0) s -= int64_t{1} << p.width;
       return fmt::format("{}={}", member_name(p.member), s);
     }
-    case Render::FLAG: return v == 1 ? member_name(p.member) : fmt::format("{}={}", member_name(p.member), v);
-    default: return fmt::format("{}={}", member_name(p.member), v);
+    case Render::FLAG:
+      return v == 1 ? member_name(p.member) : fmt::format("{}={}", member_name(p.member), v);
+    default:
+      return fmt::format("{}={}", member_name(p.member), v);
   }
 }
 
@@ -125,7 +128,8 @@ Insn Layout::assemble(std::string_view line, std::string_view where) const {
   size_t next = 1;
   Format f = format_of(*op);
   if (f == Format::MEM || f == Format::ALU) {
-    const char* what = f == Format::MEM ? "a memory type (UOP WGT INP ACC OUT ACC_8BIT)" : "an ALU op (MIN MAX ADD SHR MUL)";
+    const char* what =
+        f == Format::MEM ? "a memory type (UOP WGT INP ACC OUT ACC_8BIT)" : "an ALU op (MIN MAX ADD SHR MUL)";
     if (toks.size() < 2) fail("{}: {} needs {}", where, toks[0], what);
     std::optional<uint32_t> v;
     if (f == Format::MEM) {

@@ -13,10 +13,10 @@
 
 #include "vta/isa/control_chars.h"
 #include "vta/isa/error.h"
-#include "vta/isa/path_probe.h"
-#include "vta/isa/yaml_documents.h"
-#include "vta/isa/read_file.h"
 #include "vta/isa/fields.h"
+#include "vta/isa/path_probe.h"
+#include "vta/isa/read_file.h"
+#include "vta/isa/yaml_documents.h"
 
 #ifndef VTA_SOURCE_DIR
 #define VTA_SOURCE_DIR "."
@@ -45,9 +45,9 @@ std::vector<KnobInfo> make_knobs() {
   std::vector<KnobInfo> v;
 #define VTA_SECTION(sec, doc)
 #define VTA_END(sec)
-#define VTA_KNOB(sec, nm, kind, def, mn, mx, doc)                                          \
+#define VTA_KNOB(sec, nm, kind, def, mn, mx, doc)                                                \
   v.push_back(KnobInfo{#sec, #nm, KnobKind::kind, #def, static_cast<double>(VTA_MIN_##kind(mn)), \
-                       static_cast<double>(VTA_MIN_##kind(mx)), VTA_CHOICES_##kind(mn), doc,       \
+                       static_cast<double>(VTA_MIN_##kind(mx)), VTA_CHOICES_##kind(mn), doc,     \
                        [](Config& c) -> KnobInfo::Ref { return &c.sec.nm; }});
 #define VTA_KNOB_LATE(sec, nm, kind, def, mn, mx, doc) \
   VTA_KNOB(sec, nm, kind, def, mn, mx, doc)            \
@@ -138,9 +138,7 @@ std::string where(const std::string& source, int line) {
 
 // Sets knob `k` of `c` from scalar text; `loc` prefixes errors ("file:line").
 void set_knob(Config& c, const KnobInfo& k, const std::string& text, const std::string& loc) {
-  auto bad = [&](std::string_view expected) {
-    fail("{}: {} = '{}' is not {}", loc, k.key(), text, expected);
-  };
+  auto bad = [&](std::string_view expected) { fail("{}: {} = '{}' is not {}", loc, k.key(), text, expected); };
   auto ref = k.ref(c);
   switch (k.kind) {
     case KnobKind::INT:
@@ -154,8 +152,8 @@ void set_knob(Config& c, const KnobInfo& k, const std::string& text, const std::
           fail("{}: {} = {} is not supported: this version implements only {}", loc, k.key(), text,
                static_cast<int64_t>(k.min));
         if (k.kind == KnobKind::SIZE)
-          fail("{}: {} = {} is out of range [{}, {}]", loc, k.key(), text,
-               format_size(static_cast<int64_t>(k.min)), format_size(static_cast<int64_t>(k.max)));
+          fail("{}: {} = {} is out of range [{}, {}]", loc, k.key(), text, format_size(static_cast<int64_t>(k.min)),
+               format_size(static_cast<int64_t>(k.max)));
         fail("{}: {} = {} is out of range [{}, {}]", loc, k.key(), text, static_cast<int64_t>(k.min),
              static_cast<int64_t>(k.max));
       }
@@ -374,26 +372,38 @@ std::string format_size(int64_t bytes) {
 std::string knob_value_text(const Config& c, const KnobInfo& k) {
   auto ref = k.ref(const_cast<Config&>(c));
   switch (k.kind) {
-    case KnobKind::SIZE: return format_size(*std::get<int64_t*>(ref));
+    case KnobKind::SIZE:
+      return format_size(*std::get<int64_t*>(ref));
     case KnobKind::INT:
-    case KnobKind::POW2: return std::to_string(*std::get<int64_t*>(ref));
-    case KnobKind::REAL: return fmt::format("{}", *std::get<double*>(ref));
-    case KnobKind::BOOL: return *std::get<bool*>(ref) ? "true" : "false";
+    case KnobKind::POW2:
+      return std::to_string(*std::get<int64_t*>(ref));
+    case KnobKind::REAL:
+      return fmt::format("{}", *std::get<double*>(ref));
+    case KnobKind::BOOL:
+      return *std::get<bool*>(ref) ? "true" : "false";
     case KnobKind::ENUM:
-    case KnobKind::STR: return *std::get<std::string*>(ref);
+    case KnobKind::STR:
+      return *std::get<std::string*>(ref);
   }
   return {};
 }
 
 int64_t Config::elem_bytes(int mem_id) const {
   switch (mem_id) {
-    case 0: return derived.uop_elem_bytes;
-    case 1: return derived.wgt_elem_bytes;
-    case 2: return derived.inp_elem_bytes;
-    case 3: return derived.acc_elem_bytes;
-    case 4: return derived.out_elem_bytes;
-    case 5: return derived.out_elem_bytes;  // ACC_8BIT: batch x block_out bytes, like OUT
-    default: fail("memory type {} does not exist (0..5)", mem_id);
+    case 0:
+      return derived.uop_elem_bytes;
+    case 1:
+      return derived.wgt_elem_bytes;
+    case 2:
+      return derived.inp_elem_bytes;
+    case 3:
+      return derived.acc_elem_bytes;
+    case 4:
+      return derived.out_elem_bytes;
+    case 5:
+      return derived.out_elem_bytes;  // ACC_8BIT: batch x block_out bytes, like OUT
+    default:
+      fail("memory type {} does not exist (0..5)", mem_id);
   }
 }
 
@@ -411,8 +421,7 @@ std::string Config::hash() const {
 
 Override parse_override(std::string_view text, std::string_view what) {
   auto eq = text.find('=');
-  if (eq == std::string_view::npos || eq == 0)
-    fail("{} '{}': expected key=value (e.g. gemm.block_out=32)", what, text);
+  if (eq == std::string_view::npos || eq == 0) fail("{} '{}': expected key=value (e.g. gemm.block_out=32)", what, text);
   return {std::string(text.substr(0, eq)), std::string(text.substr(eq + 1))};
 }
 
@@ -430,8 +439,8 @@ Config load_config_text(const std::string& yaml, const std::string& source, cons
   } catch (const YAML::Exception& e) {
     // yaml-cpp marks an error at the end of the input one line past the
     // last; name a line the file has.
-    const auto lines = static_cast<int>(std::count(yaml.begin(), yaml.end(), '\n')) +
-                       (yaml.empty() || yaml.back() != '\n' ? 1 : 0);
+    const auto lines =
+        static_cast<int>(std::count(yaml.begin(), yaml.end(), '\n')) + (yaml.empty() || yaml.back() != '\n' ? 1 : 0);
     fail("{}:{}: YAML syntax error: {}", source, std::clamp(e.mark.line + 1, 1, std::max(lines, 1)), e.msg);
   }
   std::vector<std::pair<std::string, int>> lines;  // key -> line, for later messages
@@ -461,8 +470,7 @@ Config load_config_text(const std::string& yaml, const std::string& source, cons
         continue;
       }
       auto names = knob_names_in(sec);
-      if (names.empty())
-        fail("{}: unknown section '{}'{}", where(source, line), sec, suggest(sec, section_names()));
+      if (names.empty()) fail("{}: unknown section '{}'{}", where(source, line), sec, suggest(sec, section_names()));
       if (!body.IsMap()) fail("{}: section '{}' must be a mapping of knobs", where(source, line), sec);
       for (auto kt = body.begin(); kt != body.end(); ++kt) {
         int kline = kt->first.Mark().line + 1;
@@ -474,7 +482,9 @@ Config load_config_text(const std::string& yaml, const std::string& source, cons
         if (line_of(key) != 0) fail("{}: key '{}' is given twice", where(source, kline), key);
         if (!kt->second.IsScalar())
           fail("{}: {} must be a single value, not a {}", where(source, kline), key,
-               kt->second.IsMap() ? "mapping" : kt->second.IsSequence() ? "list" : "null");
+               kt->second.IsMap()        ? "mapping"
+               : kt->second.IsSequence() ? "list"
+                                         : "null");
         lines.emplace_back(key, kline);
         set_knob(c, *k, kt->second.as<std::string>(), where(source, kline));
       }
@@ -574,8 +584,8 @@ std::string describe(const Config& c) {
                      d.wgt_elem_bytes, d.acc_elem_bytes, d.out_elem_bytes, d.uop_elem_bytes, d.out_elem_bytes);
   out += fmt::format("#   depths: UOP {} INP {} WGT {} ACC {} OUT {}\n", d.uop_depth, d.inp_depth, d.wgt_depth,
                      d.acc_depth, d.out_depth);
-  out += fmt::format("#   index widths (log2 depth): UOP {} INP {} WGT {} ACC {}\n", d.log_uop_depth,
-                     d.log_inp_depth, d.log_wgt_depth, d.log_acc_depth);
+  out += fmt::format("#   index widths (log2 depth): UOP {} INP {} WGT {} ACC {}\n", d.log_uop_depth, d.log_inp_depth,
+                     d.log_wgt_depth, d.log_acc_depth);
   out += isa::describe_layout(c);
   return out;
 }
@@ -587,23 +597,41 @@ std::string schema_markdown() {
       "types and out-of-range values are errors that name the file, line and key.\n";
   const Config defaults = default_config();
   for (const auto& s : sections()) {
-    out += fmt::format("\n## `{}`: {}\n\n| key | type | default | range | meaning |\n|---|---|---|---|---|\n",
-                       s.name, s.doc);
+    out += fmt::format("\n## `{}`: {}\n\n| key | type | default | range | meaning |\n|---|---|---|---|---|\n", s.name,
+                       s.doc);
     for (const auto& k : knobs()) {
       if (std::string_view(k.section) != s.name) continue;
       std::string type, range;
       switch (k.kind) {
-        case KnobKind::INT: type = "integer"; range = fmt::format("{} .. {}", k.min, k.max); break;
-        case KnobKind::POW2: type = "power of two"; range = fmt::format("{} .. {}", k.min, k.max); break;
+        case KnobKind::INT:
+          type = "integer";
+          range = fmt::format("{} .. {}", k.min, k.max);
+          break;
+        case KnobKind::POW2:
+          type = "power of two";
+          range = fmt::format("{} .. {}", k.min, k.max);
+          break;
         case KnobKind::SIZE:
           type = "size (power of two)";
           range = fmt::format("{} .. {}", format_size(static_cast<int64_t>(k.min)),
                               format_size(static_cast<int64_t>(k.max)));
           break;
-        case KnobKind::REAL: type = "number"; range = fmt::format("{} .. {}", k.min, k.max); break;
-        case KnobKind::BOOL: type = "boolean"; range = "true, false"; break;
-        case KnobKind::ENUM: type = "choice"; range = fmt::format("{}", fmt::join(split(k.choices, '|'), ", ")); break;
-        case KnobKind::STR: type = "text"; range = "any"; break;
+        case KnobKind::REAL:
+          type = "number";
+          range = fmt::format("{} .. {}", k.min, k.max);
+          break;
+        case KnobKind::BOOL:
+          type = "boolean";
+          range = "true, false";
+          break;
+        case KnobKind::ENUM:
+          type = "choice";
+          range = fmt::format("{}", fmt::join(split(k.choices, '|'), ", "));
+          break;
+        case KnobKind::STR:
+          type = "text";
+          range = "any";
+          break;
       }
       std::string def = knob_value_text(defaults, k);
       out += fmt::format("| `{}` | {} | `{}` | {} | {} |\n", k.key(), type, def, range, k.doc);

@@ -32,12 +32,18 @@ std::optional<size_t> index_of(const char* const (&names)[N], std::string_view s
 int width_of(WidthSrc src, const Config& c) {
   const auto& d = c.derived;
   switch (src) {
-    case WidthSrc::ZERO: return 0;
-    case WidthSrc::LOG_UOP: return d.log_uop_depth;
-    case WidthSrc::LOG_INP: return d.log_inp_depth;
-    case WidthSrc::LOG_WGT: return d.log_wgt_depth;
-    case WidthSrc::LOG_ACC: return d.log_acc_depth;
-    case WidthSrc::LOG_SRC: return std::max(d.log_acc_depth, d.log_inp_depth);
+    case WidthSrc::ZERO:
+      return 0;
+    case WidthSrc::LOG_UOP:
+      return d.log_uop_depth;
+    case WidthSrc::LOG_INP:
+      return d.log_inp_depth;
+    case WidthSrc::LOG_WGT:
+      return d.log_wgt_depth;
+    case WidthSrc::LOG_ACC:
+      return d.log_acc_depth;
+    case WidthSrc::LOG_SRC:
+      return std::max(d.log_acc_depth, d.log_inp_depth);
   }
   return 0;
 }
@@ -79,10 +85,13 @@ std::optional<Member> member_from_name(std::string_view s) {
 Format format_of(Opcode op) {
   switch (op) {
     case Opcode::LOAD:
-    case Opcode::STORE: return Format::MEM;
+    case Opcode::STORE:
+      return Format::MEM;
     case Opcode::GEMM:
-    case Opcode::FINISH: return Format::GEMM;
-    case Opcode::ALU: return Format::ALU;
+    case Opcode::FINISH:
+      return Format::GEMM;
+    case Opcode::ALU:
+      return Format::ALU;
   }
   fail("opcode {} does not exist (LOAD 0, STORE 1, GEMM 2, FINISH 3, ALU 4)", static_cast<int>(op));
 }
@@ -105,8 +114,8 @@ Layout::Layout(const Config& c) {
     auto fi = static_cast<size_t>(s.format);
     int width = s.width_add + width_of(s.width_src, c);
     int& pos = next[fi][s.word];
-    by_format_[fi].push_back(FieldPos{s.format, s.member, s.word, s.word * 64 + pos, width, s.render, s.width_src,
-                                      s.width_add});
+    by_format_[fi].push_back(
+        FieldPos{s.format, s.member, s.word, s.word * 64 + pos, width, s.render, s.width_src, s.width_add});
     pos += width;
   }
 }
@@ -185,7 +194,8 @@ std::string describe_layout(const Config& c) {
   std::string out = "# instruction fields (bit offset LSB first, width)\n";
   for (Format f : {Format::MEM, Format::GEMM, Format::ALU, Format::UOP}) {
     out += fmt::format("#   {:<12}", kFormatNames[static_cast<size_t>(f)]);
-    for (const auto& p : l.fields(f)) out += fmt::format(" {}[{}:{}]", member_name(p.member), p.lsb + p.width - 1, p.lsb);
+    for (const auto& p : l.fields(f))
+      out += fmt::format(" {}[{}:{}]", member_name(p.member), p.lsb + p.width - 1, p.lsb);
     out += "\n";
   }
   return out;

@@ -21,10 +21,14 @@ std::string upper(std::string_view s) {
 
 const char* format_prefix(Format f) {
   switch (f) {
-    case Format::MEM: return "MEM";
-    case Format::GEMM: return "GEM";
-    case Format::ALU: return "ALU";
-    case Format::UOP: return "UOP";
+    case Format::MEM:
+      return "MEM";
+    case Format::GEMM:
+      return "GEM";
+    case Format::ALU:
+      return "ALU";
+    case Format::UOP:
+      return "UOP";
   }
   return "?";
 }

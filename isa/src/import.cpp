@@ -38,9 +38,20 @@ std::string import_upstream_json(const std::string& json_text, const std::string
   }
   if (!duplicate.empty()) fail("{}: key '{}' is given twice", source, duplicate);
   if (!j.is_object()) fail("{}: expected a JSON object of upstream VTA parameters", source);
-  static const char* kKnown[] = {"TARGET", "HW_VER", "LOG_INP_WIDTH", "LOG_WGT_WIDTH", "LOG_ACC_WIDTH",
-                                 "LOG_BATCH", "LOG_BLOCK", "LOG_BLOCK_IN", "LOG_BLOCK_OUT", "LOG_UOP_BUFF_SIZE",
-                                 "LOG_INP_BUFF_SIZE", "LOG_WGT_BUFF_SIZE", "LOG_ACC_BUFF_SIZE", "LOG_OUT_WIDTH",
+  static const char* kKnown[] = {"TARGET",
+                                 "HW_VER",
+                                 "LOG_INP_WIDTH",
+                                 "LOG_WGT_WIDTH",
+                                 "LOG_ACC_WIDTH",
+                                 "LOG_BATCH",
+                                 "LOG_BLOCK",
+                                 "LOG_BLOCK_IN",
+                                 "LOG_BLOCK_OUT",
+                                 "LOG_UOP_BUFF_SIZE",
+                                 "LOG_INP_BUFF_SIZE",
+                                 "LOG_WGT_BUFF_SIZE",
+                                 "LOG_ACC_BUFF_SIZE",
+                                 "LOG_OUT_WIDTH",
                                  "LOG_BUS_WIDTH"};
   for (auto it = j.begin(); it != j.end(); ++it) {
     bool known = false;

@@ -5,8 +5,8 @@
 #include <mutex>
 #include <vector>
 
-#include "vta/isa/error.h"
 #include "vta/isa/control_chars.h"
+#include "vta/isa/error.h"
 
 namespace vta {
 

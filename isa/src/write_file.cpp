@@ -25,7 +25,8 @@ void write_file(const std::string& path, std::string_view bytes, std::string_vie
 void make_dirs(const std::string& path, std::string_view what) {
   std::error_code ec;
   std::filesystem::create_directories(path, ec);
-  if (ec) fail("{}: cannot create the folder ({})", what.empty() ? path : fmt::format("{} {}", what, path), ec.message());
+  if (ec)
+    fail("{}: cannot create the folder ({})", what.empty() ? path : fmt::format("{} {}", what, path), ec.message());
 }
 
 }  // namespace vta

@@ -276,8 +276,8 @@ struct OpenclBackend::Impl {
   uint64_t order_cap = 0, mirror_cap = 0;
   size_t wg = 1;
   uint64_t max_alloc = 0;
-  uint64_t max_steps = 0;  // BackendOptions::max_steps
-  bool race_check = true;  // !BackendOptions::skip_race_check (off in timing-only runs)
+  uint64_t max_steps = 0;                      // BackendOptions::max_steps
+  bool race_check = true;                      // !BackendOptions::skip_race_check (off in timing-only runs)
   std::unique_ptr<model::Datapath> race_uops;  // the uop buffer as the race checker sees it
   RunStats stats;
   // Host memory the non-blocking transfers of one batch read or write.

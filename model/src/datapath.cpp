@@ -20,9 +20,12 @@ using isa::MemId;
 
 int32_t alu_apply(AluOp op, int32_t a, int32_t b) {
   switch (op) {
-    case AluOp::MIN: return a < b ? a : b;
-    case AluOp::MAX: return a > b ? a : b;
-    case AluOp::ADD: return static_cast<int32_t>(static_cast<uint32_t>(a) + static_cast<uint32_t>(b));
+    case AluOp::MIN:
+      return a < b ? a : b;
+    case AluOp::MAX:
+      return a > b ? a : b;
+    case AluOp::ADD:
+      return static_cast<int32_t>(static_cast<uint32_t>(a) + static_cast<uint32_t>(b));
     case AluOp::SHR: {
       // The shift amount is the low 6 bits of b, signed (-32..31), as in
       // upstream's ap_int datapath: negative amounts shift left.
@@ -31,7 +34,8 @@ int32_t alu_apply(AluOp op, int32_t a, int32_t b) {
       if (n >= 0) return a >> n;
       return n == -32 ? 0 : static_cast<int32_t>(static_cast<uint32_t>(a) << -n);
     }
-    case AluOp::MUL: return static_cast<int32_t>(static_cast<uint32_t>(a) * static_cast<uint32_t>(b));
+    case AluOp::MUL:
+      return static_cast<int32_t>(static_cast<uint32_t>(a) * static_cast<uint32_t>(b));
   }
   return a;
 }
@@ -49,11 +53,16 @@ void apply_n(int32_t* a, B b, size_t n) {
 template <class B>
 void dispatch_n(AluOp op, int32_t* a, B b, size_t n) {
   switch (op) {
-    case AluOp::MIN: return apply_n<AluOp::MIN>(a, b, n);
-    case AluOp::MAX: return apply_n<AluOp::MAX>(a, b, n);
-    case AluOp::ADD: return apply_n<AluOp::ADD>(a, b, n);
-    case AluOp::SHR: return apply_n<AluOp::SHR>(a, b, n);
-    case AluOp::MUL: return apply_n<AluOp::MUL>(a, b, n);
+    case AluOp::MIN:
+      return apply_n<AluOp::MIN>(a, b, n);
+    case AluOp::MAX:
+      return apply_n<AluOp::MAX>(a, b, n);
+    case AluOp::ADD:
+      return apply_n<AluOp::ADD>(a, b, n);
+    case AluOp::SHR:
+      return apply_n<AluOp::SHR>(a, b, n);
+    case AluOp::MUL:
+      return apply_n<AluOp::MUL>(a, b, n);
   }
 }
 }  // namespace
@@ -92,12 +101,21 @@ std::vector<const uint8_t*> Datapath::check_load(const Insn& insn, int64_t index
   const int64_t dram_elem = cfg_.elem_bytes(static_cast<int>(mem));
   int64_t depth = 0;
   switch (mem) {
-    case MemId::UOP: depth = cfg_.derived.uop_depth; break;
-    case MemId::INP: depth = cfg_.derived.inp_depth; break;
-    case MemId::WGT: depth = cfg_.derived.wgt_depth; break;
+    case MemId::UOP:
+      depth = cfg_.derived.uop_depth;
+      break;
+    case MemId::INP:
+      depth = cfg_.derived.inp_depth;
+      break;
+    case MemId::WGT:
+      depth = cfg_.derived.wgt_depth;
+      break;
     case MemId::ACC:
-    case MemId::ACC_8BIT: depth = cfg_.derived.acc_depth; break;
-    default: error(insn, index, "LOAD cannot target this memory type");
+    case MemId::ACC_8BIT:
+      depth = cfg_.derived.acc_depth;
+      break;
+    default:
+      error(insn, index, "LOAD cannot target this memory type");
   }
   if (sram_base + y_total * x_total > static_cast<uint64_t>(depth))
     error(insn, index,
@@ -110,8 +128,7 @@ std::vector<const uint8_t*> Datapath::check_load(const Insn& insn, int64_t index
     uint64_t bytes = x_size * static_cast<uint64_t>(dram_elem);
     rows[y] = dram.find(addr, bytes);
     if (!rows[y])
-      error(insn, index,
-            fmt::format("row {} reads DRAM {} outside any allocation", y, Dram::range(addr, bytes)));
+      error(insn, index, fmt::format("row {} reads DRAM {} outside any allocation", y, Dram::range(addr, bytes)));
   }
   return rows;
 }
@@ -163,7 +180,8 @@ void Datapath::load(const Insn& insn, int64_t index, const Dram& dram) {
         for (uint64_t i = 0; i < n * static_cast<uint64_t>(acc_lanes_); ++i) dst[i] = src ? s8[i] : 0;
         break;
       }
-      default: break;
+      default:
+        break;
     }
   };
   uint64_t at = sram_base;
@@ -192,8 +210,8 @@ void Datapath::check_store(const Insn& insn, int64_t index, const Dram& dram) co
   const auto depth = static_cast<uint64_t>(cfg_.derived.out_depth);
   if (sram_base + y_size * x_size > depth)
     error(insn, index,
-          fmt::format("reads OUT elements [{}, {}) but the OUT buffer has {}", sram_base,
-                      sram_base + y_size * x_size, depth));
+          fmt::format("reads OUT elements [{}, {}) but the OUT buffer has {}", sram_base, sram_base + y_size * x_size,
+                      depth));
   const auto e = static_cast<uint64_t>(out_elem_);
   for (uint64_t y = 0; y < y_size; ++y) {
     uint64_t addr = (dram_base + y * x_stride) * e;
@@ -223,10 +241,17 @@ void Datapath::check(const Insn& insn, int64_t index, const Dram& dram) {
       else
         check_load(insn, index, dram);
       break;
-    case isa::Opcode::STORE: check_store(insn, index, dram); break;
-    case isa::Opcode::GEMM: check_loop_bounds(insn, index, true); break;
-    case isa::Opcode::ALU: check_loop_bounds(insn, index, false); break;
-    case isa::Opcode::FINISH: break;
+    case isa::Opcode::STORE:
+      check_store(insn, index, dram);
+      break;
+    case isa::Opcode::GEMM:
+      check_loop_bounds(insn, index, true);
+      break;
+    case isa::Opcode::ALU:
+      check_loop_bounds(insn, index, false);
+      break;
+    case isa::Opcode::FINISH:
+      break;
   }
 }
 
@@ -247,35 +272,38 @@ void Datapath::check_loop_bounds(const Insn& insn, int64_t index, bool is_gemm) 
   for (uint64_t u = bgn; u < end; ++u) {
     const Uop& op = uop_[u];
     if (op.dst + dmax >= acc_depth)
-      error(insn, index, fmt::format("uop {} reaches ACC index {} but the ACC buffer has {}", u, op.dst + dmax, acc_depth));
+      error(insn, index,
+            fmt::format("uop {} reaches ACC index {} but the ACC buffer has {}", u, op.dst + dmax, acc_depth));
     if (op.src + smax >= src_depth)
-      error(insn, index, fmt::format("uop {} reaches {} index {} but the {} buffer has {}", u, is_gemm ? "INP" : "ACC",
-                                     op.src + smax, is_gemm ? "INP" : "ACC", src_depth));
+      error(insn, index,
+            fmt::format("uop {} reaches {} index {} but the {} buffer has {}", u, is_gemm ? "INP" : "ACC",
+                        op.src + smax, is_gemm ? "INP" : "ACC", src_depth));
     if (is_gemm && op.wgt + wmax >= wgt_depth)
-      error(insn, index, fmt::format("uop {} reaches WGT index {} but the WGT buffer has {}", u, op.wgt + wmax, wgt_depth));
+      error(insn, index,
+            fmt::format("uop {} reaches WGT index {} but the WGT buffer has {}", u, op.wgt + wmax, wgt_depth));
   }
 }
 
 void Datapath::gemm(const Insn& insn, int64_t index) {
   check_loop_bounds(insn, index, true);
   const gemm::Loop g{uop_.data(),
-                   insn[Member::uop_bgn],
-                   insn[Member::uop_end],
-                   insn[Member::iter_out],
-                   insn[Member::iter_in],
-                   insn[Member::dst_factor_out],
-                   insn[Member::dst_factor_in],
-                   insn[Member::src_factor_out],
-                   insn[Member::src_factor_in],
-                   insn[Member::wgt_factor_out],
-                   insn[Member::wgt_factor_in],
-                   acc_.data(),
-                   out_.data(),
-                   inp_.data(),
-                   wgt_packed_.data(),
-                   cfg_.gemm.batch,
-                   cfg_.gemm.block_in,
-                   cfg_.gemm.block_out};
+                     insn[Member::uop_bgn],
+                     insn[Member::uop_end],
+                     insn[Member::iter_out],
+                     insn[Member::iter_in],
+                     insn[Member::dst_factor_out],
+                     insn[Member::dst_factor_in],
+                     insn[Member::src_factor_out],
+                     insn[Member::src_factor_in],
+                     insn[Member::wgt_factor_out],
+                     insn[Member::wgt_factor_in],
+                     acc_.data(),
+                     out_.data(),
+                     inp_.data(),
+                     wgt_packed_.data(),
+                     cfg_.gemm.batch,
+                     cfg_.gemm.block_in,
+                     cfg_.gemm.block_out};
   if (insn[Member::reset] == 0) {
     gemm::pick(g.bi, g.bo)(g);
     return;
@@ -296,8 +324,9 @@ namespace {
 // The ALU loop nest for one operation, so that the per-lane operation is
 // known at compile time and the lane loop vectorises.
 template <AluOp OP, bool IMM>
-VTA_NO_FUZZ_COVERAGE void alu_loop(const Uop* uops, uint32_t bgn, uint32_t end, uint32_t io, uint32_t ii, uint32_t dfo, uint32_t dfi,
-              uint32_t sfo, uint32_t sfi, int32_t imm, int32_t* acc, int8_t* out, uint64_t lanes) {
+VTA_NO_FUZZ_COVERAGE void alu_loop(const Uop* uops, uint32_t bgn, uint32_t end, uint32_t io, uint32_t ii, uint32_t dfo,
+                                   uint32_t dfi, uint32_t sfo, uint32_t sfi, int32_t imm, int32_t* acc, int8_t* out,
+                                   uint64_t lanes) {
   for (uint32_t i = 0; i < io; ++i)
     for (uint32_t j = 0; j < ii; ++j)
       for (uint32_t u = bgn; u < end; ++u) {
@@ -328,11 +357,21 @@ void Datapath::alu(const Insn& insn, int64_t index) {
   AluFn fn = nullptr;
   const bool imm = insn[Member::use_imm] != 0;
   switch (insn.alu()) {
-    case AluOp::MIN: fn = pick_alu<AluOp::MIN>(imm); break;
-    case AluOp::MAX: fn = pick_alu<AluOp::MAX>(imm); break;
-    case AluOp::ADD: fn = pick_alu<AluOp::ADD>(imm); break;
-    case AluOp::SHR: fn = pick_alu<AluOp::SHR>(imm); break;
-    case AluOp::MUL: fn = pick_alu<AluOp::MUL>(imm); break;
+    case AluOp::MIN:
+      fn = pick_alu<AluOp::MIN>(imm);
+      break;
+    case AluOp::MAX:
+      fn = pick_alu<AluOp::MAX>(imm);
+      break;
+    case AluOp::ADD:
+      fn = pick_alu<AluOp::ADD>(imm);
+      break;
+    case AluOp::SHR:
+      fn = pick_alu<AluOp::SHR>(imm);
+      break;
+    case AluOp::MUL:
+      fn = pick_alu<AluOp::MUL>(imm);
+      break;
   }
   if (!fn) error(insn, index, "unknown ALU opcode");
   fn(uop_.data(), insn[Member::uop_bgn], insn[Member::uop_end], insn[Member::iter_out], insn[Member::iter_in],
@@ -349,12 +388,17 @@ std::vector<uint8_t> Datapath::read_sram(MemId mem, uint32_t index, uint32_t cou
     return std::vector<uint8_t>(p, p + count * elem_bytes);
   };
   switch (mem) {
-    case MemId::UOP: return slice(uop_raw_.data(), 4, uop_raw_.size());
-    case MemId::INP: return slice(inp_.data(), inp_elem_, inp_.size() / inp_elem_);
-    case MemId::WGT: return slice(wgt_.data(), wgt_elem_, wgt_.size() / wgt_elem_);
+    case MemId::UOP:
+      return slice(uop_raw_.data(), 4, uop_raw_.size());
+    case MemId::INP:
+      return slice(inp_.data(), inp_elem_, inp_.size() / inp_elem_);
+    case MemId::WGT:
+      return slice(wgt_.data(), wgt_elem_, wgt_.size() / wgt_elem_);
     case MemId::ACC:
-    case MemId::ACC_8BIT: return slice(acc_.data(), acc_lanes_ * 4, acc_.size() / acc_lanes_);
-    case MemId::OUT: return slice(out_.data(), out_elem_, out_.size() / out_elem_);
+    case MemId::ACC_8BIT:
+      return slice(acc_.data(), acc_lanes_ * 4, acc_.size() / acc_lanes_);
+    case MemId::OUT:
+      return slice(out_.data(), out_elem_, out_.size() / out_elem_);
   }
   fail("read_sram: unknown memory type {}", static_cast<int>(mem));
 }

@@ -84,12 +84,15 @@ uint64_t Dram::alloc(uint64_t bytes, uint64_t align) {
     at = std::max(at, up(addr + a.data.size()));
   }
   if (at + need > size_)
-    fail("DRAM allocation of {} bytes does not fit: the {}-byte device address space (memory.dram_size) has no free range that large",
-         bytes, size_);
+    fail(
+        "DRAM allocation of {} bytes does not fit: the {}-byte device address space (memory.dram_size) has no free "
+        "range that large",
+        bytes, size_);
   last_ = nullptr;
   Allocation a{at, bytes, ZeroPages(need)};
   allocs_.emplace(at, std::move(a));
-  for (auto it = allocs_.find(dense_end_); it != allocs_.end() && it->first == dense_end_; it = allocs_.find(dense_end_))
+  for (auto it = allocs_.find(dense_end_); it != allocs_.end() && it->first == dense_end_;
+       it = allocs_.find(dense_end_))
     dense_end_ += it->second.data.size();
   return at;
 }

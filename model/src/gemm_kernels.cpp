@@ -65,8 +65,8 @@ struct Simd512 {
   static constexpr int kLanes = 16;
   static V madd(V s, V x, const int16_t* w) {
 #if defined(__AVX512VNNI__)
-    return reinterpret_cast<V>(_mm512_dpwssd_epi32(reinterpret_cast<__m512i>(s), reinterpret_cast<__m512i>(x),
-                                                   _mm512_loadu_si512(w)));
+    return reinterpret_cast<V>(
+        _mm512_dpwssd_epi32(reinterpret_cast<__m512i>(s), reinterpret_cast<__m512i>(x), _mm512_loadu_si512(w)));
 #else
     return s + reinterpret_cast<V>(_mm512_madd_epi16(reinterpret_cast<__m512i>(x), _mm512_loadu_si512(w)));
 #endif
@@ -92,8 +92,8 @@ struct Simd128 {
   typedef int8_t B __attribute__((vector_size(4)));
   static constexpr int kLanes = 4;
   static V madd(V s, V x, const int16_t* w) {
-    return s + reinterpret_cast<V>(_mm_madd_epi16(reinterpret_cast<__m128i>(x),
-                                                  _mm_loadu_si128(reinterpret_cast<const __m128i*>(w))));
+    return s + reinterpret_cast<V>(
+                   _mm_madd_epi16(reinterpret_cast<__m128i>(x), _mm_loadu_si128(reinterpret_cast<const __m128i*>(w))));
   }
 };
 #endif

@@ -56,7 +56,8 @@ void Counters::add(const Config& c, const Insn& insn) {
       sram_write_bytes[acc] += per_iter(d.acc_elem_bytes);
       sram_write_bytes[out] += per_iter(d.out_elem_bytes);
       break;
-    case Opcode::FINISH: break;
+    case Opcode::FINISH:
+      break;
   }
 }
 
@@ -64,8 +65,7 @@ void Counters::publish(Stats& s) const {
   uint64_t total = 0;
   for (auto n : insns) total += n;
   s.set("insn.total", total);
-  for (int op = 0; op < 5; ++op)
-    s.set(fmt::format("insn.{}", isa::opcode_name(static_cast<Opcode>(op))), insns[op]);
+  for (int op = 0; op < 5; ++op) s.set(fmt::format("insn.{}", isa::opcode_name(static_cast<Opcode>(op))), insns[op]);
   for (int m = 0; m < 6; ++m)
     if (loads_by_mem[m]) s.set(fmt::format("insn.LOAD.{}", isa::mem_name(static_cast<isa::MemId>(m))), loads_by_mem[m]);
   s.set("uops.gemm", gemm_uops);
@@ -79,8 +79,7 @@ void Counters::publish(Stats& s) const {
   }
   s.set("dram.read_bytes", rd);
   s.set("dram.write_bytes.OUT", dram_write_bytes);
-  for (int q = 0; q < 4; ++q)
-    s.set(fmt::format("tokens.{}", queue_name(static_cast<TokenQueue>(q))), tokens_pushed[q]);
+  for (int q = 0; q < 4; ++q) s.set(fmt::format("tokens.{}", queue_name(static_cast<TokenQueue>(q))), tokens_pushed[q]);
   for (int m = 0; m < 5; ++m) {
     const char* name = isa::mem_name(static_cast<isa::MemId>(m));
     s.set(fmt::format("sram.read_bytes.{}", name), sram_read_bytes[m]);
@@ -89,7 +88,8 @@ void Counters::publish(Stats& s) const {
   s.set("alu.lane_ops", alu_lane_ops);
 }
 
-GoldenBackend::GoldenBackend(const Config& c, const BackendOptions& options) : Backend(c), datapath_(c), race_check_(!options.skip_race_check), max_steps_(options.max_steps) {
+GoldenBackend::GoldenBackend(const Config& c, const BackendOptions& options)
+    : Backend(c), datapath_(c), race_check_(!options.skip_race_check), max_steps_(options.max_steps) {
   if (options.timing_only) fail("the golden backend is untimed: timing-only mode needs a cycle model (systemc)");
   if (!options.trace_path.empty()) fail("the golden backend is untimed: --trace needs a cycle model (systemc)");
   if (!options.wave_path.empty()) fail("the golden backend has no RTL: --wave needs the verilator backend");
@@ -112,11 +112,20 @@ void GoldenBackend::run(const Launch& launch) {
     const Insn& insn = prog.insns[i];
     pop_tokens(prog, i, tokens);
     switch (insn.opcode()) {
-      case Opcode::LOAD: datapath_.load(insn, i, dram()); break;
-      case Opcode::STORE: datapath_.store(insn, i, dram()); break;
-      case Opcode::GEMM: datapath_.gemm(insn, i); break;
-      case Opcode::ALU: datapath_.alu(insn, i); break;
-      case Opcode::FINISH: break;
+      case Opcode::LOAD:
+        datapath_.load(insn, i, dram());
+        break;
+      case Opcode::STORE:
+        datapath_.store(insn, i, dram());
+        break;
+      case Opcode::GEMM:
+        datapath_.gemm(insn, i);
+        break;
+      case Opcode::ALU:
+        datapath_.alu(insn, i);
+        break;
+      case Opcode::FINISH:
+        break;
     }
     if (races) races->record(i, datapath_.uops());
     Counters* rc = prog.region[i] != Program::kNoRegion ? &per_region[prog.region[i]] : nullptr;

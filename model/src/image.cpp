@@ -13,8 +13,8 @@
 
 #include "vta/isa/error.h"
 #include "vta/isa/parse_int.h"
-#include "vta/isa/read_file.h"
 #include "vta/isa/path_probe.h"
+#include "vta/isa/read_file.h"
 
 namespace vta {
 
@@ -43,7 +43,6 @@ std::vector<std::string> words(const std::string& line) {
   for (std::string t; ss >> t;) w.push_back(t);
   return w;
 }
-
 
 }  // namespace
 
@@ -74,8 +73,10 @@ ProgramImage conformance_image(ConformanceFiles files, const std::string& dir) {
   ProgramImage img;
   img.source = dir;
   // Layout order fixed by the conformance README.
-  const std::pair<const char*, MemId> order[] = {{"input", MemId::INP},  {"weight", MemId::WGT},
-                                                 {"out", MemId::OUT},    {"uop", MemId::UOP},
+  const std::pair<const char*, MemId> order[] = {{"input", MemId::INP},
+                                                 {"weight", MemId::WGT},
+                                                 {"out", MemId::OUT},
+                                                 {"uop", MemId::UOP},
                                                  {"accumulator", MemId::ACC}};
   for (const auto& [name, mem] : order) {
     ImageBuffer b{name, mem, std::move(files.file(std::string(name) + ".bin")), 0};
@@ -115,9 +116,10 @@ ProgramImage assemble_program(const std::string& text, const std::string& source
   // A binary file (instructions.bin) given as a program: say so, rather than
   // echo its bytes as an unknown mnemonic.
   if (const auto nul = text.find('\0'); nul != std::string::npos)
-    fail("{}: binary data (a zero byte at offset {}), not .vasm text; raw instructions run as part of a "
-         "conformance-vector folder (tests/data/conformance/README.md)",
-         source, nul);
+    fail(
+        "{}: binary data (a zero byte at offset {}), not .vasm text; raw instructions run as part of a "
+        "conformance-vector folder (tests/data/conformance/README.md)",
+        source, nul);
   ProgramImage img;
   img.source = source;
   isa::Layout layout(c);
@@ -195,7 +197,8 @@ ProgramImage assemble_program(const std::string& text, const std::string& source
       if (!mem) fail("{}: '{}' is not a memory type (UOP WGT INP ACC OUT ACC_8BIT)", where, w[2]);
       int64_t count = 0;
       if (!parse_int(w[3], count) || count <= 0) fail("{}: element count '{}' must be a positive integer", where, w[3]);
-      if (img.buffer(w[1]) || w[1] == "uop") fail("{}: buffer '{}' is defined twice (or uses the reserved name 'uop')", where, w[1]);
+      if (img.buffer(w[1]) || w[1] == "uop")
+        fail("{}: buffer '{}' is defined twice (or uses the reserved name 'uop')", where, w[1]);
       const auto elem = static_cast<uint64_t>(c.elem_bytes(static_cast<int>(*mem)));
       if (static_cast<uint64_t>(count) > static_cast<uint64_t>(c.memory.dram_size) / elem)
         fail("{}: {} elements of {} bytes do not fit memory.dram_size ({} bytes)", where, count, elem,
@@ -338,7 +341,7 @@ std::vector<Mismatch> check_expectations(const ProgramImage& image, const Backen
       what = "buffer " + e.buffer;
     } else {
       int64_t elem = e.mem == MemId::ACC ? backend.config().derived.acc_elem_bytes
-                                          : backend.config().elem_bytes(static_cast<int>(e.mem));
+                                         : backend.config().elem_bytes(static_cast<int>(e.mem));
       auto count = static_cast<uint32_t>((e.bytes.size() + static_cast<size_t>(elem) - 1) / static_cast<size_t>(elem));
       actual = backend.read_sram(e.mem, e.index, count);
       actual.resize(e.bytes.size());

@@ -16,28 +16,38 @@ using isa::Opcode;
 
 const char* module_name(Module m) {
   switch (m) {
-    case Module::LOAD: return "load";
-    case Module::COMPUTE: return "compute";
-    case Module::STORE: return "store";
+    case Module::LOAD:
+      return "load";
+    case Module::COMPUTE:
+      return "compute";
+    case Module::STORE:
+      return "store";
   }
   return "?";
 }
 
 const char* queue_name(TokenQueue q) {
   switch (q) {
-    case TokenQueue::L2C: return "load->compute";
-    case TokenQueue::C2L: return "compute->load";
-    case TokenQueue::C2S: return "compute->store";
-    case TokenQueue::S2C: return "store->compute";
+    case TokenQueue::L2C:
+      return "load->compute";
+    case TokenQueue::C2L:
+      return "compute->load";
+    case TokenQueue::C2S:
+      return "compute->store";
+    case TokenQueue::S2C:
+      return "store->compute";
   }
   return "?";
 }
 
 Module module_of(const Insn& insn) {
   switch (insn.opcode()) {
-    case Opcode::LOAD: return insn.mem() == MemId::INP || insn.mem() == MemId::WGT ? Module::LOAD : Module::COMPUTE;
-    case Opcode::STORE: return Module::STORE;
-    default: return Module::COMPUTE;
+    case Opcode::LOAD:
+      return insn.mem() == MemId::INP || insn.mem() == MemId::WGT ? Module::LOAD : Module::COMPUTE;
+    case Opcode::STORE:
+      return Module::STORE;
+    default:
+      return Module::COMPUTE;
   }
 }
 
@@ -47,7 +57,9 @@ bool pop_queue(Module m, bool next, TokenQueue& q) {
       if (!next) return false;
       q = TokenQueue::C2L;
       return true;
-    case Module::COMPUTE: q = next ? TokenQueue::S2C : TokenQueue::L2C; return true;
+    case Module::COMPUTE:
+      q = next ? TokenQueue::S2C : TokenQueue::L2C;
+      return true;
     case Module::STORE:
       if (next) return false;
       q = TokenQueue::C2S;
@@ -62,7 +74,9 @@ bool push_queue(Module m, bool next, TokenQueue& q) {
       if (!next) return false;
       q = TokenQueue::L2C;
       return true;
-    case Module::COMPUTE: q = next ? TokenQueue::C2S : TokenQueue::C2L; return true;
+    case Module::COMPUTE:
+      q = next ? TokenQueue::C2S : TokenQueue::C2L;
+      return true;
     case Module::STORE:
       if (next) return false;
       q = TokenQueue::S2C;
@@ -94,7 +108,8 @@ InsnWork work_of(const Config& c, const Insn& insn) {
       w.sram_elems = insn.opcode() == Opcode::LOAD ? xt * yt : w.dram_elems;
       break;
     }
-    case Opcode::FINISH: break;
+    case Opcode::FINISH:
+      break;
   }
   return w;
 }
@@ -109,18 +124,20 @@ void check_step_budget(const Config& c, const isa::Layout& layout, const Program
   for (size_t i = 0; i < prog.insns.size(); ++i) {
     total += steps_of(c, prog.insns[i]);  // at most 2^32 instructions of < 2^47 steps: no overflow
     if (total > max_steps)
-      fail("{}: the program needs {} steps (uop iterations and SRAM elements moved) by this instruction, over the "
-           "budget of {} steps per run (raise it with --max-steps)",
-           insn_label(layout, prog.insns[i], static_cast<int64_t>(i)), total, max_steps);
+      fail(
+          "{}: the program needs {} steps (uop iterations and SRAM elements moved) by this instruction, over the "
+          "budget of {} steps per run (raise it with --max-steps)",
+          insn_label(layout, prog.insns[i], static_cast<int64_t>(i)), total, max_steps);
   }
 }
 
-bool blocked_on_tokens(const Program& prog, uint32_t i, const TokenCounts& tokens, uint64_t token_depth,
-                       TokenQueue& q, bool& is_pop) {
+bool blocked_on_tokens(const Program& prog, uint32_t i, const TokenCounts& tokens, uint64_t token_depth, TokenQueue& q,
+                       bool& is_pop) {
   const Insn& insn = prog.insns[i];
   const Module m = prog.module[i];
   for (bool next : {false, true}) {
-    if (insn[next ? Member::pop_next : Member::pop_prev] && pop_queue(m, next, q) && tokens[static_cast<size_t>(q)] == 0)
+    if (insn[next ? Member::pop_next : Member::pop_prev] && pop_queue(m, next, q) &&
+        tokens[static_cast<size_t>(q)] == 0)
       return is_pop = true, true;
     if (insn[next ? Member::push_next : Member::push_prev] && push_queue(m, next, q) &&
         tokens[static_cast<size_t>(q)] >= token_depth)
@@ -158,8 +175,8 @@ void fail_deadlock(const Config& c, const isa::Layout& layout, const Program& pr
     bool is_pop = false;
     const auto i = static_cast<uint32_t>(heads[m]);
     blocked_on_tokens(prog, i, tokens, tok_depth, q, is_pop);
-    why += fmt::format("{}{} module: {} waits {} queue {}", why.empty() ? "" : "; ", module_name(static_cast<Module>(m)),
-                       insn_label(layout, prog.insns[i], i),
+    why += fmt::format("{}{} module: {} waits {} queue {}", why.empty() ? "" : "; ",
+                       module_name(static_cast<Module>(m)), insn_label(layout, prog.insns[i], i),
                        is_pop ? "for a token on" : fmt::format("for room ({} tokens) on", tok_depth), queue_name(q));
   }
   if (fetched < n)
@@ -203,8 +220,7 @@ Schedule schedule(const Config& c, const Program& prog) {
 }
 
 void check_deadlock(const Config& c, const isa::Layout& layout, const Program& prog, const Schedule& s) {
-  if (s.deadlock)
-    fail_deadlock(c, layout, prog, static_cast<uint32_t>(s.order.size()), s.heads, s.tokens, s.fetched);
+  if (s.deadlock) fail_deadlock(c, layout, prog, static_cast<uint32_t>(s.order.size()), s.heads, s.tokens, s.fetched);
 }
 
 namespace {
@@ -224,7 +240,8 @@ void check_insn(const Config& c, const isa::Layout& layout, const Insn& insn, in
   switch (insn.opcode()) {
     case Opcode::LOAD:
       if (insn.mem() == MemId::OUT) bad("LOAD cannot target OUT (STORE reads it; GEMM and ALU write it)");
-      if (static_cast<int>(insn.mem()) > 5) bad(fmt::format("memory_type {} does not exist (0..5)", static_cast<int>(insn.mem())));
+      if (static_cast<int>(insn.mem()) > 5)
+        bad(fmt::format("memory_type {} does not exist (0..5)", static_cast<int>(insn.mem())));
       if (insn.mem() == MemId::ACC_8BIT && !c.isa.acc_8bit) bad("ACC_8BIT loads are disabled by isa.acc_8bit: false");
       break;
     case Opcode::STORE:
@@ -233,10 +250,12 @@ void check_insn(const Config& c, const isa::Layout& layout, const Insn& insn, in
         bad("STORE does not support padding");
       break;
     case Opcode::ALU:
-      if (static_cast<int>(insn.alu()) > 4) bad(fmt::format("alu_opcode {} does not exist (MIN 0 .. MUL 4)", static_cast<int>(insn.alu())));
+      if (static_cast<int>(insn.alu()) > 4)
+        bad(fmt::format("alu_opcode {} does not exist (MIN 0 .. MUL 4)", static_cast<int>(insn.alu())));
       if (insn.alu() == isa::AluOp::MUL && !c.isa.alu_mul) bad("ALU MUL is disabled by isa.alu_mul: false");
       break;
-    default: break;
+    default:
+      break;
   }
 }
 
@@ -251,10 +270,11 @@ void check_store_outside_program(const Config& c, const isa::Layout& layout, con
   for (uint64_t y = 0; y < insn[Member::y_size]; ++y) {
     const uint64_t addr = (uint64_t{insn[Member::dram_base]} + y * insn[Member::x_stride]) * e;
     if (addr < insn_addr + insn_bytes && insn_addr < addr + bytes)
-      fail("{}: row {} writes DRAM {}, over the program's own instruction {} (instructions {}): a program may not "
-           "store into its instructions",
-           insn_label(layout, insn, index), y, Dram::range(addr, bytes),
-           (std::max(addr, insn_addr) - insn_addr) / isa::kInsnBytes, Dram::range(insn_addr, insn_bytes));
+      fail(
+          "{}: row {} writes DRAM {}, over the program's own instruction {} (instructions {}): a program may not "
+          "store into its instructions",
+          insn_label(layout, insn, index), y, Dram::range(addr, bytes),
+          (std::max(addr, insn_addr) - insn_addr) / isa::kInsnBytes, Dram::range(insn_addr, insn_bytes));
   }
 }
 
@@ -278,8 +298,8 @@ Program fetch_program(const Config& c, const isa::Layout& layout, const Dram& dr
     std::memcpy(raw.w, p + uint64_t{i} * isa::kInsnBytes, isa::kInsnBytes);
     Insn insn = layout.decode(raw, i);
     if (finish_at >= 0)
-      fail("{}: follows FINISH (instruction {}); FINISH must be the last instruction",
-           insn_label(layout, insn, i), finish_at);
+      fail("{}: follows FINISH (instruction {}); FINISH must be the last instruction", insn_label(layout, insn, i),
+           finish_at);
     check_insn(c, layout, insn, i);
     check_store_outside_program(c, layout, insn, i, launch.insn_addr, bytes);
     if (insn.opcode() == Opcode::FINISH) finish_at = i;

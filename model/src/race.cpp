@@ -58,8 +58,8 @@ void RaceChecker::dram_range(uint64_t lo, uint64_t hi, bool writes) {
       const DramAccess& a = list[k];
       if (a.lo < phi && plo < a.hi && a.insn != now_ && (a.writes || writes) && !ordered(a.insn))
         report_dram(a.insn, a.writes, writes, std::max(a.lo, plo));
-      const bool covered = static_cast<size_t>(prog_.module[a.insn - 1]) == mod_ && plo <= a.lo && a.hi <= phi &&
-                           (writes || !a.writes);
+      const bool covered =
+          static_cast<size_t>(prog_.module[a.insn - 1]) == mod_ && plo <= a.lo && a.hi <= phi && (writes || !a.writes);
       if (!covered) list[keep++] = a;
     }
     list.resize(keep);
@@ -72,9 +72,9 @@ void RaceChecker::report_dram(uint32_t earlier, bool earlier_writes, bool now_wr
     return fmt::format("{} on the {} module", insn_label(layout_, prog_.insns[i - 1], i - 1),
                        module_name(prog_.module[i - 1]));
   };
-  throw RaceError(fmt::format(
-      "data race on DRAM byte 0x{:x}: {} {} it and {} {} it, with no dependency-token path between them", addr,
-      who(earlier), earlier_writes ? "writes" : "reads", who(now_), now_writes ? "writes" : "reads"));
+  throw RaceError(
+      fmt::format("data race on DRAM byte 0x{:x}: {} {} it and {} {} it, with no dependency-token path between them",
+                  addr, who(earlier), earlier_writes ? "writes" : "reads", who(now_), now_writes ? "writes" : "reads"));
 }
 
 bool RaceChecker::ordered(uint32_t earlier) const {
@@ -104,15 +104,15 @@ void RaceChecker::report(uint32_t earlier, bool earlier_writes, bool now_writes,
     return fmt::format("{} on the {} module", insn_label(layout_, prog_.insns[i - 1], i - 1),
                        module_name(prog_.module[i - 1]));
   };
-  throw RaceError(fmt::format(
-      "data race on {} element {}: {} {} it and {} {} it, with no dependency-token path between them",
-      isa::mem_name(kBufMem[b]), e, who(earlier), earlier_writes ? "writes" : "reads", who(now_),
-      now_writes ? "writes" : "reads"));
+  throw RaceError(
+      fmt::format("data race on {} element {}: {} {} it and {} {} it, with no dependency-token path between them",
+                  isa::mem_name(kBufMem[b]), e, who(earlier), earlier_writes ? "writes" : "reads", who(now_),
+                  now_writes ? "writes" : "reads"));
 }
 
 // The loop nest over every uop iteration: out of the fuzzers' coverage (vta/isa/fuzz_coverage.h).
 VTA_NO_FUZZ_COVERAGE const RaceChecker::Footprint* RaceChecker::footprint(const Insn& insn,
-                                                                         const std::vector<Uop>& uops) {
+                                                                          const std::vector<Uop>& uops) {
   const uint32_t bgn = insn[Member::uop_bgn], end = insn[Member::uop_end];
   const uint32_t io = insn[Member::iter_out], ii = insn[Member::iter_in];
   if (bgn >= end || io == 0 || ii == 0) return nullptr;

@@ -85,7 +85,8 @@ void check_no_assignment(const Constraint& c, const std::string& source) {
                         (i > 0 && std::string_view("<>!=").find(e[i - 1]) != std::string_view::npos);
     if (!paired)
       fail("{}:{}: constraint '{}': '{}=' assigns a value; a constraint compares (write == to test equality)", source,
-           c.line, e, i > 0 && std::string_view("+-*/").find(e[i - 1]) != std::string_view::npos ? e.substr(i - 1, 1) : "");
+           c.line, e,
+           i > 0 && std::string_view("+-*/").find(e[i - 1]) != std::string_view::npos ? e.substr(i - 1, 1) : "");
   }
 }
 

@@ -36,7 +36,8 @@ void add_energy(compiler::Report& r, const compiler::NetworkResult& res, const C
     total += r.rows[i].energy_uj;
   }
   r.total.energy_uj = total;
-  r.energy_basis = fmt::format("{}{}", tech.source, static_w > 0 ? fmt::format(", static {} W", static_w) : ", dynamic only");
+  r.energy_basis =
+      fmt::format("{}{}", tech.source, static_w > 0 ? fmt::format(", static {} W", static_w) : ", dynamic only");
 }
 
 }  // namespace vta::sweeps

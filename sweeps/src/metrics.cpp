@@ -30,9 +30,10 @@ void Metrics::set(const std::string& name, double v) {
 const std::vector<std::pair<std::string, std::string>>& metric_docs() {
   static const std::vector<std::pair<std::string, std::string>> docs = {
       {"cycles", "device cycles of one inference (the VTA layers; host layers excluded)"},
-      {"time_ms", "one inference in milliseconds: the device cycles at the design's clock.mhz plus host_ms, the "
-                  "deterministic host model (host layers, im2col, bands, device copies on the host link; "
-                  "compiler/include/vta/compiler/schedule/host_cost.h), no wall clock"},
+      {"time_ms",
+       "one inference in milliseconds: the device cycles at the design's clock.mhz plus host_ms, the "
+       "deterministic host model (host layers, im2col, bands, device copies on the host link; "
+       "compiler/include/vta/compiler/schedule/host_cost.h), no wall clock"},
       {"inferences_per_s", "images per second: batch / time"},
       {"gops", "effective giga-operations per second: 2 x all MACs of the network / time"},
       {"gops_per_mac", "gops per MAC unit of the array (batch x block_in x block_out)"},

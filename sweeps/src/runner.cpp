@@ -421,12 +421,14 @@ class Runner {
       std::string rules;
       for (const auto& [rule, count] : stage2_rule_counts_)
         rules += fmt::format("{}{} {}", rules.empty() ? "" : ", ", rule, count);
-      const std::string what = fmt::format("stage 2 selects {} points ({})", n, rules.empty() ? "every valid point" : rules);
+      const std::string what =
+          fmt::format("stage 2 selects {} points ({})", n, rules.empty() ? "every valid point" : rules);
       if (n > limit)
-        fail("{}: {}, more than funnel.stage2.max_points = {}; narrow the funnel (top_k counts per objective and per "
-             "network; within_pct keeps every point that close to the stage-1 front, and discrete objectives such as "
-             "dsp tie many points) or raise max_points",
-             spec_.source, what, limit);
+        fail(
+            "{}: {}, more than funnel.stage2.max_points = {}; narrow the funnel (top_k counts per objective and per "
+            "network; within_pct keeps every point that close to the stage-1 front, and discrete objectives such as "
+            "dsp tie many points) or raise max_points",
+            spec_.source, what, limit);
       std::fprintf(stderr, "%s\n", what.c_str());
     }
     return chosen;

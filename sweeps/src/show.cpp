@@ -4,8 +4,8 @@
 
 #include <filesystem>
 
-#include "vta/isa/error.h"
 #include "vta/isa/control_chars.h"
+#include "vta/isa/error.h"
 #include "vta/isa/shell_quote.h"
 #include "vta/sweeps/space.h"
 #include "vta/sweeps/spec.h"
@@ -17,8 +17,9 @@ namespace {
 
 // A word of the `vta run` line, quoted only where the shell needs it.
 std::string word(const std::string& w) {
-  const bool plain = !w.empty() && w.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
-                                                       "_-.,:/=+@%") == std::string::npos;
+  const bool plain = !w.empty() && w.find_first_not_of(
+                                       "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+                                       "_-.,:/=+@%") == std::string::npos;
   return plain ? w : shell_quote(w);
 }
 
@@ -38,9 +39,10 @@ const StoredPoint& find_point(const std::vector<StoredPoint>& points, const std:
                  : p.info.key == point)
       return p;
   }
-  fail("{}: no point {}{} in this store (an index in the design space, or a key CONFIG_HASH/NETWORK, as `vta sweep "
-       "export --csv` lists them)",
-       db, point, network.empty() ? "" : " on network " + network);
+  fail(
+      "{}: no point {}{} in this store (an index in the design space, or a key CONFIG_HASH/NETWORK, as `vta sweep "
+      "export --csv` lists them)",
+      db, point, network.empty() ? "" : " on network " + network);
 }
 
 // The network options of `vta run` that build the network the sweep ran.

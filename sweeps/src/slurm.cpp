@@ -15,16 +15,16 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "vta/isa/error.h"
-#include "vta/isa/control_chars.h"
-#include "vta/isa/json_error.h"
 #include <cerrno>
 #include <cstring>
+#include "vta/isa/control_chars.h"
+#include "vta/isa/error.h"
+#include "vta/isa/json_error.h"
+#include "vta/isa/path_probe.h"
 #include "vta/isa/read_file.h"
 #include "vta/isa/shell_quote.h"
 #include "vta/isa/write_file.h"
 #include "vta/sweeps/store.h"
-#include "vta/isa/path_probe.h"
 
 namespace vta::sweeps {
 
@@ -106,9 +106,9 @@ std::string header(const SlurmOptions& o, const std::string& name, const std::st
                    sbatch_value(o.time, "--time"), sbatch_value(o.mem, "--mem"));
   if (!o.partition.empty()) h += fmt::format("#SBATCH --partition={}\n", sbatch_value(o.partition, "--partition"));
   if (!o.account.empty()) h += fmt::format("#SBATCH --account={}\n", sbatch_value(o.account, "--account"));
-  h += fmt::format("#SBATCH --output={}\n",
-                   sbatch_value((fs::path(o.dir) / (array.empty() ? "slurm-%j.out" : "slurm-%A_%a.out")).string(),
-                                "--dir"));
+  h += fmt::format(
+      "#SBATCH --output={}\n",
+      sbatch_value((fs::path(o.dir) / (array.empty() ? "slurm-%j.out" : "slurm-%A_%a.out")).string(), "--dir"));
   h += "set -euo pipefail\n";
   for (const auto& l : o.setup) h += l + "\n";
   return h;
@@ -199,9 +199,10 @@ std::string node_local_reason(const std::string& dir) {
 }
 
 std::string time_of(const SlurmOptions& o, const std::string& job) {
-  return job == "A" && !o.time_a.empty() ? o.time_a : job == "B" && !o.time_b.empty() ? o.time_b
-                                                    : job == "C" && !o.time_c.empty() ? o.time_c
-                                                                                      : o.time;
+  return job == "A" && !o.time_a.empty()   ? o.time_a
+         : job == "B" && !o.time_b.empty() ? o.time_b
+         : job == "C" && !o.time_c.empty() ? o.time_c
+                                           : o.time;
 }
 
 }  // namespace
@@ -217,9 +218,9 @@ SlurmScripts slurm_scripts(const SweepSpec& spec, const std::string& spec_path, 
   out.spec = fs::absolute(spec_path).lexically_normal().string();
   if (!out.dir.empty() && out.dir.size() > 1 && out.dir.back() == '/') out.dir.pop_back();
   if (const std::string why = node_local_reason(out.dir); !why.empty())
-    out.warnings.push_back(fmt::format(
-        "--dir {}: {}, so only this node sees it; the compute nodes need a folder on a shared file system", out.dir,
-        why));
+    out.warnings.push_back(
+        fmt::format("--dir {}: {}, so only this node sees it; the compute nodes need a folder on a shared file system",
+                    out.dir, why));
   // A path in a script is one quoted word, but a line of its own is what a
   // reader (and the fuzz target's check) expects: control characters are refused.
   (void)sbatch_value(o.vta, "--vta");
@@ -280,12 +281,13 @@ std::string submit_slurm(const SweepSpec& spec, const std::string& spec_path, co
     // What would be written and submitted; nothing is.
     std::string sb;
     if (!s.tasks_a.empty())
-      sb += fmt::format("sbatch --parsable --array={} {}   # prints job id A\n", array_list(s.tasks_a), shell_quote(pa));
+      sb +=
+          fmt::format("sbatch --parsable --array={} {}   # prints job id A\n", array_list(s.tasks_a), shell_quote(pa));
     sb += fmt::format("sbatch --parsable{}{}   # prints job id B\n",
                       s.tasks_a.empty() ? " " : fmt::format(fmt::runtime(dep), "A"), shell_quote(pb));
     sb += fmt::format("sbatch --parsable{}{}\n", fmt::format(fmt::runtime(dep), "B"), shell_quote(pc));
-    return fmt::format("# {}\n{}\n# {}\n{}\n# {}\n{}\n# submitted as (dry run: nothing was written or submitted):\n{}", pa,
-                       s.a, pb, s.b, pc, s.c, sb);
+    return fmt::format("# {}\n{}\n# {}\n{}\n# {}\n{}\n# submitted as (dry run: nothing was written or submitted):\n{}",
+                       pa, s.a, pb, s.b, pc, s.c, sb);
   }
   if (!have("sbatch")) fail("sweep submit --slurm: sbatch is not on PATH (is this a Slurm login node?)");
   make_dirs(s.dir, "--dir");
@@ -361,7 +363,8 @@ std::string slurm_status(const SweepSpec& spec, const std::string& dir) {
                        pending < 0 ? std::string("no store") : std::to_string(pending), job_state("A", i),
                        job_state("B", i));
   }
-  if (jobs.ids.count("C")) out += fmt::format("merge/stage 3/report job {}: {}\n", jobs.ids.at("C"), job_state("C", -1));
+  if (jobs.ids.count("C"))
+    out += fmt::format("merge/stage 3/report job {}: {}\n", jobs.ids.at("C"), job_state("C", -1));
   if (path_exists(fs::path(dir) / "merged.sqlite")) out += fmt::format("merged store: {}/merged.sqlite\n", dir);
   return out;
 }

@@ -15,11 +15,11 @@
 
 #include "vta/estimate/estimate.h"
 #include "vta/isa/error.h"
+#include "vta/isa/path_probe.h"
 #include "vta/isa/read_file.h"
 #include "vta/isa/yaml_documents.h"
 #include "vta/sweeps/constraints.h"
 #include "vta/sweeps/metrics.h"
-#include "vta/isa/path_probe.h"
 
 namespace vta::sweeps {
 
@@ -386,7 +386,7 @@ SweepSpec load_spec_text(const std::string& text, const std::string& source, con
   const std::filesystem::path local = std::filesystem::path(dir) / base;
   try {
     s.base = (base.ends_with(".yaml") || base.ends_with(".yml")) && path_exists(local) ? local.string()
-                                                                                        : resolve_config_path(base);
+                                                                                       : resolve_config_path(base);
   } catch (const Error& e) {
     fail("{}: base: {}", x.at(root["base"]), e.what());
   }

@@ -9,11 +9,11 @@
 #include "vta/compiler/analytic.h"
 #include "vta/compiler/compile.h"
 #include "vta/compiler/frontend/onnx.h"
+#include "vta/compiler/frontend/zoo.h"
+#include "vta/compiler/frontend/zoo_cache.h"
 #include "vta/compiler/ops/reference.h"
 #include "vta/compiler/run/report.h"
 #include "vta/compiler/run/runtime.h"
-#include "vta/compiler/frontend/zoo.h"
-#include "vta/compiler/frontend/zoo_cache.h"
 #include "vta/estimate/energy.h"
 #include "vta/isa/error.h"
 #include "vta/isa/read_file.h"
@@ -118,9 +118,8 @@ void fill_from_report(StageResult& r, const Report& rep, const Config& c, const 
     if (w.device == "vta") vta_macs += w.macs;
     bytes += b;
   }
-  r.metrics =
-      network_metrics(c, static_cast<double>(rep.total.cycles), bytes, rep.total.macs, vta_macs, n.graph.at(0).out.n,
-                      rep.total.host_model_ms);
+  r.metrics = network_metrics(c, static_cast<double>(rep.total.cycles), bytes, rep.total.macs, vta_macs,
+                              n.graph.at(0).out.n, rep.total.host_model_ms);
   if (rep.total.energy_uj >= 0) r.metrics.set("energy_uj", rep.total.energy_uj);
 }
 

@@ -96,7 +96,11 @@ std::unique_ptr<SQLite::Database> open_database(const std::string& path, bool cr
   } catch (const SQLite::Exception&) {
   }
   std::string uri = "file:";
-  for (const char c : path) uri += c == '?' ? std::string("%3f") : c == '#' ? std::string("%23") : c == '%' ? std::string("%25") : std::string(1, c);
+  for (const char c : path)
+    uri += c == '?'   ? std::string("%3f")
+           : c == '#' ? std::string("%23")
+           : c == '%' ? std::string("%25")
+                      : std::string(1, c);
   return std::make_unique<SQLite::Database>(uri + "?immutable=1", SQLite::OPEN_READONLY | SQLITE_OPEN_URI, 30000);
 }
 
@@ -410,9 +414,9 @@ std::map<std::string, std::map<int, StageResult>> Store::results(bool with_layer
       r.status = q.getColumn(2).getString();
       r.error = q.getColumn(3).isNull() ? "" : q.getColumn(3).getString();
       r.check = q.getColumn(4).isNull() ? "" : q.getColumn(4).getString();
-      const auto mj = json_object_column(q.getColumn(5).getString(), path_,
-                                         fmt::format("point {} stage {}", q.getColumn(0).getString(), r.stage),
-                                         "metrics", true);
+      const auto mj =
+          json_object_column(q.getColumn(5).getString(), path_,
+                             fmt::format("point {} stage {}", q.getColumn(0).getString(), r.stage), "metrics", true);
       for (auto it = mj.begin(); it != mj.end(); ++it)
         r.metrics.values.emplace_back(it.key(), it.value().get<double>());
       r.wall_s = q.getColumn(6).getDouble();

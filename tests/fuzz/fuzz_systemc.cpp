@@ -35,7 +35,8 @@ Outcome run_on(const std::string& backend, const vta::Config& c, vta::Conformanc
 }
 
 [[noreturn]] void differ(const char* what, const std::string& golden, const std::string& systemc) {
-  std::fprintf(stderr, "fuzz_systemc: %s differ\n  golden:  %s\n  systemc: %s\n", what, golden.c_str(), systemc.c_str());
+  std::fprintf(stderr, "fuzz_systemc: %s differ\n  golden:  %s\n  systemc: %s\n", what, golden.c_str(),
+               systemc.c_str());
   std::abort();
 }
 

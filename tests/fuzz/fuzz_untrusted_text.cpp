@@ -56,7 +56,8 @@ void check_page(const std::vector<std::string>& f) {
   data[f[3]] = f[4];  // a key from the input too (an axis name)
   const std::string page = vta::sweeps::html_page(f[5], "<p>" + vta::xml_escape(f[6]) + "</p>", data, "var y = 1;");
   // The script elements: Chart.js and the page's own.
-  if (count(page, "<script") != 2 || count(page, "</script") != 2) finding("script elements changed", page.substr(0, 4096));
+  if (count(page, "<script") != 2 || count(page, "</script") != 2)
+    finding("script elements changed", page.substr(0, 4096));
   const auto from = page.find("const DATA = ");
   if (from == std::string::npos) finding("no DATA line", page.substr(0, 4096));
   const std::string line = page.substr(from + 13, page.find(";\n", from) - from - 13);
@@ -107,13 +108,14 @@ void check_script(const std::string& script, const std::vector<std::string>& set
     start = end + 1;
     if (l == "#!/bin/bash" && !body) continue;
     if (l.rfind("#SBATCH --", 0) == 0 && !body) {
-      static const char* kKnown[] = {"job-name=",  "array=",   "cpus-per-task=", "time=",
-                                     "mem=",       "partition=", "account=",     "output="};
+      static const char* kKnown[] = {
+          "job-name=", "array=", "cpus-per-task=", "time=", "mem=", "partition=", "account=", "output="};
       bool known = false;
       for (const char* k : kKnown) known |= l.compare(10, std::string(k).size(), k) == 0;
       if (!known) finding("an #SBATCH line the writer did not intend", script);
       for (const char ch : l)
-        if (static_cast<unsigned char>(ch) < 0x20 || ch == 0x7f) finding("a control character on an #SBATCH line", script);
+        if (static_cast<unsigned char>(ch) < 0x20 || ch == 0x7f)
+          finding("a control character on an #SBATCH line", script);
       continue;
     }
     if (l == "set -euo pipefail" && !body) {

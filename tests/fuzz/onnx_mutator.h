@@ -53,25 +53,48 @@ inline bool mutate_number(pb::Message* m, std::mt19937_64& rng) {
   if (numeric.empty()) return false;
   const auto* f = numeric[rng() % numeric.size()];
   const int idx = f->is_repeated() ? static_cast<int>(rng() % static_cast<uint64_t>(r->FieldSize(*m, f))) : -1;
-  static const int64_t kInts[] = {0, 1, -1, 2, 3, 7, 255, 256, 65536, int64_t{1} << 31, (int64_t{1} << 31) - 1,
-                                  -(int64_t{1} << 31), int64_t{1} << 40, std::numeric_limits<int64_t>::max(),
+  static const int64_t kInts[] = {0,
+                                  1,
+                                  -1,
+                                  2,
+                                  3,
+                                  7,
+                                  255,
+                                  256,
+                                  65536,
+                                  int64_t{1} << 31,
+                                  (int64_t{1} << 31) - 1,
+                                  -(int64_t{1} << 31),
+                                  int64_t{1} << 40,
+                                  std::numeric_limits<int64_t>::max(),
                                   std::numeric_limits<int64_t>::min()};
   const int64_t pick = kInts[rng() % std::size(kInts)];
-  static const double kReals[] = {0.0, -0.0, 1.0, -1.0, 0.5, 1e-30, 1e30, std::numeric_limits<double>::infinity(),
-                                  -std::numeric_limits<double>::infinity(), std::numeric_limits<double>::quiet_NaN()};
+  static const double kReals[] = {0.0,
+                                  -0.0,
+                                  1.0,
+                                  -1.0,
+                                  0.5,
+                                  1e-30,
+                                  1e30,
+                                  std::numeric_limits<double>::infinity(),
+                                  -std::numeric_limits<double>::infinity(),
+                                  std::numeric_limits<double>::quiet_NaN()};
   const double real = kReals[rng() % std::size(kReals)];
   switch (f->cpp_type()) {
     case pb::FieldDescriptor::CPPTYPE_INT32:
-      idx >= 0 ? r->SetRepeatedInt32(m, f, idx, static_cast<int32_t>(pick)) : r->SetInt32(m, f, static_cast<int32_t>(pick));
+      idx >= 0 ? r->SetRepeatedInt32(m, f, idx, static_cast<int32_t>(pick))
+               : r->SetInt32(m, f, static_cast<int32_t>(pick));
       break;
     case pb::FieldDescriptor::CPPTYPE_INT64:
       idx >= 0 ? r->SetRepeatedInt64(m, f, idx, pick) : r->SetInt64(m, f, pick);
       break;
     case pb::FieldDescriptor::CPPTYPE_UINT32:
-      idx >= 0 ? r->SetRepeatedUInt32(m, f, idx, static_cast<uint32_t>(pick)) : r->SetUInt32(m, f, static_cast<uint32_t>(pick));
+      idx >= 0 ? r->SetRepeatedUInt32(m, f, idx, static_cast<uint32_t>(pick))
+               : r->SetUInt32(m, f, static_cast<uint32_t>(pick));
       break;
     case pb::FieldDescriptor::CPPTYPE_UINT64:
-      idx >= 0 ? r->SetRepeatedUInt64(m, f, idx, static_cast<uint64_t>(pick)) : r->SetUInt64(m, f, static_cast<uint64_t>(pick));
+      idx >= 0 ? r->SetRepeatedUInt64(m, f, idx, static_cast<uint64_t>(pick))
+               : r->SetUInt64(m, f, static_cast<uint64_t>(pick));
       break;
     case pb::FieldDescriptor::CPPTYPE_FLOAT:
       idx >= 0 ? r->SetRepeatedFloat(m, f, idx, static_cast<float>(real)) : r->SetFloat(m, f, static_cast<float>(real));
@@ -108,7 +131,8 @@ inline bool mutate_model(onnx::ModelProto& model, std::mt19937_64& rng) {
       if (g->node_size() == 0) return false;
       onnx::NodeProto* n = g->mutable_node(static_cast<int>(rng() % static_cast<uint64_t>(g->node_size())));
       if (n->attribute_size() == 0) return false;
-      return mutate_number(n->mutable_attribute(static_cast<int>(rng() % static_cast<uint64_t>(n->attribute_size()))), rng);
+      return mutate_number(n->mutable_attribute(static_cast<int>(rng() % static_cast<uint64_t>(n->attribute_size()))),
+                           rng);
     }
     case 3: {  // drop or duplicate a node
       if (g->node_size() == 0) return false;
@@ -148,7 +172,8 @@ inline bool mutate_model(onnx::ModelProto& model, std::mt19937_64& rng) {
 inline size_t mutate_onnx(uint8_t* data, size_t size, size_t max_size, unsigned seed) {
   std::mt19937_64 rng(seed);
   onnx::ModelProto model;
-  if (rng() % 8 == 0 || !model.ParseFromArray(data, static_cast<int>(size))) return LLVMFuzzerMutate(data, size, max_size);
+  if (rng() % 8 == 0 || !model.ParseFromArray(data, static_cast<int>(size)))
+    return LLVMFuzzerMutate(data, size, max_size);
   bool changed = false;
   for (int tries = 0; tries < 4 && !changed; ++tries) changed = mutate_model(model, rng);
   if (!changed) return LLVMFuzzerMutate(data, size, max_size);

@@ -17,8 +17,8 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
-#include <set>
 #include <random>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -192,7 +192,8 @@ class AsymQdqBuilder {
         if (o == 0 || ort_pc_) ort_ws = 0.05f * static_cast<float>(pick(1, 40)) / 127.0f;
         ws[static_cast<size_t>(o)] = ort_ws;
         bs[static_cast<size_t>(o)] = in.value() * ws[static_cast<size_t>(o)];
-        w[static_cast<size_t>(o * fan + static_cast<int64_t>(pick(0, static_cast<int>(fan) - 1)))] = pick(0, 1) ? 127 : -127;
+        w[static_cast<size_t>(o * fan + static_cast<int64_t>(pick(0, static_cast<int>(fan) - 1)))] =
+            pick(0, 1) ? 127 : -127;
       }
       bias[static_cast<size_t>(o)] = pick(-bmax_, bmax_);
     }
@@ -219,8 +220,9 @@ class AsymQdqBuilder {
     }
     // The accumulator's spread: about sqrt(fan) * 64 * 74 units of the finest
     // channel scale; the output scale puts it at about +-48.
-    const int shift = shift_ >= 0 ? shift_
-                                  : static_cast<int>(std::lround(std::log2(std::sqrt(static_cast<double>(fan)) * 64 * 74 / 48)));
+    const int shift =
+        shift_ >= 0 ? shift_
+                    : static_cast<int>(std::lround(std::log2(std::sqrt(static_cast<double>(fan)) * 64 * 74 / 48)));
     // ort_scales(): about 3 standard deviations of the real output (weights uniform, inputs about +-64 units)
     float mean_ws = 0;
     for (float v : ws) mean_ws += v / static_cast<float>(oc);
@@ -279,8 +281,8 @@ class AsymQdqBuilder {
     gm->set_name(n);
     OnnxBuilder::attr(gm, "transB", int64_t{1});
     const int shift = static_cast<int>(std::lround(std::log2(std::sqrt(static_cast<double>(c)) * 64 * 74 / 48)));
-    const std::string out =
-        quantize(n + "_f", in.exp - 7 + shift, false, 1, 3.0f * in.value() * fws * std::sqrt(static_cast<float>(c)) * 64 * 74);
+    const std::string out = quantize(n + "_f", in.exp - 7 + shift, false, 1,
+                                     3.0f * in.value() * fws * std::sqrt(static_cast<float>(c)) * 64 * 74);
     b_.output(out, onnx::TensorProto::UINT8, {1, classes});
     return out;
   }

@@ -20,8 +20,12 @@ class OnnxBuilder {
     g_ = m_.mutable_graph();
     g_->set_name("test");
   }
-  void input(const std::string& name, int elem, const std::vector<int64_t>& dims) { value(g_->add_input(), name, elem, dims); }
-  void output(const std::string& name, int elem, const std::vector<int64_t>& dims) { value(g_->add_output(), name, elem, dims); }
+  void input(const std::string& name, int elem, const std::vector<int64_t>& dims) {
+    value(g_->add_input(), name, elem, dims);
+  }
+  void output(const std::string& name, int elem, const std::vector<int64_t>& dims) {
+    value(g_->add_output(), name, elem, dims);
+  }
   /// An 8-bit (INT8 / UINT8) or INT32 initializer; dims {} is a scalar.
   void ints(const std::string& name, int elem, const std::vector<int64_t>& dims, const std::vector<int64_t>& v) {
     auto* t = init(name, elem, dims);
@@ -41,7 +45,8 @@ class OnnxBuilder {
     for (float x : v) t->add_float_data(x);
   }
   void scalar(const std::string& name, float v) { floats(name, {}, {v}); }
-  onnx::NodeProto* node(const std::string& op, const std::vector<std::string>& in, const std::vector<std::string>& out) {
+  onnx::NodeProto* node(const std::string& op, const std::vector<std::string>& in,
+                        const std::vector<std::string>& out) {
     auto* n = g_->add_node();
     n->set_op_type(op);
     n->set_name(op + "_" + std::to_string(g_->node_size()));

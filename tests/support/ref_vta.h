@@ -22,7 +22,6 @@
 
 namespace {  // NOLINT(google-build-namespaces): test-only, one includer per binary
 
-
 using vta::Config;
 using vta::isa::AluOp;
 using vta::isa::Insn;
@@ -404,7 +403,10 @@ class RefVta {
 class Vta {
  public:
   explicit Vta(const std::string& preset_name)
-      : cfg(vta::test::preset(preset_name)), g(geometry(cfg)), backend(vta::make_backend(vta::test::test_backend(), cfg)), ref(cfg) {
+      : cfg(vta::test::preset(preset_name)),
+        g(geometry(cfg)),
+        backend(vta::make_backend(vta::test::test_backend(), cfg)),
+        ref(cfg) {
     next_program();
   }
 

@@ -31,8 +31,8 @@ inline CliResult run_shell(const std::string& cmd) {
 /// "NAME=value ..." set for this run only. `stdout_to`: a shell redirection of stdout after stderr
 /// was sent to the pipe (">/dev/full", ">&-"); empty: both to the pipe.
 inline CliResult run_vta(const std::string& args, const std::string& env = "", const std::string& stdout_to = "") {
-  return run_shell(std::string("VTA_CACHE_DIR=") + VTA_BINARY_DIR + "/test-cache " + env + " VTA_CONFIG_DIR=" + VTA_SOURCE_DIR + "/configs " + VTA_EXE + " " + args + " 2>&1 " +
-                   stdout_to);
+  return run_shell(std::string("VTA_CACHE_DIR=") + VTA_BINARY_DIR + "/test-cache " + env +
+                   " VTA_CONFIG_DIR=" + VTA_SOURCE_DIR + "/configs " + VTA_EXE + " " + args + " 2>&1 " + stdout_to);
 }
 
 }  // namespace vta::test

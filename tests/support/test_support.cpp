@@ -68,7 +68,6 @@ std::vector<uint8_t> ProgramBuilder::read(MemId mem, uint32_t at, uint32_t count
   return backend_.dram().read(at * e, count * e);
 }
 
-
 std::string test_backend() {
   const char* b = std::getenv("VTA_TEST_BACKEND");
   return b && *b ? b : "golden";

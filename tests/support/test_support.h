@@ -12,8 +12,8 @@
 #include "vta/isa/error.h"
 #include "vta/isa/fields.h"
 #include "vta/model/backend.h"
-#include "vta/model/image.h"
 #include "vta/model/builders.h"
+#include "vta/model/image.h"
 
 namespace vta::test {
 
@@ -35,16 +35,26 @@ std::vector<std::string> preset_names();
 
 /// Instruction builders (vta/model/builders.h) under the names the suites use.
 template <typename... A>
-isa::Insn make_load(A... a) { return build::load(a...); }
+isa::Insn make_load(A... a) {
+  return build::load(a...);
+}
 template <typename... A>
-isa::Insn make_store(A... a) { return build::store(a...); }
+isa::Insn make_store(A... a) {
+  return build::store(a...);
+}
 template <typename... A>
-isa::Insn make_gemm(A... a) { return build::gemm(a...); }
+isa::Insn make_gemm(A... a) {
+  return build::gemm(a...);
+}
 template <typename... A>
-isa::Insn make_alu(A... a) { return build::alu(a...); }
+isa::Insn make_alu(A... a) {
+  return build::alu(a...);
+}
 inline isa::Insn make_finish() { return build::finish(); }
 template <typename... A>
-isa::Insn make_uop(A... a) { return build::uop(a...); }
+isa::Insn make_uop(A... a) {
+  return build::uop(a...);
+}
 using build::random_bytes;
 using build::with_deps;
 

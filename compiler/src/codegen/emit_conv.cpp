@@ -26,9 +26,9 @@ void emit_conv(Emitter& e, const Node& n, const ConvGeom& g, const Tile& t, cons
   const int64_t kk = g.k * g.k, ri = g.ri, ro = g.ro;
   const int64_t ih = (t.th - 1) * g.s + g.k, iw = (t.tw - 1) * g.s + g.k;
   const int64_t inp_half = d.inp_depth / 2, wgt_half = d.wgt_depth / 2, acc_half = d.acc_depth / 2;
-  const int64_t TO = t.toc * ro;  // OUT element columns of a tile
+  const int64_t TO = t.toc * ro;         // OUT element columns of a tile
   const int64_t area = tile_area(g, t);  // ACC elements of one output channel block
-  const int64_t W = t.tw * ro;            // ACC elements of one of its rows
+  const int64_t W = t.tw * ro;           // ACC elements of one of its rows
   auto inpb = [&](int64_t sp) { return sp * inp_half; };
   auto wgtb = [&](int64_t sp) { return sp * wgt_half; };
   auto accb = [&](int64_t ap) { return ap * acc_half; };
@@ -136,7 +136,8 @@ void emit_conv(Emitter& e, const Node& n, const ConvGeom& g, const Tile& t, cons
   const int64_t RB = g.pk ? pool_rmax(g, t) * g.pwo * ro : 0, x0 = g.pp, col0 = g.ps * x0 - g.pp;
   auto rowb0 = [&](int64_t ap, int64_t o) { return accb(ap) + o / ro * area + o % ro; };
   auto pblk = [&](int64_t ap, int64_t o) {
-    return accb(ap) + (1 + (g.scratch ? 1 : 0) + (g.scratch2 ? 1 : 0) + (g.scratch3 ? 1 : 0)) * t.toc * area + o / ro * RB + o % ro;
+    return accb(ap) + (1 + (g.scratch ? 1 : 0) + (g.scratch2 ? 1 : 0) + (g.scratch3 ? 1 : 0)) * t.toc * area +
+           o / ro * RB + o % ro;
   };
   auto pool_bank = [&](auto dst, auto src) {
     const auto at = static_cast<int64_t>(uops.size());
@@ -151,10 +152,12 @@ void emit_conv(Emitter& e, const Node& n, const ConvGeom& g, const Tile& t, cons
   if (pool) {
     if (g.pp > 0)
       for (int64_t j = 1; j < g.pk - g.pp; ++j)
-        border_banks[static_cast<size_t>(j)] = pool_bank(rowb0, [&](int64_t ap, int64_t o) { return rowb0(ap, o) + j * ro; });
+        border_banks[static_cast<size_t>(j)] =
+            pool_bank(rowb0, [&](int64_t ap, int64_t o) { return rowb0(ap, o) + j * ro; });
     for (int64_t kw = 1; kw < g.pk; ++kw)
-      col_banks[static_cast<size_t>(kw)] = pool_bank([&](int64_t ap, int64_t o) { return rowb0(ap, o) + col0 * ro; },
-                                                     [&](int64_t ap, int64_t o) { return rowb0(ap, o) + (col0 + kw) * ro; });
+      col_banks[static_cast<size_t>(kw)] =
+          pool_bank([&](int64_t ap, int64_t o) { return rowb0(ap, o) + col0 * ro; },
+                    [&](int64_t ap, int64_t o) { return rowb0(ap, o) + (col0 + kw) * ro; });
     out_bank = pool_bank(pblk, [](int64_t, int64_t) { return int64_t{0}; });
     for (int64_t x = x0; x >= 0; --x)  // x0, then column 0 where it is apart
       for (int64_t kh = 0; kh < g.pk; ++kh)
@@ -178,7 +181,7 @@ void emit_conv(Emitter& e, const Node& n, const ConvGeom& g, const Tile& t, cons
   const int64_t row_bank = conv_end + (4 + (add || g.scratch ? 4 : 0) + (g.scratch ? 2 : 0)) * TO;
   const int64_t skip_gemm_bank = row_bank + (g.t_rows ? 4 : 2) * g.rows * TO;
   const int64_t bias_bank = skip_gemm_bank + (g.skip_gemm ? 4 : 0) * TO;
-  const int64_t u_bank = bias_bank + (g.bias_gemm ? 4 : 0) * TO;  // U alone, U by A, T by U, U by the rows
+  const int64_t u_bank = bias_bank + (g.bias_gemm ? 4 : 0) * TO;           // U alone, U by A, T by U, U by the rows
   const int64_t v_bank = u_bank + (g.scratch2 ? 6 + 2 * g.rows : 0) * TO;  // V by A, V by T, A by V, V by the rows
   // The shifts of the conv's output and of the other operand (Add::shift_a applies to inputs[0]).
   const int shift_conv = add ? conv_shift(*add, a.self) : 0;
@@ -190,233 +193,229 @@ void emit_conv(Emitter& e, const Node& n, const ConvGeom& g, const Tile& t, cons
 
   int64_t q = 0, tile = 0;
   for_each_tile(g, t, [&](int64_t nb, int64_t oh0, int64_t ow0, int64_t ob0) {
-          const int64_t th = std::min(t.th, g.ho - oh0), toc = std::min(t.toc, g.cob - ob0);
-          // A narrower last tile of the row: its own row pitch (tw, iwc) and, for k > 1, uop bank.
-          const int64_t tw = std::min(t.tw, g.wo - ow0), iwc = (tw - 1) * g.s + g.k;
-          const int wc = tw < t.tw;
-          const bool whole = whole_rows(g, t, th, tw);  // one STORE (and operand LOAD) for all toc blocks
-          const int64_t ap = tile % 2;
-          const int64_t steps = g.dw ? 1 : (g.cib + t.tic - 1) / t.tic;
-          for (int64_t j = 0; j < steps; ++j, ++q) {
-            const int64_t sp = q % 2, c0 = j * t.tic;
-            const int64_t tic = g.dw ? 1 : std::min(t.tic, g.cib - c0), TI = tic * ri;
-            const int cc = tic < t.tic;
-            // load
-            const int64_t ih0 = oh0 * g.s - g.p, ih1 = ih0 + (th - 1) * g.s + g.k;
-            const int64_t iw0 = ow0 * g.s - g.p, iw1 = iw0 + iwc;
-            const int64_t yp0 = std::max<int64_t>(0, -ih0), yp1 = std::max<int64_t>(0, ih1 - g.h);
-            const int64_t xp0 = std::max<int64_t>(0, -iw0), xp1 = std::max<int64_t>(0, iw1 - g.w);
-            const int64_t ys = ih1 - yp1 - (ih0 + yp0), xs = iw1 - xp1 - (iw0 + xp0);
-            if (ys <= 0 || xs <= 0 || yp0 > 15 || yp1 > 15 || xp0 * ri > 15 || xp1 * ri > 15)
-              fail("layer {}: a tile lies entirely in padding or needs more than 15 pad elements", n.name);
-            // Input channel blocks of this step: tic from c0, or (depthwise) the output blocks.
-            const int64_t in_blocks = g.dw ? toc : tic, in_first = g.dw ? ob0 : c0;
-            for (int64_t ci = 0; ci < in_blocks; ++ci) {
-              Insn l = mem(Opcode::LOAD, MemId::INP, inpb(sp) + ci * ri * ih * iw,
-                           a.in + (((nb * g.cib + in_first + ci) * g.h + ih0 + yp0) * g.w + iw0 + xp0) * ri, ys,
-                           xs * ri, g.w * ri);
-              l[Member::y_pad_0] = static_cast<uint32_t>(yp0);
-              l[Member::y_pad_1] = static_cast<uint32_t>(yp1);
-              l[Member::x_pad_0] = static_cast<uint32_t>(xp0 * ri);
-              l[Member::x_pad_1] = static_cast<uint32_t>(xp1 * ri);
-              if (ci == 0 && q >= 2) l[Member::pop_next] = 1, --e.c2l;
-              e.emit(l);
-            }
-            // WGT elements in DRAM: [cob ro][cib ri][k][k]; depthwise: one input block per output block.
-            const int64_t wgt_cols = g.dw ? 1 : g.cib * ri;
-            Insn w = mem(Opcode::LOAD, MemId::WGT, wgtb(sp), a.wgt + (ob0 * ro * wgt_cols + (g.dw ? 0 : c0 * ri)) * kk,
-                         toc * ro, TI * kk, wgt_cols * kk);
-            if (g.bias_gemm && j == 0) {  // the bias lanes: constant INP element, the toc blocks' bias WGT rows
-              e.emit(mem(Opcode::LOAD, MemId::INP, inpb(sp) + bias_inp_at, a.bias_inp, 1, 1, 1));
-              e.emit(mem(Opcode::LOAD, MemId::WGT, wgtb(sp) + bias_wgt_at, a.bias + ob0 * ro, 1, toc * ro, toc * ro));
-            }
-            w[Member::push_next] = 1;
-            e.emit(w);
-            // compute
-            // Immediates only with a bias by GEMM: the reset bank's uops (dst alone).
-            const Insn epi =
-                loop(Opcode::ALU, (g.bias_gemm ? reset_bank : epi_bank) + ap * TO, toc * ro, th, tw, tw * ro, ro, 0, 0);
-            EpilogueBanks banks{loop(Opcode::ALU, skip_bank + ap * TO, toc * ro, th, tw, tw * ro, ro, 0, 0),
-                                loop(Opcode::ALU, sum_bank + ap * TO, toc * ro, th, tw, tw * ro, ro, tw * ro, ro),
-                                loop(Opcode::ALU, copy_bank + ap * TO, toc * ro, th, tw, tw * ro, ro, tw * ro, ro),
-                                {},
-                                {},
-                                {},
-                                {},
-                                {},
-                                {},
-                                {},
-                                {},
-                                {},
-                                {}};
-            for (int64_t r = 0; r < g.rows; ++r)
-              banks.rows.push_back(
-                  loop(Opcode::ALU, row_bank + (2 * r + ap) * TO, toc * ro, th, tw, tw * ro, ro, 0, 0));
-            if (g.t_rows)
-              for (int64_t r = 0; r < g.rows; ++r)
-                banks.t_rows.push_back(
-                    loop(Opcode::ALU, row_bank + (2 * (g.rows + r) + ap) * TO, toc * ro, th, tw, tw * ro, ro, 0, 0));
-            if (g.scratch2) {
-              banks.u = loop(Opcode::ALU, u_bank + ap * TO, toc * ro, th, tw, tw * ro, ro, 0, 0);
-              banks.u_by_a = loop(Opcode::ALU, u_bank + (2 + ap) * TO, toc * ro, th, tw, tw * ro, ro, tw * ro, ro);
-              banks.t_by_u = loop(Opcode::ALU, u_bank + (4 + ap) * TO, toc * ro, th, tw, tw * ro, ro, tw * ro, ro);
-              for (int64_t r = 0; r < g.rows; ++r)
-                banks.u_rows.push_back(
-                    loop(Opcode::ALU, u_bank + (6 + 2 * r + ap) * TO, toc * ro, th, tw, tw * ro, ro, 0, 0));
-            }
-            if (g.scratch3) {
-              banks.v_by_a = loop(Opcode::ALU, v_bank + ap * TO, toc * ro, th, tw, tw * ro, ro, tw * ro, ro);
-              banks.v_by_t = loop(Opcode::ALU, v_bank + (2 + ap) * TO, toc * ro, th, tw, tw * ro, ro, tw * ro, ro);
-              banks.a_by_v = loop(Opcode::ALU, v_bank + (4 + ap) * TO, toc * ro, th, tw, tw * ro, ro, tw * ro, ro);
-              for (int64_t r = 0; r < g.rows; ++r)
-                banks.v_rows.push_back(
-                    loop(Opcode::ALU, v_bank + (6 + 2 * r + ap) * TO, toc * ro, th, tw, tw * ro, ro, 0, 0));
-            }
-            bool popped = false;  // load->compute of this step
-            if (j == 0) {
-              bool s2c_popped = tile < 2;
-              if (!g.bias_gemm) {
-                Insn b = mem(Opcode::LOAD, MemId::ACC, biasb(ap), a.bias + ob0 * ro, 1, toc * ro, toc * ro);
-                if (!s2c_popped) b[Member::pop_next] = 1, --e.s2c, s2c_popped = true;
-                e.emit(b);
-              }
-              for (int64_t r = 0; r < g.rows; ++r)
-                e.emit(mem(Opcode::LOAD, MemId::ACC, rowb(ap, r), a.row + r * a.row_pitch + ob0 * ro, 1, toc * ro,
-                           toc * ro));
-              // The reset's uops name only ACC rows (the epilogue's bias row is no INP index).
-              Insn r = loop(Opcode::GEMM, reset_bank + ap * TO, toc * ro, th, tw, tw * ro, ro, 0, 0);
-              r[Member::reset] = 1;
-              if (!s2c_popped) r[Member::pop_next] = 1, --e.s2c;
-              e.emit(r);
-              if (g.bias_gemm) {
-                Insn bg = loop(Opcode::GEMM, bias_bank + (sp * 2 + ap) * TO, toc * ro, th, tw, tw * ro, ro, 0, 0);
-                bg[Member::pop_prev] = 1;
-                popped = true;
-                e.emit(bg);
-              }
-            }
-            Insn gm = loop(Opcode::GEMM, gemm.at[wc][cc] + (sp * 2 + ap) * gemm.size[wc][cc], toc * ro * TI * kk, th,
-                           tw, tw * ro, ro, g.s * iwc * ri, g.s * ri);
-            gm[Member::pop_prev] = popped ? 0 : 1;
-            gm[Member::push_prev] = 1;
+    const int64_t th = std::min(t.th, g.ho - oh0), toc = std::min(t.toc, g.cob - ob0);
+    // A narrower last tile of the row: its own row pitch (tw, iwc) and, for k > 1, uop bank.
+    const int64_t tw = std::min(t.tw, g.wo - ow0), iwc = (tw - 1) * g.s + g.k;
+    const int wc = tw < t.tw;
+    const bool whole = whole_rows(g, t, th, tw);  // one STORE (and operand LOAD) for all toc blocks
+    const int64_t ap = tile % 2;
+    const int64_t steps = g.dw ? 1 : (g.cib + t.tic - 1) / t.tic;
+    for (int64_t j = 0; j < steps; ++j, ++q) {
+      const int64_t sp = q % 2, c0 = j * t.tic;
+      const int64_t tic = g.dw ? 1 : std::min(t.tic, g.cib - c0), TI = tic * ri;
+      const int cc = tic < t.tic;
+      // load
+      const int64_t ih0 = oh0 * g.s - g.p, ih1 = ih0 + (th - 1) * g.s + g.k;
+      const int64_t iw0 = ow0 * g.s - g.p, iw1 = iw0 + iwc;
+      const int64_t yp0 = std::max<int64_t>(0, -ih0), yp1 = std::max<int64_t>(0, ih1 - g.h);
+      const int64_t xp0 = std::max<int64_t>(0, -iw0), xp1 = std::max<int64_t>(0, iw1 - g.w);
+      const int64_t ys = ih1 - yp1 - (ih0 + yp0), xs = iw1 - xp1 - (iw0 + xp0);
+      if (ys <= 0 || xs <= 0 || yp0 > 15 || yp1 > 15 || xp0 * ri > 15 || xp1 * ri > 15)
+        fail("layer {}: a tile lies entirely in padding or needs more than 15 pad elements", n.name);
+      // Input channel blocks of this step: tic from c0, or (depthwise) the output blocks.
+      const int64_t in_blocks = g.dw ? toc : tic, in_first = g.dw ? ob0 : c0;
+      for (int64_t ci = 0; ci < in_blocks; ++ci) {
+        Insn l = mem(Opcode::LOAD, MemId::INP, inpb(sp) + ci * ri * ih * iw,
+                     a.in + (((nb * g.cib + in_first + ci) * g.h + ih0 + yp0) * g.w + iw0 + xp0) * ri, ys, xs * ri,
+                     g.w * ri);
+        l[Member::y_pad_0] = static_cast<uint32_t>(yp0);
+        l[Member::y_pad_1] = static_cast<uint32_t>(yp1);
+        l[Member::x_pad_0] = static_cast<uint32_t>(xp0 * ri);
+        l[Member::x_pad_1] = static_cast<uint32_t>(xp1 * ri);
+        if (ci == 0 && q >= 2) l[Member::pop_next] = 1, --e.c2l;
+        e.emit(l);
+      }
+      // WGT elements in DRAM: [cob ro][cib ri][k][k]; depthwise: one input block per output block.
+      const int64_t wgt_cols = g.dw ? 1 : g.cib * ri;
+      Insn w = mem(Opcode::LOAD, MemId::WGT, wgtb(sp), a.wgt + (ob0 * ro * wgt_cols + (g.dw ? 0 : c0 * ri)) * kk,
+                   toc * ro, TI * kk, wgt_cols * kk);
+      if (g.bias_gemm && j == 0) {  // the bias lanes: constant INP element, the toc blocks' bias WGT rows
+        e.emit(mem(Opcode::LOAD, MemId::INP, inpb(sp) + bias_inp_at, a.bias_inp, 1, 1, 1));
+        e.emit(mem(Opcode::LOAD, MemId::WGT, wgtb(sp) + bias_wgt_at, a.bias + ob0 * ro, 1, toc * ro, toc * ro));
+      }
+      w[Member::push_next] = 1;
+      e.emit(w);
+      // compute
+      // Immediates only with a bias by GEMM: the reset bank's uops (dst alone).
+      const Insn epi =
+          loop(Opcode::ALU, (g.bias_gemm ? reset_bank : epi_bank) + ap * TO, toc * ro, th, tw, tw * ro, ro, 0, 0);
+      EpilogueBanks banks{loop(Opcode::ALU, skip_bank + ap * TO, toc * ro, th, tw, tw * ro, ro, 0, 0),
+                          loop(Opcode::ALU, sum_bank + ap * TO, toc * ro, th, tw, tw * ro, ro, tw * ro, ro),
+                          loop(Opcode::ALU, copy_bank + ap * TO, toc * ro, th, tw, tw * ro, ro, tw * ro, ro),
+                          {},
+                          {},
+                          {},
+                          {},
+                          {},
+                          {},
+                          {},
+                          {},
+                          {},
+                          {}};
+      for (int64_t r = 0; r < g.rows; ++r)
+        banks.rows.push_back(loop(Opcode::ALU, row_bank + (2 * r + ap) * TO, toc * ro, th, tw, tw * ro, ro, 0, 0));
+      if (g.t_rows)
+        for (int64_t r = 0; r < g.rows; ++r)
+          banks.t_rows.push_back(
+              loop(Opcode::ALU, row_bank + (2 * (g.rows + r) + ap) * TO, toc * ro, th, tw, tw * ro, ro, 0, 0));
+      if (g.scratch2) {
+        banks.u = loop(Opcode::ALU, u_bank + ap * TO, toc * ro, th, tw, tw * ro, ro, 0, 0);
+        banks.u_by_a = loop(Opcode::ALU, u_bank + (2 + ap) * TO, toc * ro, th, tw, tw * ro, ro, tw * ro, ro);
+        banks.t_by_u = loop(Opcode::ALU, u_bank + (4 + ap) * TO, toc * ro, th, tw, tw * ro, ro, tw * ro, ro);
+        for (int64_t r = 0; r < g.rows; ++r)
+          banks.u_rows.push_back(
+              loop(Opcode::ALU, u_bank + (6 + 2 * r + ap) * TO, toc * ro, th, tw, tw * ro, ro, 0, 0));
+      }
+      if (g.scratch3) {
+        banks.v_by_a = loop(Opcode::ALU, v_bank + ap * TO, toc * ro, th, tw, tw * ro, ro, tw * ro, ro);
+        banks.v_by_t = loop(Opcode::ALU, v_bank + (2 + ap) * TO, toc * ro, th, tw, tw * ro, ro, tw * ro, ro);
+        banks.a_by_v = loop(Opcode::ALU, v_bank + (4 + ap) * TO, toc * ro, th, tw, tw * ro, ro, tw * ro, ro);
+        for (int64_t r = 0; r < g.rows; ++r)
+          banks.v_rows.push_back(
+              loop(Opcode::ALU, v_bank + (6 + 2 * r + ap) * TO, toc * ro, th, tw, tw * ro, ro, 0, 0));
+      }
+      bool popped = false;  // load->compute of this step
+      if (j == 0) {
+        bool s2c_popped = tile < 2;
+        if (!g.bias_gemm) {
+          Insn b = mem(Opcode::LOAD, MemId::ACC, biasb(ap), a.bias + ob0 * ro, 1, toc * ro, toc * ro);
+          if (!s2c_popped) b[Member::pop_next] = 1, --e.s2c, s2c_popped = true;
+          e.emit(b);
+        }
+        for (int64_t r = 0; r < g.rows; ++r)
+          e.emit(mem(Opcode::LOAD, MemId::ACC, rowb(ap, r), a.row + r * a.row_pitch + ob0 * ro, 1, toc * ro, toc * ro));
+        // The reset's uops name only ACC rows (the epilogue's bias row is no INP index).
+        Insn r = loop(Opcode::GEMM, reset_bank + ap * TO, toc * ro, th, tw, tw * ro, ro, 0, 0);
+        r[Member::reset] = 1;
+        if (!s2c_popped) r[Member::pop_next] = 1, --e.s2c;
+        e.emit(r);
+        if (g.bias_gemm) {
+          Insn bg = loop(Opcode::GEMM, bias_bank + (sp * 2 + ap) * TO, toc * ro, th, tw, tw * ro, ro, 0, 0);
+          bg[Member::pop_prev] = 1;
+          popped = true;
+          e.emit(bg);
+        }
+      }
+      Insn gm = loop(Opcode::GEMM, gemm.at[wc][cc] + (sp * 2 + ap) * gemm.size[wc][cc], toc * ro * TI * kk, th, tw,
+                     tw * ro, ro, g.s * iwc * ri, g.s * ri);
+      gm[Member::pop_prev] = popped ? 0 : 1;
+      gm[Member::push_prev] = 1;
+      ++e.c2l;
+      e.emit(gm);
+      // A residual operand by GEMM: step q + 1 loads its toc blocks of th x tw positions and the identity.
+      const int64_t sq = (q + 1) % 2;
+      const bool operand_step = j == steps - 1 && add && g.skip_gemm;
+      if (operand_step) {
+        const int64_t blk = t.th * t.tw * ri;  // an operand block's INP elements in SRAM
+        const int64_t loads = whole ? 1 : toc;
+        for (int64_t o = 0; o < loads; ++o) {
+          Insn l = whole
+                       ? mem(Opcode::LOAD, MemId::INP, inpb(sq), a.in2 + ((nb * g.cob + ob0) * g.ho + oh0) * g.wo * ri,
+                             toc, th * tw * ri, g.ho * g.wo * ri)
+                       : mem(Opcode::LOAD, MemId::INP, inpb(sq) + o * blk,
+                             a.in2 + (((nb * g.cob + ob0 + o) * g.ho + oh0) * g.wo + ow0) * ri, th, tw * ri, g.wo * ri);
+          if (o == 0 && q + 1 >= 2) l[Member::pop_next] = 1, --e.c2l;
+          e.emit(l);
+        }
+        Insn w1 = mem(Opcode::LOAD, MemId::WGT, wgtb(sq), a.identity, 1, 1, 1);
+        w1[Member::push_next] = 1;
+        e.emit(w1);
+      }
+      if (j == steps - 1) {
+        if (!g.bias_gemm) e.emit(alu(AluOp::ADD, false, 0, epi));  // + bias row of each channel block
+        if (!g.pool_first) emit_requant(e, epi, n, add == nullptr && pool == nullptr, &banks);
+        if (add) {
+          if (shift_conv > 0) e.emit(alu(AluOp::SHR, true, -shift_conv, epi));
+          if (g.skip_gemm) {
+            Insn sg =
+                loop(Opcode::GEMM, skip_gemm_bank + (sq * 2 + ap) * TO, toc * ro, th, tw, tw * ro, ro, tw * ri, ri);
+            sg[Member::pop_prev] = 1;
+            sg[Member::push_prev] = 1;
             ++e.c2l;
-            e.emit(gm);
-            // A residual operand by GEMM: step q + 1 loads its toc blocks of th x tw positions and the identity.
-            const int64_t sq = (q + 1) % 2;
-            const bool operand_step = j == steps - 1 && add && g.skip_gemm;
-            if (operand_step) {
-              const int64_t blk = t.th * t.tw * ri;  // an operand block's INP elements in SRAM
-              const int64_t loads = whole ? 1 : toc;
-              for (int64_t o = 0; o < loads; ++o) {
-                Insn l = whole ? mem(Opcode::LOAD, MemId::INP, inpb(sq), a.in2 + ((nb * g.cob + ob0) * g.ho + oh0) * g.wo * ri,
-                                     toc, th * tw * ri, g.ho * g.wo * ri)
-                               : mem(Opcode::LOAD, MemId::INP, inpb(sq) + o * blk,
-                                     a.in2 + (((nb * g.cob + ob0 + o) * g.ho + oh0) * g.wo + ow0) * ri, th, tw * ri,
-                                     g.wo * ri);
-                if (o == 0 && q + 1 >= 2) l[Member::pop_next] = 1, --e.c2l;
-                e.emit(l);
-              }
-              Insn w1 = mem(Opcode::LOAD, MemId::WGT, wgtb(sq), a.identity, 1, 1, 1);
-              w1[Member::push_next] = 1;
-              e.emit(w1);
-            }
-            if (j == steps - 1) {
-              if (!g.bias_gemm) e.emit(alu(AluOp::ADD, false, 0, epi));  // + bias row of each channel block
-              if (!g.pool_first) emit_requant(e, epi, n, add == nullptr && pool == nullptr, &banks);
-              if (add) {
-                if (shift_conv > 0) e.emit(alu(AluOp::SHR, true, -shift_conv, epi));
-                if (g.skip_gemm) {
-                  Insn sg = loop(Opcode::GEMM, skip_gemm_bank + (sq * 2 + ap) * TO, toc * ro, th, tw, tw * ro, ro,
-                                 tw * ri, ri);
-                  sg[Member::pop_prev] = 1;
-                  sg[Member::push_prev] = 1;
-                  ++e.c2l;
-                  e.emit(sg);
-                } else if (whole)
-                  e.emit(mem(Opcode::LOAD, MemId::ACC_8BIT, skipb(ap), a.in2 + ((nb * g.cob + ob0) * g.ho + oh0) * g.wo * ro,
-                             toc, th * tw * ro, g.ho * g.wo * ro));
-                else
-                  for (int64_t o = 0; o < toc; ++o)
-                    e.emit(mem(Opcode::LOAD, MemId::ACC_8BIT, skipb(ap) + o * area,
-                               a.in2 + (((nb * g.cob + ob0 + o) * g.ho + oh0) * g.wo + ow0) * ro, th, tw * ro,
-                               g.wo * ro));
-                if (!g.skip_gemm) {
-                  const Insn skip = loop(Opcode::ALU, skip_bank + ap * TO, toc * ro, th, tw, tw * ro, ro, 0, 0);
-                  if (shift_skip > 0) e.emit(alu(AluOp::SHR, true, -shift_skip, skip));
-                  e.emit(alu(AluOp::ADD, false, 0,
-                             loop(Opcode::ALU, sum_bank + ap * TO, toc * ro, th, tw, tw * ro, ro, tw * ro, ro)));
-                }
-                emit_requant(e, epi, *add);
-              }
-              if (operand_step) ++q;  // the operand's step
-              if (pool) {
-                const int64_t R = pool_rows(g, th);
-                auto pl = [&](int64_t bank, int64_t io, int64_t ii, int64_t dfo, int64_t dfi, int64_t sfo, int64_t sfi) {
-                  return loop(Opcode::ALU, bank + ap * TO, toc * ro, io, ii, dfo, dfi, sfo, sfi);
-                };
-                std::vector<Insn> ops;
-                for (int64_t b = std::min(g.pk - g.pp, g.wo) - 1; b >= 1 && g.pp > 0; --b)
-                  ops.push_back(alu(AluOp::MAX, false, 0, pl(border_banks[static_cast<size_t>(b)], th, 1, W, 0, W, 0)));
-                for (int64_t kw = g.pk - 1; kw >= 1; --kw) {
-                  const int64_t cols = pool_x_end(g, kw) - x0;
-                  if (cols > 0)
-                    ops.push_back(alu(AluOp::MAX, false, 0,
-                                      pl(col_banks[static_cast<size_t>(kw)], th, cols, W, g.ps * ro, W, g.ps * ro)));
-                }
-                Insn r = loop(Opcode::GEMM, out_bank + ap * TO, toc * ro, R, g.pwo, g.pwo * ro, ro, 0, 0);
-                r[Member::reset] = 1;
-                ops.push_back(r);
-                // Window row pp first (every pooled row has it, ADD), then the others (MAX).
-                for (int64_t i = 0; i < g.pk; ++i) {
-                  const int64_t kh = (g.pp + i) % g.pk, prows = pool_y_end(g, th, kh);
-                  const AluOp op = i == 0 ? AluOp::ADD : AluOp::MAX;
-                  for (int part = 0; part < 3; ++part) {
-                    if ((kh < g.pp) == (part == 0) || (part == 1 && oh0 == 0)) continue;  // the top: padding
-                    const int64_t nrows = part == 1 ? 1 : prows - (part == 2 ? 1 : 0);
-                    if (nrows <= 0) continue;
-                    const size_t pi = static_cast<size_t>(part), ki = static_cast<size_t>(kh);
-                    if (g.pwo > x0)
-                      ops.push_back(alu(op, false, 0,
-                                        pl(vert_banks[pi][ki], nrows, g.pwo - x0, g.pwo * ro, ro, g.ps * W, g.ps * ro)));
-                    if (x0 > 0)
-                      ops.push_back(alu(op, false, 0, pl(vert0_banks[pi][ki], nrows, 1, g.pwo * ro, 0, g.ps * W, 0)));
-                  }
-                }
-                if (!g.pool_first) ops.back()[Member::push_next] = 1;
-                for (const Insn& i : ops) e.emit(i);
-                // Pooled accumulators: requantized now, over the pooled rows alone.
-                if (g.pool_first)
-                  emit_requant(e, loop(Opcode::ALU, out_bank + ap * TO, toc * ro, R, g.pwo, g.pwo * ro, ro, 0, 0), n);
-                // The pooled rows: one run of R pwo positions a block, or one STORE for all (whole_rows()).
-                const int64_t run = R * g.pwo * ro, pitch = g.pho * g.pwo * ro;
-                const int64_t at = a.out + ((nb * g.cob + ob0) * g.pho + oh0 / g.ps) * g.pwo * ro;
-                const int64_t stores = whole ? 1 : toc;
-                for (int64_t o = 0; o < stores; ++o) {
-                  Insn s = whole ? mem(Opcode::STORE, MemId::OUT, pblk(ap, 0), at, toc, run, pitch)
-                                 : mem(Opcode::STORE, MemId::OUT, pblk(ap, 0) + o * RB, at + o * pitch, 1, run, run);
-                  if (o == 0) s[Member::pop_prev] = 1;
-                  if (o == stores - 1) s[Member::push_prev] = 1, ++e.s2c;
-                  e.emit(s);
-                }
-              } else {
-              // store: one per channel block, or one for all (whole_rows())
-              const int64_t stores = whole ? 1 : toc;
-              for (int64_t o = 0; o < stores; ++o) {
-                Insn s = whole ? mem(Opcode::STORE, MemId::OUT, accb(ap),
-                                     a.out + ((nb * g.cob + ob0) * g.ho + oh0) * g.wo * ro, toc, th * tw * ro,
-                                     g.ho * g.wo * ro)
-                               : mem(Opcode::STORE, MemId::OUT, accb(ap) + o * area,
-                                     a.out + (((nb * g.cob + ob0 + o) * g.ho + oh0) * g.wo + ow0) * ro, th, tw * ro,
-                                     g.wo * ro);
-                if (o == 0) s[Member::pop_prev] = 1;
-                if (o == stores - 1) s[Member::push_prev] = 1, ++e.s2c;
-                e.emit(s);
-              }
-              }
+            e.emit(sg);
+          } else if (whole)
+            e.emit(mem(Opcode::LOAD, MemId::ACC_8BIT, skipb(ap), a.in2 + ((nb * g.cob + ob0) * g.ho + oh0) * g.wo * ro,
+                       toc, th * tw * ro, g.ho * g.wo * ro));
+          else
+            for (int64_t o = 0; o < toc; ++o)
+              e.emit(mem(Opcode::LOAD, MemId::ACC_8BIT, skipb(ap) + o * area,
+                         a.in2 + (((nb * g.cob + ob0 + o) * g.ho + oh0) * g.wo + ow0) * ro, th, tw * ro, g.wo * ro));
+          if (!g.skip_gemm) {
+            const Insn skip = loop(Opcode::ALU, skip_bank + ap * TO, toc * ro, th, tw, tw * ro, ro, 0, 0);
+            if (shift_skip > 0) e.emit(alu(AluOp::SHR, true, -shift_skip, skip));
+            e.emit(alu(AluOp::ADD, false, 0,
+                       loop(Opcode::ALU, sum_bank + ap * TO, toc * ro, th, tw, tw * ro, ro, tw * ro, ro)));
+          }
+          emit_requant(e, epi, *add);
+        }
+        if (operand_step) ++q;  // the operand's step
+        if (pool) {
+          const int64_t R = pool_rows(g, th);
+          auto pl = [&](int64_t bank, int64_t io, int64_t ii, int64_t dfo, int64_t dfi, int64_t sfo, int64_t sfi) {
+            return loop(Opcode::ALU, bank + ap * TO, toc * ro, io, ii, dfo, dfi, sfo, sfi);
+          };
+          std::vector<Insn> ops;
+          for (int64_t b = std::min(g.pk - g.pp, g.wo) - 1; b >= 1 && g.pp > 0; --b)
+            ops.push_back(alu(AluOp::MAX, false, 0, pl(border_banks[static_cast<size_t>(b)], th, 1, W, 0, W, 0)));
+          for (int64_t kw = g.pk - 1; kw >= 1; --kw) {
+            const int64_t cols = pool_x_end(g, kw) - x0;
+            if (cols > 0)
+              ops.push_back(alu(AluOp::MAX, false, 0,
+                                pl(col_banks[static_cast<size_t>(kw)], th, cols, W, g.ps * ro, W, g.ps * ro)));
+          }
+          Insn r = loop(Opcode::GEMM, out_bank + ap * TO, toc * ro, R, g.pwo, g.pwo * ro, ro, 0, 0);
+          r[Member::reset] = 1;
+          ops.push_back(r);
+          // Window row pp first (every pooled row has it, ADD), then the others (MAX).
+          for (int64_t i = 0; i < g.pk; ++i) {
+            const int64_t kh = (g.pp + i) % g.pk, prows = pool_y_end(g, th, kh);
+            const AluOp op = i == 0 ? AluOp::ADD : AluOp::MAX;
+            for (int part = 0; part < 3; ++part) {
+              if ((kh < g.pp) == (part == 0) || (part == 1 && oh0 == 0)) continue;  // the top: padding
+              const int64_t nrows = part == 1 ? 1 : prows - (part == 2 ? 1 : 0);
+              if (nrows <= 0) continue;
+              const size_t pi = static_cast<size_t>(part), ki = static_cast<size_t>(kh);
+              if (g.pwo > x0)
+                ops.push_back(
+                    alu(op, false, 0, pl(vert_banks[pi][ki], nrows, g.pwo - x0, g.pwo * ro, ro, g.ps * W, g.ps * ro)));
+              if (x0 > 0)
+                ops.push_back(alu(op, false, 0, pl(vert0_banks[pi][ki], nrows, 1, g.pwo * ro, 0, g.ps * W, 0)));
             }
           }
-          ++tile;
-        });
+          if (!g.pool_first) ops.back()[Member::push_next] = 1;
+          for (const Insn& i : ops) e.emit(i);
+          // Pooled accumulators: requantized now, over the pooled rows alone.
+          if (g.pool_first)
+            emit_requant(e, loop(Opcode::ALU, out_bank + ap * TO, toc * ro, R, g.pwo, g.pwo * ro, ro, 0, 0), n);
+          // The pooled rows: one run of R pwo positions a block, or one STORE for all (whole_rows()).
+          const int64_t run = R * g.pwo * ro, pitch = g.pho * g.pwo * ro;
+          const int64_t at = a.out + ((nb * g.cob + ob0) * g.pho + oh0 / g.ps) * g.pwo * ro;
+          const int64_t stores = whole ? 1 : toc;
+          for (int64_t o = 0; o < stores; ++o) {
+            Insn s = whole ? mem(Opcode::STORE, MemId::OUT, pblk(ap, 0), at, toc, run, pitch)
+                           : mem(Opcode::STORE, MemId::OUT, pblk(ap, 0) + o * RB, at + o * pitch, 1, run, run);
+            if (o == 0) s[Member::pop_prev] = 1;
+            if (o == stores - 1) s[Member::push_prev] = 1, ++e.s2c;
+            e.emit(s);
+          }
+        } else {
+          // store: one per channel block, or one for all (whole_rows())
+          const int64_t stores = whole ? 1 : toc;
+          for (int64_t o = 0; o < stores; ++o) {
+            Insn s =
+                whole ? mem(Opcode::STORE, MemId::OUT, accb(ap), a.out + ((nb * g.cob + ob0) * g.ho + oh0) * g.wo * ro,
+                            toc, th * tw * ro, g.ho * g.wo * ro)
+                      : mem(Opcode::STORE, MemId::OUT, accb(ap) + o * area,
+                            a.out + (((nb * g.cob + ob0 + o) * g.ho + oh0) * g.wo + ow0) * ro, th, tw * ro, g.wo * ro);
+            if (o == 0) s[Member::pop_prev] = 1;
+            if (o == stores - 1) s[Member::push_prev] = 1, ++e.s2c;
+            e.emit(s);
+          }
+        }
+      }
+    }
+    ++tile;
+  });
 }
 
 }  // namespace vta::compiler::codegen

@@ -20,8 +20,8 @@ inline uint32_t u32(int64_t v) { return static_cast<uint32_t>(v); }
 isa::Insn mem(isa::Opcode o, isa::MemId m, int64_t sram, int64_t dram, int64_t y, int64_t x, int64_t stride);
 
 // A GEMM or ALU loop nest over uops [0, uops) of a bank at `bank`.
-isa::Insn loop(isa::Opcode o, int64_t bank, int64_t uops, int64_t io, int64_t ii, int64_t dfo, int64_t dfi,
-               int64_t sfo, int64_t sfi);
+isa::Insn loop(isa::Opcode o, int64_t bank, int64_t uops, int64_t io, int64_t ii, int64_t dfo, int64_t dfi, int64_t sfo,
+               int64_t sfi);
 // An ALU instruction of op `a` with the loops of `shape`.
 isa::Insn alu(isa::AluOp a, bool use_imm, int32_t imm, isa::Insn shape);
 

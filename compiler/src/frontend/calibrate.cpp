@@ -102,7 +102,8 @@ int Calibrator::max_pool(int x, int64_t k, int64_t s, int64_t p, std::string nam
 
 int Calibrator::avg_pool(int x, int64_t k, std::string name) {
   const Shape in = g_.at(x).out;
-  if (!std::has_single_bit(static_cast<uint64_t>(k * k))) fail("{}: average pool window {}x{} is not a power of two", g_.name, k, k);
+  if (!std::has_single_bit(static_cast<uint64_t>(k * k)))
+    fail("{}: average pool window {}x{} is not a power of two", g_.name, k, k);
   Node n;
   n.name = name_for(std::move(name), "avgpool", pools_);
   n.op = Op::AvgPool;

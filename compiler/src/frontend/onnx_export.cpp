@@ -188,10 +188,11 @@ void write_integer(Writer& w, const Node& n, const std::string& xu, const std::v
   w.init_uint8(n.name + "_Wu8", wu, conv ? wdims : std::vector<int64_t>{per_out, outs});
   std::vector<int32_t> b(static_cast<size_t>(outs));
   for (int64_t o = 0; o < outs; ++o)
-    b[static_cast<size_t>(o)] = static_cast<int32_t>((n.bias.empty() ? 0 : n.bias[static_cast<size_t>(o)]) + rq->offset);
+    b[static_cast<size_t>(o)] =
+        static_cast<int32_t>((n.bias.empty() ? 0 : n.bias[static_cast<size_t>(o)]) + rq->offset);
   w.init_int32(n.name + "_Boff", b, conv ? std::vector<int64_t>{outs, 1, 1} : std::vector<int64_t>{outs});
-  auto* op = w.node(conv ? "ConvInteger" : "MatMulInteger", n.name + "_int", {xu, n.name + "_Wu8", w.zero_u8(), w.zero_u8()},
-                    {n.name + "_acc"});
+  auto* op = w.node(conv ? "ConvInteger" : "MatMulInteger", n.name + "_int",
+                    {xu, n.name + "_Wu8", w.zero_u8(), w.zero_u8()}, {n.name + "_acc"});
   if (conv) {
     Writer::ints(op, "kernel_shape", {n.kernel, n.kernel});
     Writer::ints(op, "strides", {n.stride, n.stride});
@@ -248,9 +249,10 @@ std::string export_onnx_bytes(const Graph& graph, bool integer_form) {
     auto in = [&](size_t k) { return g.at(n.inputs.at(k)).name; };
     auto in_exp = [&](size_t k) { return g.at(n.inputs.at(k)).exp; };
     if (n.asymmetric() || n.uint8 || n.round_even || !n.lshift.empty())
-      fail("export of {}: node '{}' has zero points, a requantization multiplier, an int32 output, per-channel "
-           "scales or half-to-even rounding (only the symmetric power-of-two form, rounding half up, is exported)",
-           g.name, n.name);
+      fail(
+          "export of {}: node '{}' has zero points, a requantization multiplier, an int32 output, per-channel "
+          "scales or half-to-even rounding (only the symmetric power-of-two form, rounding half up, is exported)",
+          g.name, n.name);
     switch (n.op) {
       case Op::Input: {
         const bool flat = n.out.h == 1 && n.out.w == 1 && only_dense_uses(id);
@@ -263,8 +265,8 @@ std::string export_onnx_bytes(const Graph& graph, bool integer_form) {
         const bool conv = n.op == Op::Conv2d;
         const Shape is = g.at(n.inputs[0]).out;
         const int64_t cin = conv ? is.c / n.groups : is.c * is.h * is.w;
-        std::vector<int64_t> wdims = conv ? std::vector<int64_t>{n.out.c, cin, n.kernel, n.kernel}
-                                          : std::vector<int64_t>{n.out.c, cin};
+        std::vector<int64_t> wdims =
+            conv ? std::vector<int64_t>{n.out.c, cin, n.kernel, n.kernel} : std::vector<int64_t>{n.out.c, cin};
         std::string x = in(0);
         if (!conv && !rank2.count(x)) {
           auto* fl = w.node("Flatten", n.name + "_flatten", {x}, {x + "_flat"});
@@ -326,12 +328,18 @@ std::string export_onnx_bytes(const Graph& graph, bool integer_form) {
         rank2.insert(n.name);
         break;
       }
-      case Op::Reshape: fail("export of {}: Reshape is not exported (use Flatten)", g.name);
-      case Op::Im2col: fail("export of {}: Im2col is internal to the compiler (pack_stem)", g.name);
-      case Op::Pad: fail("export of {}: node '{}' pads with a zero point (only the symmetric form is exported)", g.name, n.name);
-      case Op::Bands: fail("export of {}: Bands is internal to the compiler (band_rows)", g.name);
-      case Op::DeviceCopy: fail("export of {}: DeviceCopy is internal to the compiler (insert_copies)", g.name);
-      case Op::Softmax: fail("export of {}: Softmax is not exported (the zoo ends at the logits)", g.name);
+      case Op::Reshape:
+        fail("export of {}: Reshape is not exported (use Flatten)", g.name);
+      case Op::Im2col:
+        fail("export of {}: Im2col is internal to the compiler (pack_stem)", g.name);
+      case Op::Pad:
+        fail("export of {}: node '{}' pads with a zero point (only the symmetric form is exported)", g.name, n.name);
+      case Op::Bands:
+        fail("export of {}: Bands is internal to the compiler (band_rows)", g.name);
+      case Op::DeviceCopy:
+        fail("export of {}: DeviceCopy is internal to the compiler (insert_copies)", g.name);
+      case Op::Softmax:
+        fail("export of {}: Softmax is not exported (the zoo ends at the logits)", g.name);
     }
   }
   const Node& out = g.at(g.output);
@@ -383,10 +391,17 @@ std::vector<ExportLimit> export_limits(const Graph& g) {
         bound = conv_bound(n, lo, hi);
         break;
       }
-      case Op::Add: bound = (int64_t{128} << n.shift_a) + (int64_t{128} << n.shift_b); break;
-      case Op::AvgPool: bound = 128 * n.pool * n.pool; break;
-      case Op::GlobalAvgPool: bound = 128 * is.h * is.w * n.mult; break;
-      default: break;
+      case Op::Add:
+        bound = (int64_t{128} << n.shift_a) + (int64_t{128} << n.shift_b);
+        break;
+      case Op::AvgPool:
+        bound = 128 * n.pool * n.pool;
+        break;
+      case Op::GlobalAvgPool:
+        bound = 128 * is.h * is.w * n.mult;
+        break;
+      default:
+        break;
     }
     if (bound >= (int64_t{1} << 22))
       out.push_back({n.name, bound, (n.op == Op::Conv2d || n.op == Op::Dense) && integer_requant_fits(n)});

@@ -4,11 +4,11 @@
 #include <onnx/onnx_pb.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstring>
 #include <initializer_list>
 #include <map>
-#include <array>
 #include <optional>
 #include <random>
 #include <set>
@@ -45,7 +45,8 @@ struct FloatTensor {
 
 class FloatImporter {
  public:
-  FloatImporter(const onnx::ModelProto& m, std::string source) : m_(m), src_(std::move(source)), cal_(m.graph().name()) {}
+  FloatImporter(const onnx::ModelProto& m, std::string source)
+      : m_(m), src_(std::move(source)), cal_(m.graph().name()) {}
 
   QuantizedModel run(const std::vector<float>& calibration) {
     const auto& gp = m_.graph();
@@ -96,7 +97,8 @@ class FloatImporter {
   };
 
   [[noreturn]] void bad(const onnx::NodeProto& n, const std::string& what) const {
-    fail("{}: node '{}' ({}): {}", src_, n.name().empty() ? (n.output_size() ? n.output(0) : "?") : n.name(), n.op_type(), what);
+    fail("{}: node '{}' ({}): {}", src_, n.name().empty() ? (n.output_size() ? n.output(0) : "?") : n.name(),
+         n.op_type(), what);
   }
 
   // Every node output is a new name: not a graph input, an initializer or
@@ -191,7 +193,8 @@ class FloatImporter {
       d.resize(t.raw_data().size() / 8);
       std::memcpy(d.data(), t.raw_data().data(), d.size() * 8);
     }
-    if (d.size() != 2 && d.size() != 4) bad(n, fmt::format("shape has {} dimensions; only 2 (N x C) or 4 (NCHW) are supported", d.size()));
+    if (d.size() != 2 && d.size() != 4)
+      bad(n, fmt::format("shape has {} dimensions; only 2 (N x C) or 4 (NCHW) are supported", d.size()));
     const int64_t from[4] = {is.n, is.c, is.h, is.w};
     int64_t known = 1, infer = -1;
     for (size_t i = 0; i < d.size(); ++i) {
@@ -234,7 +237,8 @@ class FloatImporter {
       const int bexp = cal_.node(x).exp + wexp;
       std::vector<int32_t> bias(static_cast<size_t>(pd.w.dims[0]), 0);
       for (size_t i = 0; i < pd.b.size(); ++i)
-        bias[i] = static_cast<int32_t>(std::clamp<long>(std::lround(std::ldexp(pd.b[i], -bexp)), INT32_MIN / 2, INT32_MAX / 2));
+        bias[i] = static_cast<int32_t>(
+            std::clamp<long>(std::lround(std::ldexp(pd.b[i], -bexp)), INT32_MIN / 2, INT32_MAX / 2));
       if (pd.op == "Conv") {
         const auto [k, s, pad] = window(*pd.node, cal_.node(x).out);
         id = cal_.conv(x, quantize8(pd.w.data, wexp), std::move(bias), wexp, pd.w.dims[0], k, s, pad, pd.relu,
@@ -284,7 +288,8 @@ class FloatImporter {
       p.inputs = {in(0)};
       p.w = floats(n, 1);
       const Shape is = cal_.node(p.inputs[0]).out;
-      if (is.h != 1 || is.w != 1) bad(n, "input A must be 2-D (rows x K); MatMul over the last axis of a 4-D tensor is not supported");
+      if (is.h != 1 || is.w != 1)
+        bad(n, "input A must be 2-D (rows x K); MatMul over the last axis of a 4-D tensor is not supported");
       if (p.w.dims.size() != 2) bad(n, "input B must be a 2-D initializer [K, N]");
       if (p.w.dims[0] != is.c) bad(n, fmt::format("B has {} rows, A {} columns", p.w.dims[0], is.c));
       FloatTensor t{std::vector<float>(p.w.data.size()), {p.w.dims[1], p.w.dims[0]}};  // stored [N, K]
@@ -307,7 +312,8 @@ class FloatImporter {
       const int x = in(0);
       const Shape is = cal_.node(x).out;
       const int64_t axis = attr_i(n, "axis", m_.opset_import_size() && m_.opset_import(0).version() >= 13 ? -1 : 1);
-      if (is.h != 1 || is.w != 1 || (axis != 1 && axis != -1)) bad(n, "only a Softmax over the channels of N x C is supported (attribute axis 1 or -1)");
+      if (is.h != 1 || is.w != 1 || (axis != 1 && axis != -1))
+        bad(n, "only a Softmax over the channels of N x C is supported (attribute axis 1 or -1)");
       tensors_[n.output(0)] = cal_.softmax(x, n.name());
       return;
     }
@@ -351,7 +357,8 @@ class FloatImporter {
         }
         if (p.w.dims[1] != is.c * is.h * is.w) bad(n, "weight inputs differ from the activation size");
       }
-      if (!p.b.empty() && static_cast<int64_t>(p.b.size()) != p.w.dims[0]) bad(n, "bias length differs from the outputs");
+      if (!p.b.empty() && static_cast<int64_t>(p.b.size()) != p.w.dims[0])
+        bad(n, "bias length differs from the outputs");
       pending_[n.output(0)] = std::move(p);
       return;
     }
@@ -379,7 +386,8 @@ class FloatImporter {
       for (int64_t o = 0; o < oc; ++o) {
         const float f = gamma[static_cast<size_t>(o)] / std::sqrt(var[static_cast<size_t>(o)] + eps);
         for (int64_t i = 0; i < per; ++i) p.w.data[static_cast<size_t>(o * per + i)] *= f;
-        p.b[static_cast<size_t>(o)] = (p.b[static_cast<size_t>(o)] - mean[static_cast<size_t>(o)]) * f + beta[static_cast<size_t>(o)];
+        p.b[static_cast<size_t>(o)] =
+            (p.b[static_cast<size_t>(o)] - mean[static_cast<size_t>(o)]) * f + beta[static_cast<size_t>(o)];
       }
       pending_[n.output(0)] = std::move(p);
       return;
@@ -387,8 +395,10 @@ class FloatImporter {
     if (op == "Relu" || op == "Clip") {
       if (op == "Clip") {
         // Clip(min 0, no max) is a ReLU; other clips do not fit int8 requantization here.
-        const bool zero_min = n.input_size() > 1 && !n.input(1).empty() && floats(n, 1).data == std::vector<float>{0.0f};
-        if (!zero_min || (n.input_size() > 2 && !n.input(2).empty())) bad(n, "only Clip(min=0) without max is supported");
+        const bool zero_min =
+            n.input_size() > 1 && !n.input(1).empty() && floats(n, 1).data == std::vector<float>{0.0f};
+        if (!zero_min || (n.input_size() > 2 && !n.input(2).empty()))
+          bad(n, "only Clip(min=0) without max is supported");
       }
       auto it = pending_.find(n.input(0));
       if (it == pending_.end()) bad(n, "must follow Conv, Gemm or Add");
@@ -427,8 +437,9 @@ class FloatImporter {
       tensors_[n.output(0)] = cal_.flatten(in(0), n.name());
       return;
     }
-    bad(n, "operator is not supported in float models (Conv, Gemm, MatMul, BatchNormalization, Relu, Clip, Add, MaxPool, "
-           "AveragePool, GlobalAveragePool, Flatten, Reshape, Softmax)");
+    bad(n,
+        "operator is not supported in float models (Conv, Gemm, MatMul, BatchNormalization, Relu, Clip, Add, MaxPool, "
+        "AveragePool, GlobalAveragePool, Flatten, Reshape, Softmax)");
   }
 
   const onnx::ModelProto& m_;
@@ -455,9 +466,11 @@ bool onnx_is_float_model(const std::string& bytes) {
   return false;
 }
 
-QuantizedModel import_onnx_float(const std::string& bytes, const std::string& source, const std::vector<float>& calibration) {
+QuantizedModel import_onnx_float(const std::string& bytes, const std::string& source,
+                                 const std::vector<float>& calibration) {
   onnx::ModelProto m;
-  if (bytes.empty() || !m.ParseFromString(bytes)) fail("{}: not a valid ONNX model (empty, truncated or corrupt protobuf)", source);
+  if (bytes.empty() || !m.ParseFromString(bytes))
+    fail("{}: not a valid ONNX model (empty, truncated or corrupt protobuf)", source);
   check_model_limits(m, source);
   check_model_form(m, source, kOnnxOpsetFloatMin);
   return guarded_import(source, [&] { return FloatImporter(m, source).run(calibration); });

@@ -3,16 +3,16 @@
 // onnx_integer.cpp.
 #include <onnx/onnx_pb.h>
 
+#include <algorithm>
+#include <array>
 #include <bit>
 #include <cmath>
+#include <cstring>
 #include <fstream>
 #include <map>
+#include <set>
 #include <sstream>
 #include <variant>
-#include <set>
-#include <array>
-#include <algorithm>
-#include <cstring>
 
 #include "frontend/onnx_guard.h"
 #include "frontend/onnx_integer.h"
@@ -43,7 +43,7 @@ struct Act {  // a dequantized activation: node id, scale exponent, zero point (
 struct Weight {
   std::vector<int8_t> data;
   std::vector<int64_t> dims;
-  std::vector<int> exps;  // one (per tensor) or one per output channel (per axis 0)
+  std::vector<int> exps;      // one (per tensor) or one per output channel (per axis 0)
   std::vector<float> scales;  // the same as floats
 };
 struct Bias {
@@ -87,7 +87,8 @@ class Importer : public OnnxReader {
     for (int i : topo_order()) handle(gp.node(i));
     if (gp.output_size() != 1) fail("{}: the model must have exactly one output, it has {}", src_, gp.output_size());
     auto it = q_.find(gp.output(0).name());
-    if (it == q_.end()) fail("{}: the output '{}' is not an int8 tensor this importer produced", src_, gp.output(0).name());
+    if (it == q_.end())
+      fail("{}: the output '{}' is not an int8 tensor this importer produced", src_, gp.output(0).name());
     g_.output = it->second;
     return std::move(g_);
   }
@@ -116,7 +117,8 @@ class Importer : public OnnxReader {
           ++indeg[static_cast<size_t>(i)];
           users[static_cast<size_t>(p->second)].push_back(i);
         } else if (!init_.count(in) && !inputs_.count(in)) {
-          bad(gp.node(i), fmt::format("input '{}' is neither a graph input, an initializer nor the output of a node", in));
+          bad(gp.node(i),
+              fmt::format("input '{}' is neither a graph input, an initializer nor the output of a node", in));
         }
       }
     }
@@ -156,7 +158,9 @@ class Importer : public OnnxReader {
     n.name = v.name();
     n.op = Op::Input;
     // A 3-D input (the rows of a batched MatMul) folds its batch into N.
-    n.out = d.size() == 4 ? Shape{d[0], d[1], d[2], d[3]} : d.size() == 3 ? Shape{d[0] * d[1], d[2], 1, 1} : Shape{d[0], d[1], 1, 1};
+    n.out = d.size() == 4   ? Shape{d[0], d[1], d[2], d[3]}
+            : d.size() == 3 ? Shape{d[0] * d[1], d[2], 1, 1}
+                            : Shape{d[0], d[1], 1, 1};
     if (tt.elem_type() == onnx::TensorProto::INT8 || tt.elem_type() == onnx::TensorProto::UINT8) {
       n.exp = 0;
       n.uint8 = tt.elem_type() == onnx::TensorProto::UINT8;  // held as value - 128
@@ -177,7 +181,8 @@ class Importer : public OnnxReader {
     const float m = std::frexp(v, &e);
     if (!(v > 0) || m != 0.5f)
       bad(n, fmt::format("scale {} is not a power of two; requantization here is a shift (multiplier + shift "
-                         "requantization is not supported yet)", v));
+                         "requantization is not supported yet)",
+                         v));
     return e - 1;
   }
 
@@ -202,7 +207,8 @@ class Importer : public OnnxReader {
       int e = 0;
       if (!(v > 0) || std::frexp(v, &e) != 0.5f)
         bad(n, fmt::format("scale {} is not a power of two; requantization here is a shift (multiplier + shift "
-                           "requantization is not supported yet)", v));
+                           "requantization is not supported yet)",
+                           v));
       out.push_back(e - 1);
     }
     return out;
@@ -243,7 +249,8 @@ class Importer : public OnnxReader {
   const Act& pow2_act(const onnx::NodeProto& n, int k) const {
     const Act& a = act(n, k);
     if (a.scale != 0)
-      bad(n, fmt::format("input '{}' has the scale {}, not a power of two (supported for Conv, Gemm, Add and the average pools, not after ReduceSum)",
+      bad(n, fmt::format("input '{}' has the scale {}, not a power of two (supported for Conv, Gemm, Add and the "
+                         "average pools, not after ReduceSum)",
                          n.input(k), a.scale));
     return a;
   }
@@ -264,7 +271,9 @@ class Importer : public OnnxReader {
       bool u8 = true;
       const int32_t zp = zero_point(n, 2, u8, true);
       if (n.input(0) == float_input_) {
-        if (fs != 0) scale_exp(n, 1);  // names the scale that is not a power of two  // a float graph input: one Input node, however many quantize it
+        if (fs != 0)
+          scale_exp(n, 1);  // names the scale that is not a power of two  // a float graph input: one Input node,
+                            // however many quantize it
         if (float_input_id_ < 0) {
           Node in = float_input_node_;
           in.exp = exp;
@@ -284,12 +293,14 @@ class Importer : public OnnxReader {
         if (fs != 0 || a->second.scale != 0 || exp != a->second.exp || zp != a->second.zp || !u8 ||
             g_.at(a->second.node).uint8)
           bad(n, fmt::format("QuantizeLinear of the dequantized '{}' must turn int8 into uint8 at the same scale "
-                             "and zero point + 128 (a uint8 view for ConvInteger / MatMulInteger)", n.input(0)));
+                             "and zero point + 128 (a uint8 view for ConvInteger / MatMulInteger)",
+                             n.input(0)));
         views_[n.output(0)] = a->second.node;
         return;
       }
       auto it = pending_.find(n.input(0));
-      if (it == pending_.end()) bad(n, fmt::format("input '{}' is not the result of Conv, Gemm, Add or a pool", n.input(0)));
+      if (it == pending_.end())
+        bad(n, fmt::format("input '{}' is not the result of Conv, Gemm, Add or a pool", n.input(0)));
       // A copy: one float result may feed several QuantizeLinear nodes (legal
       // fan-out), each of which gets its own requantized node.
       Pending p = it->second;
@@ -310,7 +321,8 @@ class Importer : public OnnxReader {
         // An 8-bit graph input takes its scale and zero point from its DequantizeLinear.
         Node& src = g_.nodes[static_cast<size_t>(q->second)];
         if (src.int32_out)
-          bad(n, fmt::format("input '{}' is int32 (DequantizeLinear of int32 activations is not supported)", n.input(0)));
+          bad(n,
+              fmt::format("input '{}' is int32 (DequantizeLinear of int32 activations is not supported)", n.input(0)));
         float fs = 0;
         const int exp = any_scale(n, 1, fs);
         bool u8 = src.uint8;
@@ -388,7 +400,8 @@ class Importer : public OnnxReader {
         only_attrs(n, {"transB", "transA", "alpha", "beta"});
         if (attr_i(n, "transA", 0) != 0) bad(n, "attribute transA must be 0");
         for (const auto& a : n.attribute())
-          if ((a.name() == "alpha" || a.name() == "beta") && a.f() != 1.0f) bad(n, fmt::format("attribute {} must be 1", a.name()));
+          if ((a.name() == "alpha" || a.name() == "beta") && a.f() != 1.0f)
+            bad(n, fmt::format("attribute {} must be 1", a.name()));
         const auto& d = w->second.dims;
         const int64_t inner = is.c * is.h * is.w;
         if (d.size() != 2) bad(n, "weight must be 2-D");
@@ -398,7 +411,8 @@ class Importer : public OnnxReader {
         out.weight.resize(static_cast<size_t>(o * i));
         for (int64_t r = 0; r < o; ++r)
           for (int64_t c = 0; c < i; ++c)
-            out.weight[static_cast<size_t>(r * i + c)] = w->second.data[static_cast<size_t>(tb ? r * i + c : c * o + r)];
+            out.weight[static_cast<size_t>(r * i + c)] =
+                w->second.data[static_cast<size_t>(tb ? r * i + c : c * o + r)];
         out.out = Shape{is.n, o, 1, 1};
       }
       const std::vector<int>& we = w->second.exps;
@@ -420,7 +434,8 @@ class Importer : public OnnxReader {
         if (n.input_size() > 2 && !n.input(2).empty()) {
           auto b = biases_.find(n.input(2));
           if (b == biases_.end()) bad(n, fmt::format("bias '{}' must be a dequantized int32 initializer", n.input(2)));
-          if (static_cast<int64_t>(b->second.data.size()) != out.out.c) bad(n, "bias length differs from the output channels");
+          if (static_cast<int64_t>(b->second.data.size()) != out.out.c)
+            bad(n, "bias length differs from the output channels");
           const auto& bs = b->second.scales;
           for (int64_t c = 0; c < out.out.c; ++c) {
             const float want = p.x_scale * wsc[wsc.size() == 1 ? 0 : static_cast<size_t>(c)];
@@ -447,7 +462,8 @@ class Importer : public OnnxReader {
       if (n.input_size() > 2 && !n.input(2).empty()) {
         auto b = biases_.find(n.input(2));
         if (b == biases_.end()) bad(n, fmt::format("bias '{}' must be a dequantized int32 initializer", n.input(2)));
-        if (static_cast<int64_t>(b->second.data.size()) != out.out.c) bad(n, "bias length differs from the output channels");
+        if (static_cast<int64_t>(b->second.data.size()) != out.out.c)
+          bad(n, "bias length differs from the output channels");
         const auto& be = b->second.exps;
         for (int64_t c = 0; c < out.out.c; ++c)
           if ((be.size() == 1 ? be[0] : be.at(static_cast<size_t>(c))) != x.exp + wexp(c))
@@ -548,8 +564,9 @@ class Importer : public OnnxReader {
         // ONNX Runtime's float form (any input scale): any unpadded window;
         // the shift form: non-overlapping windows of a power-of-two size.
         if (pad != 0 || (!p.ort_in && (s != k || !std::has_single_bit(static_cast<uint64_t>(k * k)))))
-          bad(n, "only unpadded windows (non-overlapping, of a power-of-two size, where the scales are powers of "
-                 "two) are supported");
+          bad(n,
+              "only unpadded windows (non-overlapping, of a power-of-two size, where the scales are powers of "
+              "two) are supported");
         p.node.op = Op::AvgPool;
         p.node.pool = k, p.node.pool_stride = s;
         p.node.out = Shape{is.n, is.c, (is.h - k) / s + 1, (is.w - k) / s + 1};
@@ -586,8 +603,9 @@ class Importer : public OnnxReader {
       return;
     }
     if (import_integer_op(n, integer)) return;
-    bad(n, "operator is not supported (QuantizeLinear, DequantizeLinear, Conv, Gemm, Relu, Add, MaxPool, "
-           "AveragePool, GlobalAveragePool, Flatten, QLinearConv, ConvInteger, QLinearMatMul, MatMulInteger)");
+    bad(n,
+        "operator is not supported (QuantizeLinear, DequantizeLinear, Conv, Gemm, Relu, Add, MaxPool, "
+        "AveragePool, GlobalAveragePool, Flatten, QLinearConv, ConvInteger, QLinearMatMul, MatMulInteger)");
   }
 
   void finish(Pending& p, int exp, const onnx::NodeProto& q) {
@@ -595,21 +613,26 @@ class Importer : public OnnxReader {
     n.exp = exp;
     switch (n.op) {
       case Op::Conv2d:
-      case Op::Dense: n.shift = exp - p.in_exps[0]; break;
+      case Op::Dense:
+        n.shift = exp - p.in_exps[0];
+        break;
       case Op::Add: {
         const int base = std::min(p.in_exps[0], p.in_exps[1]);
         n.shift_a = p.in_exps[0] - base, n.shift_b = p.in_exps[1] - base;
         n.shift = exp - base;
         break;
       }
-      case Op::AvgPool: n.shift = std::countr_zero(static_cast<uint64_t>(n.pool * n.pool)) + exp - p.in_exps[0]; break;
+      case Op::AvgPool:
+        n.shift = std::countr_zero(static_cast<uint64_t>(n.pool * n.pool)) + exp - p.in_exps[0];
+        break;
       case Op::GlobalAvgPool: {
         const Shape is = g_.at(n.inputs[0]).out;
         if (!p.reduce_sum) n.mult = static_cast<int32_t>(std::lround(4096.0 / static_cast<double>(is.h * is.w)));
         n.shift = 12 + exp - p.in_exps[0];
         break;
       }
-      default: break;
+      default:
+        break;
     }
     if (n.shift < 0 || n.shift > 30)
       bad(q, fmt::format("output scale 2^{} gives a requantization shift of {} (0..30 supported)", exp, n.shift));
@@ -646,10 +669,12 @@ class Importer : public OnnxReader {
     }
     if (n.op != Op::Conv2d && n.op != Op::Dense)
       bad(q, fmt::format("the scale {} is not a power of two (supported after Conv, Gemm, Add and the average "
-                         "pools only)", y_scale));
+                         "pools only)",
+                         y_scale));
     if (!p.float_rq)  // power-of-two input and weight scales
       bad(q, fmt::format("the scale {} is not a power of two while the input and weight scales of '{}' are "
-                         "(supported when they are not)", y_scale, n.name));
+                         "(supported when they are not)",
+                         y_scale, n.name));
     n.exp = exp;
     n.scale = y_scale;
     n.zp = zp;
@@ -720,7 +745,7 @@ class Importer : public OnnxReader {
   const onnx::ModelProto& m_;
   Graph g_;
   std::set<std::string> inputs_;
-  std::map<std::string, int> q_;  // int8, uint8 (held as int8) and int32 tensor -> node
+  std::map<std::string, int> q_;            // int8, uint8 (held as int8) and int32 tensor -> node
   std::map<std::string, int64_t> batches_;  // 3-D tensors -> their batch (folded into N)
   std::map<std::string, Act> acts_;
   std::map<std::string, Weight> weights_;
@@ -738,15 +763,14 @@ class Importer : public OnnxReader {
 
 Graph import_onnx_bytes(const std::string& bytes, const std::string& source) {
   onnx::ModelProto m;
-  if (bytes.empty() || !m.ParseFromString(bytes)) fail("{}: not a valid ONNX model (empty, truncated or corrupt protobuf)", source);
+  if (bytes.empty() || !m.ParseFromString(bytes))
+    fail("{}: not a valid ONNX model (empty, truncated or corrupt protobuf)", source);
   if (!m.has_graph()) fail("{}: the model has no graph", source);
   check_model_limits(m, source);
   check_model_form(m, source, kOnnxOpsetQdqMin);
   return guarded_import(source, [&] { return Importer(m, source).run(); });
 }
 
-Graph import_onnx(const std::string& path) {
-  return import_onnx_bytes(read_file(path, {}, kModelReadLimit), path);
-}
+Graph import_onnx(const std::string& path) { return import_onnx_bytes(read_file(path, {}, kModelReadLimit), path); }
 
 }  // namespace vta::compiler

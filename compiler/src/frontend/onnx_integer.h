@@ -18,8 +18,8 @@ namespace vta::compiler {
 /// A ConvInteger / MatMulInteger sum on its way through the export's integer
 /// requantization (integer_requant() in onnx.h): the constants seen so far.
 struct Int32Chain {
-  int node = -1;  // the ConvInteger / MatMulInteger node (int32_out until the chain ends)
-  int step = 0;   // the ops seen: 1 Add, 2 Clip, 3 Div, 4 Sub, 5 DequantizeLinear
+  int node = -1;              // the ConvInteger / MatMulInteger node (int32_out until the chain ends)
+  int step = 0;               // the ops seen: 1 Add, 2 Clip, 3 Div, 4 Sub, 5 DequantizeLinear
   std::vector<int64_t> bias;  // bias + offset
   int64_t hi = 0, div = 0, k = 0;
   int exp = 0;
@@ -29,8 +29,8 @@ struct Int32Chain {
 struct IntegerImport {
   const OnnxReader& reader;
   Graph& graph;
-  std::map<std::string, int>& tensors;       // 8-bit and int32 tensors -> node
-  std::map<std::string, int64_t>& batches;   // 3-D tensors (rows of a batched MatMul, batch folded into N) -> batch
+  std::map<std::string, int>& tensors;      // 8-bit and int32 tensors -> node
+  std::map<std::string, int64_t>& batches;  // 3-D tensors (rows of a batched MatMul, batch folded into N) -> batch
   // uint8 views of int8 tensors (QuantizeLinear of a DequantizeLinear at the
   // same scale, zero point 128: the same values held as int8) -> node;
   // inputs of ConvInteger / MatMulInteger only.

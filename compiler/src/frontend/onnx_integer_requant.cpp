@@ -30,13 +30,16 @@ class Step {
     if (n_.input_size() != 2 || n_.output_size() != 1) r_.bad(n_, "needs two inputs and one output");
     if (nd.x_zp != 0 || nd.w_zp != 0 || nd.weight_sets != 1)
       r_.bad(n_, fmt::format("'{}' has zero points other than 128 (uint8) or 0 (int8), or a batched B; the integer "
-                             "requantization reads the symmetric form only", n_.input(0)));
+                             "requantization reads the symmetric form only",
+                             n_.input(0)));
     single_use();
     const onnx::TensorProto& b = r_.initializer(n_, 1);
     if (b.data_type() != onnx::TensorProto::INT32) r_.bad(n_, fmt::format("'{}' must be int32", b.name()));
     std::vector<int64_t> dims(b.dims().begin(), b.dims().end());
-    while (!dims.empty() && dims.front() == 1 && dims.size() > (nd.op == Op::Conv2d ? 3u : 1u)) dims.erase(dims.begin());
-    const std::vector<int64_t> want = nd.op == Op::Conv2d ? std::vector<int64_t>{nd.out.c, 1, 1} : std::vector<int64_t>{nd.out.c};
+    while (!dims.empty() && dims.front() == 1 && dims.size() > (nd.op == Op::Conv2d ? 3u : 1u))
+      dims.erase(dims.begin());
+    const std::vector<int64_t> want =
+        nd.op == Op::Conv2d ? std::vector<int64_t>{nd.out.c, 1, 1} : std::vector<int64_t>{nd.out.c};
     if (dims != want)
       r_.bad(n_, fmt::format("'{}' must hold one value per output channel ({} values, dims [{}])", b.name(), nd.out.c,
                              fmt::join(want, ", ")));
@@ -114,13 +117,16 @@ class Step {
       r_.bad(n_, fmt::format("Sub of {} in '{}': 0 (after a ReLU) or 128 expected", c.k, nd.name));
     const bool relu = c.k == 0;
     const auto form = integer_requant(shift, relu);
-    if (!form) r_.bad(n_, fmt::format("the shift {} of '{}' has no integer form (Clip's maximum leaves int32)", shift, nd.name));
+    if (!form)
+      r_.bad(n_, fmt::format("the shift {} of '{}' has no integer form (Clip's maximum leaves int32)", shift, nd.name));
     if (c.hi != form->hi)
-      r_.bad(n_, fmt::format("Clip's maximum {} in '{}' is not {} ((128 + {}) * {} - 1)", c.hi, nd.name, form->hi, c.k, c.div));
+      r_.bad(n_, fmt::format("Clip's maximum {} in '{}' is not {} ((128 + {}) * {} - 1)", c.hi, nd.name, form->hi, c.k,
+                             c.div));
     std::vector<int32_t> bias;
     for (int64_t b : c.bias) {
       const int64_t v = b - form->offset;
-      if (v < INT32_MIN) r_.bad(n_, fmt::format("the bias of '{}' less the offset {} leaves int32", nd.name, form->offset));
+      if (v < INT32_MIN)
+        r_.bad(n_, fmt::format("the bias of '{}' less the offset {} leaves int32", nd.name, form->offset));
       bias.push_back(static_cast<int32_t>(v));
     }
     Node out = nd;

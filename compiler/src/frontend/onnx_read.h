@@ -24,7 +24,8 @@ class OnnxReader {
   explicit OnnxReader(std::string source) : src_(std::move(source)) {}
 
   [[noreturn]] void bad(const onnx::NodeProto& n, const std::string& what) const {
-    fail("{}: node '{}' ({}): {}", src_, n.name().empty() ? n.output_size() ? n.output(0) : "?" : n.name(), n.op_type(), what);
+    fail("{}: node '{}' ({}): {}", src_, n.name().empty() ? n.output_size() ? n.output(0) : "?" : n.name(), n.op_type(),
+         what);
   }
 
   const onnx::TensorProto& initializer(const onnx::NodeProto& n, int k) const {
@@ -66,8 +67,10 @@ class OnnxReader {
   }
 
   // An 8-bit value held in int32_data: within its type.
-  int64_t in_range(const onnx::TensorProto& t, const onnx::NodeProto& n, int v, int lo, int hi, const char* type) const {
-    if (v < lo || v > hi) bad(n, fmt::format("initializer '{}' holds {}, outside {} ({}..{})", t.name(), v, type, lo, hi));
+  int64_t in_range(const onnx::TensorProto& t, const onnx::NodeProto& n, int v, int lo, int hi,
+                   const char* type) const {
+    if (v < lo || v > hi)
+      bad(n, fmt::format("initializer '{}' holds {}, outside {} ({}..{})", t.name(), v, type, lo, hi));
     return v;
   }
 
@@ -152,7 +155,8 @@ class OnnxReader {
     for (auto d : attr_ints(n, "dilations"))
       if (d != 1) bad(n, "attribute dilations must be 1");
     for (const auto& a : n.attribute())
-      if (a.name() == "auto_pad" && a.s() != "NOTSET") bad(n, "attribute auto_pad is not supported (use explicit pads)");
+      if (a.name() == "auto_pad" && a.s() != "NOTSET")
+        bad(n, "attribute auto_pad is not supported (use explicit pads)");
     const std::array<int64_t, 3> w{k[0], s.empty() ? 1 : s[0], p.empty() ? 0 : p[0]};
     check_window(n, w[0], w[1], w[2], in);
     return w;

@@ -9,8 +9,8 @@
 #include <sstream>
 
 #include "vta/compiler/frontend/calibrate.h"
-#include "vta/compiler/ops/reference.h"
 #include "vta/compiler/ir/shape_check.h"
+#include "vta/compiler/ops/reference.h"
 #include "vta/isa/error.h"
 
 namespace vta::compiler {
@@ -140,7 +140,7 @@ Graph mobilenet_v1(const ZooOptions& o) {
   const int64_t img = o.image ? o.image : 224;
   int x = b.input({o.batch, 3, img, img});
   x = b.conv(x, 32, 3, 2, 1, true);
-  const int64_t blocks[13][2] = {{64, 1},  {128, 2}, {128, 1}, {256, 2}, {256, 1},  {512, 2},  {512, 1},
+  const int64_t blocks[13][2] = {{64, 1},  {128, 2}, {128, 1}, {256, 2}, {256, 1},  {512, 2}, {512, 1},
                                  {512, 1}, {512, 1}, {512, 1}, {512, 1}, {1024, 2}, {1024, 1}};
   int64_t channels = 32;
   for (const auto& blk : blocks) {
@@ -172,8 +172,8 @@ std::vector<int64_t> parse_ints(const std::string& spec, size_t count, const std
 }  // namespace
 
 std::vector<std::string> zoo_names() {
-  return {"lenet5",           "resnet18",  "resnet34",           "resnet50",        "vgg16",
-          "mobilenet_v1",     "conv:C,H,W,O,K,S,P", "dwconv:C,H,W,K,S,P", "dense:I,O", "maxpool:C,H,W,K,S,P",
+  return {"lenet5",         "resnet18",           "resnet34",           "resnet50",  "vgg16",
+          "mobilenet_v1",   "conv:C,H,W,O,K,S,P", "dwconv:C,H,W,K,S,P", "dense:I,O", "maxpool:C,H,W,K,S,P",
           "avgpool:C,H,W,K"};
 }
 
@@ -195,8 +195,8 @@ Graph build_zoo(const std::string& name, const ZooOptions& o) {
   // stride-2 conv and pool halves the image; below it the deeper layers
   // compute on padding alone and a run measures nothing); LeNet-5's two
   // unpadded 5x5 convs and 2x2 pools need 16.
-  const bool whole = name == "resnet18" || name == "resnet34" || name == "resnet50" || name == "vgg16" ||
-                     name == "mobilenet_v1";
+  const bool whole =
+      name == "resnet18" || name == "resnet34" || name == "resnet50" || name == "vgg16" || name == "mobilenet_v1";
   const int64_t min_image = name == "lenet5" ? 16 : whole ? 32 : 0;
   if (o.image != 0 && o.image < min_image)
     fail("--image {} is below {}'s minimum of {} (0: the network's standard size)", o.image, name, min_image);
@@ -204,9 +204,10 @@ Graph build_zoo(const std::string& name, const ZooOptions& o) {
   // bounded per tensor by the calibrator).
   const int64_t img = o.image ? o.image : name == "lenet5" ? 32 : name.find(':') == std::string::npos ? 224 : 0;
   if (img > 0 && o.batch * img * img > kMaxZooPixels)
-    fail("--batch {} x --image {} is {} input pixels ({} x {}^2), over the limit of {}: the calibration keeps every "
-         "layer's activations",
-         o.batch, o.image, o.batch * img * img, o.batch, img, kMaxZooPixels);
+    fail(
+        "--batch {} x --image {} is {} input pixels ({} x {}^2), over the limit of {}: the calibration keeps every "
+        "layer's activations",
+        o.batch, o.image, o.batch * img * img, o.batch, img, kMaxZooPixels);
   if (name == "lenet5") return lenet5(o);
   if (name == "resnet18") return resnet("resnet18", {2, 2, 2, 2}, false, o);
   if (name == "resnet34") return resnet("resnet34", {3, 4, 6, 3}, false, o);
@@ -219,14 +220,16 @@ Graph build_zoo(const std::string& name, const ZooOptions& o) {
     int x = b.input({o.batch, v[0], v[1], v[2]});
     for (int i = 0; i < 6; ++i)
       if (v[static_cast<size_t>(i)] == 0) fail("zoo model '{}': C, H, W, O, K and S must be positive", name);
-    if (v[4] > v[1] + 2 * v[6] || v[4] > v[2] + 2 * v[6]) fail("zoo model '{}': kernel larger than the padded input", name);
+    if (v[4] > v[1] + 2 * v[6] || v[4] > v[2] + 2 * v[6])
+      fail("zoo model '{}': kernel larger than the padded input", name);
     return b.take(b.conv(x, v[3], v[4], v[5], v[6], true));
   }
   if (name.rfind("dwconv:", 0) == 0) {
     auto v = parse_ints(name.substr(7), 6, name);
     for (size_t i = 0; i < 5; ++i)
       if (v[i] == 0) fail("zoo model '{}': C, H, W, K and S must be positive", name);
-    if (v[3] > v[1] + 2 * v[5] || v[3] > v[2] + 2 * v[5]) fail("zoo model '{}': kernel larger than the padded input", name);
+    if (v[3] > v[1] + 2 * v[5] || v[3] > v[2] + 2 * v[5])
+      fail("zoo model '{}': kernel larger than the padded input", name);
     Builder b(name, o.seed);
     int x = b.input({o.batch, v[0], v[1], v[2]});
     return b.take(b.conv(x, v[0], v[3], v[4], v[5], true, v[0]));

@@ -99,8 +99,7 @@ std::optional<Entry> read_entry(const std::string& path, const std::string& key)
   const size_t body = bytes.size() - 8;
   uint64_t sum;
   std::memcpy(&sum, bytes.data() + body, 8);
-  if (sum != checksum(bytes.data(), body) || std::memcmp(bytes.data(), kMagic, sizeof kMagic) != 0)
-    return std::nullopt;
+  if (sum != checksum(bytes.data(), body) || std::memcmp(bytes.data(), kMagic, sizeof kMagic) != 0) return std::nullopt;
   try {
     size_t pos = sizeof kMagic;
     const std::string what = "zoo cache entry " + path;
@@ -128,7 +127,8 @@ std::optional<Entry> read_entry(const std::string& path, const std::string& key)
 std::string write_entry(const std::string& path, const std::string& key, const Entry& e) {
   std::string bytes(kMagic, sizeof kMagic);
   bytes.append(reinterpret_cast<const char*>(&kZooCacheFormat), 4);
-  write_tensor(bytes, Tensor{Shape{1, static_cast<int64_t>(key.size()), 1, 1}, std::vector<int8_t>(key.begin(), key.end())});
+  write_tensor(bytes,
+               Tensor{Shape{1, static_cast<int64_t>(key.size()), 1, 1}, std::vector<int8_t>(key.begin(), key.end())});
   write_graph(bytes, e.graph);
   bytes.push_back(e.reference ? 1 : 0);
   if (e.reference) write_tensor(bytes, *e.reference);

@@ -113,10 +113,11 @@ void check_output_shape(const std::string& graph, const Node& n) {
     fail("graph {}: node '{}' ({}): output {}x{}x{}x{} {}", graph, n.name, op_name(n.op), n.out.n, n.out.c, n.out.h,
          n.out.w, e);
   if (const double steps = node_steps(n); steps > static_cast<double>(kMaxNodeSteps))
-    fail("graph {}: node '{}' ({}): computing its {}x{}x{}x{} output takes {:.3g} steps, more than the limit of 2^38 "
-         "per node{}",
-         graph, n.name, op_name(n.op), n.out.n, n.out.c, n.out.h, n.out.w, steps,
-         n.op == Op::MaxPool || n.op == Op::AvgPool ? fmt::format(" (a {}x{} window)", n.pool, n.pool) : "");
+    fail(
+        "graph {}: node '{}' ({}): computing its {}x{}x{}x{} output takes {:.3g} steps, more than the limit of 2^38 "
+        "per node{}",
+        graph, n.name, op_name(n.op), n.out.n, n.out.c, n.out.h, n.out.w, steps,
+        n.op == Op::MaxPool || n.op == Op::AvgPool ? fmt::format(" (a {}x{} window)", n.pool, n.pool) : "");
 }
 
 }  // namespace vta::compiler

@@ -27,9 +27,7 @@ void put_str(std::string& out, const std::string& s) {
   put<uint64_t>(out, s.size());
   out.append(s);
 }
-void put_shape(std::string& out, const Shape& s) {
-  put(out, s.n), put(out, s.c), put(out, s.h), put(out, s.w);
-}
+void put_shape(std::string& out, const Shape& s) { put(out, s.n), put(out, s.c), put(out, s.h), put(out, s.w); }
 
 void put_frq(std::string& out, const FloatRequantVta& f) {
   put<uint8_t>(out, f.on), put<uint8_t>(out, f.row);

@@ -18,28 +18,48 @@ VTA_NO_FUZZ_COVERAGE int8_t run_steps(int32_t acc, const std::vector<AluStep>& s
   const auto apply = model::alu_apply;  // the golden datapath's own ALU
   int32_t a = acc, t = t0, u = t0, v = t0;
   for (const AluStep& st : steps) switch (st.on) {
-      case On::A: a = apply(st.op, a, st.imm); break;
-      case On::T: t = apply(st.op, t, st.imm); break;
-      case On::AbyT: a = apply(st.op, a, t); break;
-      case On::TbyA: t = apply(st.op, t, a); break;
+      case On::A:
+        a = apply(st.op, a, st.imm);
+        break;
+      case On::T:
+        t = apply(st.op, t, st.imm);
+        break;
+      case On::AbyT:
+        a = apply(st.op, a, t);
+        break;
+      case On::TbyA:
+        t = apply(st.op, t, a);
+        break;
       case On::AbyRow:
         a = apply(st.op, a, rows.at(static_cast<size_t>(st.row)));
         break;
       case On::TbyRow:
         t = apply(st.op, t, rows.at(static_cast<size_t>(st.row)));
         break;
-      case On::U: u = apply(st.op, u, st.imm); break;
-      case On::UbyA: u = apply(st.op, u, a); break;
+      case On::U:
+        u = apply(st.op, u, st.imm);
+        break;
+      case On::UbyA:
+        u = apply(st.op, u, a);
+        break;
       case On::UbyRow:
         u = apply(st.op, u, rows.at(static_cast<size_t>(st.row)));
         break;
-      case On::TbyU: t = apply(st.op, t, u); break;
-      case On::VbyA: v = apply(st.op, v, a); break;
+      case On::TbyU:
+        t = apply(st.op, t, u);
+        break;
+      case On::VbyA:
+        v = apply(st.op, v, a);
+        break;
       case On::VbyRow:
         v = apply(st.op, v, rows.at(static_cast<size_t>(st.row)));
         break;
-      case On::VbyT: v = apply(st.op, v, t); break;
-      case On::AbyV: a = apply(st.op, a, v); break;
+      case On::VbyT:
+        v = apply(st.op, v, t);
+        break;
+      case On::AbyV:
+        a = apply(st.op, a, v);
+        break;
     }
   return static_cast<int8_t>(a);
 }
@@ -51,20 +71,48 @@ VTA_NO_FUZZ_COVERAGE void run_steps_n(int32_t* acc, size_t n, const std::vector<
   for (const AluStep& st : steps) {
     const auto row = [&] { return rows.at(static_cast<size_t>(st.row)); };
     switch (st.on) {
-      case On::A: model::alu_apply_n(st.op, acc, st.imm, n); break;
-      case On::T: model::alu_apply_n(st.op, t.data(), st.imm, n); break;
-      case On::U: model::alu_apply_n(st.op, u.data(), st.imm, n); break;
-      case On::AbyT: model::alu_apply_n(st.op, acc, t.data(), n); break;
-      case On::TbyA: model::alu_apply_n(st.op, t.data(), acc, n); break;
-      case On::UbyA: model::alu_apply_n(st.op, u.data(), acc, n); break;
-      case On::TbyU: model::alu_apply_n(st.op, t.data(), u.data(), n); break;
-      case On::AbyRow: model::alu_apply_n(st.op, acc, row(), n); break;
-      case On::TbyRow: model::alu_apply_n(st.op, t.data(), row(), n); break;
-      case On::UbyRow: model::alu_apply_n(st.op, u.data(), row(), n); break;
-      case On::VbyA: model::alu_apply_n(st.op, v.data(), acc, n); break;
-      case On::VbyRow: model::alu_apply_n(st.op, v.data(), row(), n); break;
-      case On::VbyT: model::alu_apply_n(st.op, v.data(), t.data(), n); break;
-      case On::AbyV: model::alu_apply_n(st.op, acc, v.data(), n); break;
+      case On::A:
+        model::alu_apply_n(st.op, acc, st.imm, n);
+        break;
+      case On::T:
+        model::alu_apply_n(st.op, t.data(), st.imm, n);
+        break;
+      case On::U:
+        model::alu_apply_n(st.op, u.data(), st.imm, n);
+        break;
+      case On::AbyT:
+        model::alu_apply_n(st.op, acc, t.data(), n);
+        break;
+      case On::TbyA:
+        model::alu_apply_n(st.op, t.data(), acc, n);
+        break;
+      case On::UbyA:
+        model::alu_apply_n(st.op, u.data(), acc, n);
+        break;
+      case On::TbyU:
+        model::alu_apply_n(st.op, t.data(), u.data(), n);
+        break;
+      case On::AbyRow:
+        model::alu_apply_n(st.op, acc, row(), n);
+        break;
+      case On::TbyRow:
+        model::alu_apply_n(st.op, t.data(), row(), n);
+        break;
+      case On::UbyRow:
+        model::alu_apply_n(st.op, u.data(), row(), n);
+        break;
+      case On::VbyA:
+        model::alu_apply_n(st.op, v.data(), acc, n);
+        break;
+      case On::VbyRow:
+        model::alu_apply_n(st.op, v.data(), row(), n);
+        break;
+      case On::VbyT:
+        model::alu_apply_n(st.op, v.data(), t.data(), n);
+        break;
+      case On::AbyV:
+        model::alu_apply_n(st.op, acc, v.data(), n);
+        break;
     }
   }
 }

@@ -188,10 +188,10 @@ Tensor pool(const Node& n, const Tensor& in, bool max) {
               if (n.ort.a != 0) fsum += pool_term_ort(v - n.x_zp, n.ort.a);
             }
           out.data[static_cast<size_t>(((b * os.c + c) * os.h + oh) * os.w + ow)] =
-              max                               ? static_cast<int8_t>(acc)
-              : n.ort.a != 0                    ? avg_pool_ort(fsum, n.pool * n.pool, n.ort.out, n.zp, n.uint8, n.relu)
+              max                         ? static_cast<int8_t>(acc)
+              : n.ort.a != 0              ? avg_pool_ort(fsum, n.pool * n.pool, n.ort.out, n.zp, n.uint8, n.relu)
               : n.round_even || n.zp != 0 ? clip8(round_shift(acc, n.shift, n.round_even) + n.zp, n)
-                                                : requantize(acc, n.shift, n.relu);
+                                          : requantize(acc, n.shift, n.relu);
         }
   return out;
 }
@@ -207,7 +207,7 @@ Tensor global_avg_pool(const Node& n, const Tensor& in) {
       out.data[static_cast<size_t>(b * is.c + c)] =
           n.fmult != 0                ? requantize_ort(sum, n.fmult, n.zp, n.relu)  // QLinearGlobalAveragePool
           : n.round_even || n.zp != 0 ? clip8(round_shift(int64_t{sum} * n.mult, n.shift, n.round_even) + n.zp, n)
-                                    : requantize(sum * n.mult, n.shift, n.relu);
+                                      : requantize(sum * n.mult, n.shift, n.relu);
     }
   return out;
 }

@@ -166,8 +166,8 @@ std::optional<FloatRequantVta> find_line(FloatRequantVta f, const std::vector<in
 
 // The line and its fixes (the header's first form).
 // `fixes` false: the line alone; `three` false: at most two words.
-std::optional<FloatRequantVta> float_forms::lower_line(float scale, int32_t zp, bool relu, int64_t acc_bound,
-                                                       bool row, bool fixes, bool three) {
+std::optional<FloatRequantVta> float_forms::lower_line(float scale, int32_t zp, bool relu, int64_t acc_bound, bool row,
+                                                       bool fixes, bool three) {
   const auto z = [&](int64_t a) { return requantize_ort(static_cast<int32_t>(a), scale, zp, relu); };
   const int zmin = z(-acc_bound), zmax = z(acc_bound);
   FloatRequantVta f;
@@ -304,8 +304,7 @@ std::optional<Segments> segments(const std::vector<int64_t>& th, int64_t w, int6
   }
   if (segs.front().lo > segs.front().hi) return std::nullopt;
   std::vector<int64_t> c(segs.size());
-  for (size_t i = 0; i < segs.size(); ++i)
-    c[i] = std::clamp(i == 0 ? segs[0].lo : c[i - 1], segs[i].lo, segs[i].hi);
+  for (size_t i = 0; i < segs.size(); ++i) c[i] = std::clamp(i == 0 ? segs[0].lo : c[i - 1], segs[i].lo, segs[i].hi);
   Segments r;
   r.c = c.back();
   for (size_t i = 1; i < segs.size(); ++i) {
@@ -502,7 +501,8 @@ std::vector<AluStep> float_requant_steps(const FloatRequantVta& f) {
   const int64_t w = f.span - f.j0;
   int64_t o = 0;
   const auto advance = [&](int64_t to) {
-    for (; o != to; o += st.back().imm) st.push_back({AluOp::ADD, static_cast<int32_t>(std::clamp(to - o, -kImm, kImm))});
+    for (; o != to; o += st.back().imm)
+      st.push_back({AluOp::ADD, static_cast<int32_t>(std::clamp(to - o, -kImm, kImm))});
   };
   std::vector<int32_t> fixes = f.fixes;
   std::sort(fixes.begin(), fixes.end(), [](int32_t a, int32_t b) { return std::abs(a) > std::abs(b); });

@@ -47,9 +47,8 @@ int words_of(const FloatRequantVta& f) {
   if (f.m * top + f.c < kWord) return 1;
   const int64_t m_hi = f.m >> kLowBits, m_lo = f.m & ((1 << kLowBits) - 1);
   const int64_t c_hi = f.c >> kLowBits, c_lo = f.c & ((1 << kLowBits) - 1);
-  const bool two = m_lo * top + c_lo < kWord &&
-                   m_hi * top + c_hi + ((m_lo * top + c_lo) >> kLowBits) < kWord && f.s >= kLowBits &&
-                   f.s - kLowBits <= 31;
+  const bool two = m_lo * top + c_lo < kWord && m_hi * top + c_hi + ((m_lo * top + c_lo) >> kLowBits) < kWord &&
+                   f.s >= kLowBits && f.s - kLowBits <= 31;
   return two ? 2 : 3;
 }
 
@@ -116,8 +115,7 @@ int float_requant_row_count(const std::vector<FloatRequantVta>& ch) {
            (words == 1   ? 4
             : words == 2 ? 7
                          : 4 + 2 * (3 + 2 * static_cast<int>(two_lines_seg_slots(ch))));
-  return static_cast<int>(downs + ups) +
-         (words == 1 ? 4 : words == 2 ? 6 : 8 + 2 * static_cast<int>(seg_slots(ch)));
+  return static_cast<int>(downs + ups) + (words == 1 ? 4 : words == 2 ? 6 : 8 + 2 * static_cast<int>(seg_slots(ch)));
 }
 
 bool float_requant_two_words(const std::vector<FloatRequantVta>& ch) { return float_requant_words(ch) >= 2; }
@@ -205,7 +203,7 @@ std::optional<RowForm> float_requant_rows(const std::vector<FloatRequantVta>& ch
       v = {m & lim, c & lim};
       for (size_t i = 0; i < segn; ++i) {
         const bool has = i < f.segs.size();
-        v.push_back(has ? -int64_t{f.segs[i]} : 0);  // U = u - B: -1 below B
+        v.push_back(has ? -int64_t{f.segs[i]} : 0);                  // U = u - B: -1 below B
         v.push_back(has ? -f.seg_dc[i] * (int64_t{1} << up_s) : 0);  // times -d: + d below B
       }
       const int64_t rest[] = {(m >> kLimbBits) & lim, (c >> kLimbBits) & lim, m >> 2 * kLimbBits,
@@ -264,7 +262,7 @@ std::optional<RowForm> float_requant_rows(const std::vector<FloatRequantVta>& ch
   } else if (lines2 && split < 0) {  // three words each: the first line into V, the second into A; A += V
     const int m0 = base + 1, m1 = base + 2, m2 = base + 3, sh = base + 4;
     const auto line = [&](int c0, bool into_v) {  // c0: the line's first row (c0, steps, c1, c2)
-      copy_a(On::TbyA);  // T = A
+      copy_a(On::TbyA);                           // T = A
       r.steps.push_back({AluOp::MUL, 0, On::TbyRow, m0});
       r.steps.push_back({AluOp::ADD, 0, On::TbyRow, c0});  // T = m0 u + c0
       const int row = step_slots(c0 + 1, segn2);
@@ -292,7 +290,7 @@ std::optional<RowForm> float_requant_rows(const std::vector<FloatRequantVta>& ch
     line(base + 5 + per_line, false);
     r.steps.push_back({AluOp::ADD, 0, On::AbyV});
   } else if (lines2) {  // each line's low word in T and U, the shared high word m_hi u added to both
-    copy_a(On::TbyA);  // T = A
+    copy_a(On::TbyA);   // T = A
     r.steps.push_back({AluOp::MUL, 0, On::TbyRow, base + 1});
     copy_a(On::UbyA);  // U = A
     r.steps.push_back({AluOp::MUL, 0, On::UbyRow, base + 1});

@@ -70,9 +70,9 @@ Graph band_rows(const Graph& g, const Config& c) {
   auto cut = [&](int src, int64_t bands, int64_t cols, int64_t k, int64_t s, int64_t p, int64_t R, int64_t Q) {
     const Node& from = out.at(src);
     const bool is_banded = from.band.h > 0;
-    const bool as_is = k == 1 && s == 1 &&
-                       (is_banded ? bands == from.out.n && cols == from.band.cols && from.out.h == R && from.out.w == Q
-                                  : bands == 1);
+    const bool as_is =
+        k == 1 && s == 1 &&
+        (is_banded ? bands == from.out.n && cols == from.band.cols && from.out.h == R && from.out.w == Q : bands == 1);
     if (as_is) return src;
     const auto key = std::make_tuple(src, bands, cols, k, s, p, R, Q);
     if (auto it = made.find(key); it != made.end()) return it->second;

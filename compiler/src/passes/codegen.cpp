@@ -52,7 +52,7 @@ CompiledNetwork codegen_pass(CompiledNetwork net, const Config& c, const Compile
   const Graph& g = net.graph;
   isa::Layout layout(c);
   Planner plan(net, c);
-  int bias_lanes = -1;  // the buffer of bias_input(), once a layer needs it
+  int bias_lanes = -1;            // the buffer of bias_input(), once a layer needs it
   std::map<int, int> identities;  // operand shift -> the buffer of its scaled_identity()
   for (auto& seg : net.segments) {
     Emitter e;
@@ -110,18 +110,21 @@ CompiledNetwork codegen_pass(CompiledNetwork net, const Config& c, const Compile
         std::vector<uint8_t> w = pack_weights(n, in, geo, c);
         // The first requantization step's immediate is folded in (packed_bias(), bias_fold()): as ACC
         // rows, or as WGT rows over a constant INP element (bias_by_gemm()).
-        std::vector<uint8_t> bias = geo.bias_gemm ? pack_bias_weights(n, geo.cob * geo.ro, c)
-                                                  : pack_channels(n, geo, c, [&](int64_t o) { return packed_bias(n, o); });
+        std::vector<uint8_t> bias = geo.bias_gemm
+                                        ? pack_bias_weights(n, geo.cob * geo.ro, c)
+                                        : pack_channels(n, geo, c, [&](int64_t o) { return packed_bias(n, o); });
         if (geo.bias_gemm && bias_lanes < 0)  // one constant INP element for the network
-          bias_lanes = plan.add(Buffer{"bias_lanes", MemId::INP, static_cast<uint64_t>(c.derived.inp_elem_bytes), 0,
-                                       bias_input(c), -1});
+          bias_lanes = plan.add(
+              Buffer{"bias_lanes", MemId::INP, static_cast<uint64_t>(c.derived.inp_elem_bytes), 0, bias_input(c), -1});
         if (geo.bias_gemm) a.bias_inp = plan.elem(bias_lanes, c);
         if (add && geo.skip_gemm) {  // one scaled identity per operand shift for the network
           const int s = operand_shift(*add, id);
-          if (s != fused_operand_shift(*add)) fail("layer {}: its fused Add {} is not its later input", n.name, add->name);
+          if (s != fused_operand_shift(*add))
+            fail("layer {}: its fused Add {} is not its later input", n.name, add->name);
           if (!identities.count(s))
-            identities[s] = plan.add(Buffer{fmt::format("identity_x{}", 1 << s), MemId::WGT,
-                                            static_cast<uint64_t>(c.derived.wgt_elem_bytes), 0, scaled_identity(s, c), -1});
+            identities[s] =
+                plan.add(Buffer{fmt::format("identity_x{}", 1 << s), MemId::WGT,
+                                static_cast<uint64_t>(c.derived.wgt_elem_bytes), 0, scaled_identity(s, c), -1});
           a.identity = plan.elem(identities[s], c);
         }
         if (geo.rows > 0) {  // one after another in one buffer
@@ -141,8 +144,9 @@ CompiledNetwork codegen_pass(CompiledNetwork net, const Config& c, const Compile
         const Tile& t = info.tile;
         if (!tile_fits(geo, t, c, add != nullptr))
           fail("layer {}: its tile {}x{} oc{} ic{} does not fit config {}{}", n.name, t.th, t.tw, t.toc, t.tic, c.name,
-               geo.pk ? fmt::format(" with the max pool {} fused (whole rows, a multiple of {} high)", fused->name, geo.ps)
-                      : "");
+               geo.pk
+                   ? fmt::format(" with the max pool {} fused (whole rows, a multiple of {} high)", fused->name, geo.ps)
+                   : "");
         const uint64_t nuops = static_cast<uint64_t>(conv_uops(t, geo, add != nullptr));
         const int ub = plan.add(Buffer{n.name + ".uop", MemId::UOP, nuops * 4, 0, {}, -1});
         a.wgt = plan.elem(wb, c);
@@ -177,7 +181,6 @@ CompiledNetwork codegen_pass(CompiledNetwork net, const Config& c, const Compile
   }
   return net;
 }
-
 
 std::string codegen_dump(const CompiledNetwork& net) {
   std::string s;

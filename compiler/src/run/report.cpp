@@ -62,7 +62,8 @@ Report make_report(const CompiledNetwork& net, const NetworkResult& res, const C
       row.copy = fmt::format("{}->{}", device_name(net.graph.at(n.inputs.at(0)).device),
                              device_name(copy_target(net.graph, n)));
     if (auto it = net.layers.find(l.node); it != net.layers.end() && n.op != Op::Add) {
-      row.tile = fmt::format("{}x{} oc{} ic{}", it->second.tile.th, it->second.tile.tw, it->second.tile.toc, it->second.tile.tic);
+      row.tile = fmt::format("{}x{} oc{} ic{}", it->second.tile.th, it->second.tile.tw, it->second.tile.toc,
+                             it->second.tile.tic);
       if (n.op == Op::Conv2d || n.op == Op::Dense) row.est_cycles = it->second.tile.est_cycles;
     }
     const Stats& s = l.stats;
@@ -71,7 +72,8 @@ Report make_report(const CompiledNetwork& net, const NetworkResult& res, const C
     row.bytes_acc = s.get("dram.read_bytes.ACC");
     row.bytes_uop = s.get("dram.read_bytes.UOP");
     row.bytes_out = s.get("dram.write_bytes.OUT");
-    const double bytes = static_cast<double>(row.bytes_inp + row.bytes_wgt + row.bytes_acc + row.bytes_uop + row.bytes_out);
+    const double bytes =
+        static_cast<double>(row.bytes_inp + row.bytes_wgt + row.bytes_acc + row.bytes_uop + row.bytes_out);
     row.roofline = static_cast<uint64_t>(std::max(static_cast<double>(row.macs) / mac_per_cycle, bytes / bus));
     row.timed = s.has("cycles.total");
     if (row.timed) {
@@ -82,7 +84,8 @@ Report make_report(const CompiledNetwork& net, const NetworkResult& res, const C
       row.store = s.get("store.busy");
       row.stall = s.get("compute.wait_token");
       row.time_us = static_cast<double>(row.cycles) / c.clock.mhz;
-      row.util = row.cycles ? 100.0 * static_cast<double>(row.macs) / (static_cast<double>(row.cycles) * mac_per_cycle) : 0;
+      row.util =
+          row.cycles ? 100.0 * static_cast<double>(row.macs) / (static_cast<double>(row.cycles) * mac_per_cycle) : 0;
       row.gops = row.time_us > 0 ? 2.0 * static_cast<double>(row.macs) / (row.time_us * 1e3) : 0;
       if (n.device == Device::Vta) vta_macs += static_cast<uint64_t>(row.macs), vta_cycles += row.cycles;
       if (row.est_cycles >= 0 && row.cycles > 0)
@@ -118,21 +121,28 @@ std::string report_table(const Report& r) {
                                     ? "output check " + r.check_text
                                 : r.check_passed ? "output bit-exact with the integer reference"
                                                  : "OUTPUT MISMATCH");
-  out += fmt::format("{:<16} {:<15} {:<4} {:<16} {:>11} {:>10} {:>9} {:>9} {:>8} {:>9} {:>8} {:>9} {:>9} {:>9} {:>9} {:>10} {:>6} {:>9} {:>7}\n",
-                     "layer", "op", "dev", "out", "MACs", "cycles", "load", "GEMM", "ALU", "store", "stall", "DRAM KiB",
-                     "copy KiB", "host ms", "model ms", "roofline", "util%", "time us", "GOPS");
+  out += fmt::format(
+      "{:<16} {:<15} {:<4} {:<16} {:>11} {:>10} {:>9} {:>9} {:>8} {:>9} {:>8} {:>9} {:>9} {:>9} {:>9} {:>10} {:>6} "
+      "{:>9} {:>7}\n",
+      "layer", "op", "dev", "out", "MACs", "cycles", "load", "GEMM", "ALU", "store", "stall", "DRAM KiB", "copy KiB",
+      "host ms", "model ms", "roofline", "util%", "time us", "GOPS");
   const bool energy = r.total.energy_uj >= 0;
   if (energy) out.insert(out.size() - 1, fmt::format(" {:>10}", "energy uJ"));
   auto line = [&](const ReportRow& w) {
-    const double kib = static_cast<double>(w.bytes_inp + w.bytes_wgt + w.bytes_acc + w.bytes_uop + w.bytes_out) / 1024.0;
+    const double kib =
+        static_cast<double>(w.bytes_inp + w.bytes_wgt + w.bytes_acc + w.bytes_uop + w.bytes_out) / 1024.0;
     auto cyc = [&](uint64_t v) { return w.timed ? fmt::format("{}", v) : std::string("-"); };
     // a device copy's direction: h>v (host to VTA) or v>h
     const std::string dev = w.copy.empty() ? w.device : w.copy == "host->vta" ? "h>v" : "v>h";
-    out += fmt::format("{:<16} {:<15} {:<4} {:<16} {:>11} {:>10} {:>9} {:>9} {:>8} {:>9} {:>8} {:>9.1f} {:>9.1f} {:>9.2f} {:>9.3f} {:>10} {:>6.1f} {:>9.1f} {:>7.1f}\n",
-                       w.layer.substr(0, 16), w.op, dev, w.out_shape, w.macs, cyc(w.cycles), cyc(w.load), cyc(w.gemm),
-                       cyc(w.alu), cyc(w.store), cyc(w.stall), kib, static_cast<double>(w.copy_bytes) / 1024.0, w.host_ms, w.host_model_ms, w.roofline, w.util, w.time_us, w.gops);
+    out += fmt::format(
+        "{:<16} {:<15} {:<4} {:<16} {:>11} {:>10} {:>9} {:>9} {:>8} {:>9} {:>8} {:>9.1f} {:>9.1f} {:>9.2f} {:>9.3f} "
+        "{:>10} {:>6.1f} {:>9.1f} {:>7.1f}\n",
+        w.layer.substr(0, 16), w.op, dev, w.out_shape, w.macs, cyc(w.cycles), cyc(w.load), cyc(w.gemm), cyc(w.alu),
+        cyc(w.store), cyc(w.stall), kib, static_cast<double>(w.copy_bytes) / 1024.0, w.host_ms, w.host_model_ms,
+        w.roofline, w.util, w.time_us, w.gops);
     if (energy)
-      out.insert(out.size() - 1, w.energy_uj >= 0 ? fmt::format(" {:>10.2f}", w.energy_uj) : fmt::format(" {:>10}", "-"));
+      out.insert(out.size() - 1,
+                 w.energy_uj >= 0 ? fmt::format(" {:>10.2f}", w.energy_uj) : fmt::format(" {:>10}", "-"));
   };
   for (const auto& w : r.rows) line(w);
   line(r.total);
@@ -142,33 +152,36 @@ std::string report_table(const Report& r) {
   int copies = 0;
   for (const auto& w : r.rows)
     if (!w.copy.empty()) copy_ms += w.host_model_ms, ++copies;
-  out += fmt::format("per inference: {} device run{}, {} host-device synchronisation{}, {} device cop{} ({:.1f} KiB); "
-                     "host model {:.3f} ms (copies {:.3f} ms; measured host {:.2f} ms); device {:.3f} ms; "
-                     "inference {:.3f} ms (device + host model)\n",
-                     r.device_runs, r.device_runs == 1 ? "" : "s", r.syncs, r.syncs == 1 ? "" : "s", copies,
-                     copies == 1 ? "y" : "ies", static_cast<double>(r.total.copy_bytes) / 1024.0, r.total.host_model_ms,
-                     copy_ms, r.total.host_ms, r.total.time_us / 1e3, r.inference_ms());
+  out += fmt::format(
+      "per inference: {} device run{}, {} host-device synchronisation{}, {} device cop{} ({:.1f} KiB); "
+      "host model {:.3f} ms (copies {:.3f} ms; measured host {:.2f} ms); device {:.3f} ms; "
+      "inference {:.3f} ms (device + host model)\n",
+      r.device_runs, r.device_runs == 1 ? "" : "s", r.syncs, r.syncs == 1 ? "" : "s", copies, copies == 1 ? "y" : "ies",
+      static_cast<double>(r.total.copy_bytes) / 1024.0, r.total.host_model_ms, copy_ms, r.total.host_ms,
+      r.total.time_us / 1e3, r.inference_ms());
   for (const auto& w : r.rows)
     if (!w.host_reason.empty()) out += fmt::format("{} on the host: {}\n", w.layer, w.host_reason);
   if (energy) out += fmt::format("energy estimated from the layers' activity counters: {}\n", r.energy_basis);
   if (r.cost_model.layers > 0)
-    out += fmt::format("tile cost model against the measured cycles over {} conv/dense layers: median error {:.1f} %, "
-                       "worst {:.1f} % ({})\n",
-                       r.cost_model.layers, r.cost_model.median_abs_pct, r.cost_model.worst_abs_pct,
-                       r.cost_model.worst_layer);
+    out += fmt::format(
+        "tile cost model against the measured cycles over {} conv/dense layers: median error {:.1f} %, "
+        "worst {:.1f} % ({})\n",
+        r.cost_model.layers, r.cost_model.median_abs_pct, r.cost_model.worst_abs_pct, r.cost_model.worst_layer);
   return out;
 }
 
 std::string report_csv(const Report& r) {
-  std::string out = fmt::format("# {} on {} (config hash {}), backend {}, {}\n", r.network, r.config_name, r.config_hash,
-                                r.backend, r.tool);
-  out += "layer,op,device,in,out,tile,macs,cycles,load,gemm,alu,store,stall,bytes_inp,bytes_wgt,bytes_acc,bytes_uop,"
-         "bytes_out,copy_bytes,roofline,util_pct,time_us,gops,host_ms,host_model_ms,energy_uj\n";
+  std::string out = fmt::format("# {} on {} (config hash {}), backend {}, {}\n", r.network, r.config_name,
+                                r.config_hash, r.backend, r.tool);
+  out +=
+      "layer,op,device,in,out,tile,macs,cycles,load,gemm,alu,store,stall,bytes_inp,bytes_wgt,bytes_acc,bytes_uop,"
+      "bytes_out,copy_bytes,roofline,util_pct,time_us,gops,host_ms,host_model_ms,energy_uj\n";
   auto line = [&](const ReportRow& w) {
-    out += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{:.2f},{:.3f},{:.3f},{:.3f},{:.6f}\n", w.layer,
-                       w.op, w.device, w.in_shape, w.out_shape, w.tile, w.macs, w.cycles, w.load, w.gemm, w.alu, w.store,
-                       w.stall, w.bytes_inp, w.bytes_wgt, w.bytes_acc, w.bytes_uop, w.bytes_out, w.copy_bytes, w.roofline,
-                       w.util, w.time_us, w.gops, w.host_ms, w.host_model_ms);
+    out +=
+        fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{:.2f},{:.3f},{:.3f},{:.3f},{:.6f}\n",
+                    w.layer, w.op, w.device, w.in_shape, w.out_shape, w.tile, w.macs, w.cycles, w.load, w.gemm, w.alu,
+                    w.store, w.stall, w.bytes_inp, w.bytes_wgt, w.bytes_acc, w.bytes_uop, w.bytes_out, w.copy_bytes,
+                    w.roofline, w.util, w.time_us, w.gops, w.host_ms, w.host_model_ms);
     out.insert(out.size() - 1, w.energy_uj >= 0 ? fmt::format(",{:.4f}", w.energy_uj) : std::string(","));
   };
   for (const auto& w : r.rows) line(w);
@@ -178,14 +191,19 @@ std::string report_csv(const Report& r) {
 
 nlohmann::ordered_json report_json(const Report& r) {
   auto row = [](const ReportRow& w) {
-    nlohmann::ordered_json j{{"layer", w.layer},   {"op", w.op},         {"device", w.device},   {"in", w.in_shape},
-                                  {"out", w.out_shape}, {"tile", w.tile},     {"macs", w.macs},       {"timed", w.timed},
-                                  {"cycles", w.cycles}, {"load", w.load},     {"gemm", w.gemm},       {"alu", w.alu},
-                                  {"store", w.store},   {"stall", w.stall},   {"bytes_inp", w.bytes_inp},
-                                  {"bytes_wgt", w.bytes_wgt}, {"bytes_acc", w.bytes_acc}, {"bytes_uop", w.bytes_uop},
-                                  {"bytes_out", w.bytes_out}, {"copy_bytes", w.copy_bytes}, {"roofline", w.roofline},
-                                  {"util_pct", w.util}, {"time_us", w.time_us}, {"gops", w.gops}, {"host_ms", w.host_ms},
-                                  {"host_model_ms", w.host_model_ms}};
+    nlohmann::ordered_json j{{"layer", w.layer},         {"op", w.op},
+                             {"device", w.device},       {"in", w.in_shape},
+                             {"out", w.out_shape},       {"tile", w.tile},
+                             {"macs", w.macs},           {"timed", w.timed},
+                             {"cycles", w.cycles},       {"load", w.load},
+                             {"gemm", w.gemm},           {"alu", w.alu},
+                             {"store", w.store},         {"stall", w.stall},
+                             {"bytes_inp", w.bytes_inp}, {"bytes_wgt", w.bytes_wgt},
+                             {"bytes_acc", w.bytes_acc}, {"bytes_uop", w.bytes_uop},
+                             {"bytes_out", w.bytes_out}, {"copy_bytes", w.copy_bytes},
+                             {"roofline", w.roofline},   {"util_pct", w.util},
+                             {"time_us", w.time_us},     {"gops", w.gops},
+                             {"host_ms", w.host_ms},     {"host_model_ms", w.host_model_ms}};
     if (!w.copy.empty()) j["copy"] = w.copy;
     if (!w.host_reason.empty()) j["host_reason"] = w.host_reason;
     if (w.energy_uj >= 0) j["energy_uj"] = w.energy_uj;

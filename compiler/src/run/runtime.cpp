@@ -13,12 +13,13 @@ NetworkResult run_network(const CompiledNetwork& net, Backend& backend, const Te
   const auto t0 = std::chrono::steady_clock::now();
   const Config& c = backend.config();
   if (c.hash() != net.config_hash)
-    fail("the network was compiled for another config (hash {}), the backend runs {} (hash {})", net.config_hash, c.name,
-         c.hash());
+    fail("the network was compiled for another config (hash {}), the backend runs {} (hash {})", net.config_hash,
+         c.name, c.hash());
   Dram& dram = backend.dram();
   if (!dram.allocations().empty()) fail("run_network needs a backend with no DRAM allocated");
   for (const auto& b : net.buffers) {
-    const uint64_t at = dram.alloc(b.bytes, Dram::align_for(static_cast<uint64_t>(c.elem_bytes(static_cast<int>(b.mem)))));
+    const uint64_t at =
+        dram.alloc(b.bytes, Dram::align_for(static_cast<uint64_t>(c.elem_bytes(static_cast<int>(b.mem)))));
     if (at != b.addr) fail("DRAM planning mismatch for {}: planned 0x{:x}, allocated 0x{:x}", b.name, b.addr, at);
     if (!b.init.empty()) dram.write(at, b.init);
   }
@@ -53,7 +54,8 @@ NetworkResult run_network(const CompiledNetwork& net, Backend& backend, const Te
       continue;
     }
     if (n.op == Op::Input) {
-      if (!(input.shape == n.out)) fail("network {}: the input must be {}x{}x{}x{}", g.name, n.out.n, n.out.c, n.out.h, n.out.w);
+      if (!(input.shape == n.out))
+        fail("network {}: the input must be {}x{}x{}x{}", g.name, n.out.n, n.out.c, n.out.h, n.out.w);
       write(static_cast<int>(i), input);
       continue;
     }
@@ -68,14 +70,16 @@ NetworkResult run_network(const CompiledNetwork& net, Backend& backend, const Te
       continue;
     }
     // A VTA node: run its whole segment when reaching its first node.
-    if (next_segment >= net.segments.size() || net.segments[next_segment].nodes.front() != static_cast<int>(i)) continue;
+    if (next_segment >= net.segments.size() || net.segments[next_segment].nodes.front() != static_cast<int>(i))
+      continue;
     const Segment& seg = net.segments[next_segment++];
     const Buffer& ib = net.buffers[static_cast<size_t>(seg.insn_buffer)];
     backend.run(Launch{ib.addr, seg.insn_count, seg.regions});
     ++res.segments_run;
     queued = true;
     const RunStats st = backend.stats();
-    for (size_t r = 0; r < seg.nodes.size(); ++r) by_node[static_cast<size_t>(seg.nodes[r])].stats = st.regions.at(r).second;
+    for (size_t r = 0; r < seg.nodes.size(); ++r)
+      by_node[static_cast<size_t>(seg.nodes[r])].stats = st.regions.at(r).second;
   }
   if (queued) ++res.syncs;  // the end of the inference waits for the last run
   res.output = read(g.output);

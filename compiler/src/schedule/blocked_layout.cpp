@@ -29,7 +29,8 @@ std::vector<uint8_t> pack(const Tensor& t, const Config& c) {
 
 Tensor unpack(const std::vector<uint8_t>& bytes, const Shape& s, const Config& c) {
   const Blocked L = blocked(s, c);
-  if (bytes.size() < static_cast<size_t>(L.bytes())) fail("unpack: {} bytes for a {}-byte blocked tensor", bytes.size(), L.bytes());
+  if (bytes.size() < static_cast<size_t>(L.bytes()))
+    fail("unpack: {} bytes for a {}-byte blocked tensor", bytes.size(), L.bytes());
   Tensor t{s, std::vector<int8_t>(static_cast<size_t>(s.size()))};
   for (int64_t n = 0; n < s.n; ++n)
     for (int64_t ch = 0; ch < s.c; ++ch) {

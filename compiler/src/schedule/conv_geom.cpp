@@ -35,8 +35,8 @@ ConvGeom conv_geom(const Node& n, const Shape& in, const Config& c, const Node* 
     using On = AluStep::On;
     const std::vector<AluStep> steps = requant_steps(n);
     g.t_rows = std::any_of(steps.begin(), steps.end(), [](const AluStep& s) { return s.on == On::TbyRow; });
-    g.vector_steps = static_cast<int>(
-        std::count_if(steps.begin(), steps.end(), [](const AluStep& s) { return s.on != On::A && s.on != On::T && s.on != On::U; }));
+    g.vector_steps = static_cast<int>(std::count_if(
+        steps.begin(), steps.end(), [](const AluStep& s) { return s.on != On::A && s.on != On::T && s.on != On::U; }));
   }
   // The GEMM epilogues (bias_gemm.h) only where no operand rows share the
   // ACC half: a layer with per-channel rows keeps its ACC bias row and ALU
@@ -58,17 +58,17 @@ bool tile_fits(const ConvGeom& g, const Tile& t, const Config& c, bool residual)
   const int64_t ih = (t.th - 1) * g.s + g.k, iw = (t.tw - 1) * g.s + g.k;
   const int64_t kk = g.k * g.k;
   if (g.dw && t.tic != 1) return false;
-  const int64_t in_blocks = g.dw ? t.toc : t.tic;  // input channel blocks a step loads
+  const int64_t in_blocks = g.dw ? t.toc : t.tic;      // input channel blocks a step loads
   const int64_t to = t.toc * g.ro, ti = t.tic * g.ri;  // OUT and INP elements per position
-  const int64_t bias = g.bias_gemm ? 1 : 0;  // the constant INP element, the bias WGT rows
+  const int64_t bias = g.bias_gemm ? 1 : 0;            // the constant INP element, the bias WGT rows
   if (in_blocks * g.ri * ih * iw + bias > d.inp_depth / 2) return false;
   if (to * ti * kk + bias * to > d.wgt_depth / 2) return false;
   if (residual && g.skip_gemm && t.toc * g.ri * t.th * t.tw > d.inp_depth / 2) return false;  // the operand's step
   // A fused pool: whole rows, a multiple of its stride high (or the whole map), its output after the tiles.
   if (g.pk && (t.tw != g.wo || (t.th % g.ps != 0 && t.th < g.ho))) return false;
   const int64_t area = t.toc * tile_area(g, t), pooled = g.pk ? to * pool_rmax(g, t) * g.pwo : 0;
-  if (((residual && !g.skip_gemm) || g.scratch ? 2 : 1) * area + (g.scratch2 ? area : 0) + (g.scratch3 ? area : 0) + (1 - bias + g.rows) * to +
-          pooled >
+  if (((residual && !g.skip_gemm) || g.scratch ? 2 : 1) * area + (g.scratch2 ? area : 0) + (g.scratch3 ? area : 0) +
+          (1 - bias + g.rows) * to + pooled >
       d.acc_depth / 2)
     return false;
   if (conv_uops(t, g, residual) > d.uop_depth) return false;
@@ -130,7 +130,9 @@ bool pool_before_requant(const Node& n) {
     if (st.on != AluStep::On::A) return false;
     const int64_t v = st.imm;
     switch (st.op) {
-      case AluOp::ADD: lo += v, hi += v; break;
+      case AluOp::ADD:
+        lo += v, hi += v;
+        break;
       case AluOp::SHR:
         if (v > 31) return false;
         if (v >= 0) {
@@ -144,8 +146,12 @@ bool pool_before_requant(const Node& n) {
         if (v <= 0) return false;
         lo *= v, hi *= v;
         break;
-      case AluOp::MAX: lo = std::max(lo, v), hi = std::max(hi, v); break;
-      case AluOp::MIN: lo = std::min(lo, v), hi = std::min(hi, v); break;
+      case AluOp::MAX:
+        lo = std::max(lo, v), hi = std::max(hi, v);
+        break;
+      case AluOp::MIN:
+        lo = std::min(lo, v), hi = std::min(hi, v);
+        break;
     }
     if (lo < lo32 || hi > hi32) return false;
   }

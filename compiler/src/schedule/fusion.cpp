@@ -91,7 +91,6 @@ int fused_pool(const Graph& g, int conv, const Config& c) {
   return -1;
 }
 
-
 int fused_epilogue(const Graph& g, int conv, const Config& c) {
   const int add = fused_add(g, conv, c);
   return add >= 0 ? add : fused_pool(g, conv, c);

@@ -90,7 +90,8 @@ void estimate_conv(LayerEstimate& e, const Node& n, const Shape& in, const Confi
     const double moves = whole ? 1.0 : toc / ro;
     if (g.pk) {  // a fused pool: its passes (ALU and the reset GEMM), one run of pooled rows a block
       const double pooled = static_cast<double>(pool_rows(g, tc.th) * g.pwo * d.out_elem_bytes) * ro;
-      e.store += cnt * (whole ? r.store(static_cast<double>(tc.toc), pooled) : static_cast<double>(tc.toc) * r.store(1, pooled));
+      e.store += cnt * (whole ? r.store(static_cast<double>(tc.toc), pooled)
+                              : static_cast<double>(tc.toc) * r.store(1, pooled));
       const double reset = toc * static_cast<double>(pool_rows(g, tc.th) * g.pwo) + r.P;
       e.gemm += cnt * reset;
       e.alu += cnt * (tile_pool_cycles(g, tc.th, tc.toc, c) - reset);
@@ -175,7 +176,6 @@ void estimate_pool(LayerEstimate& e, const Node& n, const Shape& in, const Confi
   e.bytes_uop = uop_bytes;
   e.bytes_out = static_cast<double>(L.nb * L.cb * ho * wo) * E;
 }
-
 
 double pool_pass_cycles(const Node& n, const Shape& in, const Config& c) {
   LayerEstimate e;

@@ -79,7 +79,7 @@ Device placement(const Graph& g, const Node& n, const Config& c) {
       // (a ReLU output is at least its zero point, which must be >= 0 for VTA's zero padding never to win)
       const bool nonneg = src.relu && src.zp >= 0 && (src.op == Op::Conv2d || src.op == Op::Dense || src.op == Op::Add);
       return c.isa.acc_8bit && n.pool_pad * out_per_pos(c) <= 15 && (n.pool_pad == 0 || nonneg) ? Device::Vta
-                                                                                                 : Device::Host;
+                                                                                                : Device::Host;
     }
     default:
       return Device::Host;
@@ -114,11 +114,12 @@ std::string host_reason(const Node& n) {
 
 void check_compilable(const Config& c) {
   if (c.gemm.block_in != c.gemm.block_out && c.gemm.batch != 1)
-    fail("config {}: gemm.block_in {} != gemm.block_out {} needs gemm.batch 1 (it is {}): a layer's OUT elements "
-         "({} rows of {} channels) cannot be loaded back as the next layer's INP elements ({} rows of {}), since a "
-         "LOAD reads whole elements",
-         c.name, c.gemm.block_in, c.gemm.block_out, c.gemm.batch, c.gemm.batch, c.gemm.block_out, c.gemm.batch,
-         c.gemm.block_in);
+    fail(
+        "config {}: gemm.block_in {} != gemm.block_out {} needs gemm.batch 1 (it is {}): a layer's OUT elements "
+        "({} rows of {} channels) cannot be loaded back as the next layer's INP elements ({} rows of {}), since a "
+        "LOAD reads whole elements",
+        c.name, c.gemm.block_in, c.gemm.block_out, c.gemm.batch, c.gemm.batch, c.gemm.block_out, c.gemm.batch,
+        c.gemm.block_in);
 }
 
 }  // namespace vta::compiler

@@ -51,8 +51,7 @@ struct Parts {
   double load(int64_t th, int64_t tw, int64_t toc, int64_t tic, int64_t oh0 = -1, int64_t ow0 = -1) const {
     // Rules 9 and 11: the load module's LOADs run one after another, each
     // an issue cycle, the read latency and its rows' beats.
-    return inp_load(th, tw, toc, tic, oh0, ow0) +
-           dma(toc * g.ro, tic * g.ri * g.k * g.k * c.derived.wgt_elem_bytes);
+    return inp_load(th, tw, toc, tic, oh0, ow0) + dma(toc * g.ro, tic * g.ri * g.k * g.k * c.derived.wgt_elem_bytes);
   }
   // The input rows (or columns) inside the image of the window of `n`
   // output rows from `o0` over `extent` input rows; o0 < 0: the fewest.
@@ -158,7 +157,8 @@ struct Parts {
     for (int64_t kh = 0; kh < g.pk; ++kh) {
       // A row above the tile: the first pooled row's op apart (none for the top tile; counted).
       const int64_t y = pool_y_end(g, th, kh), parts = kh < g.pp ? 2 : 1;
-      e += op(y * (g.pwo - x0)) + (x0 > 0 ? op(y) : 0.0) + static_cast<double>((parts - 1) * (1 + x0)) * static_cast<double>(c.alu.latency);
+      e += op(y * (g.pwo - x0)) + (x0 > 0 ? op(y) : 0.0) +
+           static_cast<double>((parts - 1) * (1 + x0)) * static_cast<double>(c.alu.latency);
     }
     return e;
   }
@@ -200,8 +200,8 @@ double tile_bound(const Parts& p, const Tile& t) {
   for (const TileClass& tc : tile_classes(p.g, t)) {
     const double n = static_cast<double>(tc.count);
     const bool whole = whole_rows(p.g, t, tc.th, tc.tw);
-    compute += n * (p.head(tc.th, tc.tw, tc.toc) + p.bias_gemm(tc.th, tc.tw, tc.toc) +
-                    p.tail(tc.th, tc.tw, tc.toc, whole));
+    compute +=
+        n * (p.head(tc.th, tc.tw, tc.toc) + p.bias_gemm(tc.th, tc.tw, tc.toc) + p.tail(tc.th, tc.tw, tc.toc, whole));
     loads += n * p.bias_load(tc.toc);
     if (p.skip())
       compute += n * p.operand_gemm(tc.th, tc.tw, tc.toc), loads += n * p.operand_load(tc.th, tc.tw, tc.toc, whole);
@@ -241,81 +241,81 @@ double tile_timeline(const Parts& p, const Tile& t) {
     // op; none with a bias GEMM), then immediates.
     const double ar = tail_area[k % 2] * p.groups, a = static_cast<double>(p.c.alu.latency);
     const int64_t vec = p.g.bias_gemm ? 0 : 1, before = need - 1;
-    return tail_at[k % 2] + static_cast<double>(std::min(before, vec)) * (ar * static_cast<double>(p.c.alu.ii_vector) + a) +
+    return tail_at[k % 2] +
+           static_cast<double>(std::min(before, vec)) * (ar * static_cast<double>(p.c.alu.ii_vector) + a) +
            static_cast<double>(std::max<int64_t>(0, before - vec)) * (ar * static_cast<double>(p.c.alu.ii_imm) + a);
   };
   for_each_tile(g, t, [&](int64_t, int64_t oh0, int64_t ow0, int64_t ob0) {
-          const int64_t th = std::min(t.th, g.ho - oh0), tw = std::min(t.tw, g.wo - ow0);
-          const int64_t toc = std::min(t.toc, g.cob - ob0);
-          // A step's loads wait for the GEMM two steps back, so the first two
-          // steps of this tile load before its head; the bias row's ACC load
-          // (compute module) then waits for the read data of the bursts
-          // already granted to the streaming load module (rule 13): up to
-          // outstanding_reads bursts of a WGT row.
-          double load_end[2] = {0, 0};
-          load_free = std::max(load_free, dispatch(tile));
-          for (int64_t j = 0; j < std::min<int64_t>(2, steps); ++j) {
-            const int64_t tic = g.dw ? 1 : std::min(t.tic, g.cib - j * t.tic);
-            load_free = std::max(load_free, gemm_end[(q + j) % 2]) + p.load(th, tw, toc, tic, oh0, ow0) +
-                        (j == 0 ? p.bias_load(toc) : 0.0);
-            load_end[j] = load_free;
-          }
-          const double head_at = std::max(compute_free, store_end[tile % 2]);
-          // With one step a tile, the next tile's load (waiting only for this
-          // tile's predecessor's GEMM; its dims taken as this tile's) may be
-          // streaming its INP rows at the head: the bias row then waits for
-          // up to outstanding_reads INP row bursts (the strided depthwise
-          // layers of MobileNet-v1). Once that load is in its WGT rows, the
-          // SystemC model shows the head going first (fetch dispatches the
-          // WGT load after it), so only the INP phase counts. A bias by GEMM
-          // has no bias row at the head, so nothing waits there.
-          double queued =
-              g.bias_gemm ? 0.0 : std::min(std::max(0.0, load_free - head_at), p.granted_beats(toc, t.tic));
-          if (steps == 1 && !g.bias_gemm) {
-            const int64_t tic0 = g.dw ? 1 : std::min(t.tic, g.cib);
-            const double next_from = std::max({load_free, gemm_end[(q + 1) % 2], dispatch(tile + 1)});
-            const double inp_end = next_from + p.inp_load(th, tw, toc, tic0, oh0, ow0);
-            if (head_at >= next_from && head_at < inp_end)
-              queued = std::max(queued, std::min(inp_end - head_at, p.inp_granted_beats(th, tw)));
-          }
-          compute_free = head_at + queued + p.head(th, tw, toc);
-          for (int64_t j = 0; j < steps; ++j, ++q) {
-            const int64_t tic = g.dw ? 1 : std::min(t.tic, g.cib - j * t.tic);
-            if (j >= 2) load_free = std::max(load_free, gemm_end[q % 2]) + p.load(th, tw, toc, tic, oh0, ow0);
-            compute_free = std::max(compute_free, j < 2 ? load_end[j] : load_free) + p.gemm(th, tw, toc, tic) +
-                           (j == 0 ? p.bias_gemm(th, tw, toc) : 0.0);
-            gemm_end[q % 2] = compute_free;
-          }
-          const bool whole = whole_rows(g, t, th, tw);
-          const double tail_start = compute_free;
-          if (p.skip()) {  // the operand's step: its loads, then its GEMM between the conv's and the Add's immediates
-            load_free = std::max(load_free, gemm_end[q % 2]) + p.operand_load(th, tw, toc, whole);
-            const double conv_alu = p.area(th, tw, toc) * p.groups *
-                                        static_cast<double>(p.epilogue_ops() - (g.bias_gemm ? 0 : 1)) *
-                                        static_cast<double>(p.c.alu.ii_imm) +
-                                    (g.bias_gemm ? 0.0 : p.area(th, tw, toc) * p.groups * static_cast<double>(p.c.alu.ii_vector));
-            compute_free = std::max(compute_free + conv_alu, load_free) + p.operand_gemm(th, tw, toc);
-            gemm_end[q % 2] = compute_free;
-            ++q;
-            compute_free += p.tail(th, tw, toc, whole) - conv_alu;
-          } else {
-            compute_free += p.tail(th, tw, toc, whole);
-          }
-          tail_at[tile % 2] = tail_start, tail_area[tile % 2] = p.area(th, tw, toc);
-          const double store_start = std::max(store_end[(tile + 1) % 2], compute_free);
-          store_end[tile % 2] = store_start + p.store(th, tw, toc, whole);
-          // In-order fetch: the next tile's loads are dispatched only once
-          // the epilogue's instructions and the tile's stores fit their
-          // command queues (D entries each).
-          const int64_t insns = p.tail_insns(toc, whole);
-          const int64_t alu_over = insns - depth, store_over = (whole ? 1 : toc) - depth;
-          if (alu_over > 0)
-            load_free = std::max(load_free, tail_start + (compute_free - tail_start) * static_cast<double>(alu_over) /
-                                                             static_cast<double>(insns));
-          if (store_over > 0)
-            load_free = std::max(load_free, store_start + static_cast<double>(store_over) * p.store_one(th, tw));
-          ++tile;
-        });
+    const int64_t th = std::min(t.th, g.ho - oh0), tw = std::min(t.tw, g.wo - ow0);
+    const int64_t toc = std::min(t.toc, g.cob - ob0);
+    // A step's loads wait for the GEMM two steps back, so the first two
+    // steps of this tile load before its head; the bias row's ACC load
+    // (compute module) then waits for the read data of the bursts
+    // already granted to the streaming load module (rule 13): up to
+    // outstanding_reads bursts of a WGT row.
+    double load_end[2] = {0, 0};
+    load_free = std::max(load_free, dispatch(tile));
+    for (int64_t j = 0; j < std::min<int64_t>(2, steps); ++j) {
+      const int64_t tic = g.dw ? 1 : std::min(t.tic, g.cib - j * t.tic);
+      load_free = std::max(load_free, gemm_end[(q + j) % 2]) + p.load(th, tw, toc, tic, oh0, ow0) +
+                  (j == 0 ? p.bias_load(toc) : 0.0);
+      load_end[j] = load_free;
+    }
+    const double head_at = std::max(compute_free, store_end[tile % 2]);
+    // With one step a tile, the next tile's load (waiting only for this
+    // tile's predecessor's GEMM; its dims taken as this tile's) may be
+    // streaming its INP rows at the head: the bias row then waits for
+    // up to outstanding_reads INP row bursts (the strided depthwise
+    // layers of MobileNet-v1). Once that load is in its WGT rows, the
+    // SystemC model shows the head going first (fetch dispatches the
+    // WGT load after it), so only the INP phase counts. A bias by GEMM
+    // has no bias row at the head, so nothing waits there.
+    double queued = g.bias_gemm ? 0.0 : std::min(std::max(0.0, load_free - head_at), p.granted_beats(toc, t.tic));
+    if (steps == 1 && !g.bias_gemm) {
+      const int64_t tic0 = g.dw ? 1 : std::min(t.tic, g.cib);
+      const double next_from = std::max({load_free, gemm_end[(q + 1) % 2], dispatch(tile + 1)});
+      const double inp_end = next_from + p.inp_load(th, tw, toc, tic0, oh0, ow0);
+      if (head_at >= next_from && head_at < inp_end)
+        queued = std::max(queued, std::min(inp_end - head_at, p.inp_granted_beats(th, tw)));
+    }
+    compute_free = head_at + queued + p.head(th, tw, toc);
+    for (int64_t j = 0; j < steps; ++j, ++q) {
+      const int64_t tic = g.dw ? 1 : std::min(t.tic, g.cib - j * t.tic);
+      if (j >= 2) load_free = std::max(load_free, gemm_end[q % 2]) + p.load(th, tw, toc, tic, oh0, ow0);
+      compute_free = std::max(compute_free, j < 2 ? load_end[j] : load_free) + p.gemm(th, tw, toc, tic) +
+                     (j == 0 ? p.bias_gemm(th, tw, toc) : 0.0);
+      gemm_end[q % 2] = compute_free;
+    }
+    const bool whole = whole_rows(g, t, th, tw);
+    const double tail_start = compute_free;
+    if (p.skip()) {  // the operand's step: its loads, then its GEMM between the conv's and the Add's immediates
+      load_free = std::max(load_free, gemm_end[q % 2]) + p.operand_load(th, tw, toc, whole);
+      const double conv_alu =
+          p.area(th, tw, toc) * p.groups * static_cast<double>(p.epilogue_ops() - (g.bias_gemm ? 0 : 1)) *
+              static_cast<double>(p.c.alu.ii_imm) +
+          (g.bias_gemm ? 0.0 : p.area(th, tw, toc) * p.groups * static_cast<double>(p.c.alu.ii_vector));
+      compute_free = std::max(compute_free + conv_alu, load_free) + p.operand_gemm(th, tw, toc);
+      gemm_end[q % 2] = compute_free;
+      ++q;
+      compute_free += p.tail(th, tw, toc, whole) - conv_alu;
+    } else {
+      compute_free += p.tail(th, tw, toc, whole);
+    }
+    tail_at[tile % 2] = tail_start, tail_area[tile % 2] = p.area(th, tw, toc);
+    const double store_start = std::max(store_end[(tile + 1) % 2], compute_free);
+    store_end[tile % 2] = store_start + p.store(th, tw, toc, whole);
+    // In-order fetch: the next tile's loads are dispatched only once
+    // the epilogue's instructions and the tile's stores fit their
+    // command queues (D entries each).
+    const int64_t insns = p.tail_insns(toc, whole);
+    const int64_t alu_over = insns - depth, store_over = (whole ? 1 : toc) - depth;
+    if (alu_over > 0)
+      load_free = std::max(load_free, tail_start + (compute_free - tail_start) * static_cast<double>(alu_over) /
+                                                       static_cast<double>(insns));
+    if (store_over > 0)
+      load_free = std::max(load_free, store_start + static_cast<double>(store_over) * p.store_one(th, tw));
+    ++tile;
+  });
   return std::max(store_end[0], store_end[1]);
 }
 
@@ -334,10 +334,10 @@ std::string tile_key(const Node& n, const Shape& in, const Config& c, const Node
   // Depthwise or not is part of the shape: a depthwise layer loads toc input blocks per step, not tic.
   // A fused pool: its window, stride and output shape.
   const std::string pool = g.pk ? fmt::format("m{}s{}>{}x{}{}", g.pk, g.ps, g.pho, g.pwo, g.pool_first ? "f" : "") : "";
-  return fmt::format("{}{}:{}x{}x{}x{}>{}x{}x{}k{}s{}p{}r{}a{}t{}w{}v{}b{}{}|{}", op_name(n.op), g.dw ? "dw" : "",
-                     g.nb, g.cib, g.h, g.w, g.cob, g.ho, g.wo, g.k, g.s, g.p, requant_imm_ops(n),
-                     residual_imm_ops(add, g.skip_gemm), g.scratch + 2 * g.scratch2 + 4 * g.scratch3, g.rows * (g.t_rows ? 2 : 1), g.vector_steps,
-                     g.bias_gemm + 2 * g.skip_gemm, pool, c.hash());
+  return fmt::format("{}{}:{}x{}x{}x{}>{}x{}x{}k{}s{}p{}r{}a{}t{}w{}v{}b{}{}|{}", op_name(n.op), g.dw ? "dw" : "", g.nb,
+                     g.cib, g.h, g.w, g.cob, g.ho, g.wo, g.k, g.s, g.p, requant_imm_ops(n),
+                     residual_imm_ops(add, g.skip_gemm), g.scratch + 2 * g.scratch2 + 4 * g.scratch3,
+                     g.rows * (g.t_rows ? 2 : 1), g.vector_steps, g.bias_gemm + 2 * g.skip_gemm, pool, c.hash());
 }
 
 std::vector<Tile> tile_candidates(const Node& n, const Shape& in, const Config& c, const Node* add, int count) {

@@ -108,9 +108,8 @@ void publish_run(const Config& c, const Timing& t, const model::Program& prog, c
   s.set("host.from_device_cycles", host_copy_cycles(c, s.get("dram.write_bytes.OUT")));
   for (size_t g = 0; g < prog.regions.size(); ++g) {
     Stats rsx;
-    const uint64_t span = rs[g].last_end > rs[g].first_start && rs[g].first_start != UINT64_MAX
-                              ? rs[g].last_end - rs[g].first_start
-                              : 0;
+    const uint64_t span =
+        rs[g].last_end > rs[g].first_start && rs[g].first_start != UINT64_MAX ? rs[g].last_end - rs[g].first_start : 0;
     rs[g].publish(rsx, span);
     rc[g].publish(rsx);
     out.regions.emplace_back(prog.regions[g].name, std::move(rsx));
@@ -167,25 +166,25 @@ void write_trace(const std::string& path, const Config& c, const isa::Layout& la
           {"dur", std::max<uint64_t>(b.data_end - b.data_start, 1)},
           {"args", {{"granted", b.grant}}}});
   std::stable_sort(changes.begin(), changes.end(), [](const Change& a, const Change& b) { return a.time < b.time; });
-  const char* qnames[] = {"tokens load->compute", "tokens compute->load", "tokens compute->store",
-                          "tokens store->compute", "cmd queue load",      "cmd queue compute",
+  const char* qnames[] = {"tokens load->compute",  "tokens compute->load", "tokens compute->store",
+                          "tokens store->compute", "cmd queue load",       "cmd queue compute",
                           "cmd queue store"};
   int level[7] = {};
   for (const auto& ch : changes) {
     level[ch.queue] += ch.delta;
-    emit({{"name", qnames[ch.queue]}, {"ph", "C"}, {"pid", 1}, {"ts", ch.time}, {"args", {{"entries", level[ch.queue]}}}});
+    emit({{"name", qnames[ch.queue]},
+          {"ph", "C"},
+          {"pid", 1},
+          {"ts", ch.time},
+          {"args", {{"entries", level[ch.queue]}}}});
   }
   ordered_json doc;
   doc["traceEvents"] = events;
   doc["displayTimeUnit"] = "ns";
-  doc["otherData"] = {{"tool", "vta-lab"},
-                      {"config", c.name},
-                      {"config_hash", c.hash()},
-                      {"time_unit", "1 trace microsecond = 1 clock cycle"},
-                      {"cycles", r.cycles},
-                      {"truncated", dropped > 0},
-                      {"dropped_events", dropped},
-                      {"event_limit", limit}};
+  doc["otherData"] = {{"tool", "vta-lab"},         {"config", c.name},
+                      {"config_hash", c.hash()},   {"time_unit", "1 trace microsecond = 1 clock cycle"},
+                      {"cycles", r.cycles},        {"truncated", dropped > 0},
+                      {"dropped_events", dropped}, {"event_limit", limit}};
   write_file(path, doc.dump() + "\n", "--trace");
 }
 

@@ -10,10 +10,14 @@ using isa::Member;
 
 const char* client_name(Client c) {
   switch (c) {
-    case Client::FETCH: return "fetch";
-    case Client::LOAD: return "load";
-    case Client::COMPUTE: return "compute";
-    case Client::STORE: return "store";
+    case Client::FETCH:
+      return "fetch";
+    case Client::LOAD:
+      return "load";
+    case Client::COMPUTE:
+      return "compute";
+    case Client::STORE:
+      return "store";
   }
   return "?";
 }

@@ -46,9 +46,10 @@ void select_on_demand(const Config& c) {
   void* f = h ? ::dlsym(h, "vta_rtl_elaborate_cosim") : nullptr;
   if (!f) {
     const char* why = ::dlerror();
-    fail("systemc-rtl: the co-simulated RTL model of config '{}' ({}) in {} does not load ({}); remove it with `vta "
-         "rtl clean`",
-         c.name, c.source, m.path, why ? why : "no vta_rtl_elaborate_cosim");
+    fail(
+        "systemc-rtl: the co-simulated RTL model of config '{}' ({}) in {} does not load ({}); remove it with `vta "
+        "rtl clean`",
+        c.name, c.source, m.path, why ? why : "no vta_rtl_elaborate_cosim");
   }
   Selected& s = selected();
   s.elaborate = reinterpret_cast<void (*)()>(f);

@@ -176,9 +176,10 @@ void check_program_is_current(ModelKind k) {
     if (ext == ".sv" || ext == ".vlt") continue;  // the RTL is in the model alone
     const auto t = fs::last_write_time(f, ec);
     if (!ec && t > built)
-      fail("{}: {} changed after this program ({}) was built, and an RTL model built now would be compiled against "
-           "it: rebuild the program (scripts/build.sh) first",
-           kind_name(k), f.string(), info.dli_fname);
+      fail(
+          "{}: {} changed after this program ({}) was built, and an RTL model built now would be compiled against "
+          "it: rebuild the program (scripts/build.sh) first",
+          kind_name(k), f.string(), info.dli_fname);
   }
 }
 
@@ -427,7 +428,8 @@ std::string model_key(const Config& c, ModelKind kind) { return key_of(isa::gene
 CachedModel build_model(const Config& c, int jobs, ModelKind kind) {
   check_supported(kind_name(kind), c, {});  // a config outside the RTL is an error, not a model
   if (kind == ModelKind::systemc_rtl && *build_env().cosim_includes == 0)
-    fail("systemc-rtl: this binary is built without SystemC (VTA_WITH_SYSTEMC=OFF): no co-simulated model can be built");
+    fail(
+        "systemc-rtl: this binary is built without SystemC (VTA_WITH_SYSTEMC=OFF): no co-simulated model can be built");
   check_program_is_current(kind);
   const std::string package = isa::generate_sv_package(c);
   const std::string key = key_of(package, kind);
@@ -467,8 +469,14 @@ CachedModel build_model(const Config& c, int jobs, ModelKind kind) {
     progress.step("verilating");
     // The built-in models' options (CMakeLists.txt, verilate_args).
     // The co-simulated core is built without tracing, as the built-in one.
-    Argv v{build_env().verilator, kind == ModelKind::systemc_rtl ? "--sc" : "--cc", "--prefix", prefix_of(key),
-           "--Mdir", "obj", "--top", "vta_core"};
+    Argv v{build_env().verilator,
+           kind == ModelKind::systemc_rtl ? "--sc" : "--cc",
+           "--prefix",
+           prefix_of(key),
+           "--Mdir",
+           "obj",
+           "--top",
+           "vta_core"};
     if (kind == ModelKind::verilator) v.push_back("--trace");
     for (const char* o : {"-O3", "--x-assign", "fast", "--x-initial", "fast"}) v.push_back(o);
     v.push_back((rtl_src() / "lint.vlt").string());

@@ -82,7 +82,12 @@ VerilatorBackend::VerilatorBackend(const Config& c, const BackendOptions& o)
     : VerilatorBackend(c, o, "verilator", &make_verilator_core) {}
 
 VerilatorBackend::VerilatorBackend(const Config& c, const BackendOptions& o, std::string name, CoreFactory make_core)
-    : Backend(c), name_(std::move(name)), options_(o), layout_(config()), timing_(config()), checker_(config()),
+    : Backend(c),
+      name_(std::move(name)),
+      options_(o),
+      layout_(config()),
+      timing_(config()),
+      checker_(config()),
       precheck_(config()) {
   check_supported(name_, config(), options_);
   if (sim::dram::enabled(config())) (void)sim::dram::setup_of(config());  // a bad DRAM knob fails here, not mid-run

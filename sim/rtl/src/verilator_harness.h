@@ -59,8 +59,10 @@ class Harness final : public Core {
       for (ssize_t done = 0; done < len && fd_ >= 0 && !error_;) {
         const ssize_t n = ::write(fd_, bufp + done, static_cast<size_t>(len - done));
         if (n < 0 && errno == EINTR) continue;
-        if (n <= 0) error_ = n < 0 ? errno : ENOSPC;
-        else done += n;
+        if (n <= 0)
+          error_ = n < 0 ? errno : ENOSPC;
+        else
+          done += n;
       }
       return len;  // what could not be written is reported once, after the run
     }

@@ -208,11 +208,20 @@ void Engine::execute(uint32_t i, InsnRecord& rec) {
   try {
     if (dp) {
       switch (insn.opcode()) {
-        case Opcode::LOAD: dp->load(insn, i, *rs_->dram); break;
-        case Opcode::STORE: dp->store(insn, i, *rs_->dram); break;
-        case Opcode::GEMM: dp->gemm(insn, i); break;
-        case Opcode::ALU: dp->alu(insn, i); break;
-        case Opcode::FINISH: break;
+        case Opcode::LOAD:
+          dp->load(insn, i, *rs_->dram);
+          break;
+        case Opcode::STORE:
+          dp->store(insn, i, *rs_->dram);
+          break;
+        case Opcode::GEMM:
+          dp->gemm(insn, i);
+          break;
+        case Opcode::ALU:
+          dp->alu(insn, i);
+          break;
+        case Opcode::FINISH:
+          break;
       }
     } else if (rs_->checker) {
       rs_->checker->check(insn, i, *rs_->dram);
@@ -235,9 +244,15 @@ void Engine::execute(uint32_t i, InsnRecord& rec) {
       wait_cycles(1);
       if (insn[Member::x_size] != 0) dma_write(t.bursts(insn), rec.wait_memory);
       break;
-    case Opcode::GEMM: wait_cycles(t.gemm_cycles(insn)); break;
-    case Opcode::ALU: wait_cycles(t.alu_cycles(insn)); break;
-    case Opcode::FINISH: wait_cycles(1); break;
+    case Opcode::GEMM:
+      wait_cycles(t.gemm_cycles(insn));
+      break;
+    case Opcode::ALU:
+      wait_cycles(t.alu_cycles(insn));
+      break;
+    case Opcode::FINISH:
+      wait_cycles(1);
+      break;
   }
 }
 

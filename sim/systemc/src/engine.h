@@ -62,9 +62,9 @@ class Engine : public sc_core::sc_module {
   struct ReadRequest {
     Client client;
     std::vector<Burst> bursts;
-    size_t next = 0;        // next burst to grant
-    uint64_t submitted = 0; // cycle
-    uint64_t finish = 0;    // data end of the last burst
+    size_t next = 0;         // next burst to grant
+    uint64_t submitted = 0;  // cycle
+    uint64_t finish = 0;     // data end of the last burst
     uint64_t beats = 0;
     sc_core::sc_event done;
   };

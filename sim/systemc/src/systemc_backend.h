@@ -24,8 +24,7 @@ class SystemCBackend : public Backend {
     // The golden model's first error (and race), whatever order the timing
     // gives the modules; timing-only runs skip the race check, which walks
     // every uop iteration.
-    model::check_in_golden_order(config(), prog, dram(), precheck_,
-                                 !options_.timing_only && !options_.skip_race_check);
+    model::check_in_golden_order(config(), prog, dram(), precheck_, !options_.timing_only && !options_.skip_race_check);
     RunSetup setup;
     setup.config = &config();
     setup.layout = &layout_;
@@ -38,7 +37,8 @@ class SystemCBackend : public Backend {
     setup.record_bursts = !options_.trace_path.empty();
     RunRecord record = Engine::instance().run(setup);
     publish_run(config(), timing_, prog, record, stats_);
-    if (!options_.trace_path.empty()) write_trace(trace_path(runs_), config(), layout_, prog, record, options_.trace_limit);
+    if (!options_.trace_path.empty())
+      write_trace(trace_path(runs_), config(), layout_, prog, record, options_.trace_limit);
     ++runs_;
   }
 

@@ -23,7 +23,9 @@ struct Config {
 #define VTA_SECTION(sec, doc) struct sec##_t {
 #define VTA_KNOB(sec, name, kind, def, mn, mx, doc) VTA_CTYPE_##kind name = def;
 #define VTA_KNOB_LATE VTA_KNOB
-#define VTA_END(sec) } sec;
+#define VTA_END(sec) \
+  }                  \
+  sec;
 #include "vta/isa/config_knobs.def"
 #undef VTA_SECTION
 #undef VTA_KNOB

@@ -72,9 +72,9 @@ struct Raw128 {
 struct FieldPos {
   Format format;
   Member member;
-  int word;    // 0 or 1 (UOP: 0)
-  int lsb;     // absolute bit offset (word 1 fields start at 64)
-  int width;   // in bits
+  int word;   // 0 or 1 (UOP: 0)
+  int lsb;    // absolute bit offset (word 1 fields start at 64)
+  int width;  // in bits
   Render render;
   WidthSrc width_src;
   int width_add;

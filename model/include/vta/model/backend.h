@@ -108,7 +108,9 @@ std::vector<std::pair<std::string, std::string>> backends();
 /// Registers CLASS, constructible from (const Config&, const BackendOptions&), as NAME.
 #define VTA_REGISTER_BACKEND(NAME, DESCRIPTION, CLASS)                                                \
   [[maybe_unused]] static const bool vta_registered_backend_##CLASS = ::vta::register_backend(        \
-      NAME, DESCRIPTION, [](const ::vta::Config& c, const ::vta::BackendOptions& o)                  \
-                             -> std::unique_ptr<::vta::Backend> { return std::make_unique<CLASS>(c, o); })
+      NAME, DESCRIPTION,                                                                              \
+      [](const ::vta::Config& c, const ::vta::BackendOptions& o) -> std::unique_ptr<::vta::Backend> { \
+        return std::make_unique<CLASS>(c, o);                                                         \
+      })
 
 }  // namespace vta

@@ -37,9 +37,9 @@ class GoldenBackend : public Backend {
 
 /// Raw counters of one run or region; published as named stats by publish().
 struct Counters {
-  uint64_t insns[5] = {};        // by opcode
+  uint64_t insns[5] = {};  // by opcode
   uint64_t loads_by_mem[6] = {};
-  uint64_t dram_read_bytes[6] = {};   // by memory type
+  uint64_t dram_read_bytes[6] = {};  // by memory type
   uint64_t dram_write_bytes = 0;
   uint64_t gemm_uops = 0, alu_uops = 0;
   uint64_t macs = 0;

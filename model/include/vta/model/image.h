@@ -31,9 +31,9 @@ struct ImageBuffer {
 /// elements (the conformance `relu` vector checks the OUT buffer).
 struct Expectation {
   enum class Where { DRAM, SRAM } where = Where::DRAM;
-  std::string buffer;                 // DRAM: buffer name
-  isa::MemId mem = isa::MemId::OUT;   // SRAM: which buffer
-  uint32_t index = 0;                 // SRAM: first element
+  std::string buffer;                // DRAM: buffer name
+  isa::MemId mem = isa::MemId::OUT;  // SRAM: which buffer
+  uint32_t index = 0;                // SRAM: first element
   std::vector<uint8_t> bytes;
 };
 
@@ -52,9 +52,8 @@ struct ProgramImage {
 ProgramImage read_conformance_dir(const std::string& dir);
 /// The files of a conformance-vector folder, by name (kNames).
 struct ConformanceFiles {
-  static constexpr std::array<const char*, 7> kNames = {"input.bin", "weight.bin",       "out.bin",
-                                                        "uop.bin",   "accumulator.bin",  "instructions.bin",
-                                                        "expected_out.bin"};
+  static constexpr std::array<const char*, 7> kNames = {
+      "input.bin", "weight.bin", "out.bin", "uop.bin", "accumulator.bin", "instructions.bin", "expected_out.bin"};
   std::array<std::vector<uint8_t>, 7> bytes;
   /// The bytes of file `name` (one of kNames); throws vta::Error for another name.
   std::vector<uint8_t>& file(std::string_view name);

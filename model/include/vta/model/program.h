@@ -31,8 +31,8 @@ bool push_queue(Module m, bool next, TokenQueue& q);
 
 struct Program {
   std::vector<isa::Insn> insns;
-  std::vector<Module> module;        // per instruction
-  std::vector<uint16_t> region;      // per instruction: index into regions, or kNoRegion
+  std::vector<Module> module;    // per instruction
+  std::vector<uint16_t> region;  // per instruction: index into regions, or kNoRegion
   std::vector<Region> regions;
   static constexpr uint16_t kNoRegion = 0xffff;
 };
@@ -52,10 +52,10 @@ void check_step_budget(const Config& c, const isa::Layout& layout, const Program
 
 /// Data-independent work of one instruction (used for stats and timing).
 struct InsnWork {
-  uint64_t uop_iters = 0;     // GEMM/ALU: iter_out * iter_in * (uop_end - uop_bgn)
-  uint64_t dram_elems = 0;    // LOAD/STORE: y_size * x_size
-  uint64_t sram_elems = 0;    // LOAD: elements written incl. padding
-  uint64_t dram_bytes = 0;    // LOAD/STORE: bytes moved to/from DRAM
+  uint64_t uop_iters = 0;   // GEMM/ALU: iter_out * iter_in * (uop_end - uop_bgn)
+  uint64_t dram_elems = 0;  // LOAD/STORE: y_size * x_size
+  uint64_t sram_elems = 0;  // LOAD: elements written incl. padding
+  uint64_t dram_bytes = 0;  // LOAD/STORE: bytes moved to/from DRAM
 };
 InsnWork work_of(const Config& c, const isa::Insn& insn);
 
@@ -65,8 +65,8 @@ using TokenCounts = std::array<uint64_t, 4>;
 /// True when instruction `i` cannot issue with these token counts: it pops an
 /// empty queue (`is_pop`) or pushes to a full one (`token_depth` entries).
 /// `q` is the queue it waits on. Every model uses this one rule.
-bool blocked_on_tokens(const Program& prog, uint32_t i, const TokenCounts& tokens, uint64_t token_depth,
-                       TokenQueue& q, bool& is_pop);
+bool blocked_on_tokens(const Program& prog, uint32_t i, const TokenCounts& tokens, uint64_t token_depth, TokenQueue& q,
+                       bool& is_pop);
 /// Pops instruction `i`'s tokens (call when it issues).
 void pop_tokens(const Program& prog, uint32_t i, TokenCounts& tokens);
 /// Pushes instruction `i`'s tokens (call when it completes); adds to `pushed`

@@ -102,17 +102,17 @@ class RaceChecker {
 
   const isa::Layout& layout_;
   const Program& prog_;
-  std::array<Clock, 3> clock_{};             // per module
-  std::array<std::deque<Clock>, 4> tokens_;  // the clocks in flight, per TokenQueue
-  std::array<AlignedArray<Shadow>, kBufs> shadow_;  // zero pages until touched
-  std::array<int64_t, 6> elem_bytes_{};  // DRAM bytes per element, by MemId
-  bool dram_ = false;                     // the program has a STORE: DRAM is checked
+  std::array<Clock, 3> clock_{};                                 // per module
+  std::array<std::deque<Clock>, 4> tokens_;                      // the clocks in flight, per TokenQueue
+  std::array<AlignedArray<Shadow>, kBufs> shadow_;               // zero pages until touched
+  std::array<int64_t, 6> elem_bytes_{};                          // DRAM bytes per element, by MemId
+  bool dram_ = false;                                            // the program has a STORE: DRAM is checked
   std::unordered_map<uint64_t, std::vector<DramAccess>> pages_;  // by DRAM page
-  uint32_t now_ = 0;  // the instruction being recorded
-  std::vector<std::pair<LoopKey, Footprint>> loops_;  // since the last uop load
-  std::array<std::vector<uint32_t>, 3> seen_;         // footprint(): source, weight, destination stamps
+  uint32_t now_ = 0;                                             // the instruction being recorded
+  std::vector<std::pair<LoopKey, Footprint>> loops_;             // since the last uop load
+  std::array<std::vector<uint32_t>, 3> seen_;                    // footprint(): source, weight, destination stamps
   uint32_t stamp_ = 0;
-  size_t mod_ = 0;    // its module
+  size_t mod_ = 0;  // its module
 };
 
 /// Raises the first error the golden model would raise on `prog` (a bounds

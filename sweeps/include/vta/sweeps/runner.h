@@ -47,8 +47,8 @@ struct CheckCounts {
 
 struct RunSummary {
   std::array<StageCounts, 4> stages{};
-  int64_t space = 0;   // points in the spec's full design space
-  int64_t points = 0;  // design points visited x networks
+  int64_t space = 0;                          // points in the spec's full design space
+  int64_t points = 0;                         // design points visited x networks
   std::map<std::string, CheckCounts> checks;  // stage 3, by check name
   double wall_s = 0;
 };

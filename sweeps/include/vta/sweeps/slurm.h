@@ -21,11 +21,11 @@ struct SlurmOptions {
   std::string dir;  // the sweep's folder (created)
   std::string partition, account, time = "01:00:00", mem = "4G";
   std::string time_a, time_b, time_c;  // the time limit of job A, B or C; empty: `time`
-  int cpus_per_task = 0;           // 0: from the stage mix (1 for stage 1 only, else 2)
-  std::vector<std::string> setup;  // shell lines run before vta in each job (module load ...)
-  std::string vta;                 // the vta program the jobs run; empty: `vta` on the compute node's PATH
-  bool resume = false;             // resubmit only what is unfinished
-  bool dry_run = false;            // print the scripts, submit nothing
+  int cpus_per_task = 0;               // 0: from the stage mix (1 for stage 1 only, else 2)
+  std::vector<std::string> setup;      // shell lines run before vta in each job (module load ...)
+  std::string vta;                     // the vta program the jobs run; empty: `vta` on the compute node's PATH
+  bool resume = false;                 // resubmit only what is unfinished
+  bool dry_run = false;                // print the scripts, submit nothing
 };
 
 /// What `vta sweep submit` recorded in DIR/slurm-jobs.json.

@@ -44,8 +44,8 @@ class Calibrator {
  private:
   static int calibrated_shift(std::vector<int64_t>& magnitudes);
   int finish(Node n, int w_exp);  // calibrates a Conv2d/Dense and adds it
-  int push(Node n);              // runs the node on the calibration values
-  int push(Node n, Tensor out);  // adds it with its value already computed
+  int push(Node n);               // runs the node on the calibration values
+  int push(Node n, Tensor out);   // adds it with its value already computed
   std::string name_for(std::string name, const char* prefix, int& counter);
 
   Graph g_;

@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "vta/compiler/ir/graph.h"
 #include "vta/compiler/frontend/npy.h"
+#include "vta/compiler/ir/graph.h"
 
 namespace vta::compiler {
 

@@ -15,8 +15,8 @@
 #include <optional>
 #include <string>
 
-#include "vta/compiler/ir/graph.h"
 #include "vta/compiler/frontend/zoo.h"
+#include "vta/compiler/ir/graph.h"
 
 namespace vta::compiler {
 
@@ -25,8 +25,8 @@ namespace vta::compiler {
 struct ZooRun {
   Graph graph;
   Tensor input;
-  std::optional<Tensor> reference;  // run_graph(graph, input)[graph.output]
-  bool from_cache = false;          // the graph came from a cache entry
+  std::optional<Tensor> reference;    // run_graph(graph, input)[graph.output]
+  bool from_cache = false;            // the graph came from a cache entry
   bool reference_from_cache = false;  // and the reference output too
   std::string cache_not_written;      // why an entry to write could not be (empty: written, or none to write)
 };

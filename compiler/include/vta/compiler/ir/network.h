@@ -24,7 +24,7 @@ struct Tile {
 /// A DRAM buffer of the compiled network, at a fixed physical address.
 struct Buffer {
   std::string name;
-  isa::MemId mem;           // element type, for dram_base arithmetic
+  isa::MemId mem;  // element type, for dram_base arithmetic
   uint64_t bytes = 0;
   uint64_t addr = 0;
   std::vector<uint8_t> init;  // weights, biases, uops, instructions (empty: zero / runtime data)

@@ -8,7 +8,7 @@
 
 namespace vta::compiler {
 
-#define VTA_PASS(name, stage)                                                                \
+#define VTA_PASS(name, stage)                                                                 \
   CompiledNetwork name##_pass(CompiledNetwork net, const Config& c, const CompileOptions& o); \
   std::string name##_dump(const CompiledNetwork& net);
 #include "vta/compiler/passes/pipeline.def"

@@ -22,9 +22,9 @@ struct ReportRow {
   // The host model's time (host_cost.h) of a host layer or device copy:
   // deterministic, beside the measured host_ms.
   double host_model_ms = 0;
-  std::string copy;  // device copies: "host->vta" or "vta->host"
+  std::string copy;         // device copies: "host->vta" or "vta->host"
   std::string host_reason;  // why an ONNX Runtime float node stays on the host (host_reason()); empty: none
-  double energy_uj = -1;  // < 0: not estimated (a consumer fills it: sweeps/layer_energy.h)
+  double energy_uj = -1;    // < 0: not estimated (a consumer fills it: sweeps/layer_energy.h)
   // The tile search's cost model (Tile::est_cycles) for a VTA conv/dense, and
   // its error against the measured cycles, 100 (est - cycles) / cycles; < 0 /
   // NaN: no estimate or no measured cycles.
@@ -47,7 +47,7 @@ struct Report {
   std::string check_text;
   std::string energy_basis;  // the technology table behind energy_uj, when filled
   std::vector<ReportRow> rows;
-  ReportRow total;           // sums; util is over the VTA layers
+  ReportRow total;  // sums; util is over the VTA layers
   // Per inference: device runs (VTA layers between two host nodes, queued as
   // one run) and host-device synchronisations (NetworkResult::syncs).
   uint64_t device_runs = 0, syncs = 0;

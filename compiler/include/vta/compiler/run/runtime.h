@@ -21,7 +21,7 @@ struct LayerResult {
 struct NetworkResult {
   Tensor output;
   std::vector<LayerResult> layers;  // in node order, the input node excluded
-  uint64_t segments_run = 0;  // device runs: the VTA layers between two host nodes, queued as one run
+  uint64_t segments_run = 0;        // device runs: the VTA layers between two host nodes, queued as one run
   // Host-device synchronisations of a batch-queue runtime: the host waits for
   // the device at a copy to the host (or the end) after a queued run, never
   // between runs it only queues.

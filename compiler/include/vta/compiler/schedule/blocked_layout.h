@@ -23,8 +23,8 @@ inline int64_t out_per_pos(const Config& c) { return act_block(c) / c.gemm.block
 /// each batch x block int8 (block = act_block(); square arrays: an INP, OUT
 /// or ACC_8BIT element).
 struct Blocked {
-  int64_t nb, cb, h, w;   // element grid
-  int64_t batch, block;   // element shape
+  int64_t nb, cb, h, w;  // element grid
+  int64_t batch, block;  // element shape
   int64_t elems() const { return nb * cb * h * w; }
   int64_t bytes() const { return elems() * batch * block; }
 };

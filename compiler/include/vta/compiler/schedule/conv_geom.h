@@ -114,11 +114,11 @@ inline int64_t pool_banks(const ConvGeom& g) {
   return (g.pp > 0 ? g.pk - g.pp - 1 : 0) + (g.pk - 1) + 1 + (g.pk + g.pp) * (1 + (g.pp > 0 ? 1 : 0));
 }
 inline int64_t conv_uops(const Tile& t, const ConvGeom& g, bool residual = false) {
-  return conv_banks(t, g).total + (4 + (residual || g.scratch ? 4 : 0) + (g.scratch ? 2 : 0) +
-                                   (g.t_rows ? 4 : 2) * g.rows + (g.bias_gemm ? 4 : 0) + (g.skip_gemm ? 4 : 0) +
-                                   (g.scratch2 ? 6 + 2 * g.rows : 0) + (g.scratch3 ? 6 + 2 * g.rows : 0) +
-                                   2 * pool_banks(g)) *
-                                      t.toc * g.ro;
+  return conv_banks(t, g).total +
+         (4 + (residual || g.scratch ? 4 : 0) + (g.scratch ? 2 : 0) + (g.t_rows ? 4 : 2) * g.rows +
+          (g.bias_gemm ? 4 : 0) + (g.skip_gemm ? 4 : 0) + (g.scratch2 ? 6 + 2 * g.rows : 0) +
+          (g.scratch3 ? 6 + 2 * g.rows : 0) + 2 * pool_banks(g)) *
+             t.toc * g.ro;
 }
 /// A fused pool's output rows from a tile of th conv rows (the last tile of
 /// a column may be shorter; the pooled rows after it read padding only),
