@@ -65,6 +65,6 @@ done
 no_leak_check=opencl/Zoo/Oracle.ExportRunsBitExactInOnnxRuntime/dense_4096_8
 skipped+=("$no_leak_check")
 skip="^($(IFS='|'; echo "${skipped[*]}"))\$"
-ctest --preset asan -j "$(nproc)" -LE synth -E "$skip" "$@"
+ctest --preset asan -j "$(nproc)" -LE "synth|format" -E "$skip" "$@"
 ASAN_OPTIONS="${ASAN_OPTIONS/detect_leaks=1/detect_leaks=0}" ctest --preset asan -R "^$no_leak_check\$" "$@"
 bash scripts/fuzz.sh --ci

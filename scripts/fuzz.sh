@@ -49,11 +49,7 @@ root=$(pwd) out=build/asan
 export LSAN_OPTIONS="${LSAN_OPTIONS:-suppressions=$root/tests/lsan.supp:print_suppressions=0}"
 cmake --preset asan >/dev/null
 if [ ${#targets[@]} -eq 0 ]; then
-  # untrusted_text is left out of the default list until its first finding
-  # (seed 1: "'<' in the JSON" of a sweep report page) is understood; its
-  # corpus is replayed by the main suite (fuzz_replay_untrusted_text), and
-  # `scripts/fuzz.sh --ci untrusted_text` reproduces the finding.
-  targets=(config config_import vasm program onnx sweep_spec systemc)
+  targets=(config config_import vasm program onnx sweep_spec untrusted_text systemc)
 fi
 cmake --build --preset asan --target vta "${targets[@]/#/fuzz_}"
 # The commit the targets were built from (the ledger's; HEAD may move while they run).

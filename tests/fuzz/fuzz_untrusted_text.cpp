@@ -58,9 +58,12 @@ void check_page(const std::vector<std::string>& f) {
   // The script elements: Chart.js and the page's own.
   if (count(page, "<script") != 2 || count(page, "</script") != 2)
     finding("script elements changed", page.substr(0, 4096));
-  const auto from = page.find("const DATA = ");
-  if (from == std::string::npos) finding("no DATA line", page.substr(0, 4096));
-  const std::string line = page.substr(from + 13, page.find(";\n", from) - from - 13);
+  // The DATA line of the page's own script, the second <script> element: the
+  // title and the body come before it and may hold the same words.
+  const auto script = page.find("<script>", page.find("<script>") + 1);
+  const auto from = page.find("\nconst DATA = ", script);
+  if (script == std::string::npos || from == std::string::npos) finding("no DATA line", page.substr(0, 4096));
+  const std::string line = page.substr(from + 14, page.find(";\n", from) - from - 14);
   if (line.find('<') != std::string::npos || line.find('\n') != std::string::npos) finding("'<' in the JSON", line);
   const auto back = nlohmann::json::parse(line, nullptr, false);
   if (back.is_discarded()) finding("the JSON does not parse", line);
