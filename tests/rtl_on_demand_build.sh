@@ -9,9 +9,9 @@ vta=$1 cache=$2 config=$3
 rm -rf "$cache"
 mkdir -p "$cache"
 out=$cache/../rtl-cache-build
-"$vta" rtl build --cache "$cache" -c "$config" --set gemm.pipeline_depth=4 --set alu.latency=6 -j 2 >"$out.a" 2>&1 &
+"$vta" rtl build --cache "$cache" -c "$config" --set gemm.pipeline_depth=4 --set alu.latency=6 --set buffers.acc=2KiB -j 2 >"$out.a" 2>&1 &
 a=$!
-"$vta" rtl build --cache "$cache" -c "$config" --set gemm.pipeline_depth=4 --set alu.latency=6 -j 2 >"$out.b" 2>&1 &
+"$vta" rtl build --cache "$cache" -c "$config" --set gemm.pipeline_depth=4 --set alu.latency=6 --set buffers.acc=2KiB -j 2 >"$out.b" 2>&1 &
 b=$!
 status=0
 wait "$a" || { echo "first build failed:"; cat "$out.a"; status=1; }

@@ -1,6 +1,7 @@
 // RTL models on demand (sim/rtl/README.md, "Models on demand"): a design
 // outside the presets built into the binary (rtl-tiny with a 4-stage GEMM
-// pipeline and a 6-stage ALU) runs on the verilator backend from the model in
+// pipeline, a 6-stage ALU and an ACC buffer deeper than INP, so that the
+// GEMM and ALU formats place their fields apart) runs on the verilator backend from the model in
 // the cache, with the golden model's values and the SystemC model's cycles. The fixture
 // rtl_on_demand_build (rtl_on_demand_build.sh) built that model into
 // $VTA_RTL_CACHE with two processes at once.
@@ -24,7 +25,7 @@ using namespace vta::test;
 
 vta::Config tiny(const std::string& depth = "4") {
   return vta::load_config(VTA_SOURCE_DIR "/tests/configs/rtl-tiny.yaml",
-                          {{"gemm.pipeline_depth", depth}, {"alu.latency", "6"}});
+                          {{"gemm.pipeline_depth", depth}, {"alu.latency", "6"}, {"buffers.acc", "2KiB"}});
 }
 
 TEST(RtlOnDemand, ADesignOutsideThePresetsRunsFromTheCache) {
@@ -68,7 +69,8 @@ TEST(RtlOnDemand, ADesignOutsideThePresetsRunsFromTheCache) {
 TEST(RtlOnDemand, TheCoSimulationOfADesignOutsideThePresetsIsBuiltAndPasses) {
   EXPECT_NE(vta::rtl::model_key(tiny(), vta::rtl::ModelKind::systemc_rtl), vta::rtl::model_key(tiny()));
   const std::string design =
-      "-c " VTA_SOURCE_DIR "/tests/configs/rtl-tiny.yaml --set gemm.pipeline_depth=4 --set alu.latency=6";
+      "-c " VTA_SOURCE_DIR
+      "/tests/configs/rtl-tiny.yaml --set gemm.pipeline_depth=4 --set alu.latency=6 --set buffers.acc=2KiB";
   const CliResult r =
       run_vta("bringup -b systemc-rtl " + design + " --random 6 --no-conformance --networks lenet5 --wave-dir ''");
   EXPECT_EQ(r.code, 0) << r.out;
@@ -133,14 +135,18 @@ TEST(RtlOnDemand, TheKeyFollowsTheHardwareNotTheRunTimeKnobs) {
   // run-time ports: one model (the package's comment, with the config hash, differs).
   EXPECT_EQ(
       vta::rtl::model_key(tiny()),
-      vta::rtl::model_key(vta::load_config(
-          VTA_SOURCE_DIR "/tests/configs/rtl-tiny.yaml",
-          {{"gemm.pipeline_depth", "4"}, {"alu.latency", "6"}, {"memory.read_latency", "9"}, {"alu.ii_imm", "3"}})));
+      vta::rtl::model_key(vta::load_config(VTA_SOURCE_DIR "/tests/configs/rtl-tiny.yaml", {{"gemm.pipeline_depth", "4"},
+                                                                                           {"alu.latency", "6"},
+                                                                                           {"buffers.acc", "2KiB"},
+                                                                                           {"memory.read_latency", "9"},
+                                                                                           {"alu.ii_imm", "3"}})));
   EXPECT_NE(vta::rtl::model_key(tiny("4")), vta::rtl::model_key(tiny("5")));
   EXPECT_NE(vta::rtl::model_key(tiny()),
             vta::rtl::model_key(
-                vta::load_config(VTA_SOURCE_DIR "/tests/configs/rtl-tiny.yaml",
-                                 {{"gemm.pipeline_depth", "4"}, {"alu.latency", "6"}, {"queues.command_depth", "2"}})));
+                vta::load_config(VTA_SOURCE_DIR "/tests/configs/rtl-tiny.yaml", {{"gemm.pipeline_depth", "4"},
+                                                                                 {"alu.latency", "6"},
+                                                                                 {"buffers.acc", "2KiB"},
+                                                                                 {"queues.command_depth", "2"}})));
 }
 
 }  // namespace

@@ -615,6 +615,24 @@ TEST(SweepReport, SweepReportDrawsEveryPlot) {
       << "no all-layers error line in the report";
 }
 
+// Stage 3 takes up to top_k points of each network's stage-2 Pareto front
+// and says how many the front held: asking for 10 and getting 2 is explained.
+TEST(SweepStages, Stage3SaysHowManyPointsTheFrontHeld) {
+  const auto dir = sweep_dir("stage3-front");
+  const std::string spec =
+      write_spec(dir, "s.yaml", std::string(kSmallSweep) + "funnel:\n  stage2: {top_k: 3}\n  stage3: {top_k: 40}\n");
+  const auto r = run_vta("sweep run " + spec + " --db " + (dir / "s.db").string());
+  ASSERT_EQ(r.code, 0) << r.out;
+  std::smatch m;
+  ASSERT_TRUE(std::regex_search(
+      r.out, m,
+      std::regex(
+          "stage 3 selects ([0-9]+) points \\(top_k 40 of each network's stage-2 Pareto front: lenet5 ([0-9]+)\\)")))
+      << r.out;
+  EXPECT_EQ(m[1], m[2]) << "a front smaller than top_k is taken whole";
+  EXPECT_NE(r.out.find("stage 3 verify  : " + m[1].str() + " points"), std::string::npos) << r.out;
+}
+
 TEST(SweepReport, RunReportDrawsEveryPlot) {
   const auto dir = sweep_dir("run");
   const std::string html = (dir / "run.html").string();

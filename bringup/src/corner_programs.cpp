@@ -128,6 +128,7 @@ std::vector<Insn> same_dst_uops(Corners&) { return {uop(2, 1, 0), uop(2, 3, 4), 
 std::vector<Insn> alu_uops(Corners&) { return {uop(0, 4, 0), uop(1, 5, 0)}; }
 std::vector<Insn> self_uops(Corners&) { return {uop(3, 3, 0), uop(5, 5, 0)}; }
 std::vector<Insn> chain_uops(Corners&) { return {uop(1, 0, 0)}; }
+std::vector<Insn> far_src_uops(Corners&) { return {uop(0, 4, 0)}; }
 
 std::vector<Insn> list(std::initializer_list<Insn> l) { return l; }
 
@@ -214,6 +215,13 @@ std::vector<NamedProgram> corner_programs(const Config& c, uint32_t seed) {
                            alu(AluOp::MAX, true, -32768, 0, 2, 1, 1), alu(AluOp::MIN, true, 32767, 0, 2, 1, 1)};
                        if (mul) v.push_back(alu(AluOp::MUL, true, -32768, 0, 2, 1, 1));
                        return v;
+                     }));
+  // Every address factor distinct and nonzero: ALU's src_factor_* fields
+  // are LOG_ACC bits wide and GEMM's LOG_INP bits, so a decoder that reads
+  // an ALU instruction in the GEMM format takes src_factor_in from the wrong
+  // bits where the INP and ACC depths differ (dst 0..3, src 4, 6, 5, 7).
+  cases.emplace_back("alu_src_factors", compute_case(far_src_uops, [](Corners&, ImageBuilder&) {
+                       return list({alu(AluOp::ADD, false, 0, 0, 1, 2, 2, 2, 1, 1, 2)});
                      }));
   cases.emplace_back("alu_loop_order", compute_case(chain_uops, [](Corners&, ImageBuilder&) {
                        // Each iteration reads what the one before wrote (dst 1..6, src 0..5).

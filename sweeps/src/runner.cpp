@@ -467,15 +467,24 @@ class Runner {
     return {keep.begin(), keep.end()};
   }
 
+  // Up to top_k points of each network's stage-2 Pareto front, said on
+  // stderr with the front's size (a front smaller than top_k gives fewer).
   std::vector<size_t> select_stage3() const {
     std::vector<size_t> out;
-    for (const auto& group : by_network()) {
+    std::string fronts;
+    const auto groups = by_network();
+    for (size_t net = 0; net < groups.size(); ++net) {
+      const auto& group = groups[net];
       const auto r = rows(group, kStageSystemC);
       std::vector<size_t> front = pareto_front(r);
       std::stable_sort(front.begin(), front.end(), [&](size_t a, size_t b) { return r[a][0] < r[b][0]; });
       for (size_t j = 0; j < front.size() && j < static_cast<size_t>(spec_.funnel.stage3_top_k); ++j)
         out.push_back(group[front[j]]);
+      fronts += fmt::format("{}{} {}", fronts.empty() ? "" : ", ", spec_.networks[net].key(), front.size());
     }
+    if (opts_.progress)
+      std::fprintf(stderr, "stage 3 selects %zu points (top_k %lld of each network's stage-2 Pareto front: %s)\n",
+                   out.size(), static_cast<long long>(spec_.funnel.stage3_top_k), fronts.c_str());
     std::sort(out.begin(), out.end());
     return out;
   }

@@ -162,10 +162,16 @@ module vta_compute #(
   logic [4:0] pace, ii;
   logic [6:0] dc;
 
-  wire [31:0] f_bgn = 32'(insn[vta_pkg::GEM_UOP_BGN_LSB+:vta_pkg::GEM_UOP_BGN_WIDTH]);
-  wire [31:0] f_end = 32'(insn[vta_pkg::GEM_UOP_END_LSB+:vta_pkg::GEM_UOP_END_WIDTH]);
-  wire [31:0] f_out = 32'(insn[vta_pkg::GEM_ITER_OUT_LSB+:vta_pkg::GEM_ITER_OUT_WIDTH]);
-  wire [31:0] f_in = 32'(insn[vta_pkg::GEM_ITER_IN_LSB+:vta_pkg::GEM_ITER_IN_WIDTH]);
+  // Each field in its own instruction's format: GEMM and ALU name the same
+  // fields, but src_factor_* is LOG_INP bits wide in GEMM and LOG_ACC bits
+  // in ALU, which moves every field after it where the two depths differ.
+`define VTA_FIELD(NAME) \
+  (is_gemm ? 32'(insn[vta_pkg::GEM_``NAME``_LSB+:vta_pkg::GEM_``NAME``_WIDTH]) \
+           : 32'(insn[vta_pkg::ALU_``NAME``_LSB+:vta_pkg::ALU_``NAME``_WIDTH]))
+  wire [31:0] f_bgn = `VTA_FIELD(UOP_BGN);
+  wire [31:0] f_end = `VTA_FIELD(UOP_END);
+  wire [31:0] f_out = `VTA_FIELD(ITER_OUT);
+  wire [31:0] f_in = `VTA_FIELD(ITER_IN);
   wire f_empty = f_bgn >= f_end || f_out == 0 || f_in == 0;
   wire [6:0] depth_in = is_gemm ? 7'(P) : 7'(A);
   wire f_imm = insn[vta_pkg::ALU_USE_IMM_LSB];
@@ -189,7 +195,7 @@ module vta_compute #(
         S_IDLE:
           if (start_seq) begin
             op_gemm <= is_gemm;
-            op_reset <= insn[vta_pkg::GEM_RESET_LSB];
+            op_reset <= `VTA_FIELD(RESET) != 0;
             op_imm <= f_imm;
             op_alu <= insn[vta_pkg::ALU_ALU_OPCODE_LSB+:3];
             op_immv <= 32'($signed(16'(insn[vta_pkg::ALU_IMM_LSB+:vta_pkg::ALU_IMM_WIDTH])));
@@ -197,10 +203,10 @@ module vta_compute #(
             u_end <= f_end;
             n_out <= f_out;
             n_in <= f_in;
-            dfo <= 32'(insn[vta_pkg::GEM_DST_FACTOR_OUT_LSB+:vta_pkg::GEM_DST_FACTOR_OUT_WIDTH]);
-            dfi <= 32'(insn[vta_pkg::GEM_DST_FACTOR_IN_LSB+:vta_pkg::GEM_DST_FACTOR_IN_WIDTH]);
-            sfo <= 32'(insn[vta_pkg::GEM_SRC_FACTOR_OUT_LSB+:vta_pkg::GEM_SRC_FACTOR_OUT_WIDTH]);
-            sfi <= 32'(insn[vta_pkg::GEM_SRC_FACTOR_IN_LSB+:vta_pkg::GEM_SRC_FACTOR_IN_WIDTH]);
+            dfo <= `VTA_FIELD(DST_FACTOR_OUT);
+            dfi <= `VTA_FIELD(DST_FACTOR_IN);
+            sfo <= `VTA_FIELD(SRC_FACTOR_OUT);
+            sfi <= `VTA_FIELD(SRC_FACTOR_IN);
             wfo <= is_gemm ? 32'(insn[vta_pkg::GEM_WGT_FACTOR_OUT_LSB+:vta_pkg::GEM_WGT_FACTOR_OUT_WIDTH]) : 32'd0;
             wfi <= is_gemm ? 32'(insn[vta_pkg::GEM_WGT_FACTOR_IN_LSB+:vta_pkg::GEM_WGT_FACTOR_IN_WIDTH]) : 32'd0;
             u <= f_bgn;
@@ -420,4 +426,5 @@ module vta_compute #(
   assign unused = ^{dbg_addr, a_dst1, a_wgt1, rd_src, g_iw_src, uop_q};
   assign busy = (|e_busy) || seq != S_IDLE;
   assign retire = (|e_retire) || seq_retire;
+`undef VTA_FIELD
 endmodule
