@@ -45,6 +45,14 @@ TEST(CliErrors, HostOpsNamesTheValidKinds) {
                "--host-ops bogus: not an op kind VTA runs " + kinds);
 }
 
+TEST(CliErrors, BadAccuracyValues) {
+  expect_error("run --model lenet5 --accuracy 0",
+               "run: --accuracy 0: give the number of inputs to compare on, 1 to 10000");
+  expect_error("run --model lenet5 --accuracy 10001", "--accuracy 10001: give the number of inputs");
+  expect_error(std::string("run ") + VTA_SOURCE_DIR + "/examples/identity_requant.vasm --accuracy 3",
+               "run: --accuracy applies to --model or --onnx, not to program runs");
+}
+
 TEST(CliErrors, BadTuneValues) {
   const std::string range = ": give the number of tile candidates to measure per layer, 1 to 64";
   expect_error("run --model lenet5 --tune 0", "--tune 0" + range);

@@ -314,6 +314,9 @@ static int run_cli(int argc, char** argv) {
   run->add_option("--report-csv", net_opts.report_csv, "--model: write the per-layer report as CSV");
   run->add_option("--report-json", net_opts.report_json, "--model: write the per-layer report as JSON");
   run->add_option("--report-html", net_opts.report_html, "--model: write the per-layer report as HTML with plots");
+  run->add_option("--accuracy", net_opts.accuracy,
+                  "--model/--onnx: compare the integer network with the float network on N inputs drawn like the "
+                  "calibration input (top-1 agreement, SQNR of the output and of each layer)");
   std::string passes;
   for (const auto& p : vta::compiler::pass_names()) passes += (passes.empty() ? "" : ", ") + p;
   run->add_option("--dump-after", net_opts.dump_after,
@@ -471,7 +474,7 @@ static int run_cli(int argc, char** argv) {
             vta::fail("run: {} compares or prints tensors, and --timing-only computes none (leave one out)", opt);
       // Options of network runs would be ignored here: name them instead.
       for (const char* opt : {"--seed", "--batch", "--image", "--report-csv", "--report-json", "--report-html",
-                              "--dump-after", "--no-cache", "--host-ops", "--tune", "--tune-cache"})
+                              "--dump-after", "--no-cache", "--host-ops", "--tune", "--tune-cache", "--accuracy"})
         if (run->count(opt)) vta::fail("run: {} applies to --model or --onnx, not to program runs", opt);
       vta::Config c = run_cfg.load();
       // No output may replace a program: checked before anything runs.

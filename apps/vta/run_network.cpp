@@ -13,8 +13,10 @@
 #include "vta/compiler/frontend/onnx_inputs.h"
 #include "vta/compiler/frontend/zoo.h"
 #include "vta/compiler/frontend/zoo_cache.h"
+#include "vta/compiler/ops/float_reference.h"
 #include "vta/compiler/ops/reference.h"
 #include "vta/compiler/passes/pin_host_ops.h"
+#include "vta/compiler/run/accuracy.h"
 #include "vta/compiler/run/report.h"
 #include "vta/compiler/run/runtime.h"
 #include "vta/isa/error.h"
@@ -160,6 +162,12 @@ int run_network_command(const NetworkRunOptions& o, const Config& c) {
     fail(
         "run: --report-csv, --report-json, --report-html and --dump-after apply to --model and --onnx runs on the "
         "built-in input, not with --input or --onnx-test");
+  if ((!o.onnx_test.empty() || !o.inputs.empty()) && o.accuracy)
+    fail(
+        "run: --accuracy compares with the float network on inputs drawn like the calibration input; it applies to "
+        "--model and --onnx runs on the built-in input, not with --input or --onnx-test");
+  if (o.accuracy && (*o.accuracy < 1 || *o.accuracy > 10000))
+    fail("run: --accuracy {}: give the number of inputs to compare on, 1 to 10000", *o.accuracy);
   check_pass_name(o.dump_after);  // before the network is built
   // No report may replace the model or an input file: checked before anything runs.
   if (!o.onnx.empty()) {
@@ -224,6 +232,9 @@ int run_network_command(const NetworkRunOptions& o, const Config& c) {
       input = zoo_input(g, o.seed + 1000);
     }
   }
+  if (o.accuracy)  // before anything runs
+    if (const std::string why = float_form_problem(g); !why.empty())
+      fail("run: --accuracy: {} has no float network to compare with: {}", o.onnx.empty() ? o.model : o.onnx, why);
   CompileOptions co;
   co.host_ops = o.host_ops;
   std::optional<sweeps::TuneResult> tuned;
@@ -247,11 +258,17 @@ int run_network_command(const NetworkRunOptions& o, const Config& c) {
   sweeps::add_energy(r, res, c, estimate::default_tech(), 0.0);
   std::cout << report_table(r) << network_line;
   if (tuned) std::cout << sweeps::tune_table(*tuned);
+  std::optional<Accuracy> accuracy;
+  if (o.accuracy) {
+    accuracy = measure_accuracy(g, static_cast<int>(*o.accuracy), o.seed + 1000);
+    std::cout << accuracy_text(*accuracy);
+  }
   if (timing_only) std::cout << "check: skipped (timing-only mode computes no tensors)\n";
   if (!o.report_csv.empty()) write_file(o.report_csv, report_csv(r), "--report-csv");
   if (!o.report_json.empty()) {
     nlohmann::ordered_json j = report_json(r);
     if (tuned) j["tuning"] = sweeps::tune_json(*tuned);
+    if (accuracy) j["accuracy"] = accuracy_json(*accuracy);
     write_file(o.report_json, j.dump(2) + "\n", "--report-json");
   }
   if (!o.report_html.empty()) write_file(o.report_html, sweeps::run_report_html(r), "--report-html");

@@ -28,6 +28,8 @@ struct NetworkRunOptions {
   std::optional<int64_t>
       tune;                // --tune N: tile candidates measured per layer (sweeps/tune.h); none: the cost model's pick
   std::string tune_cache;  // the tuning cache file (empty: sweeps::tune_cache_path()'s rule)
+  std::optional<int64_t>
+      accuracy;  // --accuracy N: inputs on which the integer network is compared with the float network
   std::string tool;
 };
 
