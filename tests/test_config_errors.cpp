@@ -6,24 +6,16 @@
 #include <string>
 #include <vector>
 
+#include "error_of.h"
 #include "test_support.h"
 #include "vta/isa/config.h"
 #include "vta/isa/error.h"
 
+using vta::test::error_of;
+
 namespace {
 
 // The vta::Error message of `f()`, or a marker when it does not throw one.
-template <typename F>
-std::string error_of(F&& f) {
-  try {
-    f();
-  } catch (const vta::Error& e) {
-    return e.what();
-  } catch (const std::exception& e) {
-    return std::string("<not a vta::Error> ") + e.what();
-  }
-  return "<no error>";
-}
 
 std::string load_error(const std::string& yaml, const std::vector<vta::Override>& overrides = {}) {
   return error_of([&] { (void)vta::load_config_text(yaml, "bad.yaml", overrides); });
@@ -31,7 +23,7 @@ std::string load_error(const std::string& yaml, const std::vector<vta::Override>
 
 // Checks that `msg` is a vta::Error message containing every part.
 void expect_parts(const std::string& msg, std::initializer_list<std::string> parts) {
-  ASSERT_NE(msg, "<no error>");
+  ASSERT_NE(msg, vta::test::kNoError);
   EXPECT_EQ(msg.rfind("<not a vta::Error>", 0), std::string::npos) << msg;
   for (const auto& p : parts) EXPECT_NE(msg.find(p), std::string::npos) << "'" << p << "' not in: " << msg;
 }

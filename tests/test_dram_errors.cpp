@@ -1,6 +1,7 @@
 // Bad input to the DRAM model: one clear error naming the key or preset.
 #include <gtest/gtest.h>
 
+#include "error_of.h"
 #include "vta/isa/error.h"
 #include "vta/sim/dram/axi_port.h"
 #include "vta/sim/dram/controller.h"
@@ -8,19 +9,11 @@
 #include "vta/sim/dram/port.h"
 #include "vta/sim/dram/spec.h"
 
+using vta::test::error_of;
+
 namespace {
 
 using namespace vta::sim::dram;
-
-template <typename F>
-std::string error_of(F f) {
-  try {
-    f();
-  } catch (const vta::Error& e) {
-    return e.what();
-  }
-  return "(no error)";
-}
 
 TEST(DramErrors, UnknownPresetNamesTheKeyAndTheChoices) {
   const std::string e = error_of([] { preset("ddr5-4800"); });

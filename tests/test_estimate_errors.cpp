@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "error_of.h"
 #include "run_cli.h"
 #include "vta/estimate/estimate.h"
 #include "vta/isa/error.h"
@@ -27,12 +28,7 @@ EstimateOptions target(const std::string& device, const std::string& family = ""
 }
 
 std::string error_of(const EstimateOptions& o) {
-  try {
-    estimate(vta::default_config(), o);
-  } catch (const vta::Error& e) {
-    return e.what();
-  }
-  return "(no error)";
+  return vta::test::error_of([&] { estimate(vta::default_config(), o); });
 }
 
 TEST(EstimateErrors, UnknownDeviceNamesItAndListsTheKnownOnes) {

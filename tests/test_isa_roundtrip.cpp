@@ -18,10 +18,13 @@
 #include <string>
 #include <vector>
 
+#include "error_of.h"
 #include "test_support.h"
 #include "vta/isa/config.h"
 #include "vta/isa/error.h"
 #include "vta/isa/fields.h"
+
+using vta::test::error_of;
 
 namespace {
 
@@ -555,18 +558,6 @@ TEST_P(PerPreset, LastIndexOfEveryBufferIsEncodable) {
 
 // -------------------------------------------------------------------- errors
 
-template <typename F>
-std::string error_of(F&& f) {
-  try {
-    f();
-  } catch (const vta::Error& e) {
-    return e.what();
-  } catch (const std::exception& e) {
-    return std::string("not a vta::Error: ") + e.what();
-  }
-  return "<no error>";
-}
-
 TEST_P(PerPreset, DecodeOfUnknownOpcodeThrows) {
   for (uint64_t op = 5; op <= 7; ++op) {
     Raw128 r;
@@ -583,7 +574,7 @@ TEST_P(PerPreset, DecodeOfUnknownOpcodeThrows) {
 TEST_P(PerPreset, AssemblerErrorsNameTheProblem) {
   auto expect_error = [&](const std::string& line, std::initializer_list<const char*> parts) {
     std::string msg = error_of([&] { (void)layout().assemble(line, "prog.vasm:12"); });
-    ASSERT_NE(msg, "<no error>") << line;
+    ASSERT_NE(msg, vta::test::kNoError) << line;
     EXPECT_EQ(msg.rfind("not a vta::Error", 0), std::string::npos) << msg;
     EXPECT_NE(msg.find("prog.vasm:12"), std::string::npos) << msg;
     for (const char* p : parts) EXPECT_NE(msg.find(p), std::string::npos) << "'" << p << "' not in: " << msg;
@@ -617,7 +608,7 @@ TEST_P(PerPreset, AssemblerErrorsNameTheProblem) {
   });
   EXPECT_NE(wide.find("dst"), std::string::npos) << wide;
   EXPECT_NE(wide.find("does not fit"), std::string::npos) << wide;
-  EXPECT_NE(error_of([&] { (void)layout().assemble_uop("GEMM", "u"); }), "<no error>");
+  EXPECT_NE(error_of([&] { (void)layout().assemble_uop("GEMM", "u"); }), vta::test::kNoError);
 }
 
 INSTANTIATE_TEST_SUITE_P(Presets, PerPreset, ::testing::ValuesIn(vta::test::preset_names()), param_name);

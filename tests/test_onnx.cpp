@@ -8,6 +8,7 @@
 
 #include <set>
 
+#include "error_of.h"
 #include "test_support.h"
 #include "vta/compiler/compile.h"
 #include "vta/compiler/frontend/onnx.h"
@@ -108,12 +109,7 @@ TEST(OnnxExport, LayersBeyondTwoToThe22AreWrittenInTheIntegerForm) {
 }
 
 std::string error_of(const std::string& bytes) {
-  try {
-    import_onnx_bytes(bytes, "bad.onnx");
-  } catch (const vta::Error& e) {
-    return e.what();
-  }
-  return "";
+  return vta::test::error_of([&] { import_onnx_bytes(bytes, "bad.onnx"); });
 }
 
 onnx::ModelProto lenet() {

@@ -10,6 +10,7 @@
 #include <limits>
 #include <stdexcept>
 
+#include "error_of.h"
 #include "frontend/onnx_guard.h"
 #include "onnx_builder.h"
 #include "vta/compiler/compile.h"
@@ -21,20 +22,14 @@
 #include "vta/compiler/run/runtime.h"
 #include "vta/isa/error.h"
 
+using vta::test::error_of;
+
 namespace {
 
 using namespace vta::compiler;
 using vta::test::OnnxBuilder;
 constexpr int U8 = onnx::TensorProto::UINT8, I8 = onnx::TensorProto::INT8, I32 = onnx::TensorProto::INT32;
 
-std::string error_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const vta::Error& e) {
-    return e.what();
-  }
-  return "(no error)";
-}
 std::string import_error(const OnnxBuilder& b) {
   return error_of([&] { import_onnx_bytes(b.bytes(), "bad.onnx"); });
 }
@@ -56,7 +51,7 @@ struct Conv {
   }
 };
 
-TEST(OnnxIntegerErrors, TheValidBaseModelImports) { EXPECT_EQ(import_error(Conv().b), "(no error)"); }
+TEST(OnnxIntegerErrors, TheValidBaseModelImports) { EXPECT_EQ(import_error(Conv().b), vta::test::kNoError); }
 
 // What no importer takes on trust (onnx_guard.h, check_model_form()): an
 // opset outside the range the importers read, an attribute given twice on
@@ -79,7 +74,7 @@ TEST(OnnxModelForm, OpsetsOutsideTheImplementedRangeAreRefused) {
                           "to 21",
                           v));
   for (const int64_t v : {int64_t{13}, int64_t{21}})
-    EXPECT_EQ(error_of([&] { import_onnx_bytes(with_opset(v), "m.onnx"); }), "(no error)") << v;
+    EXPECT_EQ(error_of([&] { import_onnx_bytes(with_opset(v), "m.onnx"); }), vta::test::kNoError) << v;
   onnx::ModelProto none = m;
   none.clear_opset_import();
   std::string s;
@@ -197,7 +192,7 @@ OnnxBuilder qdq_conv(const std::vector<float>& wscales, int64_t axis, std::vecto
 }
 
 TEST(OnnxQdqErrors, PerChannelScalesImportAlongAxisZero) {
-  EXPECT_EQ(import_error(qdq_conv({0.5f, 0.25f}, 0)), "(no error)");
+  EXPECT_EQ(import_error(qdq_conv({0.5f, 0.25f}, 0)), vta::test::kNoError);
 }
 
 TEST(OnnxQdqErrors, PerAxisScalesOnAnotherAxisAreRefused) {
@@ -273,7 +268,7 @@ struct IntegerDense {
   }
 };
 
-TEST(OnnxIntegerRequantErrors, TheValidExportImports) { EXPECT_EQ(IntegerDense().error(), "(no error)"); }
+TEST(OnnxIntegerRequantErrors, TheValidExportImports) { EXPECT_EQ(IntegerDense().error(), vta::test::kNoError); }
 
 TEST(OnnxIntegerRequantErrors, ConstantsOtherThanTheFormsAreRefused) {
   IntegerDense ok;
@@ -341,7 +336,7 @@ std::string float_error(const OnnxBuilder& b) {
   return error_of([&] { import_onnx_float(b.bytes(), "bad.onnx", {}); });
 }
 
-TEST(OnnxFloatOpErrors, TheValidBaseModelImports) { EXPECT_EQ(float_error(float_model()), "(no error)"); }
+TEST(OnnxFloatOpErrors, TheValidBaseModelImports) { EXPECT_EQ(float_error(float_model()), vta::test::kNoError); }
 
 TEST(OnnxFloatOpErrors, SoftmaxMustBeTheFinalOp) {
   OnnxBuilder b = float_model();
@@ -420,7 +415,7 @@ QdqNet good_net() {
   return n;
 }
 
-TEST(OnnxShapeLimits, TheValidBaseModelImports) { EXPECT_EQ(import_error(good_net().b), "(no error)"); }
+TEST(OnnxShapeLimits, TheValidBaseModelImports) { EXPECT_EQ(import_error(good_net().b), vta::test::kNoError); }
 
 TEST(OnnxShapeLimits, ConvKernelOfZeroOrBelow) {
   for (int64_t k : {0, -1}) {
@@ -598,7 +593,7 @@ OnnxBuilder float_conv_bn(float w = 0.1f, std::vector<float> var = std::vector<f
   return b;
 }
 
-TEST(OnnxShapeLimits, FloatConvBatchNormImports) { EXPECT_EQ(float_error(float_conv_bn()), "(no error)"); }
+TEST(OnnxShapeLimits, FloatConvBatchNormImports) { EXPECT_EQ(float_error(float_conv_bn()), vta::test::kNoError); }
 
 TEST(OnnxShapeLimits, NonFiniteWeights) {
   EXPECT_HAS(float_error(float_conv_bn(std::nanf(""))),

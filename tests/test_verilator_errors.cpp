@@ -5,6 +5,7 @@
 
 #include <cstdlib>
 
+#include "error_of.h"
 #include "test_support.h"
 #include "vta/isa/error.h"
 
@@ -13,12 +14,7 @@ namespace {
 using vta::test::preset;
 
 std::string error_of(const std::string& backend, const vta::Config& c, const vta::BackendOptions& o = {}) {
-  try {
-    vta::make_backend(backend, c, o);
-  } catch (const vta::Error& e) {
-    return e.what();
-  }
-  return "<no error>";
+  return vta::test::error_of([&] { vta::make_backend(backend, c, o); });
 }
 
 #define EXPECT_HAS(msg, part) EXPECT_NE((msg).find(part), std::string::npos) << (msg)
@@ -90,7 +86,7 @@ TEST(CoSimErrors, ConfigsOfOtherPresetsNameTheBackendItsPresetAndVerilator) {
   // The maxima the run-time ports lower, as on verilator.
   EXPECT_HAS(error_of("systemc-rtl", preset("vta-1x16x16", {{"queues.command_depth", "16"}})),
              "CMD_QUEUE_DEPTH is 8 where the config needs 16 or more");
-  EXPECT_EQ(error_of("systemc-rtl", preset("vta-1x16x16", {{"queues.command_depth", "4"}})), "<no error>");
+  EXPECT_EQ(error_of("systemc-rtl", preset("vta-1x16x16", {{"queues.command_depth", "4"}})), vta::test::kNoError);
 }
 
 TEST(CoSimErrors, RtlLimitsAndOptionsNameTheBackend) {
@@ -107,7 +103,7 @@ TEST(CoSimErrors, RtlLimitsAndOptionsNameTheBackend) {
 TEST(CoSimErrors, AnOlderBackendCannotRunOnceANewerOneHasTheCore) {
   auto older = vta::make_backend("systemc-rtl", preset("vta-1x16x16"));
   auto newer = vta::make_backend("systemc-rtl", preset("vta-1x16x16"));
-  std::string msg = "<no error>";
+  std::string msg = vta::test::kNoError;
   try {
     older->read_sram(vta::isa::MemId::INP, 0, 1);
   } catch (const vta::Error& e) {

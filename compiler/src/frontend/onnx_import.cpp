@@ -271,9 +271,8 @@ class Importer : public OnnxReader {
       bool u8 = true;
       const int32_t zp = zero_point(n, 2, u8, true);
       if (n.input(0) == float_input_) {
-        if (fs != 0)
-          scale_exp(n, 1);  // names the scale that is not a power of two  // a float graph input: one Input node,
-                            // however many quantize it
+        if (fs != 0) scale_exp(n, 1);  // names the scale that is not a power of two
+        // A float graph input: one Input node, however many quantize it.
         if (float_input_id_ < 0) {
           Node in = float_input_node_;
           in.exp = exp;

@@ -4,7 +4,8 @@
 // model (docs/timing.md rules with loads overlapping GEMMs) and closed forms
 // of the ALU-only layers, without generating a single instruction. It is the
 // first, cheapest stage of a sweep; the sweep report states its error against
-// the SystemC model per layer. Tested in tests/test_analytic.cpp.
+// the SystemC model per layer. Tested in tests/test_sweep.cpp (SweepStages.Analytic*),
+// tests/test_analytic_dram.cpp and tests/test_compiler.cpp.
 #include <cstdint>
 #include <vector>
 

@@ -5,7 +5,7 @@
 // or a folder that cannot be searched as `filesystem error: cannot check
 // file status: ...`, which is neither one of our messages nor a reason to
 // stop. Here each reads as "no", and the caller's own message follows
-// (FuzzSweepSpec.BaseNameTooLongForTheSystem in tests/test_fuzz_findings.cpp).
+// (SweepSpecErrors.BaseNameTooLongForTheSystem in tests/test_sweep_errors.cpp).
 #include <filesystem>
 #include <string>
 #include <vector>
