@@ -7,19 +7,13 @@
 
 #include "vta/isa/config.h"
 #include "vta/isa/fields.h"
+#include "vta/isa/microarch.h"  // kConcurrentAccBanks
 
 namespace vta::model {
 struct Uop;
 }
 
 namespace vta::sim {
-
-/// With alu.concurrent: the ACC and OUT buffers are this many banks of equal
-/// depth, bank k holding indices [k * depth / banks, (k + 1) * depth / banks)
-/// (docs/timing.md, "Concurrent ALU"). A bank has the ports of the serial
-/// machine's buffer, so the GEMM and ALU pipes run at once only in distinct
-/// banks.
-constexpr uint32_t kConcurrentAccBanks = 2;
 
 /// DMA clients of the memory port, in fixed-priority order.
 enum class Client : uint8_t { FETCH = 0, LOAD = 1, COMPUTE = 2, STORE = 3 };
