@@ -82,11 +82,12 @@ void BM_UtilResNet18(benchmark::State& state, const char* preset, const char* kn
 // A zoo network at batch 1 on a preset, timing-only: cycles, GEMM-core
 // utilisation over the VTA layers, the roofline bound and the host re-layout
 // (Bands nodes of batch-row mapping, Im2col of the stem) time.
-void BM_Zoo(benchmark::State& state, const char* network, const char* preset) {
+void BM_Zoo(benchmark::State& state, const char* network, const char* preset, bool concurrent = false) {
   static std::map<std::string, Graph> graphs;
   if (!graphs.count(network)) graphs[network] = build_zoo(network);
   const Graph& g = graphs[network];
-  const vta::Config cfg = vta::test::preset(preset);
+  const vta::Config cfg = vta::test::preset(
+      preset, concurrent ? std::vector<vta::Override>{{"alu.concurrent", "true"}} : std::vector<vta::Override>{});
   const Report r = timing_only_runs(state, compile(g, cfg), cfg, zoo_input(g, 1));
   state.counters["cycles"] = static_cast<double>(r.total.cycles);
   state.counters["gemm_util_%"] = r.total.util;
@@ -110,6 +111,16 @@ BENCHMARK_CAPTURE(BM_UtilResNet18, 1x16x32, "vta-1x16x16", "gemm.block_out", "32
 BENCHMARK_CAPTURE(BM_UtilResNet18, 1x32x16, "vta-1x16x16", "gemm.block_in", "32")
     ->Unit(benchmark::kMillisecond)
     ->Iterations(1);
+// alu.concurrent (docs/timing.md, "Concurrent ALU") on the three presets.
+BENCHMARK_CAPTURE(BM_UtilResNet18, 1x16x16_concurrent, "vta-1x16x16", "alu.concurrent", "true")
+    ->Unit(benchmark::kMillisecond)
+    ->Iterations(1);
+BENCHMARK_CAPTURE(BM_UtilResNet18, 1x32x32_concurrent, "vta-1x32x32", "alu.concurrent", "true")
+    ->Unit(benchmark::kMillisecond)
+    ->Iterations(1);
+BENCHMARK_CAPTURE(BM_UtilResNet18, 4x16x16_concurrent, "vta-4x16x16", "alu.concurrent", "true")
+    ->Unit(benchmark::kMillisecond)
+    ->Iterations(1);
 BENCHMARK_CAPTURE(BM_Zoo, resnet50_1x16x16, "resnet50", "vta-1x16x16")->Unit(benchmark::kMillisecond)->Iterations(1);
 BENCHMARK_CAPTURE(BM_Zoo, resnet50_1x32x32, "resnet50", "vta-1x32x32")->Unit(benchmark::kMillisecond)->Iterations(1);
 BENCHMARK_CAPTURE(BM_Zoo, resnet50_4x16x16, "resnet50", "vta-4x16x16")->Unit(benchmark::kMillisecond)->Iterations(1);
@@ -125,6 +136,33 @@ BENCHMARK_CAPTURE(BM_Zoo, mobilenet_v1_4x16x16, "mobilenet_v1", "vta-4x16x16")
 BENCHMARK_CAPTURE(BM_Zoo, vgg16_1x16x16, "vgg16", "vta-1x16x16")->Unit(benchmark::kMillisecond)->Iterations(1);
 BENCHMARK_CAPTURE(BM_Zoo, vgg16_1x32x32, "vgg16", "vta-1x32x32")->Unit(benchmark::kMillisecond)->Iterations(1);
 BENCHMARK_CAPTURE(BM_Zoo, vgg16_4x16x16, "vgg16", "vta-4x16x16")->Unit(benchmark::kMillisecond)->Iterations(1);
+BENCHMARK_CAPTURE(BM_Zoo, resnet50_1x16x16_concurrent, "resnet50", "vta-1x16x16", true)
+    ->Unit(benchmark::kMillisecond)
+    ->Iterations(1);
+BENCHMARK_CAPTURE(BM_Zoo, resnet50_1x32x32_concurrent, "resnet50", "vta-1x32x32", true)
+    ->Unit(benchmark::kMillisecond)
+    ->Iterations(1);
+BENCHMARK_CAPTURE(BM_Zoo, resnet50_4x16x16_concurrent, "resnet50", "vta-4x16x16", true)
+    ->Unit(benchmark::kMillisecond)
+    ->Iterations(1);
+BENCHMARK_CAPTURE(BM_Zoo, mobilenet_v1_1x16x16_concurrent, "mobilenet_v1", "vta-1x16x16", true)
+    ->Unit(benchmark::kMillisecond)
+    ->Iterations(1);
+BENCHMARK_CAPTURE(BM_Zoo, mobilenet_v1_1x32x32_concurrent, "mobilenet_v1", "vta-1x32x32", true)
+    ->Unit(benchmark::kMillisecond)
+    ->Iterations(1);
+BENCHMARK_CAPTURE(BM_Zoo, mobilenet_v1_4x16x16_concurrent, "mobilenet_v1", "vta-4x16x16", true)
+    ->Unit(benchmark::kMillisecond)
+    ->Iterations(1);
+BENCHMARK_CAPTURE(BM_Zoo, vgg16_1x16x16_concurrent, "vgg16", "vta-1x16x16", true)
+    ->Unit(benchmark::kMillisecond)
+    ->Iterations(1);
+BENCHMARK_CAPTURE(BM_Zoo, vgg16_1x32x32_concurrent, "vgg16", "vta-1x32x32", true)
+    ->Unit(benchmark::kMillisecond)
+    ->Iterations(1);
+BENCHMARK_CAPTURE(BM_Zoo, vgg16_4x16x16_concurrent, "vgg16", "vta-4x16x16", true)
+    ->Unit(benchmark::kMillisecond)
+    ->Iterations(1);
 BENCHMARK_CAPTURE(BM_RunResNet18, values, false)->Unit(benchmark::kMillisecond)->Iterations(2);
 BENCHMARK_CAPTURE(BM_RunResNet18, timing_only, true)->Unit(benchmark::kMillisecond)->Iterations(3);
 

@@ -106,6 +106,23 @@ TEST(Battery, FullOnGolden) { expect_full_battery_passes("golden"); }
 
 #ifdef VTA_WITH_SYSTEMC
 TEST(Battery, FullOnSystemc) { expect_full_battery_passes("systemc"); }
+
+// alu.concurrent (docs/timing.md, "Concurrent ALU"): every buffer equals the
+// golden model's after each program, on each preset's shape.
+TEST(Battery, ConcurrentAluOnSystemc) {
+  for (const char* name : {"vta-1x16x16", "vta-1x32x32", "vta-4x16x16"}) {
+    vta::bringup::Options o;
+    o.backend = "systemc";
+    o.config = preset(name, {{"alu.concurrent", "true"}});
+    o.conformance = false;
+    o.random = 40;
+    o.networks = {};
+    o.wave_dir = "";
+    const auto r = vta::bringup::run(o);
+    EXPECT_TRUE(r.passed()) << name << ": " << vta::bringup::summary(r);
+    EXPECT_GE(r.count(CaseResult::Status::PASS), 80u) << name << ": " << vta::bringup::summary(r);
+  }
+}
 #endif
 
 #ifdef VTA_WITH_VERILATOR

@@ -149,6 +149,12 @@ TEST(ConfigErrors, AluLanesBeyondOneAccElement) {
   expect_parts(load_error("gemm:\n  block_out: 8\nalu:\n  lanes: 16\n"), {"bad.yaml:4", "alu.lanes", "8 elements"});
 }
 
+TEST(ConfigErrors, ConcurrentAluNeedsTwoAccBanks) {
+  // A 1x16x16 ACC element is 64 bytes: 64B is one element, no two banks.
+  expect_parts(load_error("alu:\n  concurrent: true\nbuffers:\n  acc: 64B\n"),
+               {"bad.yaml:2", "alu.concurrent = true", "at least 2 elements", "buffers.acc = 64B holds 1"});
+}
+
 TEST(ConfigErrors, DramBeyondWhatDramBaseAddresses) {
   expect_parts(load_error("memory:\n  dram_size: 32GiB\n"), {"bad.yaml:2", "memory.dram_size", "32GiB", "16GiB"});
 }

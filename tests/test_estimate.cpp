@@ -101,6 +101,21 @@ TEST(Estimate, AccBufferIsBuiltOncePerReadPort) {
   EXPECT_NE(row(e, "buf_acc").detail.find("1W2R"), std::string::npos);
 }
 
+// alu.concurrent: a second UOP copy, its own pipeline registers, the ACC and
+// OUT in two banks (the same bits), and the sequencer, scan and bank muxes.
+TEST(Estimate, ConcurrentAluCostsLogicAndAUopCopy) {
+  const Estimate off = estimate(cfg());
+  const Estimate on = estimate(cfg({{"alu.concurrent", "true"}}));
+  EXPECT_THROW(row(off, "concurrent_alu"), std::runtime_error);
+  EXPECT_GT(row(on, "concurrent_alu").res.lut, 0);
+  EXPECT_EQ(row(on, "buf_uop_alu").res.bram36, row(on, "buf_uop").res.bram36);
+  EXPECT_GT(row(on, "pipeline").res.ff, row(off, "pipeline").res.ff);
+  EXPECT_GE(row(on, "buf_acc").res.bram36, row(off, "buf_acc").res.bram36);
+  EXPECT_GT(on.total.lut, off.total.lut);
+  EXPECT_GT(on.total.bram36, off.total.bram36);
+  EXPECT_NE(on.assumptions.back().find("not calibrated"), std::string::npos);
+}
+
 TEST(Estimate, ShallowBuffersAreDistributedRam) {
   Estimate e = estimate(cfg({{"buffers.acc", "2KiB"}}));  // 32 deep
   EXPECT_EQ(row(e, "buf_acc").res.bram36, 0);

@@ -54,6 +54,30 @@ TEST(Deadlock, CyclicWaitNamesBothModules) {
   EXPECT_HAS(msg, "compute module: instruction 1");
 }
 
+// alu.concurrent (docs/timing.md, "Concurrent ALU"): a GEMM waiting for a
+// load token that never comes while an ALU ran beside it is reported as on
+// the serial machine, and the model's next run starts clean (its retire
+// thread unwound).
+TEST(Deadlock, ConcurrentComputeIsReportedAndTheNextRunStartsClean) {
+  if (test_backend() != "systemc") GTEST_SKIP() << "alu.concurrent is modelled by the systemc backend only";
+  auto backend = vta::make_backend("systemc", preset("vta-1x16x16", {{"alu.concurrent", "true"}}));
+  auto msg = run_error(*backend, [](ProgramBuilder& p) {
+    p.add(make_alu(AluOp::ADD, true, 1, 0, 1, 10, 10));
+    p.add(with_deps(make_gemm(true, 0, 1, 1, 1), true, false, false, false));  // pops load->compute
+    p.add(make_finish());
+  });
+  EXPECT_HAS(msg, "deadlock");
+  EXPECT_HAS(msg, "compute module: instruction 1");
+  EXPECT_HAS(msg, "load->compute");
+  EXPECT_EQ(run_error(*backend,
+                      [](ProgramBuilder& p) {
+                        p.add(make_alu(AluOp::ADD, true, 1, 0, 1, 10, 10));
+                        p.add(make_gemm(true, 0, 1, 1, 1));
+                        p.add(make_finish());
+                      }),
+            "");
+}
+
 TEST(Deadlock, FullCommandQueueStallsFetch) {
   // 9 loads (command queue depth 8) each wait for a token the compute module
   // would only send after instruction 9, which fetch never reaches.

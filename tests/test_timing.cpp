@@ -276,4 +276,175 @@ TEST(Timing, ArbitrationBetweenLoadAndCompute) {
   EXPECT_EQ(s.get("compute.wait_memory"), (52u - 26u) - 8u);
 }
 
+// ---------------------------------------------------------------------------
+// alu.concurrent (docs/timing.md, "Concurrent ALU", rules C1 to C4). The ACC
+// of vta-1x16x16 is 2048 elements: bank 0 holds [0, 1024), bank 1 [1024,
+// 2048). Each program starts with a LOAD UOP of the uops below (2 or 3 uops,
+// one or two beats), on the compute module.
+
+const std::vector<vta::Override> kConcurrent{{"alu.concurrent", "true"}};
+
+// A macro: GTEST_SKIP returns from the function it is written in.
+#define SKIP_UNLESS_SYSTEMC() \
+  if (cycle_backend() != "systemc") GTEST_SKIP() << "alu.concurrent is modelled by the systemc backend only so far"
+
+// uop 0: dst 0 (bank 0); uop 1: dst 1024, src 1030 (bank 1); uop 2: dst
+// 1024, src 0 (banks 0 and 1 for a vector op).
+uint32_t concurrent_uops(ProgramBuilder& p) {
+  return p.uops({make_uop(0, 0, 0), make_uop(1024, 1030, 0), make_uop(1024, 0, 0)});
+}
+
+// LOAD UOP, GEMM (uop `g`, 100 iterations: 104 cycles), ALU ADD immediate
+// (uop `a`, 20 iterations: 24 cycles), FINISH. 4 instructions: available 26,
+// 27, 28, 29. LOAD UOP of 3 uops (12 bytes, 2 beats): 26 -> request 27, grant
+// 28, data 44..46, e = 46.
+void gemm_then_alu(ProgramBuilder& p, uint32_t g, uint32_t a) {
+  const uint32_t u = concurrent_uops(p);
+  p.add(make_load(MemId::UOP, 0, u, 1, 3, 3));
+  p.add(make_gemm(false, g, g + 1, 10, 10));
+  p.add(make_alu(AluOp::ADD, true, 1, a, a + 1, 5, 4));
+  p.add(make_finish());
+}
+
+TEST(TimingConcurrent, AluInTheOtherBankRunsBesideTheGemm) {
+  SKIP_UNLESS_SYSTEMC();
+  // Serial (rule 4): GEMM 46..150, ALU 150..174, FINISH 174..175.
+  auto serial = run_timed([](ProgramBuilder& p) { gemm_then_alu(p, 0, 1); });
+  EXPECT_EQ(serial.get("cycles.total"), 175u);
+  // C1: the GEMM's scan 46..47 (one uop), C2: it issues at 47, ends 151. The
+  // ALU's scan starts at 48 (one issue a cycle), issues at 49 (bank 1 vs the
+  // GEMM's bank 0), ends 73. C3: FINISH waits for both pipes: 151..152.
+  auto s = run_timed([](ProgramBuilder& p) { gemm_then_alu(p, 0, 1); }, kConcurrent);
+  EXPECT_EQ(s.get("cycles.total"), 152u);
+  EXPECT_EQ(s.get("compute.busy"), 20u + 104u + 24u + 1u);
+  // Scans 1 + 1, FINISH 50..151.
+  EXPECT_EQ(s.get("compute.wait_hazard"), 1u + 1u + (151u - 50u));
+  EXPECT_FALSE(serial.has("compute.wait_hazard"));  // the stat exists only with the knob
+}
+
+TEST(TimingConcurrent, AluInTheGemmsBankWaitsForIt) {
+  SKIP_UNLESS_SYSTEMC();
+  // As above with the ALU on uop 0 (bank 0): C2 holds it until the GEMM ends
+  // at 151: ALU 151..175, FINISH 175..176 (one cycle more than serial: the
+  // GEMM's scan).
+  auto s = run_timed([](ProgramBuilder& p) { gemm_then_alu(p, 0, 0); }, kConcurrent);
+  EXPECT_EQ(s.get("cycles.total"), 176u);
+  EXPECT_EQ(s.get("compute.wait_hazard"), 1u + (151u - 48u) + (175u - 152u));  // GEMM scan; ALU; FINISH
+}
+
+TEST(TimingConcurrent, GemmBesideALongerAlu) {
+  SKIP_UNLESS_SYSTEMC();
+  // LOAD UOP ..46; ALU ADD vector on uop 1 (dst 1024, src 1030: bank 1), 50
+  // iterations at II 2: 4 + 100 = 104 cycles: scan 46..47, runs 47..151. GEMM
+  // on uop 0 (bank 0), 20 iterations: scan 48..49, runs 49..73. FINISH 151..152.
+  auto s = run_timed(
+      [](ProgramBuilder& p) {
+        const uint32_t u = concurrent_uops(p);
+        p.add(make_load(MemId::UOP, 0, u, 1, 3, 3));
+        p.add(make_alu(AluOp::ADD, false, 0, 1, 2, 10, 5));
+        p.add(make_gemm(false, 0, 1, 5, 4));
+        p.add(make_finish());
+      },
+      kConcurrent);
+  EXPECT_EQ(s.get("cycles.total"), 152u);
+}
+
+TEST(TimingConcurrent, VectorSourceInTheGemmsBankWaits) {
+  SKIP_UNLESS_SYSTEMC();
+  // uop 2: dst 1024 (bank 1) but src 0 (bank 0): a vector op reads both, so
+  // C2 holds it until the GEMM ends at 151: 20 iterations at II 2 = 44 cycles,
+  // 151..195, FINISH 195..196. The same op with an immediate reads no source
+  // and runs at 49 (as on uop 1): FINISH at 151..152.
+  auto vec = run_timed(
+      [](ProgramBuilder& p) {
+        const uint32_t u = concurrent_uops(p);
+        p.add(make_load(MemId::UOP, 0, u, 1, 3, 3));
+        p.add(make_gemm(false, 0, 1, 10, 10));
+        p.add(make_alu(AluOp::ADD, false, 0, 2, 3, 5, 4));
+        p.add(make_finish());
+      },
+      kConcurrent);
+  EXPECT_EQ(vec.get("cycles.total"), 196u);
+  auto imm = run_timed([](ProgramBuilder& p) { gemm_then_alu(p, 0, 2); }, kConcurrent);
+  EXPECT_EQ(imm.get("cycles.total"), 152u);
+}
+
+TEST(TimingConcurrent, LoopOffsetsWidenTheRange) {
+  SKIP_UNLESS_SYSTEMC();
+  // The ALU on uop 0 (dst 0) with iter_out 2 and dst_factor_out 1024 reaches
+  // [0, 1024]: both banks, so it waits for the GEMM on uop 1 (bank 1) to end
+  // at 151. 2 x 10 iterations: 24 cycles, 151..175, FINISH 175..176. With
+  // dst_factor_out 1023 it stays in bank 0 and runs at 49: FINISH 151..152.
+  auto build = [](uint32_t factor) {
+    return [factor](ProgramBuilder& p) {
+      const uint32_t u = concurrent_uops(p);
+      p.add(make_load(MemId::UOP, 0, u, 1, 3, 3));
+      p.add(make_gemm(false, 1, 2, 10, 10));
+      p.add(make_alu(AluOp::ADD, true, 1, 0, 1, 2, 10, factor, 0));
+      p.add(make_finish());
+    };
+  };
+  EXPECT_EQ(run_timed(build(1024), kConcurrent).get("cycles.total"), 176u);
+  EXPECT_EQ(run_timed(build(1023), kConcurrent).get("cycles.total"), 152u);
+}
+
+TEST(TimingConcurrent, EachPipeStaysInOrder) {
+  SKIP_UNLESS_SYSTEMC();
+  // Two ALUs in different banks still run one after the other (C2: its pipe
+  // free): ALU on uop 0 scan 46..47, 47..71; ALU on uop 1 scan 48..49, waits
+  // for 71, 71..95; FINISH 95..96.
+  auto s = run_timed(
+      [](ProgramBuilder& p) {
+        const uint32_t u = concurrent_uops(p);
+        p.add(make_load(MemId::UOP, 0, u, 1, 3, 3));
+        p.add(make_alu(AluOp::ADD, true, 1, 0, 1, 5, 4));
+        p.add(make_alu(AluOp::ADD, true, 1, 1, 2, 5, 4));
+        p.add(make_finish());
+      },
+      kConcurrent);
+  EXPECT_EQ(s.get("cycles.total"), 96u);
+}
+
+TEST(TimingConcurrent, TokensArePushedInProgramOrder) {
+  SKIP_UNLESS_SYSTEMC();
+  // 5 instructions: available 28..32. LOAD UOP 28 -> request 29, grant 30,
+  // data 46..48, e = 48. GEMM (bank 0) scan 48..49, runs 49..153. ALU (bank 1,
+  // pushes compute->store) scan 50..51, runs 51..75, but C4 pushes its token
+  // at max(75, 153) = 153. STORE of one OUT element (2 beats) pops at 153:
+  // data 155..157, ack 173. FINISH 153..154.
+  auto s = run_timed(
+      [](ProgramBuilder& p) {
+        const uint32_t u = concurrent_uops(p);
+        const uint32_t o = p.buffer(MemId::OUT, 1);
+        p.add(make_load(MemId::UOP, 0, u, 1, 3, 3));
+        p.add(make_gemm(false, 0, 1, 10, 10));
+        p.add(with_deps(make_alu(AluOp::ADD, true, 1, 1, 2, 5, 4), false, false, false, true));
+        p.add(with_deps(make_store(1024, o, 1, 1, 1), true, false, false, false));
+        p.add(make_finish());
+      },
+      kConcurrent);
+  EXPECT_EQ(s.get("cycles.total"), 173u);
+  EXPECT_EQ(s.get("store.wait_token"), 153u - 31u);
+}
+
+TEST(TimingConcurrent, OtherComputeInstructionsDrainBothPipes) {
+  SKIP_UNLESS_SYSTEMC();
+  // C3: a LOAD UOP after the GEMM and the ALU of the first test issues when
+  // both pipes are empty, at 151: 5 instructions (available 28..32), so the
+  // first LOAD UOP is 28..48, GEMM scan 48..49, runs 49..153, ALU 51..75; the
+  // second LOAD UOP (1 uop, 1 beat) 153 -> request 154, grant 155, data
+  // 171..172; FINISH 172..173.
+  auto s = run_timed(
+      [](ProgramBuilder& p) {
+        const uint32_t u = concurrent_uops(p);
+        p.add(make_load(MemId::UOP, 0, u, 1, 3, 3));
+        p.add(make_gemm(false, 0, 1, 10, 10));
+        p.add(make_alu(AluOp::ADD, true, 1, 1, 2, 5, 4));
+        p.add(make_load(MemId::UOP, 3, u, 1, 1, 1));
+        p.add(make_finish());
+      },
+      kConcurrent);
+  EXPECT_EQ(s.get("cycles.total"), 173u);
+}
+
 }  // namespace

@@ -11,6 +11,7 @@
 #include "memory_map.h"
 #include "unit_costs.h"
 #include "vta/isa/error.h"
+#include "vta/isa/microarch.h"
 
 namespace vta::estimate {
 
@@ -117,25 +118,35 @@ Estimate estimate(const Config& c, const EstimateOptions& o) {
                       c.isa.alu_mul ? " with MUL" : ""),
           static_cast<double>(n), "lanes", r);
   }
-  // Pipeline registers: stages 2..D-1 of the address/valid shift registers.
+  // Pipeline registers: stages 2..D-1 of the address/valid shift registers,
+  // shared by the two pipelines; with alu.concurrent each pipe has its own.
   {
     const int64_t depth = std::max(c.gemm.pipeline_depth, c.alu.latency);
     const int64_t lanes = std::min(c.alu.lanes, n);
     const int64_t groups = (n + lanes - 1) / lanes;
     const int64_t stage_bits = 1 + d.log_acc_depth + 32 + d.log_wgt_depth + (groups > 1 ? clog2(groups) : 1);
-    const int64_t bits = std::max<int64_t>(0, depth - 2) * stage_bits;
-    b.add("pipeline", fmt::format("{} stages x {} bits", std::max<int64_t>(0, depth - 2), stage_bits),
+    const int64_t stages =
+        c.alu.concurrent ? std::max<int64_t>(0, c.gemm.pipeline_depth - 2) + std::max<int64_t>(0, c.alu.latency - 2)
+                         : std::max<int64_t>(0, depth - 2);
+    const int64_t bits = stages * stage_bits;
+    b.add("pipeline",
+          fmt::format("{} stages x {} bits{}", stages, stage_bits, c.alu.concurrent ? ", one set per pipe" : ""),
           static_cast<double>(bits), "register bits", b.logic(b.lc.pipeline, 0, static_cast<double>(bits)));
   }
   // Buffers, as the RTL builds them.
   {
     const int64_t uop_banks = beat > 4 ? beat / 4 : 1;
     b.buffer("buf_uop", {32, d.uop_depth / uop_banks, static_cast<int>(uop_banks), 1, c.buffers.uop});
+    // alu.concurrent: the ALU pipe reads its own copy (docs/timing.md, "Concurrent ALU").
+    if (c.alu.concurrent)
+      b.buffer("buf_uop_alu", {32, d.uop_depth / uop_banks, static_cast<int>(uop_banks), 1, c.buffers.uop});
     b.buffer("buf_inp", {d.inp_elem_bytes * 8, d.inp_depth, 1, 1, c.buffers.inp});
     b.buffer("buf_wgt", {d.wgt_elem_bytes * 8, d.wgt_depth, 1, 1, c.buffers.wgt});
     // ACC is written under a mask of 32-bit lanes (ALU groups), OUT of bytes.
-    b.buffer("buf_acc", {d.acc_elem_bytes * 8, d.acc_depth, 1, 2, c.buffers.acc, n > 1});
-    b.buffer("buf_out", {d.out_elem_bytes * 8, d.out_depth, 1, 1, c.buffers.acc / 4, n > 1});
+    // alu.concurrent: kConcurrentAccBanks banks of the same ports, the same bits.
+    const int acc_banks = c.alu.concurrent ? static_cast<int>(kConcurrentAccBanks) : 1;
+    b.buffer("buf_acc", {d.acc_elem_bytes * 8, d.acc_depth / acc_banks, acc_banks, 2, c.buffers.acc, n > 1});
+    b.buffer("buf_out", {d.out_elem_bytes * 8, d.out_depth / acc_banks, acc_banks, 1, c.buffers.acc / 4, n > 1});
     const int64_t fetch_depth = std::max<int64_t>(1, c.memory.max_burst * beat / 16);
     b.buffer("fetch_buffer", {128, fetch_depth, 1, 1, fetch_depth * 16});
     b.buffer("cmd_queues", {160, c.queues.command_depth, 3, 1, c.queues.command_depth * 20});
@@ -149,6 +160,31 @@ Estimate estimate(const Config& c, const EstimateOptions& o) {
   b.dma("dma_store", "STORE OUT", d.out_elem_bytes, beat, false);
   b.add("control", "fetch, queue and token control, run control, read arbiter, sequencer", 1, "instance",
         b.logic(b.lc.control, 1, 0));
+  // alu.concurrent (docs/timing.md, "Concurrent ALU"): the ALU pipe's own
+  // loop sequencer (19 registers of 32 bits, as vta_compute.sv's), the uop
+  // scan (least and greatest dst and src: four ACC indices) and the hull's
+  // loop offsets (four multiplies of a loop count by a factor), the bank
+  // scoreboard and retire order (a few bits), and per bank a 2:1 mux of the
+  // pipes on the ACC and OUT write data and the ACC addresses. Not
+  // calibrated: no RTL of it exists yet; a flip-flop per register bit, the
+  // LUTs of the register bits priced as pipeline bits, the muxes at one LUT
+  // per bit, a DSP48 per multiply (two Intel blocks of two 18x19).
+  if (c.alu.concurrent) {
+    const int64_t regs = 19 * 32 + 4 * d.log_acc_depth + 16;
+    Resources r = b.logic(b.lc.pipeline, 0, static_cast<double>(regs));
+    r.ff = static_cast<double>(regs);
+    const int64_t mux_bits =
+        static_cast<int64_t>(kConcurrentAccBanks) * (d.acc_elem_bytes * 8 + d.out_elem_bytes * 8 + 3 * d.log_acc_depth);
+    if (is_xilinx(family))
+      r.lut += static_cast<double>(mux_bits);
+    else
+      r.alm += static_cast<double>(mux_bits) / intel_logic().lut_per_alm;
+    r.dsp = is_xilinx(family) ? 4.0 : 2.0;
+    b.add("concurrent_alu",
+          fmt::format("second sequencer, uop scan, bank scoreboard, {} bank muxes ({} bits)", kConcurrentAccBanks,
+                      mux_bits),
+          static_cast<double>(regs), "register bits", r);
+  }
 
   Estimate e;
   e.config_name = c.name;
@@ -211,6 +247,11 @@ Estimate estimate(const Config& c, const EstimateOptions& o) {
   if (b.policy.use_uram)
     e.assumptions.push_back(fmt::format("buffers of {} or more in URAM288", format_size(o.uram_min_bytes)));
   e.assumptions.push_back("Fmax: " + e.fmax.basis);
+  if (c.alu.concurrent)
+    e.assumptions.push_back(
+        "alu.concurrent: its logic is priced from the design (sequencer, scan, scoreboard, bank muxes), not "
+        "calibrated on synthesis (no RTL yet); Fmax does not count the bank mux's LUT level on the ACC/OUT write "
+        "path");
 
   if (o.activity) {
     const double static_w = o.tech.static_w >= 0 ? o.tech.static_w : device ? device->static_w : 0.0;

@@ -291,6 +291,11 @@ void derive_and_check(Config& c, const LineOf& line_of) {
   if (c.alu.lanes > c.gemm.batch * c.gemm.block_out)
     fail("{}: alu.lanes = {} exceeds the {} elements of one ACC element (gemm.batch x gemm.block_out)",
          loc("alu.lanes"), c.alu.lanes, c.gemm.batch * c.gemm.block_out);
+  // The concurrent ALU splits the ACC and OUT buffers into two banks
+  // (docs/timing.md, "Concurrent ALU"): a one-element ACC has no halves.
+  if (c.alu.concurrent && d.acc_depth < 2)
+    fail("{}: alu.concurrent = true needs an ACC of at least 2 elements (two banks), but buffers.acc = {} holds {}",
+         loc("alu.concurrent"), format_size(c.buffers.acc), d.acc_depth);
   int64_t max_dram = (int64_t{1} << isa::kDramBaseBits) * d.uop_elem_bytes;
   if (c.memory.dram_size > max_dram)
     fail("{}: memory.dram_size = {} exceeds what the 32-bit dram_base field addresses in 4-byte UOP elements ({})",

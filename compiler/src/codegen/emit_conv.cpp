@@ -191,6 +191,11 @@ void emit_conv(Emitter& e, const Node& n, const ConvGeom& g, const Tile& t, cons
   e.emit(
       mem(Opcode::LOAD, MemId::UOP, 0, a.uop, 1, static_cast<int64_t>(uops.size()), static_cast<int64_t>(uops.size())));
 
+  // alu.concurrent: a tile's epilogue and stores after the next tile's first
+  // GEMM step (defers_epilogue()); every token queue keeps its order of pops
+  // and pushes, and the two touch different ACC halves.
+  const bool defer = defers_epilogue(g, t, c, add != nullptr);
+  std::vector<Insn> pending;  // the previous tile's epilogue, deferred
   int64_t q = 0, tile = 0;
   for_each_tile(g, t, [&](int64_t nb, int64_t oh0, int64_t ow0, int64_t ob0) {
     const int64_t th = std::min(t.th, g.ho - oh0), toc = std::min(t.toc, g.cob - ob0);
@@ -302,6 +307,10 @@ void emit_conv(Emitter& e, const Node& n, const ConvGeom& g, const Tile& t, cons
       gm[Member::push_prev] = 1;
       ++e.c2l;
       e.emit(gm);
+      if (j == 0) {
+        for (const Insn& i : pending) e.emit(i);
+        pending.clear();
+      }
       // A residual operand by GEMM: step q + 1 loads its toc blocks of th x tw positions and the identity.
       const int64_t sq = (q + 1) % 2;
       const bool operand_step = j == steps - 1 && add && g.skip_gemm;
@@ -321,6 +330,7 @@ void emit_conv(Emitter& e, const Node& n, const ConvGeom& g, const Tile& t, cons
         w1[Member::push_next] = 1;
         e.emit(w1);
       }
+      const size_t epilogue_at = e.insns.size();
       if (j == steps - 1) {
         if (!g.bias_gemm) e.emit(alu(AluOp::ADD, false, 0, epi));  // + bias row of each channel block
         if (!g.pool_first) emit_requant(e, epi, n, add == nullptr && pool == nullptr, &banks);
@@ -413,9 +423,14 @@ void emit_conv(Emitter& e, const Node& n, const ConvGeom& g, const Tile& t, cons
           }
         }
       }
+      if (defer && j == steps - 1) {
+        pending.assign(e.insns.begin() + static_cast<std::ptrdiff_t>(epilogue_at), e.insns.end());
+        e.insns.resize(epilogue_at);
+      }
     }
     ++tile;
   });
+  for (const Insn& i : pending) e.emit(i);
 }
 
 }  // namespace vta::compiler::codegen

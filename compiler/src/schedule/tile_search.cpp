@@ -232,6 +232,36 @@ double tile_timeline(const Parts& p, const Tile& t) {
   // what is left of tile k-2's epilogue. The epilogue of the last two tiles:
   // its start and area; dispatch(k): the earliest start of tile k's loads.
   const bool ordered = steps == 1 && p.residual_ops < 0 && g.pk == 0;
+  // alu.concurrent with defers_epilogue(): tile k's epilogue follows tile k+1's
+  // first GEMM step in the program and runs on the ALU pipe beside it (rules
+  // C1, C2: from the cycle after that GEMM issues, and not before tile k's
+  // last GEMM ends); the next GEMM issues once the epilogue's last op has
+  // (in-order issue); the store waits for that GEMM too (C4, in-order
+  // pushes); a tile's head (its ACC loads drain both pipes, C3) waits for
+  // the ALU pipe.
+  const bool defer = defers_epilogue(g, t, p.c, p.residual_ops >= 0);
+  struct Pending {
+    bool any = false;
+    double ready = 0, alu = 0, last_op = 0, store = 0;
+    int64_t insns = 0, stores = 0, th = 0, tw = 0;
+    int64_t parity = 0;
+  } pend;
+  double alu_end = 0;
+  // Runs the pending epilogue from `from`; its store waits for `gemm_done`. Returns when its last op issues.
+  auto run_pending = [&](double from, double gemm_done) {
+    const double start = std::max(pend.ready, from), end = start + pend.alu;
+    alu_end = end;
+    const double store_start = std::max({store_end[(pend.parity + 1) % 2], end, gemm_done});
+    store_end[pend.parity] = store_start + pend.store;
+    const int64_t alu_over = pend.insns - depth, store_over = pend.stores - depth;
+    if (alu_over > 0)
+      load_free =
+          std::max(load_free, start + pend.alu * static_cast<double>(alu_over) / static_cast<double>(pend.insns));
+    if (store_over > 0)
+      load_free = std::max(load_free, store_start + static_cast<double>(store_over) * p.store_one(pend.th, pend.tw));
+    pend.any = false;
+    return end - pend.last_op;
+  };
   double tail_at[2] = {0, 0}, tail_area[2] = {0, 0};
   auto dispatch = [&](int64_t k) {
     if (!ordered || k < 2) return 0.0;
@@ -261,7 +291,7 @@ double tile_timeline(const Parts& p, const Tile& t) {
                   (j == 0 ? p.bias_load(toc) : 0.0);
       load_end[j] = load_free;
     }
-    const double head_at = std::max(compute_free, store_end[tile % 2]);
+    const double head_at = std::max({compute_free, store_end[tile % 2], alu_end});
     // With one step a tile, the next tile's load (waiting only for this
     // tile's predecessor's GEMM; its dims taken as this tile's) may be
     // streaming its INP rows at the head: the bias row then waits for
@@ -282,11 +312,32 @@ double tile_timeline(const Parts& p, const Tile& t) {
     for (int64_t j = 0; j < steps; ++j, ++q) {
       const int64_t tic = g.dw ? 1 : std::min(t.tic, g.cib - j * t.tic);
       if (j >= 2) load_free = std::max(load_free, gemm_end[q % 2]) + p.load(th, tw, toc, tic, oh0, ow0);
-      compute_free = std::max(compute_free, j < 2 ? load_end[j] : load_free) + p.gemm(th, tw, toc, tic) +
-                     (j == 0 ? p.bias_gemm(th, tw, toc) : 0.0);
+      const double gemm_at = std::max(compute_free, j < 2 ? load_end[j] : load_free);
+      compute_free = gemm_at + p.gemm(th, tw, toc, tic) + (j == 0 ? p.bias_gemm(th, tw, toc) : 0.0);
       gemm_end[q % 2] = compute_free;
+      if (j == 0 && pend.any) {
+        const double last_issue = run_pending(gemm_at + 1.0, compute_free);
+        if (j + 1 < steps) compute_free = std::max(compute_free, last_issue + 1.0);
+      }
     }
     const bool whole = whole_rows(g, t, th, tw);
+    if (defer) {
+      const double ar = p.area(th, tw, toc);
+      pend = {true,
+              compute_free,
+              p.tail(th, tw, toc, whole),
+              p.requant_ops > 0
+                  ? ar * p.groups * static_cast<double>(p.c.alu.ii_imm) + static_cast<double>(p.c.alu.latency)
+                  : 0.0,
+              p.store(th, tw, toc, whole),
+              p.tail_insns(toc, whole),
+              whole ? 1 : toc,
+              th,
+              tw,
+              tile % 2};
+      ++tile;
+      return;
+    }
     const double tail_start = compute_free;
     if (p.skip()) {  // the operand's step: its loads, then its GEMM between the conv's and the Add's immediates
       load_free = std::max(load_free, gemm_end[q % 2]) + p.operand_load(th, tw, toc, whole);
@@ -316,6 +367,7 @@ double tile_timeline(const Parts& p, const Tile& t) {
       load_free = std::max(load_free, store_start + static_cast<double>(store_over) * p.store_one(th, tw));
     ++tile;
   });
+  if (pend.any) run_pending(0.0, compute_free);
   return std::max(store_end[0], store_end[1]);
 }
 

@@ -28,13 +28,14 @@ uint64_t host_copy_cycles(const Config& c, uint64_t bytes) {
 // Per-module sums over a set of instructions.
 struct ModuleSums {
   uint64_t busy[3] = {}, wait_token[3] = {}, wait_memory[3] = {}, insns[3] = {};
-  uint64_t gemm_active = 0, alu_active = 0;
+  uint64_t gemm_active = 0, alu_active = 0, wait_hazard = 0;
   uint64_t first_start = UINT64_MAX, last_end = 0;
   void add(const Config& c, const Timing& t, const model::Program& prog, uint32_t i, const InsnRecord& r) {
     const auto m = static_cast<size_t>(prog.module[i]);
     busy[m] += r.end - r.start;
     wait_token[m] += r.wait_token;
     wait_memory[m] += r.wait_memory;
+    wait_hazard += r.wait_hazard;
     ++insns[m];
     const auto op = prog.insns[i].opcode();
     if (op == Opcode::GEMM) gemm_active += model::work_of(c, prog.insns[i]).uop_iters;
@@ -42,7 +43,7 @@ struct ModuleSums {
     first_start = std::min(first_start, r.start);
     last_end = std::max(last_end, r.end);
   }
-  void publish(Stats& s, uint64_t span) const {
+  void publish(Stats& s, uint64_t span, bool concurrent) const {
     s.set("cycles.total", span);
     for (int m = 0; m < 3; ++m) {
       const std::string n = model::module_name(static_cast<Module>(m));
@@ -53,6 +54,7 @@ struct ModuleSums {
     }
     s.set("gemm.active_cycles", gemm_active);
     s.set("alu.active_cycles", alu_active);
+    if (concurrent) s.set("compute.wait_hazard", wait_hazard);  // only then: other runs keep their stat list
   }
 };
 
@@ -81,7 +83,7 @@ void publish_run(const Config& c, const Timing& t, const model::Program& prog, c
       for (size_t q = 0; q < 4; ++q) rc[prog.region[i]].tokens_pushed[q] += tokens[q] - before[q];
   }
   Stats& s = out.total;
-  sums.publish(s, r.cycles);
+  sums.publish(s, r.cycles, c.alu.concurrent);
   s.set("time_ns", static_cast<uint64_t>(std::llround(static_cast<double>(r.cycles) * 1000.0 / c.clock.mhz)));
   s.set("fetch.busy", r.fetch_end);
   s.set("fetch.wait_memory", r.fetch_wait_memory);
@@ -110,7 +112,7 @@ void publish_run(const Config& c, const Timing& t, const model::Program& prog, c
     Stats rsx;
     const uint64_t span =
         rs[g].last_end > rs[g].first_start && rs[g].first_start != UINT64_MAX ? rs[g].last_end - rs[g].first_start : 0;
-    rs[g].publish(rsx, span);
+    rs[g].publish(rsx, span, c.alu.concurrent);
     rc[g].publish(rsx);
     out.regions.emplace_back(prog.regions[g].name, std::move(rsx));
   }

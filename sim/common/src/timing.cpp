@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "vta/model/datapath.h"
 #include "vta/model/program.h"
 
 namespace vta::sim {
@@ -45,6 +46,37 @@ uint64_t Timing::alu_active_cycles(const isa::Insn& insn) const {
 
 uint64_t Timing::alu_cycles(const isa::Insn& insn) const {
   return alu_active_cycles(insn) + static_cast<uint64_t>(cfg_.alu.latency);
+}
+
+uint32_t Timing::acc_banks(const isa::Insn& insn, const std::vector<model::Uop>& uops) const {
+  if (model::work_of(cfg_, insn).uop_iters == 0) return 0;
+  const uint64_t io = insn[Member::iter_out], ii = insn[Member::iter_in];
+  const uint64_t end = std::min<uint64_t>(insn[Member::uop_end], uops.size());
+  const auto bank_depth = static_cast<uint64_t>(cfg_.derived.acc_depth) / kConcurrentAccBanks;
+  uint32_t banks = 0;
+  // Indices grow with the loop counters (unsigned factors), so a range's
+  // hull is [least uop index, greatest uop index + the last iteration's offset].
+  auto add = [&](uint64_t lo, uint64_t hi) {
+    for (uint64_t b = lo / bank_depth; b <= std::min<uint64_t>(hi / bank_depth, kConcurrentAccBanks - 1); ++b)
+      banks |= 1u << b;
+  };
+  auto hull = [&](uint32_t model::Uop::*field, Member out, Member in) {
+    uint64_t lo = UINT64_MAX, hi = 0;
+    for (uint64_t u = insn[Member::uop_bgn]; u < end; ++u) {
+      lo = std::min<uint64_t>(lo, uops[u].*field);
+      hi = std::max<uint64_t>(hi, uops[u].*field);
+    }
+    if (lo <= hi) add(lo, hi + (io - 1) * insn[out] + (ii - 1) * insn[in]);
+  };
+  hull(&model::Uop::dst, Member::dst_factor_out, Member::dst_factor_in);
+  if (insn.opcode() == isa::Opcode::ALU && !insn[Member::use_imm])
+    hull(&model::Uop::src, Member::src_factor_out, Member::src_factor_in);
+  return banks;
+}
+
+uint64_t Timing::scan_cycles(const isa::Insn& insn) const {
+  if (model::work_of(cfg_, insn).uop_iters == 0) return 0;
+  return uint64_t{insn[Member::uop_end]} - insn[Member::uop_bgn];
 }
 
 uint64_t Timing::pad_cycles(const isa::Insn& insn) const {

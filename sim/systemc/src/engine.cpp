@@ -60,6 +60,7 @@ Engine::Engine(sc_core::sc_module_name name) : sc_module(name) {
   SC_THREAD(compute_thread);
   SC_THREAD(store_thread);
   SC_THREAD(port_thread);
+  SC_THREAD(retire_thread);
 }
 
 uint64_t Engine::now() const { return sc_core::sc_time_stamp().value() / 1000; }  // ps -> cycles (1 ns)
@@ -91,6 +92,14 @@ RunRecord Engine::run(const RunSetup& setup) {
   remaining_ = {};
   for (uint32_t i = 0; i < n; ++i) ++remaining_[static_cast<size_t>(prog.module[i])];
   tokens_ = {};
+  retire_q_.clear();
+  pending_push_ = {};
+  retire_left_ = 0;
+  if (setup.config->alu.concurrent)
+    for (uint32_t i = 0; i < n; ++i)
+      if (prog.module[i] == Module::COMPUTE &&
+          (prog.insns[i].opcode() == Opcode::GEMM || prog.insns[i].opcode() == Opcode::ALU))
+        ++retire_left_;
   fetched_ = done_ = 0;
   aborting_ = false;
   error_.clear();
@@ -168,7 +177,10 @@ void Engine::module_thread(Module m) {
   while (true) {
     wait(start_ev_);
     try {
-      run_module(m);
+      if (m == Module::COMPUTE && rs_->config->alu.concurrent)
+        run_compute_concurrent();
+      else
+        run_module(m);
     } catch (const Abort&) {
     }
   }
@@ -177,21 +189,11 @@ void Engine::module_thread(Module m) {
 void Engine::run_module(Module m) {
   const auto mi = static_cast<size_t>(m);
   const auto& prog = *rs_->program;
-  const auto tok_depth = static_cast<uint64_t>(rs_->config->queues.token_depth);
   while (remaining_[mi] > 0) {
     while (cmdq_[mi].empty()) wait_for(cmd_ev_[mi]);
     const uint32_t i = cmdq_[mi].front();
     InsnRecord& rec = rec_.insns[i];
-    const uint64_t t = now();
-    model::TokenQueue q;
-    bool is_pop = false;
-    while (model::blocked_on_tokens(prog, i, tokens_, tok_depth, q, is_pop)) wait_for(token_ev_);
-    rec.wait_token = now() - t;
-    model::pop_tokens(prog, i, tokens_);
-    token_ev_.notify();  // a pop makes room for a waiting producer
-    cmdq_[mi].pop_front();
-    pop_ev_[mi].notify();
-    rec.start = now() - t0_;
+    issue_when_tokens_allow(m, i, rec);
     execute(i, rec);
     rec.end = now() - t0_;
     model::push_tokens(prog, i, tokens_);
@@ -201,10 +203,132 @@ void Engine::run_module(Module m) {
   }
 }
 
-void Engine::execute(uint32_t i, InsnRecord& rec) {
+void Engine::issue_when_tokens_allow(Module m, uint32_t i, InsnRecord& rec) {
+  const auto mi = static_cast<size_t>(m);
+  const auto& prog = *rs_->program;
+  const auto tok_depth = static_cast<uint64_t>(rs_->config->queues.token_depth);
+  const uint64_t t = now();
+  model::TokenQueue q;
+  bool is_pop = false;
+  // For compute, a queue's room counts the pushes that its issued
+  // instructions have still to make (none without alu.concurrent); compute
+  // never pops a queue it pushes, so its pops see the tokens present. The
+  // other modules see the tokens present.
+  auto seen = [&] {
+    model::TokenCounts c = tokens_;
+    if (m == Module::COMPUTE)
+      for (size_t k = 0; k < c.size(); ++k) c[k] += pending_push_[k];
+    return c;
+  };
+  while (model::blocked_on_tokens(prog, i, seen(), tok_depth, q, is_pop)) wait_for(token_ev_);
+  rec.wait_token = now() - t;
+  model::pop_tokens(prog, i, tokens_);
+  token_ev_.notify();  // a pop makes room for a waiting producer
+  cmdq_[mi].pop_front();
+  pop_ev_[mi].notify();
+  rec.start = now() - t0_;
+}
+
+void Engine::run_compute_concurrent() {
+  // docs/timing.md, "Concurrent ALU": rules C1 (scan), C2 (issue), C3
+  // (other compute instructions drain both pipes) and C4 (in-order pushes,
+  // made by retire_thread). A GEMM's or ALU's duration is known at issue, so
+  // the issue stage records its end and goes on to the next instruction.
+  constexpr auto mi = static_cast<size_t>(Module::COMPUTE);
+  const auto& prog = *rs_->program;
+  const Timing& t = *rs_->timing;
+  struct Flight {
+    uint64_t end;
+    uint32_t banks;
+    int pipe;
+  };
+  std::vector<Flight> flight;            // issued GEMM/ALU, pruned once ended
+  uint64_t pipe_end[2] = {t0_, t0_};     // e of each pipe's last instruction
+  uint64_t all_end = t0_, retire = t0_;  // latest e and latest retire cycle
+  while (remaining_[mi] > 0) {
+    while (cmdq_[mi].empty()) wait_for(cmd_ev_[mi]);
+    const uint32_t i = cmdq_[mi].front();
+    InsnRecord& rec = rec_.insns[i];
+    const isa::Insn& insn = prog.insns[i];
+    const bool gemm = insn.opcode() == Opcode::GEMM;
+    if (!gemm && insn.opcode() != Opcode::ALU) {  // C3: LOAD UOP/ACC/ACC_8BIT, FINISH
+      const uint64_t t1 = now();
+      if (t1 < all_end) wait_cycles(all_end - t1);
+      rec.wait_hazard = now() - t1;
+      issue_when_tokens_allow(Module::COMPUTE, i, rec);
+      execute(i, rec);
+      rec.end = now() - t0_;
+      all_end = retire = now();
+      model::push_tokens(prog, i, tokens_);
+      token_ev_.notify();
+      --remaining_[mi];
+      ++done_;
+      continue;
+    }
+    const int pipe = gemm ? 0 : 1;
+    const uint64_t t1 = now();
+    // C1: the uop scan (the uop buffer as it stands: every earlier LOAD UOP
+    // has completed).
+    const model::Datapath* dp = rs_->datapath ? rs_->datapath : rs_->checker;
+    const uint32_t banks = dp ? t.acc_banks(insn, dp->uops()) : (1u << kConcurrentAccBanks) - 1;
+    wait_cycles(t.scan_cycles(insn));
+    // C2: its pipe free, and every earlier instruction of the other pipe
+    // sharing a bank completed.
+    uint64_t ready = pipe_end[pipe];
+    for (const Flight& f : flight)
+      if (f.pipe != pipe && (f.banks & banks) != 0) ready = std::max(ready, f.end);
+    if (now() < ready) wait_cycles(ready - now());
+    rec.wait_hazard = now() - t1;
+    issue_when_tokens_allow(Module::COMPUTE, i, rec);
+    execute_data(i);
+    const uint64_t e = now() + (gemm ? t.gemm_cycles(insn) : t.alu_cycles(insn));
+    rec.end = e - t0_;
+    pipe_end[pipe] = e;
+    all_end = std::max(all_end, e);
+    std::erase_if(flight, [&](const Flight& f) { return f.end <= now(); });
+    flight.push_back({e, banks, pipe});
+    // C4: pushes in program order.
+    retire = std::max(retire, e);
+    model::TokenCounts add{};
+    model::push_tokens(prog, i, add);
+    for (size_t k = 0; k < add.size(); ++k) pending_push_[k] += add[k];
+    retire_q_.emplace_back(i, retire);
+    retire_ev_.notify();
+    --remaining_[mi];
+    wait_cycles(1);  // one issue a cycle: the next scan starts at s_i + 1
+  }
+}
+
+void Engine::retire_thread() {
+  // Makes the pushes of GEMM/ALU instructions at their retire cycles
+  // (alu.concurrent only; retire_left_ is 0 otherwise).
+  while (true) {
+    wait(start_ev_);
+    try {
+      const auto& prog = *rs_->program;
+      while (retire_left_ > 0) {
+        while (retire_q_.empty()) wait_for(retire_ev_);
+        const auto [i, r] = retire_q_.front();
+        if (now() < r) wait_cycles(r - now());
+        retire_q_.pop_front();
+        model::TokenCounts add{};
+        model::push_tokens(prog, i, add);
+        for (size_t k = 0; k < add.size(); ++k) {
+          pending_push_[k] -= add[k];
+          tokens_[k] += add[k];
+        }
+        token_ev_.notify();
+        --retire_left_;
+        ++done_;
+      }
+    } catch (const Abort&) {
+    }
+  }
+}
+
+void Engine::execute_data(uint32_t i) {
   const isa::Insn& insn = rs_->program->insns[i];
   model::Datapath* dp = rs_->datapath;
-  const Timing& t = *rs_->timing;
   try {
     if (dp) {
       switch (insn.opcode()) {
@@ -230,6 +354,12 @@ void Engine::execute(uint32_t i, InsnRecord& rec) {
     abort_all(e.what());
     throw Abort{};
   }
+}
+
+void Engine::execute(uint32_t i, InsnRecord& rec) {
+  const isa::Insn& insn = rs_->program->insns[i];
+  const Timing& t = *rs_->timing;
+  execute_data(i);
   switch (insn.opcode()) {
     case Opcode::LOAD:
       if (insn[Member::x_size] == 0) {

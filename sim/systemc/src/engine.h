@@ -98,9 +98,20 @@ class Engine : public sc_core::sc_module {
   void compute_thread() { module_thread(model::Module::COMPUTE); }
   void store_thread() { module_thread(model::Module::STORE); }
   void port_thread();
+  void retire_thread();
   void module_thread(model::Module m);
   void run_module(model::Module m);
+  /// The compute module with alu.concurrent (docs/timing.md, "Concurrent
+  /// ALU"): in-order issue to a GEMM and an ALU pipe, a bank scoreboard, and
+  /// token pushes in program order through retire_thread.
+  void run_compute_concurrent();
+  /// Issues instruction `i` of the module at the head of its queue once its
+  /// tokens allow (rule 4's token condition; the pushes not yet made by
+  /// issued compute instructions count against a queue's room).
+  void issue_when_tokens_allow(model::Module m, uint32_t i, InsnRecord& rec);
   void execute(uint32_t i, InsnRecord& rec);
+  /// The datapath (or the timing-only checker) part of execute().
+  void execute_data(uint32_t i);
   /// Moves `bursts` over the read port for `client`; returns when the last
   /// beat has arrived. Adds its waiting (non-transfer) cycles to `wait`.
   void dma_read(Client client, std::vector<Burst> bursts, uint64_t& wait);
@@ -114,6 +125,7 @@ class Engine : public sc_core::sc_module {
   sc_core::sc_event start_ev_, abort_ev_, token_ev_, port_ev_;
   sc_core::sc_event_or_list port_or_abort_;  // built once: `port_ev_ | abort_ev_` allocates a list per wait
   std::array<sc_core::sc_event, 3> cmd_ev_, pop_ev_;
+  sc_core::sc_event retire_ev_;
 
   // State of the current run.
   const RunSetup* rs_ = nullptr;
@@ -121,6 +133,12 @@ class Engine : public sc_core::sc_module {
   std::array<std::deque<uint32_t>, 3> cmdq_;
   std::array<uint32_t, 3> remaining_{};
   model::TokenCounts tokens_{};
+  // With alu.concurrent: compute instructions issued but not yet retired
+  // (instruction, retire cycle), in program order; their pushes not yet made;
+  // and how many GEMM/ALU instructions retire_thread has still to retire.
+  std::deque<std::pair<uint32_t, uint64_t>> retire_q_;
+  model::TokenCounts pending_push_{};
+  uint32_t retire_left_ = 0;
   uint32_t fetched_ = 0, done_ = 0;
   bool aborting_ = false;
   std::string error_;

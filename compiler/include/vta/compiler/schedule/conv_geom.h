@@ -150,6 +150,17 @@ inline bool whole_rows(const ConvGeom& g, const Tile& t, int64_t th, int64_t tw)
   if (g.pk) return pool_rows(g, th) == pool_rmax(g, t) && g.pho * g.pwo * g.ro < (int64_t{1} << 16);
   return tw == g.wo && th == t.th && g.ho * g.wo * g.ro < (int64_t{1} << 16);
 }
+/// With alu.concurrent (docs/timing.md, "Concurrent ALU"): whether
+/// emit_conv() emits each tile's epilogue and stores after the next tile's
+/// first GEMM step, so that the ALU pipe runs them beside it (tiles alternate
+/// ACC halves, the two banks). Only for tiles of several steps (with one, the
+/// store would wait for the next tile's whole GEMM, rule C4, and the tile
+/// after it for that store), without a fused pool (its epilogue reads the
+/// other half), a fused Add (an operand by GEMM pops a load token; an
+/// ACC_8BIT load drains both pipes) or a depthwise conv (one step).
+inline bool defers_epilogue(const ConvGeom& g, const Tile& t, const Config& c, bool fused_add) {
+  return c.alu.concurrent && !fused_add && g.pk == 0 && !g.dw && g.cib > t.tic;
+}
 /// Calls f(nb, oh0, ow0, ob0) for every output tile of `t` in emit_conv()'s
 /// order: rows, columns, then channel blocks; with a fused pool, channel
 /// blocks, then rows (each tile right after the one above it, whose last

@@ -22,6 +22,10 @@ struct InsnRecord {
   uint64_t end = 0;          // completed (tokens pushed)
   uint64_t wait_token = 0;   // at the head of its queue, waiting for tokens
   uint64_t wait_memory = 0;  // DMA cycles not moving its own data (latency, other clients)
+  // alu.concurrent, compute: cycles at the head of the queue before the token
+  // check, for the uop scan, its pipe and the bank scoreboard (or, for another
+  // compute instruction, the two pipes draining).
+  uint64_t wait_hazard = 0;
 };
 
 /// One burst on the memory port (recorded only when tracing).

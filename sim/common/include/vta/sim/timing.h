@@ -7,6 +7,11 @@
 
 #include "vta/isa/config.h"
 #include "vta/isa/fields.h"
+#include "vta/isa/microarch.h"  // kConcurrentAccBanks
+
+namespace vta::model {
+struct Uop;
+}
 
 namespace vta::sim {
 
@@ -38,6 +43,15 @@ class Timing {
   uint64_t alu_cycles(const isa::Insn& insn) const;
   /// ALU busy cycles without the latency (for the "ALU active" stat).
   uint64_t alu_active_cycles(const isa::Insn& insn) const;
+  /// With alu.concurrent: the banks (bit k: bank k) a GEMM or ALU touches:
+  /// those its destination range (ACC and OUT) and, for a vector ALU op, its
+  /// source range reach; each range is the hull [min uop index, max uop index
+  /// + the loops' last offset]. No bank for an instruction of no iteration.
+  /// `uops` is the uop buffer as the instruction will read it.
+  uint32_t acc_banks(const isa::Insn& insn, const std::vector<model::Uop>& uops) const;
+  /// With alu.concurrent: cycles the issue stage spends reading a GEMM's or
+  /// ALU's uops to find its banks (one uop a cycle; none for no iteration).
+  uint64_t scan_cycles(const isa::Insn& insn) const;
   /// LOAD: cycles spent zero-filling pad elements before the DMA starts.
   uint64_t pad_cycles(const isa::Insn& insn) const;
   /// The bursts that move a LOAD/STORE's rows: each row is split into bursts
