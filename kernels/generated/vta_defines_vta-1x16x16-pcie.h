@@ -50,7 +50,6 @@
 #define VTA_ALU_OPCODE_ADD 2  // ALU op
 #define VTA_ALU_OPCODE_SHR 3  // ALU op
 #define VTA_ALU_OPCODE_MUL 4  // ALU op
-#define VTA_ALU_OPCODE_SUB 5  // ALU op
 #define VTA_MEM_OPCODE_LSB 0  // field bit offset
 #define VTA_MEM_OPCODE_WIDTH 3  // field width
 #define VTA_MEM_POP_PREV_LSB 3  // field bit offset
@@ -161,7 +160,6 @@
 #define VTA_ALU_APPLY_ADD(a, b) ((int)((unsigned)a + (unsigned)b))
 #define VTA_ALU_APPLY_SHR(a, b) ((b & 32) ? ((b & 63) == 32 ? 0 : (int)((unsigned)a << (64 - (b & 63)))) : a >> (b & 31))
 #define VTA_ALU_APPLY_MUL(a, b) ((int)((unsigned)a * (unsigned)b))
-#define VTA_ALU_APPLY_SUB(a, b) ((int)((unsigned)a - (unsigned)b))
-#define VTA_ALU_CASES(a, b) case VTA_ALU_OPCODE_MIN: return VTA_ALU_APPLY_MIN(a, b); case VTA_ALU_OPCODE_MAX: return VTA_ALU_APPLY_MAX(a, b); case VTA_ALU_OPCODE_ADD: return VTA_ALU_APPLY_ADD(a, b); case VTA_ALU_OPCODE_SHR: return VTA_ALU_APPLY_SHR(a, b); case VTA_ALU_OPCODE_MUL: return VTA_ALU_APPLY_MUL(a, b); case VTA_ALU_OPCODE_SUB: return VTA_ALU_APPLY_SUB(a, b); default: break;
-#define VTA_ALU_OP_ENABLED(op) ((op) == VTA_ALU_OPCODE_MIN || (op) == VTA_ALU_OPCODE_MAX || (op) == VTA_ALU_OPCODE_ADD || (op) == VTA_ALU_OPCODE_SHR || ((op) == VTA_ALU_OPCODE_MUL && VTA_ALU_MUL_ENABLED) || (op) == VTA_ALU_OPCODE_SUB)
+#define VTA_ALU_CASES(a, b) case VTA_ALU_OPCODE_MIN: return VTA_ALU_APPLY_MIN(a, b); case VTA_ALU_OPCODE_MAX: return VTA_ALU_APPLY_MAX(a, b); case VTA_ALU_OPCODE_ADD: return VTA_ALU_APPLY_ADD(a, b); case VTA_ALU_OPCODE_SHR: return VTA_ALU_APPLY_SHR(a, b); case VTA_ALU_OPCODE_MUL: return VTA_ALU_APPLY_MUL(a, b); default: break;
+#define VTA_ALU_OP_ENABLED(op) ((op) == VTA_ALU_OPCODE_MIN || (op) == VTA_ALU_OPCODE_MAX || (op) == VTA_ALU_OPCODE_ADD || (op) == VTA_ALU_OPCODE_SHR || ((op) == VTA_ALU_OPCODE_MUL && VTA_ALU_MUL_ENABLED))
 #endif  // VTA_DEFINES_H_

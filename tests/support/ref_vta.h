@@ -120,8 +120,6 @@ int32_t ref_alu(uint32_t op, int32_t a, int32_t b) {
     }
     case 4:
       return static_cast<int32_t>(static_cast<uint32_t>(static_cast<uint64_t>(static_cast<int64_t>(a) * b)));
-    case 5:
-      return static_cast<int32_t>(static_cast<uint32_t>(static_cast<int64_t>(a) - b));
   }
   throw std::logic_error("reference: bad ALU opcode");
 }

@@ -49,7 +49,6 @@ package vta_pkg;
   localparam int ALU_OPCODE_ADD = 2;  // ALU op
   localparam int ALU_OPCODE_SHR = 3;  // ALU op
   localparam int ALU_OPCODE_MUL = 4;  // ALU op
-  localparam int ALU_OPCODE_SUB = 5;  // ALU op
   localparam int MEM_OPCODE_LSB = 0;  // field bit offset
   localparam int MEM_OPCODE_WIDTH = 3;  // field width
   localparam int MEM_POP_PREV_LSB = 3;  // field bit offset
@@ -163,7 +162,6 @@ package vta_pkg;
       ALU_OPCODE_ADD: alu_apply = a + b;
       ALU_OPCODE_SHR: alu_apply = b[5] ? (a << (7'd64 - 7'(b[5:0]))) : 32'($signed(a) >>> b[5:0]);
       ALU_OPCODE_MUL: alu_apply = ALU_MUL_ENABLED != 0 ? a * b : a;
-      ALU_OPCODE_SUB: alu_apply = a - b;
       default: alu_apply = a;
     endcase
   endfunction
