@@ -99,20 +99,11 @@ typedef struct {
   SRAM char* out;
 } Sram;
 
-// The immediate and shift rules of model::alu_apply.
+// model::alu_apply: each op's c_expr of isa/include/vta/isa/opcodes.def,
+// through the generated VTA_ALU_CASES.
 static inline int alu_apply(uint op, int a, int b) {
   switch (op) {
-    case VTA_ALU_OPCODE_MIN: return a < b ? a : b;
-    case VTA_ALU_OPCODE_MAX: return a > b ? a : b;
-    case VTA_ALU_OPCODE_ADD: return as_int(as_uint(a) + as_uint(b));
-    case VTA_ALU_OPCODE_SHR: {
-      // Low 6 bits of b, signed (-32..31): negative shifts left, -32 gives 0.
-      int n = (int)(as_uint(b) & 63u);
-      if (n >= 32) n -= 64;
-      if (n >= 0) return a >> n;
-      return n == -32 ? 0 : as_int(as_uint(a) << (uint)(-n));
-    }
-    case VTA_ALU_OPCODE_MUL: return as_int(as_uint(a) * as_uint(b));
+    VTA_ALU_CASES(a, b)
   }
   return a;
 }
@@ -520,12 +511,8 @@ __kernel void vta_run(__global uchar* dram, ulong dram_lo, ulong dram_bytes, ulo
       if (err == VTA_ERR_NONE) gemm(w, s);
 #endif
     } else if (opcode == VTA_OPCODE_ALU) {
-#if VTA_ALU_MUL_ENABLED
-      const uint max_op = VTA_ALU_OPCODE_MUL;
-#else
-      const uint max_op = VTA_ALU_OPCODE_SHR;
-#endif
-      err = FIELD(w, ALU_ALU_OPCODE) > max_op ? VTA_ERR_BAD_INSN : check_uops(w, 0, s.uop, &bad_uop);
+      const uint op = FIELD(w, ALU_ALU_OPCODE);
+      err = !VTA_ALU_OP_ENABLED(op) ? VTA_ERR_BAD_INSN : check_uops(w, 0, s.uop, &bad_uop);
 #if VTA_VARIANT_WORKGROUP
       if (err == VTA_ERR_NONE) alu(w, s, l_mark, l_flag);
 #else

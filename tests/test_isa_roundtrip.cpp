@@ -16,6 +16,7 @@
 #include <random>
 #include <set>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "error_of.h"
@@ -48,8 +49,16 @@ using vta::test::with_deps;
 
 constexpr Format kInsnFormats[] = {Format::MEM, Format::GEMM, Format::ALU};
 constexpr Format kAllFormats[] = {Format::MEM, Format::GEMM, Format::ALU, Format::UOP};
-constexpr MemId kAllMems[] = {MemId::UOP, MemId::WGT, MemId::INP, MemId::ACC, MemId::OUT, MemId::ACC_8BIT};
-constexpr AluOp kAllAluOps[] = {AluOp::MIN, AluOp::MAX, AluOp::ADD, AluOp::SHR, AluOp::MUL};
+// Every memory type and ALU op of opcodes.def (their upstream values are
+// pinned by CodeTable.UpstreamValues).
+template <class E>
+std::vector<E> all_codes(const std::vector<vta::isa::Code>& codes) {
+  std::vector<E> v;
+  for (const auto& c : codes) v.push_back(static_cast<E>(c.value));
+  return v;
+}
+const std::vector<MemId> kAllMems = all_codes<MemId>(vta::isa::memories());
+const std::vector<AluOp> kAllAluOps = all_codes<AluOp>(vta::isa::alu_ops());
 
 const char* format_name(Format f) {
   switch (f) {
@@ -297,6 +306,60 @@ TEST(IsaUpstream, EncodesTheSameBitsAsUpstreamBitfields) {
   }
   EXPECT_EQ(l.encode_uop(make_uop(5, 7, 3)), 5u | (7u << 11) | (3u << 22));
   EXPECT_EQ(l.encode_uop(make_uop(2047, 2047, 1023)), 0xffffffffu);
+}
+
+// opcodes.def's values are upstream's (hw_spec.h), written here by hand as
+// the independent check; the extensions are ours.
+TEST(IsaUpstream, CodeValuesMatchHwSpec) {
+  const std::pair<const char*, int> opcodes[] = {{"LOAD", 0}, {"STORE", 1}, {"GEMM", 2}, {"FINISH", 3}, {"ALU", 4}};
+  const std::pair<const char*, int> mems[] = {{"UOP", 0}, {"WGT", 1}, {"INP", 2},
+                                              {"ACC", 3}, {"OUT", 4}, {"ACC_8BIT", 5}};
+  const std::pair<const char*, int> alus[] = {{"MIN", 0}, {"MAX", 1}, {"ADD", 2}, {"SHR", 3}, {"MUL", 4}};
+  for (auto [name, v] : opcodes) EXPECT_EQ(static_cast<int>(*vta::isa::opcode_from_name(name)), v) << name;
+  for (auto [name, v] : mems) EXPECT_EQ(static_cast<int>(*vta::isa::mem_from_name(name)), v) << name;
+  for (auto [name, v] : alus) EXPECT_EQ(static_cast<int>(*vta::isa::alu_from_name(name)), v) << name;
+  EXPECT_STREQ(vta::isa::find_memory(5)->extension, "acc_8bit");
+  EXPECT_STREQ(vta::isa::find_alu_op(4)->extension, "alu_mul");
+  EXPECT_EQ(vta::isa::find_alu_op(2)->extension, nullptr);
+}
+
+// Each code table: values 0, 1, 2, ... in table order (the checks' "0..N"
+// bounds and the generated lists rely on it), unique names, values that fit
+// their field, names that round-trip, and extensions that name a BOOL knob
+// of the isa section.
+TEST(CodeTable, ValuesAreDenseUniqueAndFitTheirFields) {
+  const Layout l(vta::default_config());
+  const std::tuple<const std::vector<vta::isa::Code>*, Format, Member> tables[] = {
+      {&vta::isa::opcodes(), Format::GEMM, Member::opcode},
+      {&vta::isa::memories(), Format::MEM, Member::memory_type},
+      {&vta::isa::alu_ops(), Format::ALU, Member::alu_opcode}};
+  for (const auto& [codes, format, member] : tables) {
+    const int width = l.find(format, member)->width;
+    std::set<std::string> names;
+    for (size_t i = 0; i < codes->size(); ++i) {
+      const vta::isa::Code& c = (*codes)[i];
+      EXPECT_EQ(static_cast<size_t>(c.value), i) << c.name;
+      EXPECT_LT(static_cast<unsigned>(c.value), 1u << width)
+          << c.name << " does not fit " << vta::isa::member_name(member);
+      EXPECT_TRUE(names.insert(c.name).second) << c.name << " is named twice";
+      if (c.extension) {
+        const auto& k = vta::knobs();
+        const auto it = std::find_if(k.begin(), k.end(), [&](const vta::KnobInfo& kn) {
+          return std::string(kn.section) == "isa" && kn.name == std::string(c.extension);
+        });
+        ASSERT_NE(it, k.end()) << c.name << ": no knob isa." << c.extension;
+        EXPECT_EQ(it->kind, vta::KnobKind::BOOL) << c.name;
+      }
+    }
+  }
+  for (const auto& c : vta::isa::opcodes())
+    EXPECT_EQ(vta::isa::opcode_name(*vta::isa::opcode_from_name(c.name)), std::string(c.name));
+  for (const auto& c : vta::isa::memories())
+    EXPECT_EQ(vta::isa::mem_name(*vta::isa::mem_from_name(c.name)), std::string(c.name));
+  for (const auto& c : vta::isa::alu_ops()) {
+    EXPECT_EQ(vta::isa::alu_name(*vta::isa::alu_from_name(c.name)), std::string(c.name));
+    EXPECT_TRUE(c.c_expr && *c.c_expr && c.sv_expr && *c.sv_expr) << c.name << " has no semantics";
+  }
 }
 
 TEST(IsaUpstream, DecodesAnUpstreamLoadUop) {

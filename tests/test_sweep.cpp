@@ -28,6 +28,7 @@
 #include "vta/model/backend.h"
 #include "vta/sweeps/constraints.h"
 #include "vta/sweeps/layer_energy.h"
+#include "vta/sweeps/metrics.h"
 #include "vta/sweeps/pareto.h"
 #include "vta/sweeps/space.h"
 #include "vta/sweeps/spec.h"
@@ -329,6 +330,41 @@ TEST(SweepRunner, ResourceColumnsConstraintsAndDeviceFit) {
   EXPECT_NE(fast.find("clock.mhz 400 is above the Fmax estimate"), std::string::npos) << fast;
 }
 
+// The results table's metric columns are metrics.def's: version 1's before
+// the metrics JSON, each later version's after `finished`, in that order (as
+// an upgraded store has them); the schema version is the highest column's.
+TEST(SweepStore, ResultColumnsFollowTheMetricTable) {
+  const auto dir = sweep_dir("metric-columns");
+  const std::string db = (dir / "m.db").string();
+  { Store s(db, true); }
+  sqlite3* h = nullptr;
+  ASSERT_EQ(sqlite3_open(db.c_str(), &h), SQLITE_OK);
+  std::vector<std::string> cols;
+  ASSERT_EQ(sqlite3_exec(
+                h, "SELECT name FROM pragma_table_info('results')",
+                [](void* out, int, char** v, char**) {
+                  static_cast<std::vector<std::string>*>(out)->push_back(v[0]);
+                  return 0;
+                },
+                &cols, nullptr),
+            SQLITE_OK);
+  sqlite3_close(h);
+  std::vector<std::string> want = {"point_key", "stage", "stage_name", "status", "error", "check"};
+  int newest = 2;
+  for (const MetricInfo& m : metrics())
+    if (m.column == 1) want.push_back(m.name);
+  for (const char* c : {"metrics", "wall_s", "finished"}) want.push_back(c);
+  for (int v = 2; v <= kSchemaVersion; ++v)
+    for (const MetricInfo& m : metrics())
+      if (m.column == v) want.push_back(m.name), newest = v;
+  EXPECT_EQ(cols, want);
+  EXPECT_EQ(kSchemaVersion, newest);
+  EXPECT_EQ(metric_names().front(), "cycles");
+  EXPECT_TRUE(is_cycle_model_metric("energy_uj"));
+  EXPECT_FALSE(is_cycle_model_metric("cycles"));
+  EXPECT_EQ(find_metric("lut"), nullptr) << "estimate columns are not in the table";
+}
+
 // Energy from stage 2 on, per point and per layer, with the device's static
 // power; a store of schema version 1 (no energy columns) is upgraded in place.
 TEST(SweepRunner, EnergyIsAStageTwoObjectiveAndVersion1StoresUpgrade) {
@@ -345,17 +381,16 @@ TEST(SweepRunner, EnergyIsAStageTwoObjectiveAndVersion1StoresUpgrade) {
   // Make it a version-1 store, as an older vta wrote it.
   sqlite3* h = nullptr;
   ASSERT_EQ(sqlite3_open(db.c_str(), &h), SQLITE_OK);
-  ASSERT_EQ(sqlite3_exec(h,
-                         "ALTER TABLE results DROP COLUMN energy_uj; ALTER TABLE layers DROP COLUMN energy_uj; "
-                         "UPDATE sweep SET schema_version = 1",
-                         nullptr, nullptr, nullptr),
-            SQLITE_OK)
-      << sqlite3_errmsg(h);
+  // (Without the columns of every version after 1: metrics.def's.)
+  std::string to_v1 = "ALTER TABLE layers DROP COLUMN energy_uj; UPDATE sweep SET schema_version = 1;";
+  for (const MetricInfo& m : metrics())
+    if (m.column >= 2) to_v1 += std::string(" ALTER TABLE results DROP COLUMN ") + m.name + ";";
+  ASSERT_EQ(sqlite3_exec(h, to_v1.c_str(), nullptr, nullptr, nullptr), SQLITE_OK) << sqlite3_errmsg(h);
   sqlite3_close(h);
   const auto r = run_vta("sweep run -q " + spec + " --db " + db);
   ASSERT_EQ(r.code, 0) << r.out;
   const auto j = nlohmann::json::parse(run_vta("sweep export --json --layers " + db).out);
-  EXPECT_EQ(j["sweep"]["schema_version"], 2);
+  EXPECT_EQ(j["sweep"]["schema_version"], kSchemaVersion);
   ASSERT_EQ(j["points"].size(), 2u);
   double e[2] = {0, 0};
   for (size_t p = 0; p < 2; ++p) {

@@ -181,8 +181,9 @@ std::vector<NamedProgram> corner_programs(const Config& c, uint32_t seed) {
                      compute_case(one_uop, [](Corners&, ImageBuilder&) { return list({gemm(false, 0, 1, 3, 1)}); },
                                   {2147483000, -2147483000, 2147483647, -2147483647 - 1}));
   const bool mul = c.isa.alu_mul;
-  for (AluOp a : {AluOp::MIN, AluOp::MAX, AluOp::ADD, AluOp::SHR, AluOp::MUL}) {
-    if (a == AluOp::MUL && !mul) continue;
+  for (const isa::Code& op : isa::alu_ops()) {
+    if (!op.enabled(c)) continue;
+    const auto a = static_cast<AluOp>(op.value);
     for (bool imm : {true, false}) {
       cases.emplace_back(fmt::format("alu_{}_{}", isa::alu_name(a), imm ? "imm" : "vector"),
                          compute_case(alu_uops, [a, imm](Corners& k, ImageBuilder&) {

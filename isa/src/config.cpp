@@ -45,12 +45,12 @@ std::vector<KnobInfo> make_knobs() {
   std::vector<KnobInfo> v;
 #define VTA_SECTION(sec, doc)
 #define VTA_END(sec)
-#define VTA_KNOB(sec, nm, kind, def, mn, mx, doc)                                                \
+#define VTA_KNOB(sec, nm, kind, def, mn, mx, doc, ...)                                           \
   v.push_back(KnobInfo{#sec, #nm, KnobKind::kind, #def, static_cast<double>(VTA_MIN_##kind(mn)), \
                        static_cast<double>(VTA_MIN_##kind(mx)), VTA_CHOICES_##kind(mn), doc,     \
                        [](Config& c) -> KnobInfo::Ref { return &c.sec.nm; }});
-#define VTA_KNOB_LATE(sec, nm, kind, def, mn, mx, doc) \
-  VTA_KNOB(sec, nm, kind, def, mn, mx, doc)            \
+#define VTA_KNOB_LATE(sec, nm, kind, def, mn, mx, doc, ...) \
+  VTA_KNOB(sec, nm, kind, def, mn, mx, doc)                 \
   v.back().late = true;
 #include "vta/isa/config_knobs.def"
 #undef VTA_SECTION
@@ -64,8 +64,8 @@ std::vector<SectionInfo> make_sections() {
   std::vector<SectionInfo> v;
 #define VTA_SECTION(sec, doc) v.push_back(SectionInfo{#sec, doc});
 #define VTA_END(sec)
-#define VTA_KNOB(sec, nm, kind, def, mn, mx, doc)
-#define VTA_KNOB_LATE(sec, nm, kind, def, mn, mx, doc)
+#define VTA_KNOB(...)
+#define VTA_KNOB_LATE(...)
 #include "vta/isa/config_knobs.def"
 #undef VTA_SECTION
 #undef VTA_KNOB
@@ -394,22 +394,22 @@ std::string knob_value_text(const Config& c, const KnobInfo& k) {
 }
 
 int64_t Config::elem_bytes(int mem_id) const {
-  switch (mem_id) {
-    case 0:
+  using isa::MemId;
+  switch (static_cast<MemId>(mem_id)) {
+    case MemId::UOP:
       return derived.uop_elem_bytes;
-    case 1:
+    case MemId::WGT:
       return derived.wgt_elem_bytes;
-    case 2:
+    case MemId::INP:
       return derived.inp_elem_bytes;
-    case 3:
+    case MemId::ACC:
       return derived.acc_elem_bytes;
-    case 4:
+    case MemId::OUT:
       return derived.out_elem_bytes;
-    case 5:
-      return derived.out_elem_bytes;  // ACC_8BIT: batch x block_out bytes, like OUT
-    default:
-      fail("memory type {} does not exist (0..5)", mem_id);
+    case MemId::ACC_8BIT:
+      return derived.out_elem_bytes;  // batch x block_out bytes, like OUT
   }
+  fail("memory type {} does not exist (0..{})", mem_id, isa::memories().back().value);
 }
 
 std::string Config::hash() const {

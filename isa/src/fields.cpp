@@ -9,10 +9,77 @@
 
 namespace vta::isa {
 
+// opcodes.def's extension column: BASE, or ISA(knob) (a boolean isa.* knob),
+// as two initialisers of Code (extension's name, and the reader of the knob).
+#define BASE nullptr, nullptr
+#define ISA(knob) #knob, [](const Config& c) { return c.isa.knob; }
+
+// Function-local tables: other files' static initialisers may name codes.
+const std::vector<Code>& opcodes() {
+  static const std::vector<Code> codes = {
+#define VTA_OPCODE(name, value, format, doc) {#name, value, Format::format, nullptr, nullptr, nullptr, doc, nullptr},
+#define VTA_MEMORY(...)
+#define VTA_ALU_OP(...)
+#include "vta/isa/opcodes.def"
+#undef VTA_OPCODE
+#undef VTA_MEMORY
+#undef VTA_ALU_OP
+  };
+  return codes;
+}
+
 namespace {
-constexpr const char* kOpcodeNames[] = {"LOAD", "STORE", "GEMM", "FINISH", "ALU"};
-constexpr const char* kMemNames[] = {"UOP", "WGT", "INP", "ACC", "OUT", "ACC_8BIT"};
-constexpr const char* kAluNames[] = {"MIN", "MAX", "ADD", "SHR", "MUL"};
+Code memory_code(const char* name, uint8_t value, const char* ext, bool (*on)(const Config&), const char* doc) {
+  return Code{name, value, Format::MEM, ext, nullptr, nullptr, doc, on};
+}
+Code alu_code(const char* name, uint8_t value, const char* ext, bool (*on)(const Config&), const char* c_expr,
+              const char* sv_expr, const char* doc) {
+  return Code{name, value, Format::ALU, ext, c_expr, sv_expr, doc, on};
+}
+
+}  // namespace
+
+const std::vector<Code>& memories() {
+  static const std::vector<Code> codes = {
+#define VTA_OPCODE(...)
+#define VTA_MEMORY(name, value, ext, doc) memory_code(#name, value, ext, doc),
+#define VTA_ALU_OP(...)
+#include "vta/isa/opcodes.def"
+#undef VTA_OPCODE
+#undef VTA_MEMORY
+#undef VTA_ALU_OP
+  };
+  return codes;
+}
+
+const std::vector<Code>& alu_ops() {
+  static const std::vector<Code> codes = {
+#define VTA_OPCODE(...)
+#define VTA_MEMORY(...)
+#define VTA_ALU_OP(name, value, ext, c_expr, sv_expr, doc) alu_code(#name, value, ext, #c_expr, sv_expr, doc),
+#include "vta/isa/opcodes.def"
+#undef VTA_OPCODE
+#undef VTA_MEMORY
+#undef VTA_ALU_OP
+  };
+  return codes;
+}
+#undef BASE
+#undef ISA
+
+namespace {
+
+const Code* find_code(const std::vector<Code>& codes, uint32_t value) {
+  for (const Code& c : codes)
+    if (c.value == value) return &c;
+  return nullptr;
+}
+const Code* code_named(const std::vector<Code>& codes, std::string_view s) {
+  for (const Code& c : codes)
+    if (s == c.name) return &c;
+  return nullptr;
+}
+
 constexpr const char* kMemberNames[] = {
 #define VTA_MEMBER(name, doc) #name,
 #define VTA_FIELD(...)
@@ -51,30 +118,40 @@ int width_of(WidthSrc src, const Config& c) {
 uint64_t mask(int width) { return width >= 64 ? ~0ull : ((1ull << width) - 1); }
 }  // namespace
 
+const Code* find_opcode(uint32_t value) { return find_code(opcodes(), value); }
+const Code* find_memory(uint32_t value) { return find_code(memories(), value); }
+const Code* find_alu_op(uint32_t value) { return find_code(alu_ops(), value); }
+
+std::string code_list(const std::vector<Code>& codes) {
+  std::string s;
+  for (const Code& c : codes) s += fmt::format("{}{} {}", s.empty() ? "" : ", ", c.name, c.value);
+  return s;
+}
+
 const char* opcode_name(Opcode op) {
-  auto i = static_cast<size_t>(op);
-  return i < 5 ? kOpcodeNames[i] : "?";
+  const Code* c = find_opcode(static_cast<uint32_t>(op));
+  return c ? c->name : "?";
 }
 const char* mem_name(MemId m) {
-  auto i = static_cast<size_t>(m);
-  return i < 6 ? kMemNames[i] : "?";
+  const Code* c = find_memory(static_cast<uint32_t>(m));
+  return c ? c->name : "?";
 }
 const char* alu_name(AluOp a) {
-  auto i = static_cast<size_t>(a);
-  return i < 5 ? kAluNames[i] : "?";
+  const Code* c = find_alu_op(static_cast<uint32_t>(a));
+  return c ? c->name : "?";
 }
 const char* member_name(Member m) { return kMemberNames[static_cast<size_t>(m)]; }
 
 std::optional<Opcode> opcode_from_name(std::string_view s) {
-  if (auto i = index_of(kOpcodeNames, s)) return static_cast<Opcode>(*i);
+  if (const Code* c = code_named(opcodes(), s)) return static_cast<Opcode>(c->value);
   return std::nullopt;
 }
 std::optional<MemId> mem_from_name(std::string_view s) {
-  if (auto i = index_of(kMemNames, s)) return static_cast<MemId>(*i);
+  if (const Code* c = code_named(memories(), s)) return static_cast<MemId>(c->value);
   return std::nullopt;
 }
 std::optional<AluOp> alu_from_name(std::string_view s) {
-  if (auto i = index_of(kAluNames, s)) return static_cast<AluOp>(*i);
+  if (const Code* c = code_named(alu_ops(), s)) return static_cast<AluOp>(c->value);
   return std::nullopt;
 }
 std::optional<Member> member_from_name(std::string_view s) {
@@ -83,17 +160,8 @@ std::optional<Member> member_from_name(std::string_view s) {
 }
 
 Format format_of(Opcode op) {
-  switch (op) {
-    case Opcode::LOAD:
-    case Opcode::STORE:
-      return Format::MEM;
-    case Opcode::GEMM:
-    case Opcode::FINISH:
-      return Format::GEMM;
-    case Opcode::ALU:
-      return Format::ALU;
-  }
-  fail("opcode {} does not exist (LOAD 0, STORE 1, GEMM 2, FINISH 3, ALU 4)", static_cast<int>(op));
+  if (const Code* c = find_opcode(static_cast<uint32_t>(op))) return c->format;
+  fail("opcode {} does not exist ({})", static_cast<int>(op), code_list(opcodes()));
 }
 
 const std::vector<FieldSpec>& field_specs() {
@@ -145,10 +213,12 @@ VTA_NO_FUZZ_COVERAGE Raw128 Layout::encode(const Insn& insn) const {
 }
 
 Insn Layout::decode(const Raw128& raw, int64_t index) const {
-  auto op = static_cast<uint32_t>(raw.w[0] & 7);
-  if (op > 4) {
-    if (index >= 0) fail("instruction {}: unknown opcode {} (LOAD 0, STORE 1, GEMM 2, FINISH 3, ALU 4)", index, op);
-    fail("unknown opcode {} (LOAD 0, STORE 1, GEMM 2, FINISH 3, ALU 4)", op);
+  // Every format starts with the opcode, at the same place.
+  const FieldPos& at = *find(Format::GEMM, Member::opcode);
+  const auto op = static_cast<uint32_t>((raw.w[0] >> at.lsb) & mask(at.width));
+  if (!find_opcode(op)) {
+    if (index >= 0) fail("instruction {}: unknown opcode {} ({})", index, op, code_list(opcodes()));
+    fail("unknown opcode {} ({})", op, code_list(opcodes()));
   }
   Insn insn;
   for (const auto& p : fields(format_of(static_cast<Opcode>(op))))

@@ -1,12 +1,16 @@
 // Generators of the SystemVerilog package and the OpenCL defines header from
-// the config and the field table. The SystemVerilog keeps to the subset that
-// both Verilator 5.006 and yosys 0.23 handle (localparams only).
+// the config, the knobs marked VTA_PKG (config_knobs.def), the code table
+// (opcodes.def) and the field table (fields.def). The SystemVerilog keeps to
+// the subset that both Verilator 5.006 and yosys 0.23 handle (localparams
+// and one automatic function).
 #include <cctype>
+#include <tuple>
 
 #include <fmt/format.h>
 
 #include "vta/isa/config.h"
 #include "vta/isa/control_chars.h"
+#include "vta/isa/error.h"
 #include "vta/isa/fields.h"
 
 namespace vta::isa {
@@ -33,74 +37,43 @@ const char* format_prefix(Format f) {
   return "?";
 }
 
-struct Param {
-  std::string name;
-  int64_t value;
-  std::string doc;
-};
+// A knob's value as a package constant (a BOOL as 0/1).
+int64_t as_param(int64_t v) { return v; }
+int64_t as_param(bool v) { return v ? 1 : 0; }
 
-// Every named constant both generated files carry, in one list.
-std::vector<Param> params(const Config& c) {
-  const auto& d = c.derived;
-  std::vector<Param> p = {
-      {"BATCH", c.gemm.batch, "GEMM rows"},
-      {"BLOCK_IN", c.gemm.block_in, "GEMM reduction width"},
-      {"BLOCK_OUT", c.gemm.block_out, "GEMM output channels"},
-      {"INP_WIDTH", c.dtype.inp_bits, "bits per input element"},
-      {"WGT_WIDTH", c.dtype.wgt_bits, "bits per weight element"},
-      {"ACC_WIDTH", c.dtype.acc_bits, "bits per accumulator element"},
-      {"OUT_WIDTH", c.dtype.out_bits, "bits per output element"},
-      {"GEMM_PIPELINE_DEPTH", c.gemm.pipeline_depth, "GEMM issue-to-writeback cycles"},
-      {"ALU_LANES", c.alu.lanes, "tensor ALU lanes"},
-      {"ALU_LATENCY", c.alu.latency, "tensor ALU latency"},
-      {"ALU_II_IMM", c.alu.ii_imm, "ALU initiation interval, immediate"},
-      {"ALU_II_VECTOR", c.alu.ii_vector, "ALU initiation interval, vector-vector"},
-      {"CMD_QUEUE_DEPTH", c.queues.command_depth, "command queue entries"},
-      {"TOKEN_QUEUE_DEPTH", c.queues.token_depth, "dependency token queue entries"},
-      {"BUS_WIDTH", c.memory.bus_bits, "memory port width in bits"},
-      {"MAX_BURST", c.memory.max_burst, "beats per burst"},
-      {"UOP_ELEM_BYTES", d.uop_elem_bytes, "DRAM bytes per UOP element"},
-      {"INP_ELEM_BYTES", d.inp_elem_bytes, "DRAM bytes per INP element"},
-      {"WGT_ELEM_BYTES", d.wgt_elem_bytes, "DRAM bytes per WGT element"},
-      {"ACC_ELEM_BYTES", d.acc_elem_bytes, "DRAM bytes per ACC element"},
-      {"OUT_ELEM_BYTES", d.out_elem_bytes, "DRAM bytes per OUT element"},
-      {"UOP_BUFF_DEPTH", d.uop_depth, "uop buffer entries"},
-      {"INP_BUFF_DEPTH", d.inp_depth, "input buffer entries"},
-      {"WGT_BUFF_DEPTH", d.wgt_depth, "weight buffer entries"},
-      {"ACC_BUFF_DEPTH", d.acc_depth, "accumulator buffer entries"},
-      {"OUT_BUFF_DEPTH", d.out_depth, "output buffer entries"},
-      {"LOG_UOP_BUFF_DEPTH", d.log_uop_depth, "uop index bits"},
-      {"LOG_INP_BUFF_DEPTH", d.log_inp_depth, "input index bits"},
-      {"LOG_WGT_BUFF_DEPTH", d.log_wgt_depth, "weight index bits"},
-      {"LOG_ACC_BUFF_DEPTH", d.log_acc_depth, "accumulator index bits"},
-      {"ALU_MUL_ENABLED", c.isa.alu_mul ? 1 : 0, "ISA extension: ALU MUL"},
-      {"ACC_8BIT_ENABLED", c.isa.acc_8bit ? 1 : 0, "ISA extension: ACC_8BIT loads"},
-      {"OPCODE_LOAD", 0, "opcode"},
-      {"OPCODE_STORE", 1, "opcode"},
-      {"OPCODE_GEMM", 2, "opcode"},
-      {"OPCODE_FINISH", 3, "opcode"},
-      {"OPCODE_ALU", 4, "opcode"},
-      {"MEM_ID_UOP", 0, "memory type"},
-      {"MEM_ID_WGT", 1, "memory type"},
-      {"MEM_ID_INP", 2, "memory type"},
-      {"MEM_ID_ACC", 3, "memory type"},
-      {"MEM_ID_OUT", 4, "memory type"},
-      {"MEM_ID_ACC_8BIT", 5, "memory type"},
-      {"ALU_OPCODE_MIN", 0, "ALU op"},
-      {"ALU_OPCODE_MAX", 1, "ALU op"},
-      {"ALU_OPCODE_ADD", 2, "ALU op"},
-      {"ALU_OPCODE_SHR", 3, "ALU op"},
-      {"ALU_OPCODE_MUL", 4, "ALU op"},
+// The knobs marked VTA_PKG(place, ...) in config_knobs.def, in file order.
+std::vector<PackageParam> marked_knobs(const Config& c, PackagePlace place) {
+  std::vector<PackageParam> p;
+  auto add = [&](const char* key, int64_t value, PackagePlace where, const char* name, PackageMatch match,
+                 const char* doc) {
+    if (where == place) p.push_back({name, value, doc, match, key});
   };
-  Layout l(c);
-  for (Format f : {Format::MEM, Format::GEMM, Format::ALU, Format::UOP}) {
-    for (const auto& fp : l.fields(f)) {
-      std::string base = fmt::format("{}_{}", format_prefix(f), upper(member_name(fp.member)));
-      p.push_back({base + "_LSB", fp.lsb, "field bit offset"});
-      p.push_back({base + "_WIDTH", fp.width, "field width"});
-    }
-  }
+#define VTA_PKG(where, name, match, doc) PackagePlace::where, #name, PackageMatch::match, doc
+#define VTA_SECTION(sec, doc)
+#define VTA_END(sec)
+#define VTA_KNOB(sec, nm, kind, def, mn, mx, doc, ...) __VA_OPT__(add(#sec "." #nm, as_param(c.sec.nm), __VA_ARGS__);)
+#define VTA_KNOB_LATE VTA_KNOB
+#include "vta/isa/config_knobs.def"
+#undef VTA_PKG
+#undef VTA_SECTION
+#undef VTA_END
+#undef VTA_KNOB
+#undef VTA_KNOB_LATE
   return p;
+}
+
+// The codes of one table of opcodes.def as PREFIX_NAME constants.
+void add_codes(std::vector<PackageParam>& p, const std::vector<Code>& codes, std::string_view prefix, const char* doc) {
+  for (const Code& k : codes)
+    p.push_back({fmt::format("{}_{}", prefix, k.name), k.value, doc, PackageMatch::EXACT, ""});
+}
+
+// The package constant of the knob that enables extension `k`.
+std::string extension_param(const Config& c, const Code& k) {
+  for (const auto& p : marked_knobs(c, PackagePlace::EXT))
+    if (p.knob == std::string("isa.") + k.extension) return p.name;
+  fail("opcodes.def: {} is enabled by isa.{}, which has no VTA_PKG(EXT, ...) marker in config_knobs.def", k.name,
+       k.extension);
 }
 
 // `text` as it may stand inside a // comment of a generated source: the
@@ -115,18 +88,71 @@ std::string comment_text(std::string_view text) {
 std::string banner(const Config& c, std::string_view comment, std::string_view what) {
   const std::string name = comment_text(c.name);
   return fmt::format(
-      "{} GENERATED by `vta gen {} --config {}` from isa/include/vta/isa/fields.def and config_knobs.def; "
-      "do not edit.\n{} Design '{}', config hash {}.\n",
+      "{} GENERATED by `vta gen {} --config {}` from isa/include/vta/isa/fields.def, opcodes.def and "
+      "config_knobs.def; do not edit.\n{} Design '{}', config hash {}.\n",
       comment, what, name, comment, name, c.hash());
 }
 
 }  // namespace
 
+std::vector<PackageParam> package_params(const Config& c) {
+  const auto& d = c.derived;
+  std::vector<PackageParam> p = marked_knobs(c, PackagePlace::SHAPE);
+  for (auto& k : marked_knobs(c, PackagePlace::UARCH)) p.push_back(std::move(k));
+  // Quantities derived from the knobs (Config::Derived), not knobs themselves.
+  const std::tuple<const char*, int64_t, const char*> derived[] = {
+      {"UOP_ELEM_BYTES", d.uop_elem_bytes, "DRAM bytes per UOP element"},
+      {"INP_ELEM_BYTES", d.inp_elem_bytes, "DRAM bytes per INP element"},
+      {"WGT_ELEM_BYTES", d.wgt_elem_bytes, "DRAM bytes per WGT element"},
+      {"ACC_ELEM_BYTES", d.acc_elem_bytes, "DRAM bytes per ACC element"},
+      {"OUT_ELEM_BYTES", d.out_elem_bytes, "DRAM bytes per OUT element"},
+      {"UOP_BUFF_DEPTH", d.uop_depth, "uop buffer entries"},
+      {"INP_BUFF_DEPTH", d.inp_depth, "input buffer entries"},
+      {"WGT_BUFF_DEPTH", d.wgt_depth, "weight buffer entries"},
+      {"ACC_BUFF_DEPTH", d.acc_depth, "accumulator buffer entries"},
+      {"OUT_BUFF_DEPTH", d.out_depth, "output buffer entries"},
+      {"LOG_UOP_BUFF_DEPTH", d.log_uop_depth, "uop index bits"},
+      {"LOG_INP_BUFF_DEPTH", d.log_inp_depth, "input index bits"},
+      {"LOG_WGT_BUFF_DEPTH", d.log_wgt_depth, "weight index bits"},
+      {"LOG_ACC_BUFF_DEPTH", d.log_acc_depth, "accumulator index bits"}};
+  for (const auto& [name, v, doc] : derived) p.push_back({name, v, doc, PackageMatch::EXACT, ""});
+  for (auto& k : marked_knobs(c, PackagePlace::EXT)) p.push_back(std::move(k));
+  add_codes(p, opcodes(), "OPCODE", "opcode");
+  add_codes(p, memories(), "MEM_ID", "memory type");
+  add_codes(p, alu_ops(), "ALU_OPCODE", "ALU op");
+  Layout l(c);
+  for (Format f : {Format::MEM, Format::GEMM, Format::ALU, Format::UOP}) {
+    for (const auto& fp : l.fields(f)) {
+      std::string base = fmt::format("{}_{}", format_prefix(f), upper(member_name(fp.member)));
+      p.push_back({base + "_LSB", fp.lsb, "field bit offset", PackageMatch::EXACT, ""});
+      p.push_back({base + "_WIDTH", fp.width, "field width", PackageMatch::EXACT, ""});
+    }
+  }
+  return p;
+}
+
 std::string generate_sv_package(const Config& c) {
   std::string out = banner(c, "//", "sv");
   out += "package vta_pkg;\n";
-  for (const auto& p : params(c)) out += fmt::format("  localparam int {} = {};  // {}\n", p.name, p.value, p.doc);
+  for (const auto& p : package_params(c))
+    out += fmt::format("  localparam int {} = {};  // {}\n", p.name, p.value, p.doc);
   out += "  localparam int INSN_WIDTH = 128;\n  localparam int UOP_WIDTH = 32;\n";
+  // The ALU ops' semantics (the sv_expr column of opcodes.def). An op whose
+  // extension the design leaves out computes `a`, so no hardware is built
+  // for it (the checks refuse it before it runs).
+  out +=
+      "  // acc[dst] = alu_apply(op, acc[dst], use_imm ? imm : acc[src]): the ALU ops of opcodes.def\n"
+      "  function automatic logic [31:0] alu_apply(input logic [ALU_ALU_OPCODE_WIDTH-1:0] op, input logic [31:0] a,\n"
+      "                                            input logic [31:0] b);\n"
+      "    case (32'(op))\n";
+  for (const Code& k : alu_ops()) {
+    if (k.extension)
+      out +=
+          fmt::format("      ALU_OPCODE_{}: alu_apply = {} != 0 ? {} : a;\n", k.name, extension_param(c, k), k.sv_expr);
+    else
+      out += fmt::format("      ALU_OPCODE_{}: alu_apply = {};\n", k.name, k.sv_expr);
+  }
+  out += "      default: alu_apply = a;\n    endcase\n  endfunction\n";
   out += "endpackage\n";
   return out;
 }
@@ -134,8 +160,26 @@ std::string generate_sv_package(const Config& c) {
 std::string generate_opencl_defines(const Config& c) {
   std::string out = banner(c, "//", "cl");
   out += "#ifndef VTA_DEFINES_H_\n#define VTA_DEFINES_H_\n";
-  for (const auto& p : params(c)) out += fmt::format("#define VTA_{} {}  // {}\n", p.name, p.value, p.doc);
-  out += "#endif  // VTA_DEFINES_H_\n";
+  for (const auto& p : package_params(c)) out += fmt::format("#define VTA_{} {}  // {}\n", p.name, p.value, p.doc);
+  // The ALU ops (the c_expr column of opcodes.def) as function-like macros:
+  // kernel code, like vta.cl, rather than numbers of the design. One line
+  // each, no continuation: no line of a generated file ends in a backslash.
+  out +=
+      "// The ALU ops of opcodes.def over int a and b: VTA_ALU_APPLY_X(a, b) computes op X;\n"
+      "// VTA_ALU_CASES(a, b) is a `case VTA_ALU_OPCODE_X: return ...;` for each; VTA_ALU_OP_ENABLED(op) says\n"
+      "// whether this design runs op.\n";
+  for (const Code& k : alu_ops()) out += fmt::format("#define VTA_ALU_APPLY_{}(a, b) ({})\n", k.name, k.c_expr);
+  out += "#define VTA_ALU_CASES(a, b)";
+  for (const Code& k : alu_ops())
+    out += fmt::format(" case VTA_ALU_OPCODE_{0}: return VTA_ALU_APPLY_{0}(a, b);", k.name);
+  out += " default: break;\n#define VTA_ALU_OP_ENABLED(op) (";
+  for (size_t i = 0; i < alu_ops().size(); ++i) {
+    const Code& k = alu_ops()[i];
+    out += fmt::format("{}{}", i ? " || " : "",
+                       k.extension ? fmt::format("((op) == VTA_ALU_OPCODE_{} && VTA_{})", k.name, extension_param(c, k))
+                                   : fmt::format("(op) == VTA_ALU_OPCODE_{}", k.name));
+  }
+  out += ")\n#endif  // VTA_DEFINES_H_\n";
   return out;
 }
 

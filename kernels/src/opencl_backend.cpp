@@ -60,8 +60,16 @@ struct Flavor {
   auto operator<=>(const Flavor&) const = default;
 };
 
+/// Whether a "#define NAME..." line defines a function-like macro.
+bool function_like(const std::string& line) {
+  const size_t end = line.find_first_of(" (", 8);
+  return end != std::string::npos && line[end] == '(';
+}
+
 /// The text prepended to the kernel: the generated defines, the flavor, and a
-/// hash of both (the defines lines only: names and comments do not count).
+/// hash of both (the object-like defines lines only: names and comments do not
+/// count, nor do the function-like macros of the ALU ops' semantics, which are
+/// kernel code like vta.cl itself, not numbers of the design).
 std::string kernel_prefix(const Config& c, const Flavor& f) {
   std::string s = isa::generate_opencl_defines(c);
   s += fmt::format("#define VTA_VARIANT_WORKGROUP {}\n#define VTA_SRAM_ONCHIP {}\n#define VTA_WG_STAGE {}\n",
@@ -69,7 +77,7 @@ std::string kernel_prefix(const Config& c, const Flavor& f) {
   std::string defines;
   std::istringstream lines(s);
   for (std::string line; std::getline(lines, line);)
-    if (line.starts_with("#define VTA_")) defines += line + "\n";
+    if (line.starts_with("#define VTA_") && !function_like(line)) defines += line + "\n";
   s += fmt::format("#define VTA_DEFINES_HASH 0x{:08x}u\n", fnv1a(defines));
   return s;
 }

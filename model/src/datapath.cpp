@@ -18,24 +18,19 @@ using isa::Insn;
 using isa::Member;
 using isa::MemId;
 
+// Each op computes its c_expr of isa/include/vta/isa/opcodes.def (the one
+// statement of ALU semantics: the OpenCL kernel and the RTL take theirs from
+// the same lines).
+// (VTA_OPCODE and VTA_MEMORY lines expand to nothing in this file.)
+#define VTA_OPCODE(...)
+#define VTA_MEMORY(...)
 int32_t alu_apply(AluOp op, int32_t a, int32_t b) {
   switch (op) {
-    case AluOp::MIN:
-      return a < b ? a : b;
-    case AluOp::MAX:
-      return a > b ? a : b;
-    case AluOp::ADD:
-      return static_cast<int32_t>(static_cast<uint32_t>(a) + static_cast<uint32_t>(b));
-    case AluOp::SHR: {
-      // The shift amount is the low 6 bits of b, signed (-32..31), as in
-      // upstream's ap_int datapath: negative amounts shift left.
-      int n = static_cast<int>(static_cast<uint32_t>(b) & 63u);
-      if (n >= 32) n -= 64;
-      if (n >= 0) return a >> n;
-      return n == -32 ? 0 : static_cast<int32_t>(static_cast<uint32_t>(a) << -n);
-    }
-    case AluOp::MUL:
-      return static_cast<int32_t>(static_cast<uint32_t>(a) * static_cast<uint32_t>(b));
+#define VTA_ALU_OP(name, value, ext, c_expr, sv_expr, doc) \
+  case AluOp::name:                                        \
+    return c_expr;
+#include "vta/isa/opcodes.def"
+#undef VTA_ALU_OP
   }
   return a;
 }
@@ -53,16 +48,11 @@ void apply_n(int32_t* a, B b, size_t n) {
 template <class B>
 void dispatch_n(AluOp op, int32_t* a, B b, size_t n) {
   switch (op) {
-    case AluOp::MIN:
-      return apply_n<AluOp::MIN>(a, b, n);
-    case AluOp::MAX:
-      return apply_n<AluOp::MAX>(a, b, n);
-    case AluOp::ADD:
-      return apply_n<AluOp::ADD>(a, b, n);
-    case AluOp::SHR:
-      return apply_n<AluOp::SHR>(a, b, n);
-    case AluOp::MUL:
-      return apply_n<AluOp::MUL>(a, b, n);
+#define VTA_ALU_OP(name, ...) \
+  case AluOp::name:           \
+    return apply_n<AluOp::name>(a, b, n);
+#include "vta/isa/opcodes.def"
+#undef VTA_ALU_OP
   }
 }
 }  // namespace
@@ -357,21 +347,14 @@ void Datapath::alu(const Insn& insn, int64_t index) {
   AluFn fn = nullptr;
   const bool imm = insn[Member::use_imm] != 0;
   switch (insn.alu()) {
-    case AluOp::MIN:
-      fn = pick_alu<AluOp::MIN>(imm);
-      break;
-    case AluOp::MAX:
-      fn = pick_alu<AluOp::MAX>(imm);
-      break;
-    case AluOp::ADD:
-      fn = pick_alu<AluOp::ADD>(imm);
-      break;
-    case AluOp::SHR:
-      fn = pick_alu<AluOp::SHR>(imm);
-      break;
-    case AluOp::MUL:
-      fn = pick_alu<AluOp::MUL>(imm);
-      break;
+#define VTA_ALU_OP(name, ...)        \
+  case AluOp::name:                  \
+    fn = pick_alu<AluOp::name>(imm); \
+    break;
+#include "vta/isa/opcodes.def"
+#undef VTA_ALU_OP
+#undef VTA_OPCODE
+#undef VTA_MEMORY
   }
   if (!fn) error(insn, index, "unknown ALU opcode");
   fn(uop_.data(), insn[Member::uop_bgn], insn[Member::uop_end], insn[Member::iter_out], insn[Member::iter_in],

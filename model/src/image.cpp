@@ -97,7 +97,7 @@ ProgramImage conformance_image(ConformanceFiles files, const std::string& dir) {
   if (e.bytes.empty()) fail("{}: expected_out.bin is empty (nothing would be checked)", dir);
   // A program with no STORE is checked on the OUT buffer (the `relu` vector).
   bool has_store = false;
-  for (const auto& r : img.insns) has_store |= (r.w[0] & 7) == 1;
+  for (const auto& r : img.insns) has_store |= (r.w[0] & 7) == static_cast<uint64_t>(isa::Opcode::STORE);
   if (has_store) {
     e.where = Expectation::Where::DRAM;
     e.buffer = "out";

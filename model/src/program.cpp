@@ -240,9 +240,11 @@ void check_insn(const Config& c, const isa::Layout& layout, const Insn& insn, in
   switch (insn.opcode()) {
     case Opcode::LOAD:
       if (insn.mem() == MemId::OUT) bad("LOAD cannot target OUT (STORE reads it; GEMM and ALU write it)");
-      if (static_cast<int>(insn.mem()) > 5)
-        bad(fmt::format("memory_type {} does not exist (0..5)", static_cast<int>(insn.mem())));
-      if (insn.mem() == MemId::ACC_8BIT && !c.isa.acc_8bit) bad("ACC_8BIT loads are disabled by isa.acc_8bit: false");
+      if (const isa::Code* mem = isa::find_memory(insn[Member::memory_type]); !mem)
+        bad(fmt::format("memory_type {} does not exist (0..{})", insn[Member::memory_type],
+                        isa::memories().back().value));
+      else if (!mem->enabled(c))
+        bad(fmt::format("{} loads are disabled by isa.{}: false", mem->name, mem->extension));
       break;
     case Opcode::STORE:
       if (insn.mem() != MemId::OUT) bad("STORE can only read the OUT buffer (memory_type OUT)");
@@ -250,9 +252,12 @@ void check_insn(const Config& c, const isa::Layout& layout, const Insn& insn, in
         bad("STORE does not support padding");
       break;
     case Opcode::ALU:
-      if (static_cast<int>(insn.alu()) > 4)
-        bad(fmt::format("alu_opcode {} does not exist (MIN 0 .. MUL 4)", static_cast<int>(insn.alu())));
-      if (insn.alu() == isa::AluOp::MUL && !c.isa.alu_mul) bad("ALU MUL is disabled by isa.alu_mul: false");
+      if (const isa::Code* a = isa::find_alu_op(insn[Member::alu_opcode]); !a)
+        bad(fmt::format("alu_opcode {} does not exist ({} {} .. {} {})", insn[Member::alu_opcode],
+                        isa::alu_ops().front().name, isa::alu_ops().front().value, isa::alu_ops().back().name,
+                        isa::alu_ops().back().value));
+      else if (!a->enabled(c))
+        bad(fmt::format("ALU {} is disabled by isa.{}: false", a->name, a->extension));
       break;
     default:
       break;

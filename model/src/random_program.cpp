@@ -201,8 +201,8 @@ class Generator {
       if (is_gemm) {
         ops.push_back(gemm(coin(0.15), bgn, end, l.io, l.ii, l.f[0], l.f[1], l.f[2], l.f[3], l.f[4], l.f[5]));
       } else {
-        auto a = static_cast<AluOp>(rand(0, 4));
-        if (a == AluOp::MUL && !c_.isa.alu_mul) a = AluOp::ADD;
+        const isa::Code& op = isa::alu_ops()[static_cast<size_t>(rand(0, static_cast<int>(isa::alu_ops().size()) - 1))];
+        const AluOp a = op.enabled(c_) ? static_cast<AluOp>(op.value) : AluOp::ADD;
         static constexpr int32_t kShrEdges[] = {31, -32, 32, -33, 63, -1, 0, 30, -31};
         const int32_t imm = a != AluOp::SHR ? (coin(0.5) ? rand(-300, 300) : rand(-32768, 32767))
                             : coin(0.3)     ? kShrEdges[rand(0, 8)]

@@ -118,8 +118,8 @@ void fill_from_report(StageResult& r, const Report& rep, const Config& c, const 
     if (w.device == "vta") vta_macs += w.macs;
     bytes += b;
   }
-  r.metrics = network_metrics(c, static_cast<double>(rep.total.cycles), bytes, rep.total.macs, vta_macs,
-                              n.graph.at(0).out.n, rep.total.host_model_ms);
+  r.metrics = network_metrics(c, {static_cast<double>(rep.total.cycles), bytes, rep.total.macs, vta_macs,
+                                  n.graph.at(0).out.n, rep.total.host_model_ms});
   if (rep.total.energy_uj >= 0) r.metrics.set("energy_uj", rep.total.energy_uj);
 }
 
@@ -141,7 +141,7 @@ StageResult stage_analytic(const Config& c, const PreparedNetwork& n) {
   for (const auto& l : e.layers)
     r.layers.push_back(
         LayerRow{l.name, l.op, device_name(l.device), l.macs, l.cycles, l.load, l.gemm, l.alu, l.store, 0, l.bytes()});
-  r.metrics = network_metrics(c, e.cycles, e.bytes, e.macs, e.vta_macs, n.graph.at(0).out.n, e.host_us / 1e3);
+  r.metrics = network_metrics(c, {e.cycles, e.bytes, e.macs, e.vta_macs, n.graph.at(0).out.n, e.host_us / 1e3});
   r.wall_s = seconds_since(t0);
   return r;
 }

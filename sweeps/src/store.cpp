@@ -14,12 +14,36 @@
 #include "vta/isa/error.h"
 #include "vta/isa/io_guard.h"
 #include "vta/isa/path_probe.h"
+#include "vta/sweeps/metrics.h"
 
 namespace vta::sweeps {
 
 namespace {
 
-const char* kSchema = R"sql(
+// The metric columns of `results` that schema version `version` added
+// (metrics.def's column), in metrics.def order.
+std::vector<std::string> metric_columns(int version) {
+  std::vector<std::string> v;
+  for (const MetricInfo& m : metrics())
+    if (m.column == version) v.push_back(m.name);
+  return v;
+}
+
+// The metric columns of versions 2 and later, in version order: appended
+// after `finished`, as ALTER TABLE appends them, so a migrated store's tables
+// have the same column order as a new one's (merge copies rows with SELECT *).
+std::vector<std::string> later_metric_columns() {
+  std::vector<std::string> v;
+  for (int version = 2; version <= kSchemaVersion; ++version)
+    for (auto& c : metric_columns(version)) v.push_back(std::move(c));
+  return v;
+}
+
+std::string schema() {
+  std::string results_v1, results_later;
+  for (const auto& c : metric_columns(1)) results_v1 += fmt::format("{} REAL, ", c);
+  for (const auto& c : later_metric_columns()) results_later += fmt::format(", {} REAL", c);
+  return fmt::format(R"sql(
 CREATE TABLE IF NOT EXISTS sweep(
   id INTEGER PRIMARY KEY CHECK (id = 1),
   name TEXT NOT NULL, spec TEXT NOT NULL, spec_source TEXT NOT NULL,
@@ -30,25 +54,26 @@ CREATE TABLE IF NOT EXISTS points(
 CREATE TABLE IF NOT EXISTS results(
   point_key TEXT NOT NULL, stage INTEGER NOT NULL, stage_name TEXT NOT NULL,
   status TEXT NOT NULL, error TEXT, "check" TEXT,
-  cycles REAL, time_ms REAL, inferences_per_s REAL, gops REAL, gops_per_mac REAL,
-  dram_bytes REAL, util REAL, macs REAL,
-  metrics TEXT NOT NULL, wall_s REAL, finished TEXT NOT NULL, energy_uj REAL,
+  {}metrics TEXT NOT NULL, wall_s REAL, finished TEXT NOT NULL{},
   PRIMARY KEY(point_key, stage));
 CREATE TABLE IF NOT EXISTS layers(
   point_key TEXT NOT NULL, stage INTEGER NOT NULL, layer INTEGER NOT NULL,
   name TEXT, op TEXT, device TEXT, macs INTEGER,
   cycles REAL, load REAL, gemm REAL, alu REAL, store REAL, stall REAL, dram_bytes REAL, energy_uj REAL,
   PRIMARY KEY(point_key, stage, layer));
-)sql";
+)sql",
+                     results_v1, results_later);
+}
 
-// Version 1 -> 2: energy per point and per layer (stages 2 and 3). Appended
-// columns, so a migrated store's tables have the same column order as a new
-// one's (merge copies rows with SELECT *).
-const char* kMigrate1to2 = R"sql(
-ALTER TABLE results ADD COLUMN energy_uj REAL;
-ALTER TABLE layers ADD COLUMN energy_uj REAL;
-UPDATE sweep SET schema_version = 2 WHERE id = 1;
-)sql";
+// From schema version `version` - 1 to `version`: the metric columns of that
+// version, appended; version 2 also gave layers their energy.
+std::string migration_to(int version) {
+  std::string sql;
+  for (const auto& c : metric_columns(version)) sql += fmt::format("ALTER TABLE results ADD COLUMN {} REAL;\n", c);
+  if (version == 2) sql += "ALTER TABLE layers ADD COLUMN energy_uj REAL;\n";
+  sql += fmt::format("UPDATE sweep SET schema_version = {} WHERE id = 1;\n", version);
+  return sql;
+}
 
 // A JSON object column of a row (a result's metrics: numbers; a point's
 // knobs: the axis values as strings, as the runner writes them): a
@@ -169,7 +194,7 @@ Store::Store(const std::string& path, bool create) : impl_(std::make_unique<Impl
     for (int attempt = 0; !read_only; ++attempt) {
       try {
         impl_->db->exec(std::string("PRAGMA journal_mode=") + journal);
-        if (create) impl_->db->exec(std::string("BEGIN IMMEDIATE;") + kSchema + "COMMIT;");
+        if (create) impl_->db->exec("BEGIN IMMEDIATE;" + schema() + "COMMIT;");
         break;
       } catch (const SQLite::Exception& e) {
         const int code = e.getErrorCode() & 0xff;
@@ -183,7 +208,8 @@ Store::Store(const std::string& path, bool create) : impl_(std::make_unique<Impl
   } catch (const SQLite::Exception& e) {
     fail("{}: cannot open the results store: {}", path, e.what());
   }
-  if (auto i = info(); i && i->schema_version == 1) migrate_from_1();
+  if (auto i = info(); i && i->schema_version >= 1 && i->schema_version < kSchemaVersion)
+    migrate_from(i->schema_version);
   if (auto i = info(); i && i->schema_version != kSchemaVersion)
     fail("{}: results store of schema version {}, this vta reads version {}", path, i->schema_version, kSchemaVersion);
   // Every row's JSON columns, before anything is taken from the store: a
@@ -229,14 +255,17 @@ bool store_created(const std::string& path) {
   }
 }
 
-void Store::migrate_from_1() {
+void Store::migrate_from(int version) {
   try {
     SQLite::Transaction t(*impl_->db, SQLite::TransactionBehavior::IMMEDIATE);
     SQLite::Statement q(*impl_->db, "SELECT schema_version FROM sweep WHERE id = 1");
-    if (q.executeStep() && q.getColumn(0).getInt() == 1) impl_->db->exec(kMigrate1to2);  // not migrated meanwhile
+    // Re-read inside the transaction: another process may have migrated it meanwhile.
+    const int now = q.executeStep() ? q.getColumn(0).getInt() : kSchemaVersion;
+    for (int v = now + 1; v <= kSchemaVersion; ++v) impl_->db->exec(migration_to(v));
     t.commit();
   } catch (const SQLite::Exception& e) {
-    fail("{}: results store of schema version 1 cannot be upgraded to version {}: {}", path_, kSchemaVersion, e.what());
+    fail("{}: results store of schema version {} cannot be upgraded to version {}: {}", path_, version, kSchemaVersion,
+         e.what());
   }
 }
 
@@ -292,11 +321,15 @@ void Store::put_many(const std::vector<std::pair<PointInfo, StageResult>>& rows)
     SQLite::Statement pq(*impl_->db,
                          "INSERT OR IGNORE INTO points(point_key, idx, network, config_hash, knobs) "
                          "VALUES (?, ?, ?, ?, ?)");
-    SQLite::Statement rq(
-        *impl_->db,
-        "INSERT OR IGNORE INTO results(point_key, stage, stage_name, status, error, \"check\", cycles, "
-        "time_ms, inferences_per_s, gops, gops_per_mac, dram_bytes, util, macs, metrics, wall_s, "
-        "finished, energy_uj) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+    // The results columns by name, in the table's order.
+    const std::vector<std::string> v1 = metric_columns(1), later = later_metric_columns();
+    std::string cols = "point_key, stage, stage_name, status, error, \"check\"";
+    for (const auto& c : v1) cols += ", " + c;
+    cols += ", metrics, wall_s, finished";
+    for (const auto& c : later) cols += ", " + c;
+    std::string marks = "?";
+    for (size_t i = 1; i < 6 + v1.size() + 3 + later.size(); ++i) marks += ", ?";
+    SQLite::Statement rq(*impl_->db, fmt::format("INSERT OR IGNORE INTO results({}) VALUES ({})", cols, marks));
     SQLite::Statement lq(*impl_->db,
                          "INSERT OR IGNORE INTO layers(point_key, stage, layer, name, op, device, macs, cycles, load, "
                          "gemm, alu, store, stall, dram_bytes, energy_uj) "
@@ -326,22 +359,19 @@ void Store::put_many(const std::vector<std::pair<PointInfo, StageResult>>& rows)
       else
         rq.bind(6, r.check);
       int col = 7;
-      for (const auto& m : metric_names()) {
-        const double v = r.metrics.get(m);
-        if (std::isnan(v))
+      auto bind_metric = [&](const std::string& m) {
+        if (const double v = r.metrics.get(m); std::isnan(v))
           rq.bind(col++);
         else
           rq.bind(col++, v);
-      }
+      };
+      for (const auto& m : v1) bind_metric(m);
       nlohmann::ordered_json mj = nlohmann::ordered_json::object();
       for (const auto& [k, v] : r.metrics.values) mj[k] = v;
       rq.bind(col++, mj.dump());
       rq.bind(col++, r.wall_s);
       rq.bind(col++, finished);
-      if (const double e = r.metrics.get("energy_uj"); std::isnan(e))
-        rq.bind(col++);
-      else
-        rq.bind(col++, e);
+      for (const auto& m : later) bind_metric(m);
       rq.exec();
       rq.reset();
       for (size_t i = 0; i < r.layers.size(); ++i) {

@@ -3,7 +3,6 @@
 #include <cstdlib>
 #include <limits>
 #include <regex>
-#include <set>
 #include <string_view>
 #include <utility>
 
@@ -17,6 +16,7 @@ namespace vta::rtl {
 namespace {
 
 using Params = std::vector<std::pair<std::string, long long>>;
+using isa::PackageMatch;
 
 // The `localparam int NAME = value;` lines of a package, in order.
 Params params_of(const std::string& text) {
@@ -27,33 +27,32 @@ Params params_of(const std::string& text) {
   return out;
 }
 
-// Maxima that the run-time ports lower (cfg_cmd_depth, cfg_token_depth,
-// cfg_max_burst), and ISA extensions, which fetch_program rejects statically
-// when the config disables them: a model that has one runs a config that
-// does not use it.
-bool may_be_lower(const std::string& name) {
-  static const std::set<std::string> names{"CMD_QUEUE_DEPTH", "TOKEN_QUEUE_DEPTH", "MAX_BURST", "ALU_MUL_ENABLED",
-                                           "ACC_8BIT_ENABLED"};
-  return names.count(name) != 0;
+// How each constant of the config's package must relate to a built model's
+// (the VTA_PKG markers of config_knobs.def): PORT constants come only from
+// run-time ports, never from the package, so any model runs any of them;
+// UP_TO ones are maxima that a run-time port lowers (cfg_cmd_depth,
+// cfg_token_depth, cfg_max_burst), or ISA extensions, which fetch_program
+// rejects statically when the config disables them: a model that has one
+// runs a config that does not use it.
+PackageMatch match_of(const std::vector<isa::PackageParam>& params, const std::string& name) {
+  for (const auto& p : params)
+    if (p.name == name) return p.match;
+  return PackageMatch::EXACT;
 }
 
-// Values the RTL never reads from its package: the ALU initiation intervals
-// come only from the cfg_ii_* ports, whose 5 bits hold the knobs' whole
-// range (1 to 16), so any model runs any of them.
-bool run_time_only(const std::string& name) { return name == "ALU_II_IMM" || name == "ALU_II_VECTOR"; }
-
-PackageDiff compare(const Params& want, const Params& have) {
+PackageDiff compare(const Params& want, const std::vector<isa::PackageParam>& matches, const Params& have) {
   PackageDiff d;
   for (const auto& [name, value] : want) {
-    if (run_time_only(name)) continue;
+    const PackageMatch match = match_of(matches, name);
+    if (match == PackageMatch::PORT) continue;
     const long long* got = nullptr;
     for (const auto& [n, v] : have)
       if (n == name) got = &v;
-    const bool ok = got && (*got == value || (may_be_lower(name) && value <= *got));
+    const bool ok = got && (*got == value || (match == PackageMatch::UP_TO && value <= *got));
     if (ok) continue;
     if (d.count++ == 0)
       d.first = got ? fmt::format("{} is {} where the config needs {}{}", name, *got, value,
-                                  may_be_lower(name) ? " or more" : "")
+                                  match == PackageMatch::UP_TO ? " or more" : "")
                     : fmt::format("{} is missing (the config has {})", name, value);
   }
   return d;
@@ -62,7 +61,7 @@ PackageDiff compare(const Params& want, const Params& have) {
 }  // namespace
 
 PackageDiff compare_package(const Config& c, const std::string& package) {
-  return compare(params_of(isa::generate_sv_package(c)), params_of(package));
+  return compare(params_of(isa::generate_sv_package(c)), isa::package_params(c), params_of(package));
 }
 
 bool on_demand_enabled() {
@@ -72,18 +71,20 @@ bool on_demand_enabled() {
 
 void prepare_model(const Config& c, int jobs) {
   const Params want = params_of(isa::generate_sv_package(c));
+  const auto matches = isa::package_params(c);
   for (const BuiltModel* m : built_models())
-    if (compare(want, params_of(m->package)).count == 0) return;
+    if (compare(want, matches, params_of(m->package)).count == 0) return;
   if (on_demand_enabled()) build_model(c, jobs);
 }
 
 const BuiltModel& select_model(const Config& c) {
   const Params want = params_of(isa::generate_sv_package(c));
+  const auto matches = isa::package_params(c);
   const BuiltModel* closest = nullptr;
   PackageDiff best{std::numeric_limits<size_t>::max(), ""};
   std::string presets;
   for (const BuiltModel* m : built_models()) {
-    const PackageDiff d = compare(want, params_of(m->package));
+    const PackageDiff d = compare(want, matches, params_of(m->package));
     if (d.count == 0) return *m;
     if (d.count < best.count) {
       best = d;

@@ -30,20 +30,8 @@ module vta_alu #(
         la[l%L] = dst[l*32+:32];
         lb[l%L] = use_imm ? imm : src[l*32+:32];
       end
-    for (int k = 0; k < L; k++) begin
-      logic [31:0] a, b;
-      logic [5:0] sh;
-      a = la[k];
-      b = lb[k];
-      sh = b[5:0];
-      case (32'(op))
-        vta_pkg::ALU_OPCODE_MIN: lr[k] = $signed(a) < $signed(b) ? a : b;
-        vta_pkg::ALU_OPCODE_MAX: lr[k] = $signed(a) > $signed(b) ? a : b;
-        vta_pkg::ALU_OPCODE_ADD: lr[k] = a + b;
-        vta_pkg::ALU_OPCODE_SHR: lr[k] = sh[5] ? (a << (7'd64 - 7'(sh))) : 32'($signed(a) >>> sh);
-        default: lr[k] = (vta_pkg::ALU_MUL_ENABLED != 0) ? a * b : a;
-      endcase
-    end
+    // The ops' semantics are the generated package's (opcodes.def).
+    for (int k = 0; k < L; k++) lr[k] = vta_pkg::alu_apply(op, la[k], lb[k]);
     res = dst;
     mask = '0;
     for (int l = 0; l < N; l++)

@@ -21,7 +21,7 @@ struct Config {
 #define VTA_CTYPE_ENUM std::string
 #define VTA_CTYPE_STR std::string
 #define VTA_SECTION(sec, doc) struct sec##_t {
-#define VTA_KNOB(sec, name, kind, def, mn, mx, doc) VTA_CTYPE_##kind name = def;
+#define VTA_KNOB(sec, name, kind, def, mn, mx, doc, ...) VTA_CTYPE_##kind name = def;
 #define VTA_KNOB_LATE VTA_KNOB
 #define VTA_END(sec) \
   }                  \

@@ -20,13 +20,58 @@ inline constexpr int kDramBaseBits = 32;  // LOAD/STORE dram_base
 inline constexpr int kInsnBytes = 16;
 inline constexpr int kUopBytes = 4;
 
-enum class Opcode : uint8_t { LOAD = 0, STORE = 1, GEMM = 2, FINISH = 3, ALU = 4 };
-enum class MemId : uint8_t { UOP = 0, WGT = 1, INP = 2, ACC = 3, OUT = 4, ACC_8BIT = 5 };
-enum class AluOp : uint8_t { MIN = 0, MAX = 1, ADD = 2, SHR = 3, MUL = 4 };
+// The codes of opcodes.def, one enumerator per line.
+#define VTA_OPCODE(name, value, format, doc) name = value,
+#define VTA_MEMORY(...)
+#define VTA_ALU_OP(...)
+enum class Opcode : uint8_t {
+#include "vta/isa/opcodes.def"
+};
+#undef VTA_OPCODE
+#undef VTA_MEMORY
+#define VTA_OPCODE(...)
+#define VTA_MEMORY(name, value, ext, doc) name = value,
+enum class MemId : uint8_t {
+#include "vta/isa/opcodes.def"
+};
+#undef VTA_MEMORY
+#undef VTA_ALU_OP
+#define VTA_MEMORY(...)
+#define VTA_ALU_OP(name, value, ext, c_expr, sv_expr, doc) name = value,
+enum class AluOp : uint8_t {
+#include "vta/isa/opcodes.def"
+};
+#undef VTA_OPCODE
+#undef VTA_MEMORY
+#undef VTA_ALU_OP
 /// Instruction formats: LOAD/STORE share MEM, GEMM/FINISH share GEMM.
 enum class Format : uint8_t { MEM, GEMM, ALU, UOP };
 enum class WidthSrc : uint8_t { ZERO, LOG_UOP, LOG_INP, LOG_WGT, LOG_ACC, LOG_SRC };
 enum class Render : uint8_t { DEC, HEX, FLAG, PAD, SIGNED, OPCODE, MEMTYPE, ALUOP };
+
+/// One line of opcodes.def: an opcode, a memory type or an ALU op.
+struct Code {
+  const char* name;
+  uint8_t value;
+  Format format;          // opcodes: the format it is encoded in
+  const char* extension;  // the isa.* knob that enables it ("alu_mul"), or nullptr (upstream)
+  const char* c_expr;     // ALU ops: the semantics as C over `int a, b` (opcodes.def)
+  const char* sv_expr;    // ALU ops: the same in SystemVerilog over `logic [31:0] a, b`
+  const char* doc;
+  bool (*enabled_in)(const Config&);  // reads the extension knob; nullptr for upstream codes
+  /// Whether a program for `c` may use it (upstream, or its extension enabled).
+  bool enabled(const Config& c) const { return !enabled_in || enabled_in(c); }
+};
+/// The codes in table order (which is value order).
+const std::vector<Code>& opcodes();
+const std::vector<Code>& memories();
+const std::vector<Code>& alu_ops();
+/// The table line of a value; nullptr when the table has none.
+const Code* find_opcode(uint32_t value);
+const Code* find_memory(uint32_t value);
+const Code* find_alu_op(uint32_t value);
+/// "LOAD 0, STORE 1, GEMM 2, FINISH 3, ALU 4": the codes for a message.
+std::string code_list(const std::vector<Code>& codes);
 
 const char* opcode_name(Opcode op);
 const char* mem_name(MemId m);
@@ -126,6 +171,22 @@ std::optional<std::string> check_fit(const Config& c);
 /// A table of every field's offset and width for `c` (for `vta config show`).
 std::string describe_layout(const Config& c);
 
+/// Where a marked knob stands in the generated package (VTA_PKG in config_knobs.def).
+enum class PackagePlace : uint8_t { SHAPE, UARCH, EXT };
+/// How a built RTL model's constant must relate to a config's for the model
+/// to run the config (VTA_PKG in config_knobs.def; sim/rtl verilator_select).
+enum class PackageMatch : uint8_t { EXACT, UP_TO, PORT };
+/// One named constant of the generated package and defines.
+struct PackageParam {
+  std::string name;  // BATCH, OPCODE_ALU, GEM_UOP_BGN_LSB ...
+  int64_t value;
+  std::string doc;
+  PackageMatch match;
+  std::string knob;  // the knob's key (gemm.batch) for a marked knob, else empty
+};
+/// Every named constant both generated files carry for `c`, in order: the
+/// knobs marked VTA_PKG, the derived sizes, the codes, the field offsets.
+std::vector<PackageParam> package_params(const Config& c);
 /// Generated SystemVerilog package for `c` (first line says how to regenerate).
 std::string generate_sv_package(const Config& c);
 /// Generated OpenCL C defines header for `c`.

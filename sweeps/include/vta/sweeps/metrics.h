@@ -1,6 +1,6 @@
 #pragma once
 // The metrics of a design point: what objectives, constraints, Pareto fronts
-// and reports refer to by name. One list, here; stages fill the values.
+// and reports refer to by name. One list, metrics.def; stages fill the values.
 #include <cstdint>
 #include <string>
 #include <utility>
@@ -11,7 +11,7 @@
 
 namespace vta::sweeps {
 
-/// Named values of one point and stage, in metric_names() order for the
+/// Named values of one point and stage, in metrics.def order for the
 /// network metrics, then any others (resource columns).
 struct Metrics {
   std::vector<std::pair<std::string, double>> values;
@@ -21,21 +21,33 @@ struct Metrics {
   void set(const std::string& name, double v);
 };
 
-/// cycles, time_ms, inferences_per_s, gops, gops_per_mac, dram_bytes, util,
-/// macs, gops_per_dsp, then the estimate's columns (estimate::columns():
-/// lut, ff, dsp, bram36, uram, fmax_mhz, fits, util_* ...).
+/// When a metric exists and who computes it (metrics.def).
+enum class MetricFrom : uint8_t { ANALYTIC, CYCLE_MODEL, ESTIMATE };
+/// One line of metrics.def.
+struct MetricInfo {
+  const char* name;
+  MetricFrom from;
+  int column;  // schema version of the store that made it a column of `results`; 0: none
+  const char* doc;
+};
+/// Every metric of metrics.def, in file order.
+const std::vector<MetricInfo>& metrics();
+/// The metrics.def line of `name`; nullptr for an estimate column or an unknown name.
+const MetricInfo* find_metric(const std::string& name);
+
+/// The ANALYTIC metrics that are columns of the store (cycles, time_ms,
+/// inferences_per_s, gops, gops_per_mac, dram_bytes, util, macs, ...), in
+/// file order: the leading metric columns of an export.
 const std::vector<std::string>& metric_names();
-/// One-line meaning of each metric (for the README and `vta sweep metrics`).
-const std::vector<std::pair<std::string, std::string>>& metric_docs();
 bool is_metric(const std::string& name);
 /// Metrics only the cycle-model stages (2 systemc, 3 verify) measure, from
-/// the backend's activity counters: `energy_uj` (one inference, the VTA
-/// layers, sweeps/layer_energy.h). Stage 1 has no activity counts, so it
+/// the backend's activity counters (CYCLE_MODEL in metrics.def, e.g.
+/// `energy_uj`: sweeps/layer_energy.h). Stage 1 has no activity counts, so it
 /// cannot rank on them (load_spec rejects a spec whose stage 1 would).
-const std::vector<std::pair<std::string, std::string>>& cycle_model_metric_docs();
 bool is_cycle_model_metric(const std::string& name);
-/// Every name is_metric() accepts (network metrics, energy_uj, gops_per_dsp,
-/// host_ms (network_metrics()' host model, kept in the metrics JSON), resource columns).
+/// Every name is_metric() accepts: metric_names(), the CYCLE_MODEL and
+/// ESTIMATE metrics, the other ANALYTIC ones (host_ms), then the estimate's
+/// resource columns.
 const std::vector<std::string>& known_metrics();
 
 struct SweepSpec;
@@ -46,10 +58,16 @@ std::vector<std::pair<std::string, double>> resource_columns(const Config& c, co
 /// Adds the columns to `m`, and gops_per_dsp when `m` has gops.
 void add_resources(Metrics& m, const std::vector<std::pair<std::string, double>>& columns);
 
-/// The network metrics of one inference of `batch` images taking `cycles`
-/// device cycles on `c` and `host_ms` of the host model (host_cost.h), with
-/// `macs` MACs in all and `vta_macs` on VTA. time_ms is both together.
-Metrics network_metrics(const Config& c, double cycles, double dram_bytes, int64_t macs, int64_t vta_macs,
-                        int64_t batch, double host_ms);
+/// What one inference of a network took: the inputs of the ANALYTIC metrics.
+struct NetworkRun {
+  double cycles = 0;      // device cycles (the VTA layers)
+  double dram_bytes = 0;  // read and written by the device program
+  int64_t macs = 0;       // all layers
+  int64_t vta_macs = 0;   // the VTA layers
+  int64_t batch = 1;      // images per inference
+  double host_ms = 0;     // the host model (host_cost.h)
+};
+/// The ANALYTIC metrics of metrics.def for `in` on `c`, in file order.
+Metrics network_metrics(const Config& c, const NetworkRun& in);
 
 }  // namespace vta::sweeps

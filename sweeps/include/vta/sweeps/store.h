@@ -18,9 +18,16 @@
 
 namespace vta::sweeps {
 
-// 1: the first; 2: energy_uj in results and layers (a version-1 store is
-// upgraded in place when opened).
-constexpr int kSchemaVersion = 2;
+// 1: the first; 2: energy_uj in results and layers; later versions: the
+// metric columns that metrics.def gives them. A store of an older version is
+// upgraded in place when opened, one version at a time.
+constexpr int kSchemaVersion = [] {
+  int v = 2;
+#define VTA_METRIC(name, from, column, expr, doc) v = column > v ? column : v;
+#include "vta/sweeps/metrics.def"
+#undef VTA_METRIC
+  return v;
+}();
 
 /// A design point of the sweep: one config and one network.
 struct PointInfo {
@@ -79,7 +86,7 @@ class Store {
 
  private:
   struct Impl;
-  void migrate_from_1();  // schema version 1 -> 2, in place
+  void migrate_from(int version);  // schema version `version` -> kSchemaVersion, in place
   std::unique_ptr<Impl> impl_;
   std::string path_;
 };
