@@ -359,8 +359,9 @@ void Store::put_many(const std::vector<std::pair<PointInfo, StageResult>>& rows)
       else
         rq.bind(6, r.check);
       int col = 7;
+      const StageResult& res = r;  // a lambda may not name a structured binding (clang before 16)
       auto bind_metric = [&](const std::string& m) {
-        if (const double v = r.metrics.get(m); std::isnan(v))
+        if (const double v = res.metrics.get(m); std::isnan(v))
           rq.bind(col++);
         else
           rq.bind(col++, v);
