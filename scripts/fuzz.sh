@@ -54,7 +54,10 @@ fi
 cmake --build --preset asan --target vta "${targets[@]/#/fuzz_}"
 # The commit the targets were built from (the ledger's; HEAD may move while they run).
 commit=$(git rev-parse --short HEAD 2>/dev/null || echo -)
-for t in "${targets[@]}"; do
+mkdir -p "$out/fuzz"
+# One target: its run, its ledger row, and its findings (exit 1 on one).
+fuzz_one() {
+  local t=$1
   bin="$root/$out/tests/fuzz/fuzz_$t"
   work="$out/fuzz/corpus/$t"
   if [ $ci = 1 ]; then work="$out/fuzz/ci-corpus/$t"; rm -rf "$work"; fi
@@ -62,7 +65,7 @@ for t in "${targets[@]}"; do
   if [ $merge = 1 ]; then
     mkdir -p "tests/fuzz/corpus/$t"
     "$bin" -merge=1 -rss_limit_mb=4096 -timeout=10 "tests/fuzz/corpus/$t" "$work" 2>&1 | grep -E "MERGE-OUTER: [0-9]+ new files" || true
-    continue
+    return 0
   fi
   dict=()
   [ -f "tests/fuzz/$t.dict" ] && dict=(-dict="$root/tests/fuzz/$t.dict")
@@ -113,6 +116,25 @@ for t in "${targets[@]}"; do
     # The report and stack of the finding, so that a CI log alone says what broke.
     cat "${logs[@]}" | grep -a -m1 -B2 -A60 -E "ERROR: |runtime error:|terminate called|==[0-9]+==" | cut -c1-300 || true
     echo "fuzz_$t: findings in $out/fuzz/findings/$t (reproduce: $bin FILE)"
-    exit 1
+    return 1
   fi
-done
+}
+if [ $ci = 1 ] && [ "$(nproc)" -gt 1 ] && [ ${#targets[@]} -gt 1 ]; then
+  # CI's fixed runs are single processes: one per core at a time, each
+  # target's output kept whole and printed in the targets' order.
+  declare -A pid
+  for t in "${targets[@]}"; do
+    while [ "$(jobs -rp | wc -l)" -ge "$(nproc)" ]; do wait -n || true; done
+    fuzz_one "$t" > "$out/fuzz/fuzz_$t.out" 2>&1 &
+    pid[$t]=$!
+  done
+  failed=0
+  for t in "${targets[@]}"; do
+    rc=0
+    wait "${pid[$t]}" || rc=$?
+    cat "$out/fuzz/fuzz_$t.out"
+    [ $rc = 0 ] || failed=1
+  done
+  exit $failed
+fi
+for t in "${targets[@]}"; do fuzz_one "$t" || exit 1; done
