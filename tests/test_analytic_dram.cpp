@@ -30,7 +30,7 @@ vta::Config with(const char* dram, const char* mhz) {
 }
 
 TEST(MemoryTime, FixedModelIsRulesNineToEleven) {
-  const vta::Config c = preset("vta-1x16x16");
+  const vta::Config c = preset("vta-1x16x16", {{"memory.dram", "fixed"}});
   const MemoryTime m(c);
   EXPECT_FALSE(m.dram());
   EXPECT_EQ(m.bus(), 8.0);

@@ -65,6 +65,7 @@ TEST(CoSim, RunTimeKnobsBelowTheBuiltMaxima) {
   const vta::Config cfg = preset("vta-1x16x16", {{"queues.command_depth", "2"},
                                                  {"queues.token_depth", "3"},
                                                  {"memory.max_burst", "16"},
+                                                 {"memory.dram", "fixed"},
                                                  {"memory.read_latency", "0"},
                                                  {"memory.outstanding_reads", "1"},
                                                  {"memory.arbitration", "fixed_priority"}});

@@ -76,10 +76,10 @@ TEST(Verilator, RunTimeKnobsBelowTheBuiltMaxima) {
   // values are maxima); the ALU intervals are run-time ports of any value
   // (the built 1x16x16 model has 1 and 2: these are below and above);
   // memory latencies and outstanding reads live in the C++ memory model.
-  const std::vector<vta::Override> ov{{"queues.command_depth", "2"},     {"queues.token_depth", "3"},
-                                      {"memory.max_burst", "16"},        {"alu.ii_vector", "1"},
-                                      {"memory.read_latency", "0"},      {"memory.write_latency", "0"},
-                                      {"memory.outstanding_reads", "1"}, {"memory.arbitration", "fixed_priority"}};
+  const std::vector<vta::Override> ov{
+      {"queues.command_depth", "2"}, {"queues.token_depth", "3"},       {"memory.max_burst", "16"},
+      {"alu.ii_vector", "1"},        {"memory.dram", "fixed"},          {"memory.read_latency", "0"},
+      {"memory.write_latency", "0"}, {"memory.outstanding_reads", "1"}, {"memory.arbitration", "fixed_priority"}};
   const std::vector<vta::Override> slow_alu{{"alu.ii_imm", "3"}, {"alu.ii_vector", "5"}};
   for (const vta::Config& cfg : {preset("vta-1x16x16", ov), preset("vta-1x16x16", slow_alu)})
     for (uint32_t seed = 20; seed < 24; ++seed) {

@@ -17,6 +17,7 @@
 #include "vta/compiler/ops/reference.h"
 #include "vta/compiler/passes/pin_host_ops.h"
 #include "vta/compiler/run/accuracy.h"
+#include "vta/compiler/run/memory_split.h"
 #include "vta/compiler/run/report.h"
 #include "vta/compiler/run/runtime.h"
 #include "vta/isa/error.h"
@@ -256,6 +257,8 @@ int run_network_command(const NetworkRunOptions& o, const Config& c) {
   r.check_passed = passed;
   r.check_text = timing_only ? "skipped (timing-only mode computes no tensors)" : passed ? "pass" : "FAIL";
   sweeps::add_energy(r, res, c, estimate::default_tech(), 0.0);
+  // With a DRAM preset and a cycle model: where the memory's cycles go.
+  if (memory_split_applies(c) && r.total.timed) add_memory_split(r, net, c, res, input);
   std::cout << report_table(r) << network_line;
   if (tuned) std::cout << sweeps::tune_table(*tuned);
   std::optional<Accuracy> accuracy;

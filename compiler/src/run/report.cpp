@@ -128,6 +128,8 @@ std::string report_table(const Report& r) {
       "host ms", "model ms", "roofline", "util%", "time us", "GOPS");
   const bool energy = r.total.energy_uj >= 0;
   if (energy) out.insert(out.size() - 1, fmt::format(" {:>10}", "energy uJ"));
+  const bool split = r.total.mem_split();
+  if (split) out.insert(out.size() - 1, fmt::format(" {:>9} {:>8} {:>8}", "mem bw", "mem row", "refresh"));
   auto line = [&](const ReportRow& w) {
     const double kib =
         static_cast<double>(w.bytes_inp + w.bytes_wgt + w.bytes_acc + w.bytes_uop + w.bytes_out) / 1024.0;
@@ -143,6 +145,9 @@ std::string report_table(const Report& r) {
     if (energy)
       out.insert(out.size() - 1,
                  w.energy_uj >= 0 ? fmt::format(" {:>10.2f}", w.energy_uj) : fmt::format(" {:>10}", "-"));
+    if (split)
+      out.insert(out.size() - 1, w.mem_split() ? fmt::format(" {:>9} {:>8} {:>8}", w.mem_bw, w.mem_row, w.mem_refresh)
+                                               : fmt::format(" {:>9} {:>8} {:>8}", "-", "-", "-"));
   };
   for (const auto& w : r.rows) line(w);
   line(r.total);
@@ -162,6 +167,23 @@ std::string report_table(const Report& r) {
   for (const auto& w : r.rows)
     if (!w.host_reason.empty()) out += fmt::format("{} on the host: {}\n", w.layer, w.host_reason);
   if (energy) out += fmt::format("energy estimated from the layers' activity counters: {}\n", r.energy_basis);
+  if (split) {
+    const ReportRow& t = r.total;
+    const int64_t lost = t.mem_bw + t.mem_row + t.mem_refresh;
+    const double pct = t.cycles ? 100.0 * static_cast<double>(lost) / static_cast<double>(t.cycles) : 0.0;
+    const ReportRow* worst = nullptr;
+    for (const auto& w : r.rows)
+      if (w.mem_split() &&
+          (!worst || w.mem_bw + w.mem_row + w.mem_refresh > worst->mem_bw + worst->mem_row + worst->mem_refresh))
+        worst = &w;
+    out += fmt::format(
+        "memory: {} of {} cycles ({:.1f} %) lost to the DRAM: bandwidth and latency {}, row misses {}, refresh {}{}; "
+        "{}\n",
+        lost, t.cycles, pct, t.mem_bw, t.mem_row, t.mem_refresh,
+        worst ? fmt::format(" (most: {}, {})", worst->layer, worst->mem_bw + worst->mem_row + worst->mem_refresh)
+              : std::string(),
+        r.memory_basis);
+  }
   if (r.cost_model.layers > 0)
     out += fmt::format(
         "tile cost model against the measured cycles over {} conv/dense layers: median error {:.1f} %, "
@@ -175,7 +197,8 @@ std::string report_csv(const Report& r) {
                                 r.config_hash, r.backend, r.tool);
   out +=
       "layer,op,device,in,out,tile,macs,cycles,load,gemm,alu,store,stall,bytes_inp,bytes_wgt,bytes_acc,bytes_uop,"
-      "bytes_out,copy_bytes,roofline,util_pct,time_us,gops,host_ms,host_model_ms,energy_uj\n";
+      "bytes_out,copy_bytes,roofline,util_pct,time_us,gops,host_ms,host_model_ms,energy_uj,mem_bw,mem_row,mem_"
+      "refresh\n";
   auto line = [&](const ReportRow& w) {
     out +=
         fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{:.2f},{:.3f},{:.3f},{:.3f},{:.6f}\n",
@@ -183,6 +206,8 @@ std::string report_csv(const Report& r) {
                     w.store, w.stall, w.bytes_inp, w.bytes_wgt, w.bytes_acc, w.bytes_uop, w.bytes_out, w.copy_bytes,
                     w.roofline, w.util, w.time_us, w.gops, w.host_ms, w.host_model_ms);
     out.insert(out.size() - 1, w.energy_uj >= 0 ? fmt::format(",{:.4f}", w.energy_uj) : std::string(","));
+    out.insert(out.size() - 1,
+               w.mem_split() ? fmt::format(",{},{},{}", w.mem_bw, w.mem_row, w.mem_refresh) : std::string(",,,"));
   };
   for (const auto& w : r.rows) line(w);
   line(r.total);
@@ -209,6 +234,8 @@ nlohmann::ordered_json report_json(const Report& r) {
     if (w.energy_uj >= 0) j["energy_uj"] = w.energy_uj;
     if (w.est_cycles >= 0) j["est_cycles"] = w.est_cycles;
     if (!std::isnan(w.est_err_pct)) j["est_err_pct"] = w.est_err_pct;
+    if (w.mem_split())
+      j["memory_split"] = {{"bandwidth", w.mem_bw}, {"row_miss", w.mem_row}, {"refresh", w.mem_refresh}};
     return j;
   };
   nlohmann::ordered_json j;
@@ -228,6 +255,7 @@ nlohmann::ordered_json report_json(const Report& r) {
   j["syncs"] = r.syncs;
   j["host_model_ms"] = r.total.host_model_ms;
   j["inference_ms"] = r.inference_ms();
+  if (!r.memory_basis.empty()) j["memory_split_basis"] = r.memory_basis;
   if (r.cost_model.layers > 0)
     j["cost_model"] = {{"layers", r.cost_model.layers},
                        {"median_abs_err_pct", r.cost_model.median_abs_pct},

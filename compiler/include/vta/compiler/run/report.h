@@ -29,6 +29,12 @@ struct ReportRow {
   // its error against the measured cycles, 100 (est - cycles) / cycles; < 0 /
   // NaN: no estimate or no measured cycles.
   double est_cycles = -1, est_err_pct = std::numeric_limits<double>::quiet_NaN();
+  // Cycles lost to the DRAM behind the port, by cause (memory_split.h):
+  // bandwidth and latency, row misses, refresh. INT64_MIN: not split (no
+  // DRAM preset, or no cycle model).
+  static constexpr int64_t kNotSplit = std::numeric_limits<int64_t>::min();
+  int64_t mem_bw = kNotSplit, mem_row = kNotSplit, mem_refresh = kNotSplit;
+  bool mem_split() const { return mem_bw != kNotSplit; }
 };
 
 /// The cost model's error over the layers that have one (est_err_pct).
@@ -54,6 +60,8 @@ struct Report {
   /// Device time at the clock plus the host model's time, in milliseconds.
   double inference_ms() const { return total.time_us / 1e3 + total.host_model_ms; }
   CostModelError cost_model;  // over the timed VTA conv/dense layers
+  // What the memory split compared (add_memory_split); empty: not split.
+  std::string memory_basis;
 };
 
 Report make_report(const CompiledNetwork& net, const NetworkResult& res, const Config& c, const std::string& backend);
