@@ -13,11 +13,12 @@ const std::vector<HostCpuPreset>& host_cpu_presets() {
     std::vector<HostCpuPreset> v;
 #define HOST_CPU(name, doc) v.push_back(HostCpuPreset{name, doc, {}});
 #define HOST_VALUE(key, value, source) v.back().values.push_back(HostCpuValue{#key, value, source});
-// clang-format off: slowest first, the order of host.cpu's choices
-#include "../host_cpus/cortex_a53_1200.def"
+    // Slowest first, the order of host.cpu's choices.
+    // clang-format off
 #include "../host_cpus/cortex_a9_650.def"
+#include "../host_cpus/cortex_a53_1200.def"
 #include "../host_cpus/xeon_e5_2690v3.def"
-// clang-format on
+    // clang-format on
 #undef HOST_CPU
 #undef HOST_VALUE
     return v;
