@@ -272,6 +272,12 @@ TEST(Cli, HostOpsMoveKindsToTheHost) {
   EXPECT_GT(j["device_runs"].get<int>(), 1);
   EXPECT_GE(j["device_runs"].get<int>(), j["syncs"].get<int>());
   EXPECT_GT(j["inference_ms"].get<double>(), j["host_model_ms"].get<double>());
+  // The host model's figures come from the design's CPU (vta-1x16x16: the
+  // Pynq's Cortex-A9), and the report compares it with the measured time.
+  EXPECT_EQ(j["host_cpu"].get<std::string>().rfind("host.cpu cortex-a9-650: ", 0), 0u) << j["host_cpu"];
+  EXPECT_NE(r.out.find("host model: host.cpu cortex-a9-650"), std::string::npos) << r.out;
+  EXPECT_GE(j["host_model_vs_measured"]["layers"].get<int>(), 20);
+  EXPECT_GT(j["host_model_vs_measured"]["median_ratio"].get<double>(), 0.0);
 }
 
 // `--tune N`: the tuning report per layer and in the JSON report; a second

@@ -35,6 +35,15 @@ TEST(CliErrors, UnencodableConfigNamesTheLimit) {
                "sram_base has 16 bits (limit 65536)");
 }
 
+// A host CPU preset that does not exist: one message naming the key and the
+// allowed values, exit 2, from every command that loads a config.
+TEST(CliErrors, UnknownHostCpuPresetNamesTheChoices) {
+  const std::string msg =
+      "--set host.cpu: host.cpu = 'pentium' is not one of custom|cortex-a9-650|cortex-a53-1200|xeon-e5-2690v3";
+  expect_error("config show --set host.cpu=pentium", msg);
+  expect_error("run --model lenet5 --set host.cpu=pentium", msg);
+}
+
 TEST(CliErrors, HostOpsNamesTheValidKinds) {
   const std::string kinds = "(the kinds: conv2d, dense, add, max_pool, avg_pool)";
   expect_error("run --model lenet5 --host-ops convolution", "--host-ops convolution: not an op kind VTA runs " + kinds);

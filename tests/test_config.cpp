@@ -12,6 +12,7 @@
 #include "vta/isa/config.h"
 #include "vta/isa/error.h"
 #include "vta/isa/fields.h"
+#include "vta/isa/host_cpu.h"
 
 namespace {
 
@@ -138,9 +139,9 @@ TEST(Presets, OtherShapesDeriveTheirElementSizes) {
 
 TEST(Presets, DefaultsAreTheUpstreamDesign) {
   const Config def = vta::default_config();
-  const Config c = vta::test::preset("vta-1x16x16");
+  const Config c = vta::test::preset("vta-1x16x16", {{"host.cpu", "custom"}});
   expect_same_derived(def, c);
-  EXPECT_EQ(def.hash(), c.hash()) << "the preset spells out the defaults";
+  EXPECT_EQ(def.hash(), c.hash()) << "the preset spells out the defaults, but for its board's host CPU";
   EXPECT_EQ(def.source, "<default>");
 }
 
@@ -302,7 +303,10 @@ TEST(Hash, DiffersWhenAnyKnobDiffers) {
   // away from their defaults: the presets keep the hashes that stores,
   // caches and generated files were keyed on before the knobs existed.
   EXPECT_EQ(vta::default_config().hash(), "154e72fab0433627");
-  EXPECT_EQ(vta::test::preset("vta-4x16x16", {{"memory.dram", "fixed"}}).hash(), "a4bae255f38d3831");
+  // (A shipped design that names its board's CPU, host.cpu, has new host
+  // figures and so a new hash; on custom it has the old one.)
+  EXPECT_EQ(vta::test::preset("vta-4x16x16", {{"memory.dram", "fixed"}, {"host.cpu", "custom"}}).hash(),
+            "a4bae255f38d3831");
   for (const vta::Override& o : std::vector<vta::Override>{{"memory.dram", "ddr4-2400"}}) {
     const Config c = vta::test::preset("vta-1x16x16", {o});
     EXPECT_TRUE(seen.insert(c.hash()).second) << o.first << "=" << o.second << " gives a hash seen before";
@@ -393,6 +397,106 @@ TEST(UpstreamImport, BatchAndSplitBlocksAreHonoured) {
   EXPECT_EQ(s.derived.wgt_elem_bytes, 512);
   EXPECT_EQ(s.derived.wgt_depth, 1024);
   EXPECT_EQ(s.memory.bus_bits, 128);
+}
+
+// ------------------------------------------------------------ host CPU presets
+
+// Every preset has every figure, positive and with a source, and the knob
+// host.cpu offers exactly the presets (and custom).
+TEST(HostCpu, PresetsHaveEveryFigurePositiveAndSourced) {
+  const char* keys[] = {"clock_mhz", "macs_per_cycle", "ops_per_cycle", "efficiency", "mem_gbps"};
+  std::string choices = "custom";
+  ASSERT_GE(vta::host_cpu_presets().size(), 3u);
+  for (const auto& p : vta::host_cpu_presets()) {
+    SCOPED_TRACE(p.name);
+    choices += std::string("|") + p.name;
+    EXPECT_GT(std::string(p.doc).size(), 10u);
+    EXPECT_EQ(p.values.size(), std::size(keys)) << "one line per key";
+    for (const char* k : keys) EXPECT_GT(p.get(k), 0.0) << k;
+    EXPECT_LE(p.get("efficiency"), 1.0);
+    for (const auto& v : p.values) EXPECT_GT(std::string(v.source).size(), 10u) << v.key << " names no source";
+    const vta::HostCpuFigures f = vta::host_cpu_figures(p);
+    for (double x : {f.mem_gbps, f.flush_gbps, f.op_ns, f.mac_ns}) EXPECT_GT(x, 0.0);
+  }
+  EXPECT_EQ(vta::find_knob("host.cpu")->choices, choices);
+  EXPECT_TRUE(vta::find_knob("host.cpu")->late);
+  EXPECT_THROW((void)vta::host_cpu_preset("cortex-a7"), vta::Error);
+}
+
+// A config naming a preset gets its figures: the README's equations, by hand
+// for the Cortex-A9 (650 MHz, 4 MACs and 2 ops per cycle, efficiency 0.5,
+// 1.575 GB/s).
+TEST(HostCpu, AConfigNamingAPresetGetsItsFigures) {
+  const Config c = vta::load_config_text("host:\n  cpu: cortex-a9-650\n", "a9.yaml");
+  EXPECT_DOUBLE_EQ(c.host.mac_ns, 1e3 / (650 * 4 * 0.5));
+  EXPECT_DOUBLE_EQ(c.host.op_ns, 1e3 / (650 * 2 * 0.5));
+  EXPECT_DOUBLE_EQ(c.host.mem_gbps, 1.575);
+  EXPECT_DOUBLE_EQ(c.host.flush_gbps, 1.575);
+  EXPECT_EQ(vta::host_cpu_summary(c),
+            "host.cpu cortex-a9-650: mem_gbps 1.575, flush_gbps 1.575, op_ns 1.538, mac_ns 0.7692 from the preset");
+  for (const auto& p : vta::host_cpu_presets()) {
+    const Config d = vta::load_config_text("", "d.yaml", {{"host.cpu", p.name}});
+    const vta::HostCpuFigures f = vta::host_cpu_figures(p);
+    EXPECT_DOUBLE_EQ(d.host.mem_gbps, f.mem_gbps) << p.name;
+    EXPECT_DOUBLE_EQ(d.host.flush_gbps, f.flush_gbps) << p.name;
+    EXPECT_DOUBLE_EQ(d.host.op_ns, f.op_ns) << p.name;
+    EXPECT_DOUBLE_EQ(d.host.mac_ns, f.mac_ns) << p.name;
+  }
+  // The shipped designs name their board's CPU.
+  EXPECT_EQ(vta::test::preset("vta-1x16x16").host.cpu, "cortex-a9-650");
+  EXPECT_EQ(vta::test::preset("vta-4x16x16").host.cpu, "cortex-a53-1200");
+  EXPECT_EQ(vta::test::preset("vta-1x32x32").host.cpu, "cortex-a53-1200");
+  EXPECT_EQ(vta::test::preset("vta-1x16x16-pcie").host.cpu, "xeon-e5-2690v3");
+  // The slower core costs more per MAC, per element and per byte.
+  const Config a9 = vta::test::preset("vta-1x16x16"), a53 = vta::test::preset("vta-4x16x16"),
+               x86 = vta::test::preset("vta-1x16x16-pcie");
+  EXPECT_GT(a9.host.mac_ns, a53.host.mac_ns);
+  EXPECT_GT(a53.host.mac_ns, x86.host.mac_ns);
+  EXPECT_GT(a9.host.op_ns, a53.host.op_ns);
+  EXPECT_GT(a53.host.op_ns, x86.host.op_ns);
+  EXPECT_LT(a9.host.mem_gbps, a53.host.mem_gbps);
+  EXPECT_LT(a53.host.mem_gbps, x86.host.mem_gbps);
+}
+
+// An explicit knob, in the file or by --set, wins over the preset's; the
+// others still come from the preset, and the summary says which is which.
+TEST(HostCpu, AnExplicitKnobOverridesThePreset) {
+  const vta::HostCpuFigures a53 = vta::host_cpu_figures(vta::host_cpu_preset("cortex-a53-1200"));
+  const Config file = vta::load_config_text("host:\n  cpu: cortex-a53-1200\n  mac_ns: 0.1\n", "f.yaml");
+  EXPECT_DOUBLE_EQ(file.host.mac_ns, 0.1);
+  EXPECT_DOUBLE_EQ(file.host.op_ns, a53.op_ns);
+  EXPECT_DOUBLE_EQ(file.host.mem_gbps, a53.mem_gbps);
+  EXPECT_EQ(vta::host_cpu_summary(file),
+            "host.cpu cortex-a53-1200: mem_gbps 2.346, flush_gbps 2.346, op_ns 0.8333 from the preset; mac_ns 0.1 "
+            "set by the config");
+  const Config set = vta::test::preset("vta-1x16x16", {{"host.mem_gbps", "3"}, {"host.cpu", "cortex-a53-1200"}});
+  EXPECT_DOUBLE_EQ(set.host.mem_gbps, 3.0);
+  EXPECT_DOUBLE_EQ(set.host.mac_ns, a53.mac_ns);
+  EXPECT_NE(vta::describe(set).find("mem_gbps 3 set by the config"), std::string::npos) << vta::describe(set);
+  // custom leaves the knobs as given: the defaults, or the file's.
+  const Config custom = vta::test::preset("vta-1x16x16", {{"host.cpu", "custom"}});
+  EXPECT_DOUBLE_EQ(custom.host.mac_ns, 0.5);
+  EXPECT_DOUBLE_EQ(custom.host.op_ns, 1.0);
+  EXPECT_DOUBLE_EQ(custom.host.mem_gbps, 4.0);
+  EXPECT_DOUBLE_EQ(custom.host.flush_gbps, 8.0);
+  EXPECT_EQ(vta::host_cpu_summary(custom),
+            "host.cpu custom: mem_gbps 4, flush_gbps 8, op_ns 1, mac_ns 0.5 as configured");
+}
+
+// host.cpu is a late knob: `custom`, given or not, keeps a config's hash (the
+// stores and caches keyed before it existed); a preset changes it, and the
+// resolved YAML of a preset config reloads as the same config.
+TEST(HostCpu, CustomKeepsTheHashAPresetChangesIt) {
+  const Config def = vta::default_config();
+  EXPECT_EQ(vta::load_config_text("host:\n  cpu: custom\n", "c.yaml").hash(), def.hash());
+  EXPECT_EQ(def.hash(), "154e72fab0433627");
+  std::set<std::string> seen{def.hash()};
+  for (const auto& p : vta::host_cpu_presets())
+    EXPECT_TRUE(seen.insert(vta::load_config_text("", "p.yaml", {{"host.cpu", p.name}}).hash()).second) << p.name;
+  const Config a9 = vta::test::preset("vta-1x16x16");
+  const Config back = vta::load_config_text(vta::to_yaml(a9), "resolved.yaml");
+  EXPECT_EQ(back.hash(), a9.hash());
+  EXPECT_EQ(vta::host_cpu_summary(back), vta::host_cpu_summary(a9)) << "equal values count as the preset's";
 }
 
 }  // namespace

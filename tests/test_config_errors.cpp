@@ -257,6 +257,11 @@ TEST(ConfigErrors, OverrideWithBadValue) {
   expect_parts(load_error("", {{"gemm.batch", "3"}}), {"--set gemm.batch", "power of two"});
   expect_parts(load_error("", {{"buffers.inp", "lots"}}), {"--set buffers.inp", "'lots'", "size"});
   expect_parts(load_error("", {{"host.link", "pci"}}), {"--set host.link", "did you mean 'pcie'"});
+  // A host CPU preset that does not exist: the key and every allowed name.
+  expect_parts(load_error("host:\n  cpu: cortex-a9-667\n"), {"bad.yaml:2",
+                                                             "host.cpu = 'cortex-a9-667' is not one of "
+                                                             "custom|cortex-a9-650|cortex-a53-1200|xeon-e5-2690v3",
+                                                             "did you mean 'cortex-a9-650'"});
 }
 
 TEST(ConfigErrors, OverrideWithoutEquals) {

@@ -228,10 +228,12 @@ TEST(Copies, BatchQueueSynchronisesOnlyForDeviceResults) {
 }
 
 // The host link: PCIe is setup + bytes / bandwidth; shared DRAM a cache flush of the bytes only.
+// Hand-derived from the host knobs' defaults, so on host.cpu custom (no preset's figures).
 TEST(HostCost, CopiesOnTheConfigsLink) {
   const vta::Config pcie =
-      preset("vta-1x16x16", {{"host.link", "pcie"}, {"host.bandwidth_gbps", "2"}, {"host.setup_us", "10"}});
-  const vta::Config shared = preset("vta-1x16x16", {{"host.flush_gbps", "4"}});
+      preset("vta-1x16x16",
+             {{"host.cpu", "custom"}, {"host.link", "pcie"}, {"host.bandwidth_gbps", "2"}, {"host.setup_us", "10"}});
+  const vta::Config shared = preset("vta-1x16x16", {{"host.cpu", "custom"}, {"host.flush_gbps", "4"}});
   EXPECT_DOUBLE_EQ(link_copy_us(pcie, 1000000), 10.0 + 500.0);
   EXPECT_DOUBLE_EQ(link_copy_us(shared, 1000000), 250.0);
   EXPECT_DOUBLE_EQ(link_copy_us(pcie, 0), 0.0);
@@ -245,7 +247,7 @@ TEST(HostCost, CopiesOnTheConfigsLink) {
 // `--host-ops conv2d`: every conv on the host, the output still bit-exact, and the
 // host model charges the convs' MACs (the CPU fallback's cost).
 TEST(HostOps, ConvsOnTheHostStayBitExact) {
-  const vta::Config c = preset("vta-1x16x16");
+  const vta::Config c = preset("vta-1x16x16", {{"host.cpu", "custom"}});  // mac_ns 0.5, the default
   const Graph g = build_zoo("resnet18", ZooOptions{1, 1, 32});
   const Tensor input = zoo_input(g, 2);
   const Tensor want = run_graph(g, input)[static_cast<size_t>(g.output)];
@@ -270,6 +272,19 @@ TEST(HostOps, ConvsOnTheHostStayBitExact) {
   EXPECT_GT(conv_us, 0.5e-3 * static_cast<double>(rb.total.macs) * 0.9);  // mac_ns 0.5 per MAC, most MACs are convs
   EXPECT_GT(rp.total.host_model_ms, rb.total.host_model_ms + conv_us / 1e3 * 0.99);
   EXPECT_GT(rp.device_runs, rb.device_runs);  // the adds between host convs are runs of their own
+  // The model against the measured host time: model / measured per host
+  // layer (copies excluded), its median and the ratio farthest from 1.
+  std::vector<double> ratios;
+  for (const auto& w : rp.rows)
+    if (w.device == "host" && w.copy.empty() && w.host_ms > 0) ratios.push_back(w.host_model_ms / w.host_ms);
+  ASSERT_GE(ratios.size(), 20u);
+  EXPECT_EQ(rp.host_ratio.layers, static_cast<int>(ratios.size()));
+  std::sort(ratios.begin(), ratios.end());
+  const size_t m = ratios.size() / 2;
+  EXPECT_DOUBLE_EQ(rp.host_ratio.median, ratios.size() % 2 ? ratios[m] : (ratios[m - 1] + ratios[m]) / 2);
+  EXPECT_TRUE(rp.host_ratio.worst == ratios.front() || rp.host_ratio.worst == ratios.back());
+  EXPECT_EQ(rp.host_cpu, "host.cpu custom: mem_gbps 4, flush_gbps 8, op_ns 1, mac_ns 0.5 as configured");
+  EXPECT_NE(report_table(rp).find("host model against this machine's measured host time over"), std::string::npos);
 }
 
 // --host-ops is the pipeline's first pass (CompileOptions::host_ops): the

@@ -246,6 +246,30 @@ TEST(SweepStages, HostModelCountsInTimeMs) {
   }
 }
 
+// A sweep over host.cpu: the device cycles stay, and host_ms follows the
+// presets' figures (isa/host_cpus): the Cortex-A9 slower than the Cortex-A53,
+// slower than the Xeon core, on every figure, so on every host layer.
+TEST(SweepStages, HostCpuAxisRanksTheCores) {
+  const SweepSpec s = spec_of(
+      "base: vta-1x16x16\nnetworks: [lenet5]\naxes:\n"
+      "  - knob: host.cpu\n    values: [cortex-a9-650, cortex-a53-1200, xeon-e5-2690v3]\n");
+  const Space sp(s);
+  ASSERT_EQ(sp.size(), 3);
+  const PreparedNetwork n = prepare_network(s.networks.at(0), "t.yaml");
+  std::vector<double> host_ms, cycles;
+  for (int64_t i = 0; i < sp.size(); ++i) {
+    const vta::Config c = vta::load_config_text(s.base_text, s.base, sp.overrides(i));
+    const StageResult r = stage_analytic(c, n);
+    host_ms.push_back(r.metrics.get("host_ms"));
+    cycles.push_back(r.metrics.get("cycles"));
+  }
+  EXPECT_EQ(cycles[0], cycles[1]);
+  EXPECT_EQ(cycles[1], cycles[2]);
+  EXPECT_GT(host_ms[2], 0);
+  EXPECT_GT(host_ms[0], host_ms[1]);
+  EXPECT_GT(host_ms[1], host_ms[2]);
+}
+
 // Stage 0's FPGA estimate: resource columns on every row, constraints on
 // them, and designs that do not fit the named part stored invalid.
 // Energy per layer: the activity counters map onto the estimate's Activity,

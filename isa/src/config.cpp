@@ -14,6 +14,7 @@
 #include "vta/isa/control_chars.h"
 #include "vta/isa/error.h"
 #include "vta/isa/fields.h"
+#include "vta/isa/host_cpu.h"
 #include "vta/isa/path_probe.h"
 #include "vta/isa/read_file.h"
 #include "vta/isa/yaml_documents.h"
@@ -257,6 +258,15 @@ void derive_and_check(Config& c, const LineOf& line_of) {
     int line = line_of(key);
     return line < 0 ? fmt::format("--set {}", key) : where(c.source, line);
   };
+  // A host CPU preset fills the host model's knobs that the config leaves
+  // unset (isa/host_cpus/README.md); an explicit value wins.
+  if (c.host.cpu != "custom") {
+    const HostCpuFigures f = host_cpu_figures(host_cpu_preset(c.host.cpu));
+    double* const knob[] = {&c.host.mem_gbps, &c.host.flush_gbps, &c.host.op_ns, &c.host.mac_ns};
+    const double value[] = {f.mem_gbps, f.flush_gbps, f.op_ns, f.mac_ns};
+    for (size_t i = 0; i < std::size(knob); ++i)
+      if (line_of(kHostCpuKnobs[i]) == 0) *knob[i] = value[i];
+  }
   auto& d = c.derived;
   d.inp_elem_bytes = c.gemm.batch * c.gemm.block_in * c.dtype.inp_bits / 8;
   d.wgt_elem_bytes = c.gemm.block_out * c.gemm.block_in * c.dtype.wgt_bits / 8;
@@ -591,6 +601,7 @@ std::string describe(const Config& c) {
                      d.acc_depth, d.out_depth);
   out += fmt::format("#   index widths (log2 depth): UOP {} INP {} WGT {} ACC {}\n", d.log_uop_depth, d.log_inp_depth,
                      d.log_wgt_depth, d.log_acc_depth);
+  if (c.host.cpu != "custom") out += "# " + host_cpu_summary(c) + "\n";
   out += isa::describe_layout(c);
   return out;
 }

@@ -7,6 +7,7 @@
 
 #include "vta/compiler/schedule/host_cost.h"
 #include "vta/compiler/schedule/placement.h"
+#include "vta/isa/host_cpu.h"
 
 namespace vta::compiler {
 
@@ -30,6 +31,24 @@ CostModelError cost_model_error(const std::vector<ReportRow>& rows) {
     e.median_abs_pct = errs.size() % 2 ? errs[m] : (errs[m - 1] + errs[m]) / 2;
   }
   return e;
+}
+
+HostModelRatio host_model_ratio(const std::vector<ReportRow>& rows) {
+  HostModelRatio h;
+  std::vector<double> ratios;
+  for (const auto& w : rows) {
+    if (w.device != "host" || !w.copy.empty() || w.host_ms <= 0 || w.host_model_ms <= 0) continue;
+    const double r = w.host_model_ms / w.host_ms;
+    ratios.push_back(r);
+    if (h.worst == 0 || std::abs(std::log(r)) > std::abs(std::log(h.worst))) h.worst = r, h.worst_layer = w.layer;
+  }
+  h.layers = static_cast<int>(ratios.size());
+  if (!ratios.empty()) {
+    std::sort(ratios.begin(), ratios.end());
+    const size_t m = ratios.size() / 2;
+    h.median = ratios.size() % 2 ? ratios[m] : (ratios[m - 1] + ratios[m]) / 2;
+  }
+  return h;
 }
 
 }  // namespace
@@ -104,6 +123,8 @@ Report make_report(const CompiledNetwork& net, const NetworkResult& res, const C
     r.rows.push_back(std::move(row));
   }
   r.cost_model = cost_model_error(r.rows);
+  r.host_ratio = host_model_ratio(r.rows);
+  r.host_cpu = host_cpu_summary(c);
   r.device_runs = res.segments_run;
   r.syncs = res.syncs;
   ReportRow& t = r.total;
@@ -166,6 +187,13 @@ std::string report_table(const Report& r) {
       r.total.time_us / 1e3, r.inference_ms());
   for (const auto& w : r.rows)
     if (!w.host_reason.empty()) out += fmt::format("{} on the host: {}\n", w.layer, w.host_reason);
+  if (!r.host_cpu.empty()) out += fmt::format("host model: {}\n", r.host_cpu);
+  if (r.host_ratio.layers > 0)
+    out += fmt::format(
+        "host model against this machine's measured host time over {} host layer{}: model / measured median "
+        "{:.2f}, worst {:.2f} ({})\n",
+        r.host_ratio.layers, r.host_ratio.layers == 1 ? "" : "s", r.host_ratio.median, r.host_ratio.worst,
+        r.host_ratio.worst_layer);
   if (energy) out += fmt::format("energy estimated from the layers' activity counters: {}\n", r.energy_basis);
   if (split) {
     const ReportRow& t = r.total;
@@ -256,6 +284,12 @@ nlohmann::ordered_json report_json(const Report& r) {
   j["host_model_ms"] = r.total.host_model_ms;
   j["inference_ms"] = r.inference_ms();
   if (!r.memory_basis.empty()) j["memory_split_basis"] = r.memory_basis;
+  if (!r.host_cpu.empty()) j["host_cpu"] = r.host_cpu;
+  if (r.host_ratio.layers > 0)
+    j["host_model_vs_measured"] = {{"layers", r.host_ratio.layers},
+                                   {"median_ratio", r.host_ratio.median},
+                                   {"worst_ratio", r.host_ratio.worst},
+                                   {"worst_layer", r.host_ratio.worst_layer}};
   if (r.cost_model.layers > 0)
     j["cost_model"] = {{"layers", r.cost_model.layers},
                        {"median_abs_err_pct", r.cost_model.median_abs_pct},

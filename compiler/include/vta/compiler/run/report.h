@@ -44,6 +44,17 @@ struct CostModelError {
   std::string worst_layer;
 };
 
+/// The host model against the measured host time of the host layers (device
+/// copies and the input excluded: this process measures no copy), as the ratio
+/// model / measured per layer. The measurement is this machine's, whatever
+/// CPU the config's host.cpu names.
+struct HostModelRatio {
+  int layers = 0;
+  double median = 0;  // median of model / measured
+  double worst = 0;   // the ratio farthest from 1 (by |log|)
+  std::string worst_layer;
+};
+
 struct Report {
   std::string network, config_name, config_hash, backend, tool;
   double compile_seconds = 0, run_seconds = 0;
@@ -62,6 +73,8 @@ struct Report {
   CostModelError cost_model;  // over the timed VTA conv/dense layers
   // What the memory split compared (add_memory_split); empty: not split.
   std::string memory_basis;
+  HostModelRatio host_ratio;  // over the host layers with a measured time
+  std::string host_cpu;       // where the host model's knobs came from (host_cpu_summary)
 };
 
 Report make_report(const CompiledNetwork& net, const NetworkResult& res, const Config& c, const std::string& backend);
