@@ -72,8 +72,7 @@ TEST(MemorySplit, PartsAddUpToTheCyclesLostAgainstAnIdealPort) {
     }
     ASSERT_TRUE(w.mem_split()) << w.layer;
     ++split_rows;
-    EXPECT_EQ(lost(w), static_cast<int64_t>(w.cycles) -
-                           static_cast<int64_t>(ideal.layers[i].stats.get("cycles.total")))
+    EXPECT_EQ(lost(w), static_cast<int64_t>(w.cycles) - static_cast<int64_t>(ideal.layers[i].stats.get("cycles.total")))
         << w.layer;
     total += lost(w);
   }
@@ -103,7 +102,8 @@ TEST(MemorySplit, FixedMemoryHasNothingToSplit) {
   const vta::Config c = preset("vta-1x16x16", {{"memory.dram", "fixed"}});
   EXPECT_FALSE(memory_split_applies(c));
   Report r;
-  const std::string e = vta::test::error_of([&] { add_memory_split(r, CompiledNetwork{}, c, NetworkResult{}, Tensor{}); });
+  const std::string e =
+      vta::test::error_of([&] { add_memory_split(r, CompiledNetwork{}, c, NetworkResult{}, Tensor{}); });
   EXPECT_NE(e.find("memory.dram = fixed"), std::string::npos) << e;
   // A report without the split prints no split columns and leaves the CSV's empty.
   r.rows.push_back(ReportRow{});
@@ -115,8 +115,8 @@ TEST(MemorySplit, FixedMemoryHasNothingToSplit) {
 // Through the command: the table's columns, the summary line, the JSON.
 TEST(MemorySplit, TheRunCommandPrintsItWithADramPreset) {
   const std::string json = ::testing::TempDir() + "/memory_split.json";
-  const auto r = vta::test::run_vta("run --model lenet5 -b systemc --timing-only --set clock.mhz=333 --report-json " +
-                                    json);
+  const auto r =
+      vta::test::run_vta("run --model lenet5 -b systemc --timing-only --set clock.mhz=333 --report-json " + json);
   ASSERT_EQ(r.code, 0) << r.out;
   EXPECT_NE(r.out.find("mem bw"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("lost to the DRAM: bandwidth and latency"), std::string::npos) << r.out;
@@ -139,7 +139,8 @@ TEST(DramRowTiming, RandomReadsGainSequentialReadsBarelyChange) {
     std::mt19937_64 rng(7);
     const uint64_t n = 4000, bytes = 64;
     for (uint64_t i = 0; i < n; ++i)
-      ctl.submit({random ? rng() % (s.spec.capacity_bytes() / bytes) * bytes : i * bytes, static_cast<uint32_t>(bytes), false, 0});
+      ctl.submit({random ? rng() % (s.spec.capacity_bytes() / bytes) * bytes : i * bytes, static_cast<uint32_t>(bytes),
+                  false, 0});
     return static_cast<double>(ctl.drain());
   };
   const double rnd_on = drain_cycles(true, true), rnd_off = drain_cycles(false, true);

@@ -58,11 +58,12 @@ std::map<int, uint64_t> region_cycles(const CompiledNetwork& net, const vta::Con
   return cycles;
 }
 
-// MobileNet-v1 on vta-1x16x16: one layer (conv25) measures more than
-// kTuneMargin faster with its second candidate; on ResNet-18 no candidate
-// beats the model's pick by the margin on any preset.
+// MobileNet-v1 on vta-1x16x16 with the fixed port: one layer (conv25)
+// measures more than kTuneMargin faster with its second candidate (with the
+// board's DDR3 the cost model's pick is already the fastest on every layer);
+// on ResNet-18 no candidate beats the model's pick by the margin on any preset.
 TEST(Tune, NeverSlowerThanTheModelsPickAndBitExact) {
-  const vta::Config cfg = preset("vta-1x16x16");
+  const vta::Config cfg = preset("vta-1x16x16", {{"memory.dram", "fixed"}});
   static const Net n = zoo_net("mobilenet_v1");
   const TuneResult r = tune_network(n.g, cfg, 4, n.input, temp_cache("never-slower.json"));
   // One SystemC run per rank, the cost model's pick (rank 0) among them.

@@ -60,8 +60,7 @@ void add_memory_split(Report& r, const CompiledNetwork& net, const Config& c, co
   CompiledNetwork variant = net;
   const std::vector<int64_t> c0 = run_variant(variant, ideal, input);
   const std::vector<int64_t> c1 = run_variant(variant, rows, input);
-  const std::vector<int64_t> c2 =
-      c.memory.dram_refresh ? run_variant(variant, norefresh, input) : layer_cycles(real);
+  const std::vector<int64_t> c2 = c.memory.dram_refresh ? run_variant(variant, norefresh, input) : layer_cycles(real);
   const std::vector<int64_t> c3 = layer_cycles(real);
   ReportRow& t = r.total;
   t.mem_bw = t.mem_row = t.mem_refresh = 0;
