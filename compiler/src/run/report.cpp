@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 #include "vta/compiler/schedule/host_cost.h"
 #include "vta/compiler/schedule/placement.h"
@@ -15,6 +16,13 @@ namespace {
 
 std::string shape_text(const Shape& s) { return fmt::format("{}x{}x{}x{}", s.n, s.c, s.h, s.w); }
 
+// The median of a non-empty list (the mean of the middle two of an even one).
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  const size_t m = v.size() / 2;
+  return v.size() % 2 ? v[m] : (v[m - 1] + v[m]) / 2;
+}
+
 CostModelError cost_model_error(const std::vector<ReportRow>& rows) {
   CostModelError e;
   std::vector<double> errs;
@@ -25,11 +33,7 @@ CostModelError cost_model_error(const std::vector<ReportRow>& rows) {
     if (a >= e.worst_abs_pct) e.worst_abs_pct = a, e.worst_layer = w.layer;
   }
   e.layers = static_cast<int>(errs.size());
-  if (!errs.empty()) {
-    std::sort(errs.begin(), errs.end());
-    const size_t m = errs.size() / 2;
-    e.median_abs_pct = errs.size() % 2 ? errs[m] : (errs[m - 1] + errs[m]) / 2;
-  }
+  if (!errs.empty()) e.median_abs_pct = median(std::move(errs));
   return e;
 }
 
@@ -43,11 +47,7 @@ HostModelRatio host_model_ratio(const std::vector<ReportRow>& rows) {
     if (h.worst == 0 || std::abs(std::log(r)) > std::abs(std::log(h.worst))) h.worst = r, h.worst_layer = w.layer;
   }
   h.layers = static_cast<int>(ratios.size());
-  if (!ratios.empty()) {
-    std::sort(ratios.begin(), ratios.end());
-    const size_t m = ratios.size() / 2;
-    h.median = ratios.size() % 2 ? ratios[m] : (ratios[m - 1] + ratios[m]) / 2;
-  }
+  if (!ratios.empty()) h.median = median(std::move(ratios));
   return h;
 }
 
