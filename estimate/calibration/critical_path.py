@@ -135,32 +135,39 @@ def net(t, pin):
     return 0.0 if (t, pin) in DEDICATED else NET_NS
 
 
-# ECP5 (synth_ecp5 cells), speed grade -6 by default. The cell delays are
-# nextpnr-ecp5's own timing database (prjtrellis, read back from nextpnr's
-# --detailed-timing-report on these netlists: estimate/README.md, "ECP5");
-# the net delay is nextpnr's own pre-routing estimate (ecp5/arch.cc
-# estimateDelay: (120 - 22 x grade index) ps x (6 + 2 x (dx + dy)) for a
-# short hop) at dx + dy = 2 for grade -6: 1.2 ns. Same rules as xc7 above:
-# fan-out and placement ignored, the dedicated carry (CCU2C CIN) and
-# wide-mux (PFUMX / L6MUX21 from LUTs in the slice) routes cost no net.
-ECP5_NET_NS = 1.20
+# ECP5 (synth_ecp5 cells), speed grade -6. The cell delays are nextpnr-ecp5's
+# own timing database (prjtrellis, -6 grade), as nextpnr's
+# --detailed-timing-report gives them on these netlists (the critical path of
+# e01, estimate/README.md "ECP5"): LUT4 input to F 0.236 ns, LUT output
+# through the slice's PFUMX 0.165, CCU2C A to FCO 0.447, FCI to FCO 0.071,
+# FCI to F 0.403-0.443, TRELLIS_FF clock to Q 0.525 (setup 0), DP16KD clock
+# to DO without its output register 5.83, MULT18X18D B to P (no register)
+# 3.927. Not on a reported path, so guessed at the same order: the
+# distributed RAM's (TRELLIS_DPR16X4) and DP16KD setup. The net delay is
+# nextpnr's own pre-routing estimate (ecp5/arch.cc estimateDelay:
+# (120 - 22 x grade index) ps x (6 + 2 x (dx + dy)) within 5 tiles) for a
+# neighbouring tile, dx + dy = 1, at -6: 0.96 ns; fixed before any
+# comparison, not fitted. Same rules as xc7 above: fan-out and placement
+# ignored, the carry (CCU2C CIN) and the slice's wide-mux inputs (PFUMX ALUT /
+# BLUT, L6MUX21 D0 / D1) cost no net.
+ECP5_NET_NS = 0.96
 ECP5_DELAY = {
-    "lut": 0.45,           # LUT4 A-D to Z (slice F)
-    "pfumx": 0.30,         # PFUMX / L6MUX21 input to Z (slice OFX)
-    "ccu2_in": 0.45,       # CCU2C A/B/C/D to S or COUT
-    "ccu2_carry": 0.10,    # CCU2C CIN to COUT (two bits)
-    "ccu2_cin_s": 0.30,    # CCU2C CIN to S
-    "ff_cko": 0.50,        # TRELLIS_FF clock to Q
-    "ff_setup": 0.10,
-    "bram_cko": 4.30,      # DP16KD clock to DO, no output register
-    "bram_cko_reg": 1.00,  # with the output register
-    "bram_setup": 0.20,
-    "lutram_cko": 1.00,    # TRELLIS_DPR16X4 write clock to DO
-    "lutram_read": 0.45,   # read address to DO
-    "lutram_setup": 0.20,
-    "mult": 4.20,          # MULT18X18D A/B to P, no register
-    "mult_reg_cko": 0.50,  # clock to out of an input/pipeline/output register
-    "mult_setup": 0.20,
+    "lut": 0.236,          # LUT4 A-D to Z (slice F)
+    "pfumx": 0.165,        # PFUMX / L6MUX21 input to Z (slice OFX)
+    "ccu2_in": 0.447,      # CCU2C A/B/C/D to S or COUT
+    "ccu2_carry": 0.071,   # CCU2C CIN to COUT
+    "ccu2_cin_s": 0.443,   # CCU2C CIN to S
+    "ff_cko": 0.525,       # TRELLIS_FF clock to Q
+    "ff_setup": 0.0,
+    "bram_cko": 5.83,      # DP16KD clock to DO, no output register
+    "bram_cko_reg": 1.00,  # with the output register (guess: not used by this RTL)
+    "bram_setup": 0.20,    # guess
+    "lutram_cko": 1.00,    # TRELLIS_DPR16X4 write clock to DO (guess)
+    "lutram_read": 0.40,   # read address to DO (guess: a LUT plus the slice mux)
+    "lutram_setup": 0.20,  # guess
+    "mult": 3.927,         # MULT18X18D A/B to P, no register
+    "mult_reg_cko": 0.525,  # clock to out of an input/pipeline/output register (as a FF)
+    "mult_setup": 0.20,    # guess
 }
 ECP5_DEDICATED = {("CCU2C", "CIN"), ("PFUMX", "ALUT"), ("PFUMX", "BLUT"), ("L6MUX21", "D0"),
                   ("L6MUX21", "D1")}

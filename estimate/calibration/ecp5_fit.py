@@ -22,7 +22,8 @@ so the ECP5 family is the same model with fitted conversion factors:
 MULT18X18D and DP16KD are structural (one MULT18X18D per int8 MAC, three per
 ALU 32 x 32 multiply, two per load engine, read off the netlists by source
 file; DP16KD aspect ratios in src/memory_map.cpp) and only checked here.
-Rows whose pnr_ok column is not 0/1 (no place and route) are skipped.
+Rows not placed and routed (routed 0: the design does not fit the part) are
+skipped.
 """
 import csv
 import json
@@ -65,7 +66,7 @@ def main():
     vta = sys.argv[1]
     data = []
     for r in rows():
-        if r["pnr_ok"] not in ("0", "1") or float(r["fmax_mhz"]) <= 0:
+        if r["routed"] != "1" or float(r["fmax_mhz"]) <= 0:
             continue
         e = estimate(vta, r["overrides"])
         t = e["total"]

@@ -26,8 +26,16 @@ build/pnr/bin, made by `scripts/setup.sh --pnr`), else on PATH. Their first
 run compiles the WebAssembly and caches it (~/.cache/YoWASP): about two
 minutes for yosys on this machine, once.
 
-Exit codes: 0 a row was written (also when timing or placement failed: the
-row says so), 2 bad input, 3 the tools are not installed.
+Columns: routed (nextpnr placed and routed it), timing_met (nextpnr's Fmax
+at least --freq), fmax_mhz (nextpnr's, 0 when not routed), sta_ns / sta_mhz
+(critical_path.py --family ecp5 on the same netlist), cell counts of the
+whole netlist with the shell's flip-flops and output-chain LUT4s apart,
+comb_used / comb_avail (nextpnr's TRELLIS_COMB: LUT4 positions), wall
+seconds, and a note when nextpnr failed ("does not fit: no MULT18X18D left").
+
+Exit codes: 0 a row was written (also when placement failed or timing was
+not met: the row says so), 1 yosys failed, 2 bad input, 3 the tools are not
+installed.
 """
 import argparse
 import csv
@@ -47,8 +55,8 @@ import critical_path  # noqa: E402
 
 PARTS = {"25k": "LFE5U-25F", "45k": "LFE5U-45F", "85k": "LFE5U-85F", "um-85k": "LFE5UM-85F",
          "um-25k": "LFE5UM-25F", "um-45k": "LFE5UM-45F"}
-HEADER = ("name,overrides,part,package,speed,seed,freq_mhz,pnr_ok,fmax_mhz,sta_ns,sta_mhz,lut4,ccu2c,ff,"
-          "dpr16x4,mult18,dp16kd,shell_ff,shell_lut4,slices,slices_avail,synth_s,pnr_s,date")
+HEADER = ("name,overrides,part,package,speed,seed,freq_mhz,routed,timing_met,fmax_mhz,sta_ns,sta_mhz,lut4,ccu2c,ff,"
+          "dpr16x4,mult18,dp16kd,shell_ff,shell_lut4,comb_used,comb_avail,synth_s,pnr_s,note,date")
 
 
 def fail(msg, code=2):
@@ -72,7 +80,8 @@ def tools_or_exit(tools):
 
 
 def version(exe, arg):
-    out = subprocess.run([exe, arg], capture_output=True, text=True).stdout.strip().splitlines()
+    r = subprocess.run([exe, arg], capture_output=True, text=True)
+    out = (r.stdout + r.stderr).strip().splitlines()
     return out[0] if out else "?"
 
 
@@ -84,16 +93,19 @@ def count_cells(netlist):
     top = [m for m in mods.values() if int(str(m.get("attributes", {}).get("top", "0")), 2)][0]
     n = {"LUT4": 0, "CCU2C": 0, "TRELLIS_FF": 0, "TRELLIS_DPR16X4": 0, "MULT18X18D": 0, "DP16KD": 0,
          "shell_ff": 0, "shell_lut4": 0}
+    shell_d = set()
     for c in top["cells"].values():
         t = c["type"]
         if t in n:
             n[t] += 1
         src = str(c.get("attributes", {}).get("src", ""))
-        if "ecp5_top.sv" in src and "vta_" not in src.replace("vta_ecp5_top", ""):
-            if t == "TRELLIS_FF":
-                n["shell_ff"] += 1
-            elif t == "LUT4":
-                n["shell_lut4"] += 1
+        if t == "TRELLIS_FF" and "ecp5_top.sv" in src and "src/vta_" not in src:
+            n["shell_ff"] += 1
+            shell_d.update(b for b in c["connections"].get("DI", []) if isinstance(b, int))
+    # The shell's XORs carry no source attribute after LUT mapping: count the
+    # LUT4s that drive a shell flip-flop's data input (the output chain).
+    n["shell_lut4"] = sum(1 for c in top["cells"].values()
+                          if c["type"] == "LUT4" and any(b in shell_d for b in c["connections"].get("Z", [])))
     return n
 
 
@@ -154,37 +166,55 @@ def main():
         f.write(f"read_verilog -sv -DSYNTHESIS pkg.sv {files}\n"
                 "synth_ecp5 -top vta_ecp5_top -json netlist.json\n"
                 "tee -o stat.txt stat\n")
+    # Wall seconds of each step stay in times.json, so that --reuse (a netlist
+    # synthesized once, placed and routed on another part) records them.
+    tpath = os.path.join(work, "times.json")
+    times = json.load(open(tpath)) if a.reuse and os.path.exists(tpath) else {}
     t0 = time.time()
     if not (a.reuse and os.path.exists(os.path.join(work, "netlist.json"))):
         r = subprocess.run([ys, "-q", "-l", "synth.log", "-e", "has no driver|implicitly declared", "-s", "synth.ys"],
                            cwd=work, capture_output=True, text=True)
         if r.returncode != 0:
             fail(f"yosys failed for {a.name}; see {work}/synth.log", 1)
-    t1 = time.time()
+        times["synth_s"] = round(time.time() - t0)
+    report = f"report_{a.part}.json"
     cmd = [pnr, f"--{a.part}", "--package", a.package, "--speed", a.speed, "--json", "netlist.json",
-           "--freq", str(a.freq), "--seed", str(a.seed), "--timing-allow-fail", "--report", "report.json",
-           "--detailed-timing-report", "-l", "pnr.log", "-q"]
-    r = subprocess.run(cmd, cwd=work, capture_output=True, text=True)
-    t2 = time.time()
-    ok, fmax, slices, avail = 0, 0.0, 0, 0
-    if r.returncode == 0 and os.path.exists(os.path.join(work, "report.json")):
-        with open(os.path.join(work, "report.json")) as f:
+           "--freq", str(a.freq), "--seed", str(a.seed), "--timing-allow-fail", "--report", report,
+           "--detailed-timing-report", "-l", f"pnr_{a.part}.log", "-q"]
+    t1 = time.time()
+    rc = 0
+    if not (a.reuse and os.path.exists(os.path.join(work, report)) and f"pnr_{a.part}_s" in times):
+        r = subprocess.run(cmd, cwd=work, capture_output=True, text=True)
+        rc = r.returncode
+        times[f"pnr_{a.part}_s"] = round(time.time() - t1)
+        if rc != 0:
+            tail = (r.stderr or "").strip().splitlines()[-3:] or ["see " + os.path.join(work, f"pnr_{a.part}.log")]
+            print(f"ecp5_pnr: nextpnr failed for {a.name} (recorded routed 0): {' | '.join(tail)}", file=sys.stderr)
+    with open(tpath, "w") as f:
+        json.dump(times, f)
+    routed, fmax, slices, avail, note = 0, 0.0, 0, 0, ""
+    if rc != 0:
+        log = open(os.path.join(work, f"pnr_{a.part}.log")).read() if os.path.exists(
+            os.path.join(work, f"pnr_{a.part}.log")) else ""
+        m = re.search(r"no BELs remaining to implement cell type '(\w+)'", log)
+        note = f"does not fit: no {m.group(1)} left" if m else "nextpnr failed"
+    if rc == 0 and os.path.exists(os.path.join(work, report)):
+        routed = 1
+        with open(os.path.join(work, report)) as f:
             rep = json.load(f)
         clocks = rep.get("fmax", {})
         if clocks:
             fmax = min(v["achieved"] for v in clocks.values())
-            ok = 1 if fmax >= a.freq else 0
-        u = rep.get("utilization", {}).get("TRELLIS_SLICE", {}) or rep.get("utilization", {}).get("TRELLIS_COMB", {})
+        u = rep.get("utilization", {}).get("TRELLIS_COMB", {}) or rep.get("utilization", {}).get("TRELLIS_SLICE", {})
         slices, avail = u.get("used", 0), u.get("available", 0)
-    else:
-        tail = (r.stderr or "").strip().splitlines()[-3:]
-        print(f"ecp5_pnr: nextpnr failed for {a.name} (recorded pnr_ok 0): {' | '.join(tail)}", file=sys.stderr)
     n = count_cells(os.path.join(work, "netlist.json"))
     sta = critical_path.analyse(os.path.join(work, "netlist.json"), family="ecp5")
-    row = [a.name, " ".join(a.sets), PARTS[a.part], a.package, a.speed, a.seed, f"{a.freq:g}", ok, f"{fmax:.2f}",
+    met = 1 if routed and fmax >= a.freq else 0
+    row = [a.name, " ".join(a.sets), PARTS[a.part], a.package, a.speed, a.seed, f"{a.freq:g}", routed, met,
+           f"{fmax:.2f}",
            f"{sta['critical_ns']:.2f}", f"{1000.0 / sta['critical_ns']:.2f}", n["LUT4"], n["CCU2C"], n["TRELLIS_FF"],
            n["TRELLIS_DPR16X4"], n["MULT18X18D"], n["DP16KD"], n["shell_ff"], n["shell_lut4"], slices, avail,
-           round(t1 - t0), round(t2 - t1), time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())]
+           times.get("synth_s", 0), times.get(f"pnr_{a.part}_s", 0), note, time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())]
     out = io.StringIO()
     csv.writer(out, lineterminator="\n").writerow(row)
     print(out.getvalue(), end="")
