@@ -20,10 +20,10 @@
 //             family data sheet (FPGA-DS-02012), table 1.1: 24K / 44K / 84K
 //             LUT4 (one flip-flop per LUT4), 28 / 72 / 156 18x18 multipliers
 //             (MULT18X18D), 56 / 108 / 208 EBR (DP16KD, 18 Kbit); the exact
-//             LUT4 counts are nextpnr-ecp5's (2 LUT4 per slice, its
-//             utilisation report: 12,144 / 21,924 / 41,820 slices). The
-//             LFE5UM-85F (ULX3S-class boards use the LFE5U-85F) adds SERDES,
-//             the same fabric.
+//             LUT4 counts are nextpnr-ecp5 0.11's TRELLIS_COMB sites (its
+//             --report on each part, which also gives the flip-flops, MULT18X18D
+//             and DP16KD above): 24,288 / 43,848 / 83,640. The LFE5UM-85F
+//             adds SERDES to the same fabric.
 // Static power (W, 25 C junction, typical process) is a rough default for the
 // energy model's static term, of the order the vendors' power estimators
 // (XPE, EPE) give for these parts; it is not a measured figure: replace it
