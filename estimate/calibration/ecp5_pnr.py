@@ -109,8 +109,13 @@ def count_cells(netlist):
     return n
 
 
+class Parser(argparse.ArgumentParser):
+    def error(self, message):
+        fail(message)
+
+
 def main():
-    ap = argparse.ArgumentParser(add_help=True, usage=__doc__)
+    ap = Parser(add_help=True, usage=__doc__)
     ap.add_argument("vta", nargs="?")
     ap.add_argument("name", nargs="?")
     ap.add_argument("sets", nargs="*")
@@ -147,7 +152,6 @@ def main():
             fail(f"override '{kv}' is not k=v")
     if not os.access(a.vta, os.X_OK):
         fail(f"'{a.vta}' is not an executable vta")
-    ys, pnr = tools_or_exit(a.tools)
 
     work = os.path.join(os.path.abspath(a.work), a.name)
     os.makedirs(os.path.join(work, "src"), exist_ok=True)
@@ -155,7 +159,8 @@ def main():
     r = subprocess.run([a.vta, "gen", "sv", "--config", a.config, *sets, "-o", os.path.join(work, "pkg.sv")],
                        capture_output=True, text=True)
     if r.returncode != 0:
-        fail(f"design {a.name}: {r.stderr.strip()}")
+        fail(f"design {a.name}: {' '.join(r.stderr.split())}")
+    ys, pnr = tools_or_exit(a.tools)
     # YoWASP's tools see only the current folder: copy the sources into it.
     srcs = sorted(f for f in os.listdir(os.path.join(ROOT, "sim", "rtl", "src")) if f.endswith(".sv"))
     for f in srcs:

@@ -16,6 +16,14 @@ here=$(cd "$(dirname "$0")" && pwd)
 csv="$here/ecp5.csv"
 "$here/ecp5_pnr.py" --check >/dev/null || exit $?
 want=("$@")
+# Every design must be a valid config before an hour of place and route starts.
+grep -v '^#' "$here/ecp5_designs.txt" | while read -r name part sets; do
+  [ -n "$name" ] || continue
+  args=()
+  for kv in $sets; do args+=(--set "$kv"); done
+  "$vta" config show --config "$here/base.yaml" "${args[@]}" >/dev/null ||
+    { echo "ecp5_run.sh: design $name is not a valid config" >&2; exit 2; }
+done
 grep -v '^#' "$here/ecp5_designs.txt" | while read -r name part sets; do
   [ -n "$name" ] || continue
   if [ ${#want[@]} -gt 0 ] && [[ ! " ${want[*]} " =~ " $name " ]]; then continue; fi
