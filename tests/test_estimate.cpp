@@ -240,6 +240,19 @@ struct Ecp5Run {
 TEST(Estimate, Ecp5MatchesItsPlaceAndRoute) {
   const std::vector<Ecp5Run> runs = {
       {{{"gemm.pipeline_depth", "8"}}, 19183, 98, 37, 38.78},  // e01
+      {{{"gemm.pipeline_depth", "4"}}, 20247, 98, 37, 29.50},  // e02
+      {{{"gemm.block_in", "4"},
+        {"gemm.block_out", "4"},
+        {"alu.lanes", "4"},
+        {"buffers.wgt", "8KiB"},
+        {"buffers.acc", "8KiB"},
+        {"buffers.inp", "2KiB"},
+        {"memory.bus_bits", "32"},
+        {"gemm.pipeline_depth", "6"}},
+       13802,
+       38,
+       15,
+       37.65},  // e03
   };
   ASSERT_FALSE(runs.empty());
   for (const Ecp5Run& r : runs) {
@@ -250,8 +263,9 @@ TEST(Estimate, Ecp5MatchesItsPlaceAndRoute) {
     EXPECT_EQ(e.total.dsp, r.mult18) << what;
     EXPECT_EQ(e.total.ebr, r.dp16kd) << what;
     // LUT4 positions of logic (LUT4 + 2 per CCU2C) without the shell's, the
-    // model's logic without its distributed RAM; the fit states its worst error.
-    EXPECT_NEAR(e.total.lut - e.lutram, r.lut4, r.lut4 * 0.30) << what;
+    // model's logic without its distributed RAM: within the fit's worst
+    // error on these runs (6.1 %, ecp5_fit.inc's kEcp5Lut4Error).
+    EXPECT_NEAR(e.total.lut - e.lutram, r.lut4, r.lut4 * 0.065) << what;
     EXPECT_GE(r.fmax_mhz, e.fmax.low_mhz) << what;
     EXPECT_LE(r.fmax_mhz, e.fmax.high_mhz) << what;
   }

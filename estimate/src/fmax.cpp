@@ -48,8 +48,8 @@ namespace vta::estimate {
 
 namespace {
 
-#include "fmax_fit.inc"
 #include "ecp5_fit.inc"
+#include "fmax_fit.inc"
 
 struct Timing {
   double floor_mhz;  // the clock the core's floor path closes at

@@ -29,8 +29,9 @@ constexpr Aspect kXilinx[] = {
     {512, 36, 0.5, "RAMB18 512x36"}};
 // ECP5 DP16KD (18 Kbit): 16Kx1 .. 1Kx18 true dual port, 512x36 pseudo dual
 // port (one write, one read port: what the RTL's RAMs need).
-constexpr Aspect kLattice[] = {{16384, 1, 1, "DP16KD 16Kx1"}, {8192, 2, 1, "DP16KD 8Kx2"}, {4096, 4, 1, "DP16KD 4Kx4"},
-                               {2048, 9, 1, "DP16KD 2Kx9"},   {1024, 18, 1, "DP16KD 1Kx18"}, {512, 36, 1, "PDPW16KD 512x36"}};
+constexpr Aspect kLattice[] = {{16384, 1, 1, "DP16KD 16Kx1"}, {8192, 2, 1, "DP16KD 8Kx2"},
+                               {4096, 4, 1, "DP16KD 4Kx4"},   {2048, 9, 1, "DP16KD 2Kx9"},
+                               {1024, 18, 1, "DP16KD 1Kx18"}, {512, 36, 1, "PDPW16KD 512x36"}};
 constexpr Aspect kIntel[] = {{16384, 1, 1, "M20K 16Kx1"}, {8192, 2, 1, "M20K 8Kx2"},   {4096, 5, 1, "M20K 4Kx5"},
                              {2048, 10, 1, "M20K 2Kx10"}, {1024, 20, 1, "M20K 1Kx20"}, {512, 40, 1, "M20K 512x40"}};
 

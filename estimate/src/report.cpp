@@ -151,15 +151,19 @@ std::string to_text(const Estimate& e) {
     out += fmt::format(fmt::runtime(hdr), "component", "ALM", "FF", "DSP", "M20K", "shape");
   for (const Component& k : e.components) line(k.name, k.res, k.detail);
   line("total", e.total,
-       fmt::format("({:.0f} {} as distributed RAM)", e.lutram, x ? "LUTs" : lat ? "LUT4 positions" : "ALMs"));
+       fmt::format("({:.0f} {} as distributed RAM)", e.lutram,
+                   x     ? "LUTs"
+                   : lat ? "LUT4 positions"
+                         : "ALMs"));
   if (e.device) {
     const Resources& u = e.utilization;
-    out += lat ? fmt::format("\nutilization   LUT4 {:.1f} %  FF {:.1f} %  MULT18 {:.1f} %  EBR {:.1f} %\n", u.lut,
-                             u.ff, u.dsp, u.ebr)
-           : x ? fmt::format("\nutilization   LUT {:.1f} %  FF {:.1f} %  DSP {:.1f} %  BRAM36 {:.1f} %  URAM {:.1f} %\n",
-                           u.lut, u.ff, u.dsp, u.bram36, u.uram)
-             : fmt::format("\nutilization   ALM {:.1f} %  FF {:.1f} %  DSP {:.1f} %  M20K {:.1f} %\n", u.alm, u.ff,
-                           u.dsp, u.m20k);
+    out +=
+        lat ? fmt::format("\nutilization   LUT4 {:.1f} %  FF {:.1f} %  MULT18 {:.1f} %  EBR {:.1f} %\n", u.lut, u.ff,
+                          u.dsp, u.ebr)
+        : x ? fmt::format("\nutilization   LUT {:.1f} %  FF {:.1f} %  DSP {:.1f} %  BRAM36 {:.1f} %  URAM {:.1f} %\n",
+                          u.lut, u.ff, u.dsp, u.bram36, u.uram)
+            : fmt::format("\nutilization   ALM {:.1f} %  FF {:.1f} %  DSP {:.1f} %  M20K {:.1f} %\n", u.alm, u.ff,
+                          u.dsp, u.m20k);
   }
   out += fmt::format("\nFmax          {:.0f} MHz ({:.0f}-{:.0f}{}); clock.mhz {:g}: {}\n", e.fmax.mhz, e.fmax.low_mhz,
                      e.fmax.high_mhz, e.fmax.calibrated ? "" : ", uncalibrated", e.clock_mhz,
