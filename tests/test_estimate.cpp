@@ -488,7 +488,8 @@ TEST(EstimateCli, TableAndJson) {
   EXPECT_EQ(doc["components"][0]["resources"]["dsp"].get<double>(), 16 * 32 / 2.0);  // packed on xcup
   auto list = vta::test::run_vta("estimate --list-devices");
   EXPECT_EQ(list.code, 0);
-  EXPECT_NE(list.out.find("xczu3eg   xcup      Ultra96"), std::string::npos) << list.out;
+  EXPECT_NE(list.out.find("xczu3eg    xcup      Ultra96"), std::string::npos) << list.out;
+  EXPECT_NE(list.out.find("lfe5um-85f ecp5      ECP5 85K with SERDES"), std::string::npos) << list.out;
 }
 
 }  // namespace

@@ -64,7 +64,7 @@ estimate::Activity read_activity(const std::string& path) {
 int run(EstimateCli& o) {
   if (o.list) {
     for (const auto& d : estimate::devices())
-      std::cout << fmt::format("{:<9} {:<9} {}\n", d.name, estimate::family_name(d.family), d.board);
+      std::cout << fmt::format("{:<10} {:<9} {}\n", d.name, estimate::family_name(d.family), d.board);
     return kExitOk;
   }
   std::vector<Override> ov;
