@@ -146,8 +146,8 @@ def net(t, pin):
 # distributed RAM's (TRELLIS_DPR16X4) and DP16KD setup. The net delay is
 # nextpnr's own pre-routing estimate (ecp5/arch.cc estimateDelay:
 # (120 - 22 x grade index) ps x (6 + 2 x (dx + dy)) within 5 tiles) for a
-# neighbouring tile, dx + dy = 1, at -6: 0.96 ns; fixed before any
-# comparison, not fitted. Same rules as xc7 above: fan-out and placement
+# neighbouring tile, dx + dy = 1, at -6: 0.96 ns (chosen after e01's
+# report, whose routed hops averaged 0.88 ns; not fitted). Same rules as xc7 above: fan-out and placement
 # ignored, the carry (CCU2C CIN) and the slice's wide-mux inputs (PFUMX ALUT /
 # BLUT, L6MUX21 D0 / D1) cost no net.
 ECP5_NET_NS = 0.96
