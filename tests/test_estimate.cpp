@@ -206,6 +206,81 @@ TEST(Estimate, IntelFamiliesCountAlmsAndM20k) {
   EXPECT_FALSE(e.fmax.calibrated);
 }
 
+TEST(Estimate, Ecp5CountsLut4Mult18AndEbr) {
+  Estimate e = estimate(cfg(), target("lfe5u-85f"));
+  EXPECT_EQ(e.family, Family::ecp5);
+  EXPECT_GT(e.total.lut, 0);
+  EXPECT_GT(e.total.ebr, 0);
+  EXPECT_EQ(e.total.bram36, 0);
+  EXPECT_EQ(e.total.alm, 0);
+  EXPECT_EQ(e.total.m20k, 0);
+  EXPECT_EQ(row(e, "mac_array").res.dsp, 256);  // one MULT18X18D per int8 MAC, no packing
+  // 256 MACs need more MULT18X18D than the largest ECP5 has (156).
+  EXPECT_FALSE(e.fits);
+  bool named = false;
+  for (const auto& p : e.problems) named |= p.find("DSP, lfe5u-85f has 156") != std::string::npos;
+  EXPECT_TRUE(named);
+  EXPECT_TRUE(e.fmax.calibrated);
+  // The family alone (no device) and the text report's ECP5 columns.
+  Estimate f = estimate(cfg(), target("", "ecp5"));
+  EXPECT_EQ(f.total.ebr, e.total.ebr);
+  EXPECT_NE(to_text(e).find("MULT18"), std::string::npos);
+  EXPECT_EQ(to_json(e)["total"]["ebr"].get<double>(), e.total.ebr);
+}
+
+// The ECP5 family against its place-and-route runs (estimate/calibration/
+// ecp5.csv, ecp5_pnr.py: yosys synth_ecp5 + nextpnr-ecp5 on the LFE5U-85F,
+// -6 grade). MULT18X18D and DP16KD are structural and match exactly; LUT4
+// and Fmax within the fit's stated error (kEcp5Lut4Error, the Fmax band).
+struct Ecp5Run {
+  std::vector<vta::Override> overrides;
+  double lut4, mult18, dp16kd, fmax_mhz;
+};
+
+TEST(Estimate, Ecp5MatchesItsPlaceAndRoute) {
+  const std::vector<Ecp5Run> runs = {
+      {{{"gemm.pipeline_depth", "8"}}, 19183, 98, 37, 38.78},  // e01
+      {{{"gemm.pipeline_depth", "4"}}, 20247, 98, 37, 29.50},  // e02
+      {{{"gemm.block_in", "4"},
+        {"gemm.block_out", "4"},
+        {"alu.lanes", "4"},
+        {"buffers.wgt", "8KiB"},
+        {"buffers.acc", "8KiB"},
+        {"buffers.inp", "2KiB"},
+        {"memory.bus_bits", "32"},
+        {"gemm.pipeline_depth", "6"}},
+       13802,
+       38,
+       15,
+       37.65},  // e03
+      // Held out of the fit (placed and routed after it was written):
+      {{{"gemm.block_in", "16"},
+        {"gemm.block_out", "4"},
+        {"alu.lanes", "4"},
+        {"memory.bus_bits", "32"},
+        {"gemm.pipeline_depth", "5"}},
+       16109,
+       86,
+       38,
+       37.71},  // e04
+  };
+  ASSERT_FALSE(runs.empty());
+  for (const Ecp5Run& r : runs) {
+    const vta::Config c =
+        vta::load_config(std::string(VTA_SOURCE_DIR) + "/estimate/calibration/base.yaml", r.overrides);
+    Estimate e = estimate(c, target("lfe5u-85f"));
+    const std::string what = r.overrides.empty() ? "base" : r.overrides[0].first + "=" + r.overrides[0].second;
+    EXPECT_EQ(e.total.dsp, r.mult18) << what;
+    EXPECT_EQ(e.total.ebr, r.dp16kd) << what;
+    // LUT4 positions of logic (LUT4 + 2 per CCU2C) without the shell's, the
+    // model's logic without its distributed RAM: within the fit's worst
+    // error on these runs (6.1 %, ecp5_fit.inc's kEcp5Lut4Error).
+    EXPECT_NEAR(e.total.lut - e.lutram, r.lut4, r.lut4 * 0.065) << what;
+    EXPECT_GE(r.fmax_mhz, e.fmax.low_mhz) << what;
+    EXPECT_LE(r.fmax_mhz, e.fmax.high_mhz) << what;
+  }
+}
+
 // The gemm.pipeline_depth the pipelined RTL needs (estimate/README.md, Fmax)
 // for vta-1x16x16 to meet its published clocks: 100 MHz on the Zynq-7020
 // (Pynq-Z1), 333 MHz on Zynq UltraScale+ (Ultra96 xczu3eg, ZCU104 xczu7ev).
@@ -397,11 +472,14 @@ TEST(Estimate, TechTableIsReplaceable) {
 }
 
 TEST(Estimate, DeviceTableIsComplete) {
-  for (const char* name : {"xc7z020", "xczu3eg", "xczu7ev", "xcvu9p", "xcu250", "10ax115", "1sg280"}) {
+  for (const char* name : {"xc7z020", "xczu3eg", "xczu7ev", "xcvu9p", "xcu250", "10ax115", "1sg280", "lfe5u-25f",
+                           "lfe5u-45f", "lfe5u-85f", "lfe5um-85f"}) {
     const Device& d = find_device(name);
     EXPECT_GT(d.budget.ff, 0) << name;
     EXPECT_GT(d.budget.dsp, 0) << name;
-    if (is_xilinx(d.family))
+    if (is_lattice(d.family))
+      EXPECT_GT(d.budget.lut * d.budget.ebr, 0) << name;
+    else if (is_xilinx(d.family))
       EXPECT_GT(d.budget.lut * d.budget.bram36, 0) << name;
     else
       EXPECT_GT(d.budget.alm * d.budget.m20k, 0) << name;
@@ -420,7 +498,8 @@ TEST(EstimateCli, TableAndJson) {
   EXPECT_EQ(doc["components"][0]["resources"]["dsp"].get<double>(), 16 * 32 / 2.0);  // packed on xcup
   auto list = vta::test::run_vta("estimate --list-devices");
   EXPECT_EQ(list.code, 0);
-  EXPECT_NE(list.out.find("xczu3eg   xcup      Ultra96"), std::string::npos) << list.out;
+  EXPECT_NE(list.out.find("xczu3eg    xcup      Ultra96"), std::string::npos) << list.out;
+  EXPECT_NE(list.out.find("lfe5um-85f ecp5      ECP5 85K with SERDES"), std::string::npos) << list.out;
 }
 
 }  // namespace

@@ -34,17 +34,22 @@ std::string error_of(const EstimateOptions& o) {
 TEST(EstimateErrors, UnknownDeviceNamesItAndListsTheKnownOnes) {
   std::string m = error_of(target("xc7z045"));
   EXPECT_NE(m.find("unknown device 'xc7z045'"), std::string::npos) << m;
-  for (const char* known : {"xc7z020", "xczu3eg", "xczu7ev", "xcvu9p", "xcu250", "10ax115", "1sg280"})
+  for (const char* known : {"xc7z020", "xczu3eg", "xczu7ev", "xcvu9p", "xcu250", "10ax115", "1sg280", "lfe5u-25f",
+                            "lfe5u-45f", "lfe5u-85f", "lfe5um-85f"})
     EXPECT_NE(m.find(known), std::string::npos) << m;
 }
 
 TEST(EstimateErrors, BadFamily) {
   std::string m = error_of(target("", "virtex5"));
-  EXPECT_EQ(m, "unknown FPGA family 'virtex5' (known: xc7, xcup, arria10, stratix10)");
+  EXPECT_EQ(m, "unknown FPGA family 'virtex5' (known: xc7, xcup, arria10, stratix10, ecp5)");
+  // A part name is not a family.
+  EXPECT_EQ(error_of(target("", "lfe5u-85f")),
+            "unknown FPGA family 'lfe5u-85f' (known: xc7, xcup, arria10, stratix10, ecp5)");
 }
 
 TEST(EstimateErrors, FamilyContradictsDevice) {
   EXPECT_EQ(error_of(target("xc7z020", "xcup")), "device 'xc7z020' is of family xc7, not xcup");
+  EXPECT_EQ(error_of(target("lfe5u-85f", "xc7")), "device 'lfe5u-85f' is of family ecp5, not xc7");
 }
 
 TEST(EstimateErrors, BadTechTable) {

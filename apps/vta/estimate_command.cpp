@@ -64,7 +64,7 @@ estimate::Activity read_activity(const std::string& path) {
 int run(EstimateCli& o) {
   if (o.list) {
     for (const auto& d : estimate::devices())
-      std::cout << fmt::format("{:<9} {:<9} {}\n", d.name, estimate::family_name(d.family), d.board);
+      std::cout << fmt::format("{:<10} {:<9} {}\n", d.name, estimate::family_name(d.family), d.board);
     return kExitOk;
   }
   std::vector<Override> ov;
@@ -90,7 +90,8 @@ void add_estimate_command(CLI::App& app) {
   cmd->add_option("-c,--config", o->config, "preset name or YAML file")->capture_default_str();
   cmd->add_option("--set", o->sets, "override a knob: --set gemm.block_out=32 (repeatable)");
   cmd->add_option("-d,--device", o->options.device, "device budget (see --list-devices)");
-  cmd->add_option("--family", o->options.family, "xc7, xcup, arria10 or stratix10 (default: the device's, else xc7)");
+  cmd->add_option("--family", o->options.family,
+                  "xc7, xcup, arria10, stratix10 or ecp5 (default: the device's, else xc7)");
   cmd->add_option("--max-util", o->options.max_utilization, "fit limit as a fraction of each resource")
       ->capture_default_str();
   cmd->add_flag("--no-pack-int8", o->no_pack, "UltraScale+: one int8 multiply per DSP48E2");

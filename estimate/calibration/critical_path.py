@@ -2,8 +2,11 @@
 """The longest register-to-register path of a flattened yosys synth_xilinx
 (xc7) netlist, in nanoseconds, from a per-cell delay table.
 
-    critical_path.py NETLIST.json [--path]      one CSV row (see HEADER); --path
-                                                also prints the path, cell by cell
+    critical_path.py NETLIST.json [--path] [--family ecp5]
+                                                one CSV row (see HEADER); --path
+                                                also prints the path, cell by cell;
+                                                --family ecp5: a synth_ecp5 netlist
+                                                (ECP5_DELAY below)
     critical_path.py --fit [depth.csv] [--write]  the Fmax model's constants from the
                                                 rows (estimate/src/fmax_fit.inc), with
                                                 the held-out designs' error
@@ -121,7 +124,8 @@ def where(name, c):
     """TYPE@file:line of a cell: its innermost RTL source (the yosys src
     attribute; flattening appends the instantiation's line, so a cell of the
     MAC array, vta_gemm_array.sv, is named by that file's entry)."""
-    src = [x for x in str(c.get("attributes", {}).get("src", "")).split("|") if "sim/rtl/src/" in x]
+    src = [x for x in str(c.get("attributes", {}).get("src", "")).split("|")
+           if "sim/rtl/src/" in x or x.startswith("src/vta_")]
     src = [x for x in src if "/vta_gemm_array.sv:" in x] or src
     loc = src[-1].split("/")[-1].split(":")[0] + ":" + src[-1].split(":")[1].split(".")[0] if src else name
     return f"{c['type']}@{loc}"
@@ -131,7 +135,141 @@ def net(t, pin):
     return 0.0 if (t, pin) in DEDICATED else NET_NS
 
 
+# ECP5 (synth_ecp5 cells), speed grade -6. The cell delays are nextpnr-ecp5's
+# own timing database (prjtrellis, -6 grade), as nextpnr's
+# --detailed-timing-report gives them on these netlists (the critical path of
+# e01, estimate/README.md "ECP5"): LUT4 input to F 0.236 ns, LUT output
+# through the slice's PFUMX 0.165, CCU2C A to FCO 0.447, FCI to FCO 0.071,
+# FCI to F 0.403-0.443, TRELLIS_FF clock to Q 0.525 (setup 0), DP16KD clock
+# to DO without its output register 5.83, MULT18X18D B to P (no register)
+# 3.927. Not on a reported path, so guessed at the same order: the
+# distributed RAM's (TRELLIS_DPR16X4) and DP16KD setup. The net delay is
+# nextpnr's own pre-routing estimate (ecp5/arch.cc estimateDelay:
+# (120 - 22 x grade index) ps x (6 + 2 x (dx + dy)) within 5 tiles) for a
+# neighbouring tile, dx + dy = 1, at -6: 0.96 ns (chosen after e01's
+# report, whose routed hops averaged 0.88 ns; not fitted). Same rules as xc7 above: fan-out and placement
+# ignored, the carry (CCU2C CIN) and the slice's wide-mux inputs (PFUMX ALUT /
+# BLUT, L6MUX21 D0 / D1) cost no net.
+ECP5_NET_NS = 0.96
+ECP5_DELAY = {
+    "lut": 0.236,          # LUT4 A-D to Z (slice F)
+    "pfumx": 0.165,        # PFUMX / L6MUX21 input to Z (slice OFX)
+    "ccu2_in": 0.447,      # CCU2C A/B/C/D to S or COUT
+    "ccu2_carry": 0.071,   # CCU2C CIN to COUT
+    "ccu2_cin_s": 0.443,   # CCU2C CIN to S
+    "ff_cko": 0.525,       # TRELLIS_FF clock to Q
+    "ff_setup": 0.0,
+    "bram_cko": 5.83,      # DP16KD clock to DO, no output register
+    "bram_cko_reg": 1.00,  # with the output register (guess: not used by this RTL)
+    "bram_setup": 0.20,    # guess
+    "lutram_cko": 1.00,    # TRELLIS_DPR16X4 write clock to DO (guess)
+    "lutram_read": 0.40,   # read address to DO (guess: a LUT plus the slice mux)
+    "lutram_setup": 0.20,  # guess
+    "mult": 3.927,         # MULT18X18D A/B to P, no register
+    "mult_reg_cko": 0.525,  # clock to out of an input/pipeline/output register (as a FF)
+    "mult_setup": 0.20,    # guess
+}
+ECP5_DEDICATED = {("CCU2C", "CIN"), ("PFUMX", "ALUT"), ("PFUMX", "BLUT"), ("L6MUX21", "D0"),
+                  ("L6MUX21", "D1")}
+FAMILY = {"name": "xc7"}
+
+
+def build_ecp5(module):
+    """The same graph as build() over synth_ecp5's cells; top-level ports are
+    neither start nor end points (nextpnr's Fmax is register to register)."""
+    g = Graph()
+    unknown = defaultdict(int)
+    d, net_ns = ECP5_DELAY, ECP5_NET_NS
+
+    def net(t, pin):
+        return 0.0 if (t, pin) in ECP5_DEDICATED else net_ns
+    for name, c in module["cells"].items():
+        t = c["type"]
+        ins = {k: v for k, v in c["connections"].items() if c["port_directions"].get(k) == "input"}
+        outs = {k: v for k, v in c["connections"].items() if c["port_directions"].get(k) == "output"}
+        ob = [b for v in outs.values() for b in v]
+        here = where(name.removeprefix("core."), c)
+        if t in ("LUT4", "PFUMX", "L6MUX21", "INV"):
+            dl = d["pfumx"] if t in ("PFUMX", "L6MUX21") else d["lut"]
+            for pin, bits in ins.items():
+                for a in bits:
+                    for o in ob:
+                        g.arc(a, o, net(t, pin) + dl, t)
+        elif t == "CCU2C":
+            for pin, bits in ins.items():
+                for a in bits:
+                    for opin, obits in outs.items():
+                        dl = (d["ccu2_carry"] if opin == "COUT" else d["ccu2_cin_s"]) if pin == "CIN" else d["ccu2_in"]
+                        for o in obits:
+                            g.arc(a, o, net(t, pin) + dl, t)
+        elif t == "TRELLIS_FF":
+            for o in ob:
+                g.begin(o, d["ff_cko"], here)
+            for pin, bits in ins.items():
+                if pin != "CLK":
+                    for a in bits:
+                        g.finish(a, net_ns + d["ff_setup"], here)
+        elif t == "DP16KD":
+            reg = str(c.get("parameters", {}).get("REGMODE_A", "NOREG")) != "NOREG" or \
+                str(c.get("parameters", {}).get("REGMODE_B", "NOREG")) != "NOREG"
+            for o in ob:
+                g.begin(o, d["bram_cko_reg" if reg else "bram_cko"], here)
+            for pin, bits in ins.items():
+                if not pin.startswith("CLK"):
+                    for a in bits:
+                        g.finish(a, net_ns + d["bram_setup"], here)
+        elif t == "TRELLIS_DPR16X4":
+            for o in ob:
+                g.begin(o, d["lutram_cko"], here)
+            for pin, bits in ins.items():
+                if pin == "WCK":
+                    continue
+                for a in bits:
+                    g.finish(a, net_ns + d["lutram_setup"], here)
+                    if pin.startswith("RAD"):
+                        for o in ob:
+                            g.arc(a, o, net_ns + d["lutram_read"], t)
+        elif t == "MULT18X18D":
+            p = c.get("parameters", {})
+            reg_in = str(p.get("REG_INPUTA_CLK", "NONE")) != "NONE" or str(p.get("REG_INPUTB_CLK", "NONE")) != "NONE"
+            reg_pipe = str(p.get("REG_PIPELINE_CLK", "NONE")) != "NONE"
+            reg_out = str(p.get("REG_OUTPUT_CLK", "NONE")) != "NONE"
+            ab, m = (name, "AB"), (name, "M")
+            for pin, bits in ins.items():
+                if pin.startswith("CLK"):
+                    continue
+                for a in bits:
+                    if pin[0] in "AB" and pin[1:].isdigit():
+                        if reg_in:
+                            g.finish(a, net_ns + d["mult_setup"], here)
+                        else:
+                            g.arc(a, ab, net_ns, t)
+                    else:
+                        g.finish(a, net_ns + d["mult_setup"], here)
+            if reg_in:
+                g.begin(ab, d["mult_reg_cko"], here)
+            if reg_pipe or reg_out:
+                g.finish(ab, d["mult"] + d["mult_setup"], here)
+                g.begin(m, d["mult_reg_cko"], here)
+            else:
+                g.arc(ab, m, d["mult"], t)
+            for o in ob:
+                g.arc(m, o, 0.0, t)
+        elif t in ("GND", "VCC", "VHI", "VLO", "$scopeinfo"):
+            pass
+        else:
+            unknown[t] += 1
+            for o in ob:
+                g.begin(o, 0.0, here)
+            for bits in ins.values():
+                for a in bits:
+                    g.finish(a, 0.0, here)
+    return g, unknown
+
+
 def build(module):
+    if FAMILY["name"] == "ecp5":
+        return build_ecp5(module)
     g = Graph()
     unknown = defaultdict(int)
     for port, p in module["ports"].items():
@@ -326,11 +464,12 @@ def is_gemm_operand(label):
     pipelined MAC array (vta_gemm_array.sv: the DSPs' M/P registers and the
     adder-tree flip-flops). Every path from them is a GEMM stage: multiply,
     adder-tree levels, and in the last stage the accumulate and ACC write."""
-    return (label.startswith("RAMB") and ("@u_inp." in label or "@u_wgt." in label)) or \
+    return (label.startswith(("RAMB", "DP16KD")) and ("@u_inp." in label or "@u_wgt." in label)) or \
         "@vta_gemm_array.sv:" in label
 
 
-def analyse(path):
+def analyse(path, family="xc7"):
+    FAMILY["name"] = family
     with open(path) as f:
         mods = json.load(f)["modules"]
     tops = [m for m in mods.values() if int(str(m.get("attributes", {}).get("top", "0")), 2)]
@@ -489,7 +628,14 @@ def main():
         return
     if len(sys.argv) < 2 or sys.argv[1].startswith("-"):
         sys.exit(__doc__)
-    r = analyse(sys.argv[1])
+    family = "xc7"
+    if "--family" in sys.argv:
+        i = sys.argv.index("--family")
+        family = sys.argv[i + 1] if i + 1 < len(sys.argv) else ""
+        if family not in ("xc7", "ecp5"):
+            print(f"critical_path: unknown family '{family}' (known: xc7, ecp5)", file=sys.stderr)
+            sys.exit(2)
+    r = analyse(sys.argv[1], family)
     if r["loops"]:
         print(f"critical_path: {r['loops']} nodes on combinational loops left out", file=sys.stderr)
     if r["unknown"]:

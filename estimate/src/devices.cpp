@@ -16,6 +16,14 @@
 //             427,200 ALM, 1,708,800 registers, 1,518 DSP blocks, 2,713 M20K (53 Mb)
 //   1sg280    Intel Stratix 10 GX product table (1SG280, the D5005's part):
 //             933,120 ALM, 3,732,480 registers, 5,760 DSP blocks, 11,721 M20K (229 Mb)
+//   lfe5u-25f, lfe5u-45f, lfe5u-85f, lfe5um-85f   Lattice ECP5 and ECP5-5G
+//             family data sheet (FPGA-DS-02012), table 1.1: 24K / 44K / 84K
+//             LUT4 (one flip-flop per LUT4), 28 / 72 / 156 18x18 multipliers
+//             (MULT18X18D), 56 / 108 / 208 EBR (DP16KD, 18 Kbit); the exact
+//             LUT4 counts are nextpnr-ecp5 0.11's TRELLIS_COMB sites (its
+//             --report on each part, which also gives the flip-flops, MULT18X18D
+//             and DP16KD above): 24,288 / 43,848 / 83,640. The LFE5UM-85F
+//             adds SERDES to the same fabric.
 // Static power (W, 25 C junction, typical process) is a rough default for the
 // energy model's static term, of the order the vendors' power estimators
 // (XPE, EPE) give for these parts; it is not a measured figure: replace it
@@ -37,6 +45,15 @@ Resources xilinx(double lut, double ff, double dsp, double bram36, double uram) 
   r.dsp = dsp;
   r.bram36 = bram36;
   r.uram = uram;
+  return r;
+}
+
+Resources lattice(double lut4, double mult18, double ebr) {
+  Resources r;
+  r.lut = lut4;
+  r.ff = lut4;
+  r.dsp = mult18;
+  r.ebr = ebr;
   return r;
 }
 
@@ -65,6 +82,7 @@ Resources& Resources::operator+=(const Resources& o) {
   uram += o.uram;
   alm += o.alm;
   m20k += o.m20k;
+  ebr += o.ebr;
   return *this;
 }
 
@@ -78,16 +96,20 @@ std::string_view family_name(Family f) {
       return "arria10";
     case Family::stratix10:
       return "stratix10";
+    case Family::ecp5:
+      return "ecp5";
   }
   return "?";
 }
 
 bool is_xilinx(Family f) { return f == Family::xc7 || f == Family::xcup; }
 
+bool is_lattice(Family f) { return f == Family::ecp5; }
+
 Family parse_family(std::string_view name) {
-  for (Family f : {Family::xc7, Family::xcup, Family::arria10, Family::stratix10})
+  for (Family f : {Family::xc7, Family::xcup, Family::arria10, Family::stratix10, Family::ecp5})
     if (lower(name) == family_name(f)) return f;
-  fail("unknown FPGA family '{}' (known: xc7, xcup, arria10, stratix10)", name);
+  fail("unknown FPGA family '{}' (known: xc7, xcup, arria10, stratix10, ecp5)", name);
 }
 
 const std::vector<Device>& devices() {
@@ -99,6 +121,10 @@ const std::vector<Device>& devices() {
       {"xcu250", "Alveo U250", Family::xcup, xilinx(1728000, 3456000, 12288, 2688, 1280), 4.0},
       {"10ax115", "Intel PAC (Arria 10 GX 1150)", Family::arria10, intel(427200, 1708800, 1518, 2713), 2.5},
       {"1sg280", "D5005 (Stratix 10 GX 2800)", Family::stratix10, intel(933120, 3732480, 5760, 11721), 6.0},
+      {"lfe5u-25f", "ECP5 25K (OrangeCrab, ULX3S-25)", Family::ecp5, lattice(24288, 28, 56), 0.05},
+      {"lfe5u-45f", "ECP5 45K (ULX3S-45)", Family::ecp5, lattice(43848, 72, 108), 0.08},
+      {"lfe5u-85f", "ECP5 85K (ULX3S-85)", Family::ecp5, lattice(83640, 156, 208), 0.12},
+      {"lfe5um-85f", "ECP5 85K with SERDES", Family::ecp5, lattice(83640, 156, 208), 0.15},
   };
   return table;
 }

@@ -53,6 +53,10 @@ struct Builder {
     r.ff = ff;
     if (is_xilinx(f)) {
       r.lut = lut;
+    } else if (is_lattice(f)) {
+      const LatticeLogic ll = lattice_logic();
+      r.lut = lut * ll.lut4_per_lut;
+      r.ff = ff * ll.ff_per_ff;
     } else {
       const IntelLogic il = intel_logic();
       r.alm = std::max(lut / il.lut_per_alm, ff / il.ff_per_alm);
@@ -177,9 +181,11 @@ Estimate estimate(const Config& c, const EstimateOptions& o) {
         static_cast<int64_t>(kConcurrentAccBanks) * (d.acc_elem_bytes * 8 + d.out_elem_bytes * 8 + 3 * d.log_acc_depth);
     if (is_xilinx(family))
       r.lut += static_cast<double>(mux_bits);
+    else if (is_lattice(family))
+      r.lut += static_cast<double>(mux_bits) * lattice_logic().lut4_per_lut;
     else
       r.alm += static_cast<double>(mux_bits) / intel_logic().lut_per_alm;
-    r.dsp = is_xilinx(family) ? 4.0 : 2.0;
+    r.dsp = is_xilinx(family) || is_lattice(family) ? 4.0 : 2.0;
     b.add("concurrent_alu",
           fmt::format("second sequencer, uop scan, bank scoreboard, {} bank muxes ({} bits)", kConcurrentAccBanks,
                       mux_bits),
@@ -224,6 +230,9 @@ Estimate estimate(const Config& c, const EstimateOptions& o) {
       check("LUT", e.total.lut, cap.lut, e.utilization.lut);
       check("BRAM36", e.total.bram36, cap.bram36, e.utilization.bram36);
       check("URAM", e.total.uram, cap.uram, e.utilization.uram);
+    } else if (is_lattice(family)) {
+      check("LUT4", e.total.lut, cap.lut, e.utilization.lut);
+      check("EBR", e.total.ebr, cap.ebr, e.utilization.ebr);
     } else {
       check("ALM", e.total.alm, cap.alm, e.utilization.alm);
       check("M20K", e.total.m20k, cap.m20k, e.utilization.m20k);
@@ -235,14 +244,23 @@ Estimate estimate(const Config& c, const EstimateOptions& o) {
   if (family == Family::xcup)
     e.assumptions.push_back(o.pack_int8 ? "two int8 multiplies sharing an operand packed per DSP48E2 (Xilinx WP486)"
                                         : "one int8 multiply per DSP48E2 (packing off)");
-  e.assumptions.push_back(
-      "int8 MAC products summed in the DSP cascade (one DSP per MAC unpacked, as yosys maps the RTL)");
+  if (is_lattice(family))
+    e.assumptions.push_back(
+        "one MULT18X18D per int8 MAC, the products summed in fabric adder trees (as yosys synth_ecp5 maps the RTL)");
+  else
+    e.assumptions.push_back(
+        "int8 MAC products summed in the DSP cascade (one DSP per MAC unpacked, as yosys maps the RTL)");
   e.assumptions.push_back(
       fmt::format("the RTL builds {} ALU lanes for {} accumulator lanes (vta_alu.sv)", std::min(c.alu.lanes, n), n));
   e.assumptions.push_back(
       "LUT and FF per unit fitted to yosys synth_xilinx (xc7) of the RTL "
       "(estimate/calibration); Vivado or Quartus usually map tighter");
-  if (!is_xilinx(family))
+  if (is_lattice(family))
+    e.assumptions.push_back(fmt::format(
+        "LUT4 and FF scaled from the xc7 fit by {:.2f} and {:.2f}, fitted to yosys synth_ecp5 + nextpnr-ecp5 runs "
+        "(estimate/calibration/ecp5.csv; LUT4 within {:.0f} % on them)",
+        lattice_logic().lut4_per_lut, lattice_logic().ff_per_ff, lattice_logic().lut4_error * 100));
+  else if (!is_xilinx(family))
     e.assumptions.push_back("ALMs converted from the Xilinx fit as max(LUT / 1.6, FF / 4): not calibrated");
   if (b.policy.use_uram)
     e.assumptions.push_back(fmt::format("buffers of {} or more in URAM288", format_size(o.uram_min_bytes)));

@@ -31,8 +31,12 @@
 // No family cap: a design meets its family's published clock only where its
 // GEMM stages are no longer than the floor. Intel families have no published
 // VTA clock: arria10 takes 0.8 and stratix10 0.9 of xcup's level
-// (uncalibrated, flagged). Uncertainty: +-25 % where calibrated, +-40 %
-// otherwise (the pin dominates; the fit's residual is in kDepthFitResidual).
+// (uncalibrated, flagged). ecp5's level is not a pin but measured: the
+// floor clock fitted to nextpnr-ecp5's Fmax of placed and routed designs
+// (ecp5_fit.inc, estimate/calibration/ecp5_fit.py), its band the fit's
+// worst error on them. Uncertainty otherwise: +-25 % where calibrated,
+// +-40 % where not (the pin dominates; the fit's residual is in
+// kDepthFitResidual).
 #include "fmax.h"
 
 #include <algorithm>
@@ -44,6 +48,7 @@ namespace vta::estimate {
 
 namespace {
 
+#include "ecp5_fit.inc"
 #include "fmax_fit.inc"
 
 struct Timing {
@@ -63,6 +68,10 @@ Timing timing(Family f) {
       return {333.0 * 0.8, 0.40, false, "uncalibrated: floor at 0.8 x the UltraScale+ figure"};
     case Family::stratix10:
       return {333.0 * 0.9, 0.40, false, "uncalibrated: floor at 0.9 x the UltraScale+ figure (no hyper-retiming)"};
+    case Family::ecp5:
+      return {kEcp5FloorMhz, kEcp5FmaxBand, true,
+              "floor fitted to nextpnr-ecp5 place and route of this RTL (LFE5U-85F, -6 grade; "
+              "estimate/calibration/ecp5.csv)"};
   }
   return {100.0, 0.25, true, ""};
 }

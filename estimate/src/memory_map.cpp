@@ -27,6 +27,11 @@ constexpr Aspect kXilinx[] = {
     {512, 72, 1, "RAMB36 512x72"},  {16384, 1, 0.5, "RAMB18 16Kx1"}, {8192, 2, 0.5, "RAMB18 8Kx2"},
     {4096, 4, 0.5, "RAMB18 4Kx4"},  {2048, 9, 0.5, "RAMB18 2Kx9"},   {1024, 18, 0.5, "RAMB18 1Kx18"},
     {512, 36, 0.5, "RAMB18 512x36"}};
+// ECP5 DP16KD (18 Kbit): 16Kx1 .. 1Kx18 true dual port, 512x36 pseudo dual
+// port (one write, one read port: what the RTL's RAMs need).
+constexpr Aspect kLattice[] = {{16384, 1, 1, "DP16KD 16Kx1"}, {8192, 2, 1, "DP16KD 8Kx2"},
+                               {4096, 4, 1, "DP16KD 4Kx4"},   {2048, 9, 1, "DP16KD 2Kx9"},
+                               {1024, 18, 1, "DP16KD 1Kx18"}, {512, 36, 1, "PDPW16KD 512x36"}};
 constexpr Aspect kIntel[] = {{16384, 1, 1, "M20K 16Kx1"}, {8192, 2, 1, "M20K 8Kx2"},   {4096, 5, 1, "M20K 4Kx5"},
                              {2048, 10, 1, "M20K 2Kx10"}, {1024, 20, 1, "M20K 1Kx20"}, {512, 40, 1, "M20K 512x40"}};
 
@@ -77,6 +82,21 @@ MemoryMap map_buffer(const BufferShape& b, Family f, const MapPolicy& p) {
     }
     m.res.bram36 = cost * static_cast<double>(copies);
     m.detail = fmt::format("{}: {:g} x BRAM36 as {}", shape, m.res.bram36, a->name);
+    return m;
+  }
+  if (is_lattice(f)) {
+    if (b.depth <= 64) {
+      // TRELLIS_DPR16X4: 16 x 4 with one write and one read port, 3 slices
+      // (6 LUT4 positions; Lattice TN1264) each.
+      const int64_t cells = ceil_div(b.width, 4) * ceil_div(b.depth, 16) * b.read_ports * b.banks;
+      m.lutram = 6.0 * static_cast<double>(cells);
+      m.res.lut = m.lutram;
+      m.detail = fmt::format("{}: {} x DPR16X4 (distributed RAM)", shape, cells);
+      return m;
+    }
+    auto [cost, a] = cheapest(kLattice, b.width, b.depth, b.masked);
+    m.res.ebr = cost * static_cast<double>(copies);
+    m.detail = fmt::format("{}: {:g} x {}", shape, m.res.ebr, a->name);
     return m;
   }
   if (b.depth <= 32) {

@@ -17,6 +17,11 @@ nlohmann::ordered_json resources_json(const Resources& r, Family f) {
     j["dsp"] = r.dsp;
     j["bram36"] = r.bram36;
     j["uram"] = r.uram;
+  } else if (is_lattice(f)) {
+    j["lut4"] = r.lut;
+    j["ff"] = r.ff;
+    j["dsp"] = r.dsp;
+    j["ebr"] = r.ebr;
   } else {
     j["alm"] = r.alm;
     j["ff"] = r.ff;
@@ -39,6 +44,7 @@ std::vector<std::pair<std::string, double>> columns(const Estimate& e) {
       {"uram", t.uram},
       {"alm", t.alm},
       {"m20k", t.m20k},
+      {"ebr", t.ebr},
       {"lutram", e.lutram},
       {"fmax_mhz", e.fmax.mhz},
       {"fmax_low_mhz", e.fmax.low_mhz},
@@ -53,7 +59,8 @@ std::vector<std::pair<std::string, double>> columns(const Estimate& e) {
       {"util_uram", u.uram},
       {"util_alm", u.alm},
       {"util_m20k", u.m20k},
-      {"max_util", std::max({u.lut, u.ff, u.dsp, u.bram36, u.uram, u.alm, u.m20k})},
+      {"util_ebr", u.ebr},
+      {"max_util", std::max({u.lut, u.ff, u.dsp, u.bram36, u.uram, u.alm, u.m20k, u.ebr})},
   };
   if (e.energy) {
     const Energy& en = *e.energy;
@@ -120,6 +127,7 @@ nlohmann::ordered_json to_json(const Estimate& e) {
 
 std::string to_text(const Estimate& e) {
   const bool x = is_xilinx(e.family);
+  const bool lat = is_lattice(e.family);
   std::string out = fmt::format("{} ({}) on {}{}\n\n", e.config_name, e.config_hash, family_name(e.family),
                                 e.device ? fmt::format(", device {} ({})", e.device->name, e.device->board) : "");
   const char* hdr = x ? "{:<13} {:>9} {:>9} {:>7} {:>7} {:>5}  {}\n" : "{:<13} {:>9} {:>9} {:>7} {:>7}  {}\n";
@@ -128,22 +136,34 @@ std::string to_text(const Estimate& e) {
       out +=
           fmt::format(fmt::runtime(hdr), name, fmt::format("{:.0f}", r.lut), fmt::format("{:.0f}", r.ff),
                       fmt::format("{:g}", r.dsp), fmt::format("{:g}", r.bram36), fmt::format("{:g}", r.uram), detail);
+    else if (lat)
+      out += fmt::format(fmt::runtime(hdr), name, fmt::format("{:.0f}", r.lut), fmt::format("{:.0f}", r.ff),
+                         fmt::format("{:g}", r.dsp), fmt::format("{:g}", r.ebr), detail);
     else
       out += fmt::format(fmt::runtime(hdr), name, fmt::format("{:.0f}", r.alm), fmt::format("{:.0f}", r.ff),
                          fmt::format("{:g}", r.dsp), fmt::format("{:g}", r.m20k), detail);
   };
   if (x)
     out += fmt::format(fmt::runtime(hdr), "component", "LUT", "FF", "DSP", "BRAM36", "URAM", "shape");
+  else if (lat)
+    out += fmt::format(fmt::runtime(hdr), "component", "LUT4", "FF", "MULT18", "EBR", "shape");
   else
     out += fmt::format(fmt::runtime(hdr), "component", "ALM", "FF", "DSP", "M20K", "shape");
   for (const Component& k : e.components) line(k.name, k.res, k.detail);
-  line("total", e.total, fmt::format("({:.0f} {} as distributed RAM)", e.lutram, x ? "LUTs" : "ALMs"));
+  line("total", e.total,
+       fmt::format("({:.0f} {} as distributed RAM)", e.lutram,
+                   x     ? "LUTs"
+                   : lat ? "LUT4 positions"
+                         : "ALMs"));
   if (e.device) {
     const Resources& u = e.utilization;
-    out += x ? fmt::format("\nutilization   LUT {:.1f} %  FF {:.1f} %  DSP {:.1f} %  BRAM36 {:.1f} %  URAM {:.1f} %\n",
-                           u.lut, u.ff, u.dsp, u.bram36, u.uram)
-             : fmt::format("\nutilization   ALM {:.1f} %  FF {:.1f} %  DSP {:.1f} %  M20K {:.1f} %\n", u.alm, u.ff,
-                           u.dsp, u.m20k);
+    out +=
+        lat ? fmt::format("\nutilization   LUT4 {:.1f} %  FF {:.1f} %  MULT18 {:.1f} %  EBR {:.1f} %\n", u.lut, u.ff,
+                          u.dsp, u.ebr)
+        : x ? fmt::format("\nutilization   LUT {:.1f} %  FF {:.1f} %  DSP {:.1f} %  BRAM36 {:.1f} %  URAM {:.1f} %\n",
+                          u.lut, u.ff, u.dsp, u.bram36, u.uram)
+            : fmt::format("\nutilization   ALM {:.1f} %  FF {:.1f} %  DSP {:.1f} %  M20K {:.1f} %\n", u.alm, u.ff,
+                          u.dsp, u.m20k);
   }
   out += fmt::format("\nFmax          {:.0f} MHz ({:.0f}-{:.0f}{}); clock.mhz {:g}: {}\n", e.fmax.mhz, e.fmax.low_mhz,
                      e.fmax.high_mhz, e.fmax.calibrated ? "" : ", uncalibrated", e.clock_mhz,

@@ -20,6 +20,10 @@
 
 namespace vta::estimate {
 
+namespace {
+#include "ecp5_fit.inc"
+}  // namespace
+
 const LogicCosts& logic_costs() {
   static const LogicCosts costs = [] {
     LogicCosts c;
@@ -44,10 +48,17 @@ DspCosts dsp_costs(Family f, int64_t bus_bits) {
     case Family::arria10:
     case Family::stratix10:
       return {0.5, 0.5, 2.0, dma / 2};
+    case Family::ecp5:
+      // MULT18X18D counts read off synth_ecp5 (ecp5_fit.inc): one per int8
+      // multiply (no packing), the ALU's 32 x 32 -> 32 multiply and a load
+      // engine's address multiplies as yosys splits them into 18x18 pieces.
+      return {1.0, 1.0, kEcp5MultPerAluMul, kEcp5MultPerDmaEngine};
   }
   return {1.0, 1.0, 3.0, dma};
 }
 
 IntelLogic intel_logic() { return {1.6, 4.0}; }
+
+LatticeLogic lattice_logic() { return {kEcp5Lut4PerLut, kEcp5FfPerFf, kEcp5Lut4Error}; }
 
 }  // namespace vta::estimate

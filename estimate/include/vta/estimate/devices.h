@@ -15,23 +15,29 @@ namespace vta::estimate {
 ///   xcup      Xilinx UltraScale+: LUT6, FF, DSP48E2, RAMB36E2, URAM288
 ///   arria10   Intel Arria 10: ALM, register, variable-precision DSP, M20K
 ///   stratix10 Intel Stratix 10: as Arria 10 (hyper-registers not modelled)
-enum class Family { xc7, xcup, arria10, stratix10 };
+///   ecp5      Lattice ECP5: LUT4, FF, MULT18X18D, DP16KD (EBR), calibrated
+///             on yosys synth_ecp5 + nextpnr-ecp5 place and route (-6 grade)
+enum class Family { xc7, xcup, arria10, stratix10, ecp5 };
 
-/// "xc7", "xcup", "arria10", "stratix10".
+/// "xc7", "xcup", "arria10", "stratix10", "ecp5".
 std::string_view family_name(Family f);
-/// True for the Xilinx families (LUT/BRAM36/URAM), false for Intel (ALM/M20K).
+/// True for the Xilinx families (LUT/BRAM36/URAM), false for Intel (ALM/M20K)
+/// and Lattice (LUT4/EBR).
 bool is_xilinx(Family f);
+/// True for Lattice ECP5 (LUT4 in `lut`, MULT18X18D in `dsp`, DP16KD in `ebr`).
+bool is_lattice(Family f);
 /// The family named `name`; throws vta::Error naming it and listing the
 /// known families when it is not one.
 Family parse_family(std::string_view name);
 
 /// Resource counts. Which members are meaningful depends on the family:
-/// Xilinx uses lut, ff, dsp, bram36, uram; Intel uses alm, ff, dsp, m20k
-/// (dsp counts DSP48 slices on Xilinx and variable-precision DSP blocks on
-/// Intel). Members a family lacks are 0. Fractional values are model
-/// estimates (e.g. half a BRAM36 is one RAMB18).
+/// Xilinx uses lut, ff, dsp, bram36, uram; Intel uses alm, ff, dsp, m20k;
+/// Lattice ECP5 uses lut (LUT4), ff, dsp, ebr (dsp counts DSP48 slices on
+/// Xilinx, variable-precision DSP blocks on Intel and MULT18X18D on ECP5;
+/// ebr counts DP16KD 18 Kbit blocks). Members a family lacks are 0.
+/// Fractional values are model estimates (e.g. half a BRAM36 is one RAMB18).
 struct Resources {
-  double lut = 0, ff = 0, dsp = 0, bram36 = 0, uram = 0, alm = 0, m20k = 0;
+  double lut = 0, ff = 0, dsp = 0, bram36 = 0, uram = 0, alm = 0, m20k = 0, ebr = 0;
   Resources& operator+=(const Resources& o);
 };
 
