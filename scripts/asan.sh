@@ -87,13 +87,19 @@ for i in 3 4 5 7 8; do skipped+=("Zoo/ConcurrentAlu.ZooNetworksAreBitExact/$i");
 for net in resnet34 resnet50 vgg16; do
   for b in "" systemc/ opencl/; do skipped+=("${b}Zoo/Oracle.ExportRunsBitExactInOnnxRuntime/$net"); done
 done
-# LeakSanitizer's stop-the-world tracer dies at exit, every time, after this
-# test has passed ("Tracer caught signal 11 ... LeakSanitizer has
-# encountered a fatal error", while pocl's threads exit; google/sanitizers
-# issue 1353): it runs below with the leak check off, ASan and UBSan on.
-no_leak_check=opencl/Zoo/Oracle.ExportRunsBitExactInOnnxRuntime/dense_4096_8
-skipped+=("$no_leak_check")
+# LeakSanitizer's stop-the-world tracer dies at exit, every time, after
+# these tests' `vta` runs on the OpenCL backend have passed ("Tracer caught
+# signal 11 ... LeakSanitizer has encountered a fatal error", while pocl's
+# threads exit; google/sanitizers issue 1353; the depthwise case since the
+# designs named their board's memory, 2026-11-28, reproduced alone 3 of 3):
+# they run below with the leak check off, ASan and UBSan on.
+no_leak_check=(
+  opencl/Zoo/Oracle.ExportRunsBitExactInOnnxRuntime/dense_4096_8
+  opencl/Wide/ExactExport.SumsBeyondTwoToThe22AreExactInOnnxRuntime/depthwise
+)
+skipped+=("${no_leak_check[@]}")
 skip="^($(IFS='|'; echo "${skipped[*]}"))\$"
 ctest --preset asan -j "$(nproc)" -LE "synth|format" -E "$skip" "$@"
-ASAN_OPTIONS="${ASAN_OPTIONS/detect_leaks=1/detect_leaks=0}" ctest --preset asan -R "^$no_leak_check\$" "$@"
+ASAN_OPTIONS="${ASAN_OPTIONS/detect_leaks=1/detect_leaks=0}" \
+  ctest --preset asan -R "^($(IFS='|'; echo "${no_leak_check[*]}"))\$" "$@"
 bash scripts/fuzz.sh --ci
