@@ -13,6 +13,7 @@
 #include "conv_program.h"
 #include "vta/compiler/compile.h"
 #include "vta/compiler/frontend/zoo.h"
+#include "vta/compiler/run/memory_split.h"
 #include "vta/compiler/run/report.h"
 #include "vta/compiler/run/runtime.h"
 
@@ -71,6 +72,28 @@ void BM_ResNet18TimingOnly(benchmark::State& state, const char* dram) {
       benchmark::Counter(static_cast<double>(cycles), benchmark::Counter::kIsIterationInvariantRate);
 }
 
+// The same run followed by the report's memory split (run/memory_split.h:
+// three more timing-only runs on variants of the memory), what `vta run`
+// adds with a DRAM preset: compare with BM_ResNet18TimingOnly/ddr3_1066.
+void BM_ResNet18MemorySplit(benchmark::State& state) {
+  using namespace vta::compiler;
+  static const Graph g = build_zoo("resnet18");
+  const vta::Config cfg = preset("vta-1x16x16", {{"clock.mhz", "333"}});
+  const CompiledNetwork net = compile(g, cfg);
+  const Tensor input = zoo_input(g, 1);
+  int64_t lost = 0;
+  for (auto _ : state) {
+    vta::BackendOptions o;
+    o.timing_only = true;
+    auto backend = vta::make_backend("systemc", cfg, o);
+    const NetworkResult res = run_network(net, *backend, input);
+    Report r = make_report(net, res, cfg, "systemc");
+    add_memory_split(r, net, cfg, res, input);
+    lost = r.total.mem_bw + r.total.mem_row + r.total.mem_refresh;
+  }
+  state.counters["dram_cycles_lost"] = static_cast<double>(lost);
+}
+
 BENCHMARK_CAPTURE(BM_SystemC, values, false, "fixed")->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK_CAPTURE(BM_SystemC, timing_only, true, "fixed")->Unit(benchmark::kMillisecond)->UseRealTime();
 // The same program with the DRAM model behind the port (docs/timing.md,
@@ -83,6 +106,7 @@ BENCHMARK_CAPTURE(BM_ResNet18TimingOnly, ddr3_1066, "ddr3-1066")->Unit(benchmark
 BENCHMARK_CAPTURE(BM_ResNet18TimingOnly, ddr4_2400, "ddr4-2400")->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(BM_ResNet18TimingOnly, lpddr4_3200, "lpddr4-3200")->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(BM_ResNet18TimingOnly, hbm2_2000, "hbm2-2000")->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_ResNet18MemorySplit)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_GoldenSameProgram)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 }  // namespace
