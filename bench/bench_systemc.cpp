@@ -52,35 +52,18 @@ void BM_GoldenSameProgram(benchmark::State& state) {
   report(state, *sc);
 }
 
-// ResNet-18 on vta-1x16x16, timing-only, compiled once outside the loop:
-// each iteration is a fresh backend running the network's device programs.
-void BM_ResNet18TimingOnly(benchmark::State& state, const char* dram) {
+// ResNet-18 on vta-1x16x16 with `memory.dram` = dram, timing-only, compiled
+// once outside the loop: each iteration is a fresh backend running the
+// network's device programs and its report; with `split`, the report's
+// memory split too (run/memory_split.h: three more timing-only runs on
+// variants of the memory), what `vta run` adds with a DRAM preset.
+void resnet18_timing_only(benchmark::State& state, const char* dram, bool split) {
   using namespace vta::compiler;
   static const Graph g = build_zoo("resnet18");
   const vta::Config cfg = preset("vta-1x16x16", {{"memory.dram", dram}});
   const CompiledNetwork net = compile(g, cfg);
   const Tensor input = zoo_input(g, 1);
   uint64_t cycles = 0;
-  for (auto _ : state) {
-    vta::BackendOptions o;
-    o.timing_only = true;
-    auto backend = vta::make_backend("systemc", cfg, o);
-    cycles = static_cast<uint64_t>(make_report(net, run_network(net, *backend, input), cfg, "systemc").total.cycles);
-  }
-  state.counters["sim_cycles"] = static_cast<double>(cycles);
-  state.counters["cycles/s"] =
-      benchmark::Counter(static_cast<double>(cycles), benchmark::Counter::kIsIterationInvariantRate);
-}
-
-// The same run followed by the report's memory split (run/memory_split.h:
-// three more timing-only runs on variants of the memory), what `vta run`
-// adds with a DRAM preset: compare with BM_ResNet18TimingOnly/ddr3_1066.
-void BM_ResNet18MemorySplit(benchmark::State& state) {
-  using namespace vta::compiler;
-  static const Graph g = build_zoo("resnet18");
-  const vta::Config cfg = preset("vta-1x16x16", {{"clock.mhz", "333"}});
-  const CompiledNetwork net = compile(g, cfg);
-  const Tensor input = zoo_input(g, 1);
   int64_t lost = 0;
   for (auto _ : state) {
     vta::BackendOptions o;
@@ -88,11 +71,19 @@ void BM_ResNet18MemorySplit(benchmark::State& state) {
     auto backend = vta::make_backend("systemc", cfg, o);
     const NetworkResult res = run_network(net, *backend, input);
     Report r = make_report(net, res, cfg, "systemc");
-    add_memory_split(r, net, cfg, res, input);
-    lost = r.total.mem_bw + r.total.mem_row + r.total.mem_refresh;
+    if (split) add_memory_split(r, net, cfg, res, input);
+    cycles = r.total.cycles;
+    lost = split ? r.total.mem_bw + r.total.mem_row + r.total.mem_refresh : 0;
   }
-  state.counters["dram_cycles_lost"] = static_cast<double>(lost);
+  state.counters["sim_cycles"] = static_cast<double>(cycles);
+  state.counters["cycles/s"] =
+      benchmark::Counter(static_cast<double>(cycles), benchmark::Counter::kIsIterationInvariantRate);
+  if (split) state.counters["dram_cycles_lost"] = static_cast<double>(lost);
 }
+
+void BM_ResNet18TimingOnly(benchmark::State& state, const char* dram) { resnet18_timing_only(state, dram, false); }
+// Compare with BM_ResNet18TimingOnly/ddr3_1066.
+void BM_ResNet18MemorySplit(benchmark::State& state) { resnet18_timing_only(state, "ddr3-1066", true); }
 
 BENCHMARK_CAPTURE(BM_SystemC, values, false, "fixed")->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK_CAPTURE(BM_SystemC, timing_only, true, "fixed")->Unit(benchmark::kMillisecond)->UseRealTime();
