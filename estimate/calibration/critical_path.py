@@ -174,6 +174,23 @@ ECP5_DEDICATED = {("CCU2C", "CIN"), ("PFUMX", "ALUT"), ("PFUMX", "BLUT"), ("L6MU
 FAMILY = {"name": "xc7"}
 
 
+def cell_pins(c):
+    """A netlist cell's input pins, output pins (name -> bits) and its output bits."""
+    ins = {k: v for k, v in c["connections"].items() if c["port_directions"].get(k) == "input"}
+    outs = {k: v for k, v in c["connections"].items() if c["port_directions"].get(k) == "output"}
+    return ins, outs, [b for v in outs.values() for b in v]
+
+
+def boundary(g, ins, ob, here):
+    """A cell the delay table does not know: its outputs start paths and its
+    inputs end them (counted in `unknown`, so a run says what it cut)."""
+    for o in ob:
+        g.begin(o, 0.0, here)
+    for bits in ins.values():
+        for a in bits:
+            g.finish(a, 0.0, here)
+
+
 def build_ecp5(module):
     """The same graph as build() over synth_ecp5's cells; top-level ports are
     neither start nor end points (nextpnr's Fmax is register to register)."""
@@ -185,9 +202,7 @@ def build_ecp5(module):
         return 0.0 if (t, pin) in ECP5_DEDICATED else net_ns
     for name, c in module["cells"].items():
         t = c["type"]
-        ins = {k: v for k, v in c["connections"].items() if c["port_directions"].get(k) == "input"}
-        outs = {k: v for k, v in c["connections"].items() if c["port_directions"].get(k) == "output"}
-        ob = [b for v in outs.values() for b in v]
+        ins, outs, ob = cell_pins(c)
         here = where(name.removeprefix("core."), c)
         if t in ("LUT4", "PFUMX", "L6MUX21", "INV"):
             dl = d["pfumx"] if t in ("PFUMX", "L6MUX21") else d["lut"]
@@ -259,11 +274,7 @@ def build_ecp5(module):
             pass
         else:
             unknown[t] += 1
-            for o in ob:
-                g.begin(o, 0.0, here)
-            for bits in ins.values():
-                for a in bits:
-                    g.finish(a, 0.0, here)
+            boundary(g, ins, ob, here)
     return g, unknown
 
 
@@ -280,9 +291,7 @@ def build(module):
                 g.finish(b, 0.0, f"port {port}")
     for name, c in module["cells"].items():
         t = c["type"]
-        ins = {k: v for k, v in c["connections"].items() if c["port_directions"].get(k) == "input"}
-        outs = {k: v for k, v in c["connections"].items() if c["port_directions"].get(k) == "output"}
-        ob = [b for v in outs.values() for b in v]
+        ins, outs, ob = cell_pins(c)
         label = t
         here = where(name, c)
         if t.startswith("LUT") or t in ("INV", "MUXF7", "MUXF8") or t in PASS:
@@ -331,11 +340,7 @@ def build(module):
             pass
         else:
             unknown[t] += 1
-            for o in ob:
-                g.begin(o, 0.0, here)
-            for bits in ins.values():
-                for a in bits:
-                    g.finish(a, 0.0, here)
+            boundary(g, ins, ob, here)
     return g, unknown
 
 
