@@ -63,7 +63,7 @@ module vta_core (
 
   // ---- run control ----
   wire clear = rst || start;
-  logic [31:0] count, retired;
+  logic [31:0] left;  // instructions not yet retired
   logic [16:0] cmd_depth, token_depth;
   logic [12:0] max_burst;
   logic [4:0] ii_imm, ii_vector;
@@ -79,8 +79,7 @@ module vta_core (
       running <= insn_count != 0;
       done <= insn_count == 0;
       cycles <= '0;
-      count <= insn_count;
-      retired <= '0;
+      left <= insn_count;
       cmd_depth <= cfg_cmd_depth;
       token_depth <= cfg_token_depth;
       max_burst <= cfg_max_burst;
@@ -89,8 +88,10 @@ module vta_core (
       round_robin <= cfg_round_robin;
     end else if (running) begin
       cycles <= cycles + 1;
-      retired <= retired + 32'(n_retire);
-      if (retired + 32'(n_retire) == count) begin
+      left <= left - 32'(n_retire);
+      // left == n_retire from left's comparisons with constants and a mux
+      // by the late n_retire (not an adder and a 32-bit comparison).
+      if (n_retire == 2'd1 ? left == 1 : n_retire == 2'd2 ? left == 2 : n_retire == 2'd3 && left == 3) begin
         running <= 1'b0;
         done <= 1'b1;
       end

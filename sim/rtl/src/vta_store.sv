@@ -46,7 +46,9 @@ module vta_store #(
   typedef enum logic [1:0] {IDLE, PREP, BEAT, ACK} state_t;
   state_t state;
 
-  logic [31:0] ptr, row_beats, row_left, rows_left, b_left, stride_bytes, sent, acks;
+  logic [31:0] ptr, row_beats, row_left, rows_left, b_left, stride_bytes;
+  // Bursts sent and not yet acknowledged (sent - acks, modulo 2^32).
+  logic [31:0] pend;
   logic [63:0] w_addr, w_row;
   logic [31:0] sub;
 
@@ -60,22 +62,27 @@ module vta_store #(
   assign awvalid = state == BEAT && first;
   assign awaddr = w_addr;
   assign awbeats = 13'(new_burst);
-  assign wlast = state == BEAT && (first ? new_burst == 1 : b_left == 1);
+  // new_burst == 1 without the comparison of the minimum: min(a, b) == 1
+  // exactly when one is 1 and the other is not 0 (a cut of the retire path).
+  wire        burst_of_one = (row_left == 1 && max_burst != 0) || (max_burst == 1 && row_left != 0);
+  assign wlast = state == BEAT && (first ? burst_of_one : b_left == 1);
 
   // The next element is read in the cycle of the current one's last beat.
   assign out_re = state == PREP || (state == BEAT && sub == NB - 1 && !last_beat);
   assign out_addr = AW'(ptr);
 
-  wire [31:0] sent_now = sent + 32'(wlast);
-  wire [31:0] acks_now = acks + 32'(bvalid);
+  // Every burst acknowledged once this cycle's are counted: pend + wlast -
+  // bvalid == 0, from pend's comparisons with constants (early) and a mux
+  // by the late wlast and bvalid, not an adder and a 32-bit comparison.
+  wire all_acked = wlast == bvalid ? pend == 0 : wlast ? pend == '1 : pend == 1;
   assign busy = state != IDLE;
-  assign retire = ((state == BEAT && last_beat) || state == ACK) && acks_now == sent_now;
+  assign retire = ((state == BEAT && last_beat) || state == ACK) && all_acked;
 
   always_ff @(posedge clk) begin
     if (clear) begin
       state <= IDLE;
     end else begin
-      if (bvalid) acks <= acks + 1;
+      pend <= pend + 32'(wlast) - 32'(bvalid);
       case (state)
         IDLE:
           if (start) begin
@@ -88,8 +95,7 @@ module vta_store #(
             w_row <= 64'(dram_base) << LOG_E;
             b_left <= '0;
             sub <= '0;
-            sent <= '0;
-            acks <= '0;
+            pend <= '0;
             state <= PREP;
           end
         PREP: begin
@@ -97,7 +103,6 @@ module vta_store #(
           state <= BEAT;
         end
         BEAT: begin
-          if (wlast) sent <= sent + 1;
           b_left <= first ? new_burst - 1 : b_left - 1;
           if (sub == NB - 1) begin
             sub <= '0;
