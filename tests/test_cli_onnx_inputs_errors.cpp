@@ -90,13 +90,30 @@ TEST(CliOnnxInputs, MismatchNamesCountLargestDifferenceAndFirstIndex) {
   EXPECT_HAS(r.out, "2 of 10 elements differ, largest difference 3, first at index 3");
 }
 
-// The per-layer report options belong to runs on the built-in input; with
-// --input they are refused, never silently ignored.
-TEST(CliOnnxInputsErrors, ReportOptionsAreRefusedWithInputs) {
-  for (const std::string opt : {"--report-csv r.csv", "--report-json r.json", "--report-html r.html"}) {
-    const auto r = run_vta(run_lenet(opt));
+// The per-layer reports of a run on given inputs (issue 35): written beside
+// the check, one row per layer.
+TEST(CliOnnxInputs, ReportsWithInputs) {
+  const fs::path csv = lenet().dir / "r.csv", json = lenet().dir / "r.json", html = lenet().dir / "r.html";
+  for (const auto& f : {csv, json, html}) fs::remove(f);
+  const auto r = run_vta(run_lenet("--report-csv " + csv.string() + " --report-json " + json.string() +
+                                   " --report-html " + html.string() + " --why-host"));
+  EXPECT_EQ(r.code, 0) << r.out;
+  EXPECT_HAS(r.out, "backend golden matches the integer reference");
+  EXPECT_HAS(r.out, "nodes on the host:");
+  for (const auto& f : {csv, json, html}) EXPECT_GT(fs::file_size(f), 100u) << f;
+  std::ifstream j(json);
+  const std::string text((std::istreambuf_iterator<char>(j)), std::istreambuf_iterator<char>());
+  EXPECT_HAS(text, "\"conv1\"");
+  EXPECT_HAS(text, "\"check\"");
+}
+
+// With --onnx-test (one run per test set) the reports are refused, never
+// silently ignored.
+TEST(CliOnnxInputsErrors, ReportOptionsAreRefusedWithOnnxTest) {
+  for (const std::string opt : {"--report-csv r.csv", "--report-json r.json", "--report-html r.html", "--why-host"}) {
+    const auto r = run_vta("run --onnx-test " + lenet().dir.string() + " " + opt);
     EXPECT_EQ(r.code, 2) << opt << ": " << r.out;
-    EXPECT_HAS(r.out, "vta: error: run: --report-csv, --report-json, --report-html and --dump-after apply to");
+    EXPECT_HAS(r.out, "vta: error: run: --report-csv, --report-json, --report-html, --dump-after and --why-host");
   }
 }
 

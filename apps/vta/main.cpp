@@ -311,9 +311,12 @@ static int run_cli(int argc, char** argv) {
   run->add_flag("--no-cache", net_opts.no_cache,
                 "--model: build and calibrate the network afresh instead of reading the zoo cache "
                 "($VTA_CACHE_DIR, else $XDG_CACHE_HOME/vta-lab, else ~/.cache/vta-lab), and write no entry");
-  run->add_option("--report-csv", net_opts.report_csv, "--model: write the per-layer report as CSV");
-  run->add_option("--report-json", net_opts.report_json, "--model: write the per-layer report as JSON");
-  run->add_option("--report-html", net_opts.report_html, "--model: write the per-layer report as HTML with plots");
+  run->add_option("--report-csv", net_opts.report_csv, "--model/--onnx: write the per-layer report as CSV");
+  run->add_option("--report-json", net_opts.report_json, "--model/--onnx: write the per-layer report as JSON");
+  run->add_option("--report-html", net_opts.report_html,
+                  "--model/--onnx: write the per-layer report as HTML with plots");
+  run->add_flag("--why-host", net_opts.why_host,
+                "--model/--onnx: list each node that runs on the host and why (which operand, value and limit)");
   run->add_option("--accuracy", net_opts.accuracy,
                   "--model/--onnx: compare the integer network with the float network on N inputs drawn like the "
                   "calibration input (top-1 agreement, SQNR of the output and of each layer)");

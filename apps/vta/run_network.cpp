@@ -48,6 +48,7 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
 // One run of an ONNX model on given tensors: compiled, run on the backend,
 // checked against the integer reference; returns the output's ONNX values.
 struct OnnxRun {
+  Report report;  // the per-layer report of the run
   std::vector<int64_t> output;
   NpyArray array;  // the output in its ONNX type and dims
   bool matches_reference = false;
@@ -75,11 +76,32 @@ OnnxRun run_onnx_with(const std::string& model_path, const std::map<std::string,
   const NetworkResult res = run_network(net, *backend, input);
   const Tensor want = run_graph(g, input)[static_cast<size_t>(g.output)];
   OnnxRun r;
-  r.matches_reference = want.data == res.output.data && want.wide == res.output.wide;
+  r.matches_reference = want.data == res.output.data && want.wide == res.output.wide &&
+                        float_bits(want.real) == float_bits(res.output.real);
+  r.report = make_report(net, res, c, backend->name());
+  r.report.tool = o.tool;
+  r.report.check_passed = r.matches_reference;
+  r.report.check_text = r.matches_reference ? "pass" : "FAIL";
   r.output = output_values(res.output, g.at(g.output));
   r.array = output_array(res.output, g.at(g.output), bytes);
   r.output_name = g.at(g.output).name;
   return r;
+}
+
+// `--why-host`: one line per host node, with its reason.
+std::string why_host_text(const Report& r) {
+  std::string out;
+  int host = 0;
+  for (const auto& w : r.rows)
+    if (!w.host_reason.empty()) out += fmt::format("  {} ({}): {}\n", w.layer, w.op, w.host_reason), ++host;
+  return fmt::format("{} node{} on the host:\n", host, host == 1 ? "" : "s") + out;
+}
+
+// --report-csv / --report-json / --report-html of a run on given inputs.
+void write_reports(const NetworkRunOptions& o, const Report& r) {
+  if (!o.report_csv.empty()) write_file(o.report_csv, report_csv(r), "--report-csv");
+  if (!o.report_json.empty()) write_file(o.report_json, report_json(r).dump(2) + "\n", "--report-json");
+  if (!o.report_html.empty()) write_file(o.report_html, sweeps::run_report_html(r), "--report-html");
 }
 
 std::string describe(const Mismatch& m) {
@@ -141,6 +163,8 @@ int run_onnx_inputs(const NetworkRunOptions& o, const Config& c) {
     std::cout << fmt::format("{}: against {}: {}\n", r.output_name, o.expect, describe(m));
     ok = ok && m.differing == 0;
   }
+  if (o.why_host) std::cout << why_host_text(r.report);
+  write_reports(o, r.report);
   if (!o.output_dir.empty()) {
     // The name comes from the model file: a path ("../x", "/etc/x") would
     // put the output outside the folder.
@@ -158,11 +182,11 @@ int run_onnx_inputs(const NetworkRunOptions& o, const Config& c) {
 }  // namespace
 
 int run_network_command(const NetworkRunOptions& o, const Config& c) {
-  if ((!o.onnx_test.empty() || !o.inputs.empty()) &&
-      (!o.report_csv.empty() || !o.report_json.empty() || !o.report_html.empty() || !o.dump_after.empty()))
+  if (!o.onnx_test.empty() && (!o.report_csv.empty() || !o.report_json.empty() || !o.report_html.empty() ||
+                               !o.dump_after.empty() || o.why_host))
     fail(
-        "run: --report-csv, --report-json, --report-html and --dump-after apply to --model and --onnx runs on the "
-        "built-in input, not with --input or --onnx-test");
+        "run: --report-csv, --report-json, --report-html, --dump-after and --why-host apply to --model and --onnx "
+        "runs (with or without --input), not to --onnx-test (one run per test set)");
   if ((!o.onnx_test.empty() || !o.inputs.empty()) && o.accuracy)
     fail(
         "run: --accuracy compares with the float network on inputs drawn like the calibration input; it applies to "
@@ -260,6 +284,7 @@ int run_network_command(const NetworkRunOptions& o, const Config& c) {
   // With a DRAM preset and a cycle model: where the memory's cycles go.
   if (memory_split_applies(c) && r.total.timed) add_memory_split(r, net, c, res, input);
   std::cout << report_table(r) << network_line;
+  if (o.why_host) std::cout << why_host_text(r);
   if (tuned) std::cout << sweeps::tune_table(*tuned);
   std::optional<Accuracy> accuracy;
   if (o.accuracy) {

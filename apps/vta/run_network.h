@@ -24,6 +24,7 @@ struct NetworkRunOptions {
   int64_t image = 0;
   bool no_cache = false;  // --model: build and calibrate afresh, bypassing the zoo cache (zoo_cache.h)
   std::string report_csv, report_json, report_html, dump_after;
+  bool why_host = false;              // list every host node with the reason it is not on VTA
   std::vector<std::string> host_ops;  // op kinds forced to the host (compiler::pin_host_ops())
   std::optional<int64_t>
       tune;                // --tune N: tile candidates measured per layer (sweeps/tune.h); none: the cost model's pick

@@ -18,8 +18,11 @@ struct TypeInfo {
   const char* descr;
   size_t bytes;
 };
-constexpr TypeInfo kTypes[] = {
-    {NpyType::Int8, "|i1", 1}, {NpyType::Uint8, "|u1", 1}, {NpyType::Int32, "<i4", 4}, {NpyType::Int64, "<i8", 8}};
+constexpr TypeInfo kTypes[] = {{NpyType::Int8, "|i1", 1},
+                               {NpyType::Uint8, "|u1", 1},
+                               {NpyType::Int32, "<i4", 4},
+                               {NpyType::Int64, "<i8", 8},
+                               {NpyType::Float32, "<f4", 4}};
 
 const TypeInfo& info(NpyType t) {
   for (const auto& i : kTypes)
@@ -41,6 +44,11 @@ int64_t element(const char* p, NpyType t) {
     case NpyType::Int64: {
       int64_t v;
       std::memcpy(&v, p, 8);
+      return v;
+    }
+    case NpyType::Float32: {  // the float's bits (NpyArray::values)
+      uint32_t v;
+      std::memcpy(&v, p, 4);
       return v;
     }
   }
@@ -84,7 +92,8 @@ NpyArray read_npy(const std::string& path, const TensorExpect& expect) {
   const TypeInfo* t = nullptr;
   for (const auto& i : kTypes)
     if (descr[1] == i.descr) t = &i;
-  if (!t) fail("{}: .npy element type '{}' is not supported (int8, uint8, int32, int64)", path, descr[1].str());
+  if (!t)
+    fail("{}: .npy element type '{}' is not supported (int8, uint8, int32, int64, float32)", path, descr[1].str());
   a.type = t->type;
   std::stringstream dims(shape[1].str());
   int64_t count = 1;
@@ -126,7 +135,7 @@ void write_npy(const std::string& path, const NpyArray& a) {
   out += header;
   for (int64_t v : a.values) {
     char buf[8];
-    const int32_t v32 = static_cast<int32_t>(v);
+    const uint32_t v32 = static_cast<uint32_t>(v);  // int32, or a float32's bits
     if (t.bytes == 1)
       buf[0] = static_cast<char>(v);
     else if (t.bytes == 4)
@@ -136,6 +145,26 @@ void write_npy(const std::string& path, const NpyArray& a) {
     out.append(buf, t.bytes);
   }
   write_file(path, out);
+}
+
+std::vector<float> npy_floats(const NpyArray& a) {
+  if (a.type != NpyType::Float32) fail("npy: the array is not float32");
+  std::vector<float> out(a.values.size());
+  for (size_t i = 0; i < out.size(); ++i) {
+    const uint32_t bits = static_cast<uint32_t>(a.values[i]);
+    std::memcpy(&out[i], &bits, 4);
+  }
+  return out;
+}
+
+std::vector<int64_t> float_bits(const std::vector<float>& v) {
+  std::vector<int64_t> out(v.size());
+  for (size_t i = 0; i < v.size(); ++i) {
+    uint32_t bits;
+    std::memcpy(&bits, &v[i], 4);
+    out[i] = bits;
+  }
+  return out;
 }
 
 NpyArray npy_of(const Tensor& t, const std::vector<int64_t>& dims) {

@@ -340,6 +340,9 @@ std::string export_onnx_bytes(const Graph& graph, bool integer_form) {
         fail("export of {}: DeviceCopy is internal to the compiler (insert_copies)", g.name);
       case Op::Softmax:
         fail("export of {}: Softmax is not exported (the zoo ends at the logits)", g.name);
+      case Op::Quantize:
+      case Op::Dequantize:
+        fail("export of {}: node '{}' converts a float graph input or output (imported models only)", g.name, n.name);
     }
   }
   const Node& out = g.at(g.output);

@@ -86,10 +86,15 @@ class Importer : public OnnxReader {
     for (const auto& o : gp.output()) ++uses_[o.name()];
     for (int i : topo_order()) handle(gp.node(i));
     if (gp.output_size() != 1) fail("{}: the model must have exactly one output, it has {}", src_, gp.output_size());
-    auto it = q_.find(gp.output(0).name());
-    if (it == q_.end())
-      fail("{}: the output '{}' is not an int8 tensor this importer produced", src_, gp.output(0).name());
-    g_.output = it->second;
+    const std::string& y = gp.output(0).name();
+    if (auto it = q_.find(y); it != q_.end()) {
+      g_.output = it->second;
+    } else if (auto a = acts_.find(y); a != acts_.end()) {
+      g_.output = add_dequantize(y, a->second);
+    } else {
+      fail("{}: the output '{}' is neither an 8-bit tensor nor the DequantizeLinear of one this importer produced",
+           src_, y);
+    }
     return std::move(g_);
   }
 
@@ -168,6 +173,7 @@ class Importer : public OnnxReader {
       if (d.size() == 3) batches_[v.name()] = d[0];
     } else if (tt.elem_type() == onnx::TensorProto::FLOAT) {
       float_input_ = v.name();
+      n.real = true;
       float_input_node_ = n;
     } else {
       fail("{}: input '{}' must be int8, uint8 or float", src_, v.name());
@@ -235,8 +241,12 @@ class Importer : public OnnxReader {
   void zero_point_is_zero(const onnx::NodeProto& n, int k) const {
     if (n.input_size() <= k || n.input(k).empty()) return;
     if (initializer(n, k).data_type() == onnx::TensorProto::UINT8) bad(n, kUint8Only);
-    for (int64_t v : int_values(initializer(n, k), n))
-      if (v != 0) bad(n, "weight and bias zero points must be 0 (symmetric weights)");
+    const std::vector<int64_t> v = int_values(initializer(n, k), n);
+    for (size_t c = 0; c < v.size(); ++c)
+      if (v[c] != 0)
+        bad(n, fmt::format("zero point '{}' is {}{}: weight and bias zero points must be 0 (symmetric weights, as "
+                           "ONNX Runtime's quantizer writes int8 weights)",
+                           n.input(k), v[c], v.size() > 1 ? fmt::format(" at channel {}", c) : ""));
   }
 
   const Act& act(const onnx::NodeProto& n, int k) const {
@@ -271,19 +281,39 @@ class Importer : public OnnxReader {
       bool u8 = true;
       const int32_t zp = zero_point(n, 2, u8, true);
       if (n.input(0) == float_input_) {
-        if (fs != 0) scale_exp(n, 1);  // names the scale that is not a power of two
-        // A float graph input: one Input node, however many quantize it.
+        // A float graph input: one float Input node and one host Quantize
+        // node (ONNX Runtime's QuantizeLinear, any scale and zero point),
+        // however many QuantizeLinear nodes read it with the same parameters.
+        const double scale = fs != 0 ? fs : std::ldexp(1.0, exp);
         if (float_input_id_ < 0) {
-          Node in = float_input_node_;
-          in.exp = exp;
-          in.zp = zp;
-          in.uint8 = u8;
-          float_input_id_ = g_.add(in);
-        } else if (g_.at(float_input_id_).exp != exp || g_.at(float_input_id_).zp != zp ||
-                   g_.at(float_input_id_).uint8 != u8) {
-          bad(n, fmt::format("input '{}' is quantized again with another scale", n.input(0)));
+          const int in = g_.add(float_input_node_);
+          Node qn;
+          qn.name = n.name().empty() ? n.output(0) : n.name();
+          qn.op = Op::Quantize;
+          qn.inputs = {in};
+          qn.out = float_input_node_.out;
+          qn.exp = exp, qn.scale = scale, qn.zp = zp, qn.uint8 = u8;
+          float_input_id_ = g_.add(std::move(qn));
+        } else if (const Node& q = g_.at(float_input_id_); q.scale != scale || q.zp != zp || q.uint8 != u8) {
+          bad(n, fmt::format("input '{}' is quantized again with another scale or zero point ({} and {}, first {} "
+                             "and {})",
+                             n.input(0), scale, zp + (u8 ? 128 : 0), q.scale, q.zp + (q.uint8 ? 128 : 0)));
         }
         q_[n.output(0)] = float_input_id_;
+        return;
+      }
+      if (auto s = same_.find(n.input(0)); s != same_.end()) {
+        // DQ -> MaxPool / Flatten / Reshape -> Q: ONNX Runtime drops the pair
+        // and runs the op on the 8-bit tensor when the scales and zero points agree.
+        const Act& a = s->second;
+        const bool a_u8 = g_.at(a.node).uint8;
+        if (fs != a.scale || exp != a.exp || zp != a.zp || u8 != a_u8)
+          bad(n, fmt::format("'{}' is quantized with scale {} and zero point {} ({}), its input was dequantized with "
+                             "scale {} and zero point {} ({}): supported where they are equal (the 8-bit op keeps "
+                             "the values)",
+                             n.input(0), fs != 0 ? fs : std::ldexp(1.0f, exp), zp + (u8 ? 128 : 0),
+                             u8 ? "uint8" : "int8", a.value(), a.zp + (a_u8 ? 128 : 0), a_u8 ? "uint8" : "int8"));
+        q_[n.output(0)] = a.node;
         return;
       }
       if (auto a = acts_.find(n.input(0)); a != acts_.end()) {
@@ -576,14 +606,23 @@ class Importer : public OnnxReader {
       pending_[n.output(0)] = std::move(p);
       return;
     }
-    if (op == "MaxPool" || op == "Flatten") {
-      need(1);
-      auto it = q_.find(n.input(0));
-      if (it == q_.end()) bad(n, "input must be an int8 tensor");
-      const Node& in = g_.at(it->second);
+    if (op == "MaxPool" || op == "Flatten" || op == "Reshape") {
+      need(op == "Reshape" ? 2 : 1);
+      // On an 8-bit tensor, or on its DequantizeLinear (ONNX Runtime's
+      // quantizer writes DQ -> op -> Q at one scale): the op on the 8-bit values.
+      int src = -1;
+      const Act* via = nullptr;
+      if (auto it = q_.find(n.input(0)); it != q_.end()) {
+        src = it->second;
+      } else if (auto a = acts_.find(n.input(0)); a != acts_.end()) {
+        src = a->second.node, via = &a->second;
+      } else {
+        bad(n, fmt::format("input '{}' must be an 8-bit tensor or its DequantizeLinear", n.input(0)));
+      }
+      const Node& in = g_.at(src);
       Node out;
       out.name = n.output(0);
-      out.inputs = {it->second};
+      out.inputs = {src};
       out.exp = in.exp;
       out.zp = in.zp, out.uint8 = in.uint8;
       if (op == "MaxPool") {
@@ -592,19 +631,63 @@ class Importer : public OnnxReader {
         out.op = Op::MaxPool;
         out.pool = k, out.pool_stride = s, out.pool_pad = pad;
         out.out = Shape{in.out.n, in.out.c, (in.out.h + 2 * pad - k) / s + 1, (in.out.w + 2 * pad - k) / s + 1};
-      } else {
+      } else if (op == "Flatten") {
         only_attrs(n, {"axis"});
         if (attr_i(n, "axis", 1) != 1) bad(n, "attribute axis must be 1");
         out.op = Op::Flatten;
         out.out = Shape{in.out.n, in.out.c * in.out.h * in.out.w, 1, 1};
+      } else {
+        only_attrs(n, {"allowzero"});
+        reshape_is_flatten(n, in.out);
+        out.op = Op::Flatten;
+        out.out = Shape{in.out.n, in.out.c * in.out.h * in.out.w, 1, 1};
       }
-      q_[n.output(0)] = g_.add(std::move(out));
+      const int id = g_.add(std::move(out));
+      if (via)
+        same_[n.output(0)] = Act{id, via->exp, via->zp, via->scale};
+      else
+        q_[n.output(0)] = id;
       return;
     }
     if (import_integer_op(n, integer)) return;
     bad(n,
         "operator is not supported (QuantizeLinear, DequantizeLinear, Conv, Gemm, Relu, Add, MaxPool, "
-        "AveragePool, GlobalAveragePool, Flatten, QLinearConv, ConvInteger, QLinearMatMul, MatMulInteger)");
+        "AveragePool, GlobalAveragePool, Flatten, Reshape, QLinearConv, ConvInteger, QLinearMatMul, MatMulInteger)");
+  }
+
+  // A Reshape whose shape initializer gives [N, C*H*W] (0 copies a dim, -1
+  // is the rest): a flatten; anything else is refused, naming the shape.
+  void reshape_is_flatten(const onnx::NodeProto& n, const Shape& is) const {
+    const std::vector<int64_t> want = int_values(initializer(n, 1), n);
+    const bool allowzero = attr_i(n, "allowzero", 0) != 0;
+    const int64_t in_dims[4] = {is.n, is.c, is.h, is.w};
+    const int64_t rest = is.c * is.h * is.w;
+    bool ok = want.size() == 2;
+    for (size_t i = 0; ok && i < 2; ++i) {
+      const int64_t d = want[i] == 0 && !allowzero ? in_dims[i] : want[i];
+      ok = d == (i == 0 ? is.n : rest) || (d == -1 && want[1 - i] != -1);
+    }
+    if (!ok) {
+      std::string s;
+      for (int64_t d : want) s += (s.empty() ? "" : ", ") + std::to_string(d);
+      bad(n, fmt::format("shape [{}] of a {}x{}x{}x{} input: supported as a flatten to [{}, {}] only", s, is.n, is.c,
+                         is.h, is.w, is.n, rest));
+    }
+  }
+
+  // The float graph output: ONNX Runtime's DequantizeLinear of `a` on the host.
+  int add_dequantize(const std::string& name, const Act& a) {
+    Node d;
+    d.name = name;
+    d.op = Op::Dequantize;
+    d.inputs = {a.node};
+    d.out = g_.at(a.node).out;
+    d.real = true;
+    d.scale = a.value();
+    d.x_zp = a.zp;
+    d.exp = a.exp;
+    if (g_.at(a.node).int32_out) fail("{}: the output '{}' dequantizes an int32 tensor (not supported)", src_, name);
+    return g_.add(std::move(d));
   }
 
   void finish(Pending& p, int exp, const onnx::NodeProto& q) {
@@ -750,6 +833,7 @@ class Importer : public OnnxReader {
   std::map<std::string, Weight> weights_;
   std::map<std::string, Bias> biases_;
   std::map<std::string, Pending> pending_;
+  std::map<std::string, Act> same_;   // DQ -> MaxPool / Flatten / Reshape: the node, waiting for its QuantizeLinear
   std::map<std::string, int> views_;  // uint8 views of int8 tensors (IntegerImport::views)
   std::map<std::string, Int32Chain> chains_;
   std::map<std::string, int> uses_;  // tensor -> readers (+1 for a graph output)

@@ -3,6 +3,7 @@
 #include <onnx/onnx_pb.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <fstream>
 #include <set>
@@ -49,6 +50,11 @@ onnx::TensorProto tensor_proto(const std::string& path, const std::string& name,
       case NpyType::Int64:
         t.set_data_type(onnx::TensorProto::INT64);
         break;
+      case NpyType::Float32:
+        t.set_data_type(onnx::TensorProto::FLOAT);
+        for (float f : npy_floats(a)) t.add_float_data(f);
+        t.set_name(name);
+        return t;
     }
     for (auto v : a.values)
       if (a.type == NpyType::Int64)
@@ -92,7 +98,10 @@ std::vector<std::string> onnx_graph_inputs(const std::string& model) {
 
 NpyArray output_array(const Tensor& t, const Node& producer, const std::string& model) {
   NpyArray a;
-  a.type = producer.int32_out ? NpyType::Int32 : producer.uint8 ? NpyType::Uint8 : NpyType::Int8;
+  a.type = producer.real        ? NpyType::Float32
+           : producer.int32_out ? NpyType::Int32
+           : producer.uint8     ? NpyType::Uint8
+                                : NpyType::Int8;
   a.values = output_values(t, producer);
   const Shape& s = producer.out;
   a.dims = {s.n, s.c, s.h, s.w};
@@ -156,8 +165,11 @@ NpyArray read_tensor_file(const std::string& path, const TensorExpect& expect) {
     case onnx::TensorProto::INT64:
       a.type = NpyType::Int64, width = 8;
       break;
+    case onnx::TensorProto::FLOAT:
+      a.type = NpyType::Float32, width = 4;
+      break;
     default:
-      fail("{}: element type {} is not supported (int8, uint8, int32, int64)", path, t.data_type());
+      fail("{}: element type {} is not supported (int8, uint8, int32, int64, float)", path, t.data_type());
   }
   if (!raw.empty()) {
     if (raw.size() != static_cast<size_t>(count) * width)
@@ -167,7 +179,11 @@ NpyArray read_tensor_file(const std::string& path, const TensorExpect& expect) {
       if (width == 1)
         a.values.push_back(a.type == NpyType::Int8 ? int64_t{static_cast<int8_t>(*p)}
                                                    : int64_t{static_cast<uint8_t>(*p)});
-      else if (width == 4) {
+      else if (width == 4 && a.type == NpyType::Float32) {
+        uint32_t bits;  // NpyArray holds a float's bits
+        std::memcpy(&bits, p, 4);
+        a.values.push_back(bits);
+      } else if (width == 4) {
         int32_t v;
         std::memcpy(&v, p, 4);
         a.values.push_back(v);
@@ -179,6 +195,8 @@ NpyArray read_tensor_file(const std::string& path, const TensorExpect& expect) {
     }
   } else if (a.type == NpyType::Int64) {
     a.values.assign(t.int64_data().begin(), t.int64_data().end());
+  } else if (a.type == NpyType::Float32) {
+    a.values = float_bits({t.float_data().begin(), t.float_data().end()});
   } else {
     a.values.assign(t.int32_data().begin(), t.int32_data().end());
   }
@@ -190,6 +208,15 @@ NpyArray read_tensor_file(const std::string& path, const TensorExpect& expect) {
 Tensor input_tensor(const NpyArray& a, const Node& in, const std::string& path) {
   if (static_cast<int64_t>(a.values.size()) != in.out.size())
     fail("{}: {} elements, the model's input '{}' needs {}", path, a.values.size(), in.name, in.out.size());
+  if (in.real != (a.type == NpyType::Float32))
+    fail("{}: the model's input '{}' is {}, the file holds {}", path, in.name, in.real ? "float32" : "8-bit",
+         a.type == NpyType::Float32 ? "float32" : "integers");
+  if (in.real) {
+    Tensor t{in.out, {}, {}, npy_floats(a)};
+    for (size_t i = 0; i < t.real.size(); ++i)
+      if (std::isnan(t.real[i])) fail("{}: element {} is NaN (input '{}')", path, i, in.name);
+    return t;
+  }
   const int64_t lo = in.uint8 ? 0 : -128, hi = in.uint8 ? 255 : 127;
   Tensor t{in.out, std::vector<int8_t>(a.values.size())};
   for (size_t i = 0; i < a.values.size(); ++i) {
@@ -202,6 +229,7 @@ Tensor input_tensor(const NpyArray& a, const Node& in, const std::string& path) 
 }
 
 std::vector<int64_t> output_values(const Tensor& t, const Node& producer) {
+  if (producer.real) return float_bits(t.real);
   if (!t.wide.empty()) return {t.wide.begin(), t.wide.end()};
   std::vector<int64_t> v;
   for (int8_t x : t.data) v.push_back(producer.uint8 ? int64_t{x} + 128 : int64_t{x});

@@ -180,6 +180,12 @@ std::vector<std::string> zoo_names() {
 Tensor zoo_input(const Graph& g, uint32_t seed) {
   const Shape s = g.at(0).out;
   std::mt19937 rng(seed);
+  if (g.at(0).real) {  // a float ONNX input (quantized by a host Quantize node): uniform in [-1, 1]
+    std::uniform_real_distribution<float> f(-1.0f, 1.0f);
+    Tensor t{s, {}, {}, std::vector<float>(static_cast<size_t>(s.size()))};
+    for (auto& x : t.real) x = f(rng);
+    return t;
+  }
   std::uniform_int_distribution<int> d(-128, 127);
   Tensor t{s, std::vector<int8_t>(static_cast<size_t>(s.size()))};
   for (auto& x : t.data) x = static_cast<int8_t>(d(rng));

@@ -39,6 +39,10 @@ const char* op_name(Op op) {
       return "device_copy";
     case Op::Bands:
       return "bands";
+    case Op::Quantize:
+      return "quantize";
+    case Op::Dequantize:
+      return "dequantize";
   }
   return "?";
 }

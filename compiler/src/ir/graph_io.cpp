@@ -105,6 +105,7 @@ void write_node(std::string& out, const Node& n) {
   put(out, n.x_zp), put(out, n.w_zp), put(out, n.zp);
   put<uint8_t>(out, n.uint8);
   put<uint8_t>(out, n.int32_out);
+  put<uint8_t>(out, n.real);
   put(out, n.scale);
   put<int32_t>(out, n.vta_rq.pre), put(out, n.vta_rq.m), put<int32_t>(out, n.vta_rq.s);
   put(out, n.weight_sets);
@@ -157,6 +158,7 @@ Node read_node(Reader& r, int index) {
   n.x_zp = r.get<int32_t>(), n.w_zp = r.get<int32_t>(), n.zp = r.get<int32_t>();
   n.uint8 = r.flag();
   n.int32_out = r.flag();
+  n.real = r.flag();
   n.scale = r.get<double>();
   n.vta_rq.pre = r.get<int32_t>(), n.vta_rq.m = r.get<int32_t>(), n.vta_rq.s = r.get<int32_t>();
   n.weight_sets = r.get<int64_t>();

@@ -30,8 +30,9 @@ int8_t avg_pool_ort(float sum, int64_t count, float sy, int32_t zy, bool uint8, 
   const float mean = sum / static_cast<float>(count);
   // y / y_scale + y_zero_point in float, with the zero point of the ONNX type
   const int32_t off = uint8 ? 128 : 0, z = zy + off;
-  const float q = mean / sy + static_cast<float>(z);
-  const int64_t r = static_cast<int64_t>(std::nearbyint(std::clamp(q, -1e6f, 1e6f)));
+  // uint8: QLinearAveragePool; int8: AveragePool in float, then QuantizeLinear (ort_ops.h)
+  const float q = uint8 ? mean / sy + static_cast<float>(z) : mean / sy;
+  const int64_t r = static_cast<int64_t>(std::nearbyint(std::clamp(q, -1e6f, 1e6f))) + (uint8 ? 0 : z);
   const int32_t lo = relu ? std::max(zy, -128) : -128;
   return static_cast<int8_t>(std::clamp<int64_t>(r - off, lo, 127));
 }

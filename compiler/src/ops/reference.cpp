@@ -282,6 +282,30 @@ Tensor bands(const Node& n, const Tensor& in) {
   return out;
 }
 
+// ONNX Runtime's QuantizeLinear (MLAS, float32 to int8 / uint8): the
+// quotient in float32, rounded half to even, plus the zero point, saturated.
+Tensor quantize_linear(const Node& n, const Tensor& x) {
+  if (x.real.size() != static_cast<size_t>(n.out.size())) fail("{}: the input is not a float tensor", n.name);
+  const float scale = static_cast<float>(n.scale);
+  const float zp = static_cast<float>(n.zp + (n.uint8 ? 128 : 0));
+  const float lo = n.uint8 ? 0.0f : -128.0f, hi = n.uint8 ? 255.0f : 127.0f;
+  Tensor out{n.out, std::vector<int8_t>(x.real.size())};
+  for (size_t i = 0; i < x.real.size(); ++i) {
+    const float q = std::clamp(std::nearbyint(x.real[i] / scale) + zp, lo, hi);
+    out.data[i] = static_cast<int8_t>(static_cast<int32_t>(q) - (n.uint8 ? 128 : 0));
+  }
+  return out;
+}
+
+// ONNX Runtime's DequantizeLinear: float(int32(x) - zp) * scale in float32
+// (the held int8 value and zero point differ from uint8 ones by the same 128).
+Tensor dequantize_linear(const Node& n, const Tensor& x) {
+  const float scale = static_cast<float>(n.scale);
+  Tensor out{n.out, {}, {}, std::vector<float>(x.data.size())};
+  for (size_t i = 0; i < x.data.size(); ++i) out.real[i] = static_cast<float>(int32_t{x.data[i]} - n.x_zp) * scale;
+  return out;
+}
+
 }  // namespace
 
 int8_t requantize(int32_t acc, int shift, bool relu) {
@@ -320,6 +344,10 @@ Tensor run_node(const Node& n, const std::vector<const Tensor*>& in) {
       return bands(n, *in.at(0));
     case Op::DeviceCopy:
       return *in.at(0);
+    case Op::Quantize:
+      return quantize_linear(n, *in.at(0));
+    case Op::Dequantize:
+      return dequantize_linear(n, *in.at(0));
   }
   fail("{}: unknown op", n.name);
 }

@@ -17,7 +17,7 @@ CompiledNetwork layout_pass(CompiledNetwork net, const Config& c, const CompileO
       net.activation[static_cast<int>(i)] = net.activation.at(n.inputs.at(0));
       continue;
     }
-    const int64_t bytes = n.int32_out ? n.out.size() * 4 : blocked(n.out, c).bytes();
+    const int64_t bytes = n.int32_out || n.real ? n.out.size() * 4 : blocked(n.out, c).bytes();
     Buffer b{n.name, isa::MemId::INP, static_cast<uint64_t>(bytes), 0, {}, static_cast<int>(i)};
     net.activation[static_cast<int>(i)] = plan.add(std::move(b));
   }
@@ -28,7 +28,9 @@ std::string layout_dump(const CompiledNetwork& net) {
   std::string s;
   for (const Buffer& b : net.buffers)
     s += fmt::format("{} {} bytes at 0x{:x}{}\n", b.name, b.bytes, b.addr,
-                     b.node >= 0 && net.graph.at(b.node).int32_out ? " (int32 NCHW)" : "");
+                     b.node >= 0 && net.graph.at(b.node).int32_out ? " (int32 NCHW)"
+                     : b.node >= 0 && net.graph.at(b.node).real    ? " (float32 NCHW)"
+                                                                   : "");
   return s;
 }
 

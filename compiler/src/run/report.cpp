@@ -76,7 +76,7 @@ Report make_report(const CompiledNetwork& net, const NetworkResult& res, const C
     row.copy_bytes = l.copy_in_bytes;
     row.host_ms = l.host_seconds * 1e3;
     row.host_model_ms = host_model_us(net.graph, l.node, c) / 1e3;
-    if (n.device == Device::Host) row.host_reason = host_reason(n);
+    if (n.device == Device::Host) row.host_reason = host_reason(net.graph, n, c);
     if (n.op == Op::DeviceCopy)
       row.copy = fmt::format("{}->{}", device_name(net.graph.at(n.inputs.at(0)).device),
                              device_name(copy_target(net.graph, n)));

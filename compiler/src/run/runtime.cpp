@@ -25,15 +25,26 @@ NetworkResult run_network(const CompiledNetwork& net, Backend& backend, const Te
   }
   const Graph& g = net.graph;
   auto buffer_of = [&](int node) -> const Buffer& { return net.buffers[static_cast<size_t>(net.activation.at(node))]; };
-  // int32 tensors (host only) sit in DRAM as plain NCHW int32, int8 ones blocked.
+  // int32 and float32 tensors (host only) sit in DRAM as plain NCHW words, int8 ones blocked.
   auto read = [&](int node) {
     std::vector<uint8_t> bytes = dram.read(buffer_of(node).addr, buffer_of(node).bytes);
+    if (g.at(node).real) {
+      Tensor t{g.at(node).out, {}, {}, std::vector<float>(bytes.size() / 4)};
+      std::memcpy(t.real.data(), bytes.data(), t.real.size() * 4);
+      return t;
+    }
     if (!g.at(node).int32_out) return unpack(bytes, g.at(node).out, c);
     Tensor t{g.at(node).out, {}, std::vector<int32_t>(bytes.size() / 4)};
     std::memcpy(t.wide.data(), bytes.data(), t.wide.size() * 4);
     return t;
   };
   auto write = [&](int node, const Tensor& t) {
+    if (g.at(node).real) {
+      if (t.real.size() != static_cast<size_t>(g.at(node).out.size()))
+        fail("network {}: '{}' needs {} float32 values", g.name, g.at(node).name, g.at(node).out.size());
+      const auto* p = reinterpret_cast<const uint8_t*>(t.real.data());
+      return dram.write(buffer_of(node).addr, std::vector<uint8_t>(p, p + t.real.size() * 4));
+    }
     if (!g.at(node).int32_out) return dram.write(buffer_of(node).addr, pack(t, c));
     const auto* p = reinterpret_cast<const uint8_t*>(t.wide.data());
     dram.write(buffer_of(node).addr, std::vector<uint8_t>(p, p + t.wide.size() * 4));

@@ -8,12 +8,13 @@ namespace vta::compiler {
 namespace {
 
 // Bytes of a value as the host reads or writes it (NCHW).
-double tensor_bytes(const Node& n) { return static_cast<double>(n.out.size()) * (n.int32_out ? 4.0 : 1.0); }
+double tensor_bytes(const Node& n) { return static_cast<double>(n.out.size()) * (n.int32_out || n.real ? 4.0 : 1.0); }
 
 }  // namespace
 
 uint64_t value_bytes(const Node& n, const Config& c) {
-  return n.int32_out ? static_cast<uint64_t>(n.out.size()) * 4 : static_cast<uint64_t>(blocked(n.out, c).bytes());
+  return n.int32_out || n.real ? static_cast<uint64_t>(n.out.size()) * 4
+                               : static_cast<uint64_t>(blocked(n.out, c).bytes());
 }
 
 double link_copy_us(const Config& c, uint64_t bytes) {

@@ -57,8 +57,10 @@ Device placement(const Graph& g, const Node& n, const Config& c) {
   if (n.pin_host) return Device::Host;
   // Zero points, multipliers, int32 outputs: the host's 64-bit requantization;
   // the VTA multiplier form needs ALU MUL when it multiplies.
-  if (n.asymmetric() || ((n.vta_rq.m > 1 || (n.frq.on && n.frq.m > 1) || !n.frqs.empty()) && !c.isa.alu_mul))
-    return Device::Host;
+  // A max pool's zero point is its input's, carried along: the max of the
+  // held 8-bit values is the same whatever it is.
+  const bool asym = n.asymmetric() && !(n.op == Op::MaxPool && n.x_zp == 0 && n.w_zp == 0 && n.mult == 1);
+  if (asym || ((n.vta_rq.m > 1 || (n.frq.on && n.frq.m > 1) || !n.frqs.empty()) && !c.isa.alu_mul)) return Device::Host;
   // Half to even: exact on VTA for one shift of at most 15, with the scratch
   // tile of a conv / dense epilogue (requant_steps()); otherwise the host.
   if (!vta_requant_exact(n) || (needs_scratch(n) && n.op != Op::Conv2d && n.op != Op::Dense)) return Device::Host;
@@ -110,6 +112,87 @@ std::string host_reason(const Node& n) {
            "(lower_float_requant_rows())";
   }
   return "";
+}
+
+namespace {
+
+// Why a node whose op VTA runs stays on the host (the checks of placement()).
+std::string vta_op_reason(const Graph& g, const Node& n, const Config& c) {
+  if (n.x_zp != 0 && (n.op == Op::Conv2d || n.op == Op::Dense) && n.vta_rq.m == 0 && !n.frq.on && n.frqs.empty())
+    return fmt::format("input zero point {}: the 64-bit multiplier form (VTA takes no input zero point here)", n.x_zp);
+  if (n.w_zp != 0) return fmt::format("weight zero point {}: the 64-bit multiplier form", n.w_zp);
+  if (n.int32_out) return "its output is the int32 accumulator (not requantized: no VTA store of int32)";
+  if (n.weight_sets != 1) return fmt::format("a batched MatMul of {} weight sets", n.weight_sets);
+  if (n.asymmetric() && n.op != Op::MaxPool)
+    return fmt::format("zero points (in {}, out {}) or multiplier {} in the 64-bit form, which VTA's ALU does not run",
+                       n.x_zp, n.zp, n.fmult != 0 ? n.fmult : static_cast<float>(n.mult));
+  if ((n.vta_rq.m > 1 || (n.frq.on && n.frq.m > 1) || !n.frqs.empty()) && !c.isa.alu_mul)
+    return fmt::format("its requantization multiplies and config {} has no ALU MUL (isa.alu_mul)", c.name);
+  if (!vta_requant_exact(n))
+    return fmt::format("half-to-even shift of {}: VTA's ALU sequence is exact for shifts of at most 15", n.shift);
+  if (needs_scratch(n) && n.op != Op::Conv2d && n.op != Op::Dense)
+    return fmt::format("{} rounds half to even, which needs the scratch tile of a conv / dense epilogue",
+                       op_name(n.op));
+  switch (n.op) {
+    case Op::Conv2d: {
+      const int64_t in_c = g.at(n.inputs[0]).out.c;
+      if (n.groups != 1 && n.groups != in_c)
+        return fmt::format("group {} of {} channels: VTA runs 1 or depthwise", n.groups, in_c);
+      if (n.groups != 1 && c.gemm.block_in != c.gemm.block_out)
+        return "depthwise on a rectangular array (block_in != block_out)";
+      return fmt::format("padding {} over {} INP elements a position: at most 15", n.pad, inp_per_pos(c));
+    }
+    case Op::Add:
+    case Op::AvgPool:
+      return fmt::format("config {} has no ACC_8BIT loads (isa.acc_8bit)", c.name);
+    case Op::MaxPool:
+      if (!c.isa.acc_8bit) return fmt::format("config {} has no ACC_8BIT loads (isa.acc_8bit)", c.name);
+      if (n.pool_pad * out_per_pos(c) > 15)
+        return fmt::format("padding {} over {} OUT elements a position: at most 15", n.pool_pad, out_per_pos(c));
+      return fmt::format(
+          "padding {} on an input that may be negative (not a ReLU output with a zero point >= 0): VTA's loads pad "
+          "with 0, ONNX with the lowest value",
+          n.pool_pad);
+    default:
+      return "";
+  }
+}
+
+}  // namespace
+
+std::string host_reason(const Graph& g, const Node& n, const Config& c) {
+  if (n.device != Device::Host || n.op == Op::Input || n.op == Op::DeviceCopy) return "";
+  if (n.pin_host) return "pinned to the host by --host-ops";
+  if (std::string r = host_reason(n); !r.empty()) return r;
+  const float scale = static_cast<float>(n.scale);  // a float32 scale, printed as such
+  switch (n.op) {
+    case Op::Quantize:
+      return fmt::format(
+          "QuantizeLinear of the float input '{}': float32 x / {} rounded half to even, + zero point {}, saturated "
+          "to {} (ONNX Runtime's MLAS); VTA has no float datapath",
+          g.at(n.inputs.at(0)).name, scale, n.zp + (n.uint8 ? 128 : 0), n.uint8 ? "uint8" : "int8");
+    case Op::Dequantize:
+      return fmt::format(
+          "DequantizeLinear to the float output: float32 (x - zero point {}) * scale {}; VTA has no float datapath "
+          "and stores 8 bits",
+          n.x_zp + (g.at(n.inputs.at(0)).uint8 ? 128 : 0), scale);
+    case Op::GlobalAvgPool:
+      return fmt::format("global average pooling over {}x{}: its divisor is not a power of two (host op)",
+                         g.at(n.inputs.at(0)).out.h, g.at(n.inputs.at(0)).out.w);
+    case Op::Flatten:
+    case Op::Reshape:
+      return "a copy into NCHW order (VTA's tensors are blocked by channel; the host reorders)";
+    case Op::Softmax:
+      return "softmax: exponentials in float (host op)";
+    case Op::Pad:
+      return fmt::format("pads with the input zero point {} ({}): VTA's loads pad with 0", n.x_zp + (n.uint8 ? 128 : 0),
+                         n.uint8 ? "uint8" : "int8");
+    case Op::Im2col:
+    case Op::Bands:
+      return fmt::format("{}: a host reordering made by the compiler", op_name(n.op));
+    default:
+      return vta_op_reason(g, n, c);
+  }
 }
 
 void check_compilable(const Config& c) {

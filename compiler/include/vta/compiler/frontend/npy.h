@@ -1,6 +1,6 @@
 #pragma once
-// NumPy .npy files (format 1.0/2.0, C order) of int8, uint8, int32 and int64
-// tensors: how tensors travel between vta and outside runtimes (the ONNX
+// NumPy .npy files (format 1.0/2.0, C order) of int8, uint8, int32, int64
+// and float32 tensors: how tensors travel between vta and outside runtimes (the ONNX
 // Runtime oracle of tests/onnx_oracle). Bad files fail with one line naming
 // the file.
 #include <cstdint>
@@ -11,12 +11,14 @@
 
 namespace vta::compiler {
 
-enum class NpyType { Int8, Uint8, Int32, Int64 };
+enum class NpyType { Int8, Uint8, Int32, Int64, Float32 };
 
 struct NpyArray {
   NpyType type = NpyType::Int8;
   std::vector<int64_t> dims;
-  std::vector<int64_t> values;  // row-major, one per element
+  // Row-major, one per element; Float32: each float's IEEE-754 bits (0 ..
+  // 2^32 - 1), so that comparing values compares floats bit for bit.
+  std::vector<int64_t> values;
 };
 
 /// The tensor a file must hold, when the caller knows it (a model's input or
@@ -36,6 +38,10 @@ uint64_t tensor_read_limit(const TensorExpect& e, bool pb, std::string& over_lim
 
 NpyArray read_npy(const std::string& path, const TensorExpect& expect = {});
 void write_npy(const std::string& path, const NpyArray& a);
+
+/// The floats of a Float32 array, and the bits of floats as values.
+std::vector<float> npy_floats(const NpyArray& a);
+std::vector<int64_t> float_bits(const std::vector<float>& v);
 
 /// An int8 tensor (or an int32 one: Tensor::wide) as .npy with the given dims
 /// (their product must be the element count).

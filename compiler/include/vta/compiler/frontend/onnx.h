@@ -30,6 +30,16 @@
 // - Residual Add, AveragePool and GlobalAveragePool with zero points run on
 //   the host with the same rounding.
 //
+// - ONNX Runtime's static quantizer (QDQ format, tests/data/onnx-qdq): a
+//   float graph input read by QuantizeLinear at any scale and zero point is
+//   a float Input node (Node::real) and a host Op::Quantize node (ONNX
+//   Runtime's float32 division, half to even, saturation); a float graph
+//   output that is the DequantizeLinear of an 8-bit tensor is a host
+//   Op::Dequantize node. DQ -> MaxPool / Flatten / Reshape (to [N, C*H*W])
+//   -> Q at the same scale and zero point (as the quantizer writes them) is
+//   the op on the 8-bit tensor, as ONNX Runtime runs it; another scale is
+//   refused naming both.
+//
 // The integer operators QLinearConv, ConvInteger, QLinearMatMul and
 // MatMulInteger take int8 or uint8 tensors with any scales and per-tensor
 // zero points, and give int8 / uint8 or int32 outputs (Node::int32_out).

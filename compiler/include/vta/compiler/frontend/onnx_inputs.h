@@ -24,14 +24,16 @@ std::string bind_operands(const std::string& model, const std::map<std::string, 
 /// The non-initializer graph inputs, in order.
 std::vector<std::string> onnx_graph_inputs(const std::string& model);
 
-/// A .npy file or a .pb TensorProto of int8, uint8, int32 or int64 values;
+/// A .npy file or a .pb TensorProto of int8, uint8, int32, int64 or float32 values;
 /// read no further than a file holding `expect` can be (npy.h).
 NpyArray read_tensor_file(const std::string& path, const TensorExpect& expect = {});
 
-/// `a` as the value of the graph's Input node `in` (uint8 held as value - 128).
+/// `a` as the value of the graph's Input node `in` (uint8 held as value - 128;
+/// a float32 array for a float input, Node::real, which may not hold NaN).
 Tensor input_tensor(const NpyArray& a, const Node& in, const std::string& path);
 
-/// The output tensor's ONNX values (uint8 outputs: held value + 128; int32).
+/// The output tensor's ONNX values (uint8 outputs: held value + 128; int32;
+/// float32 outputs: each float's bits, NpyArray::values).
 std::vector<int64_t> output_values(const Tensor& t, const Node& producer);
 
 /// The output as an array of its ONNX element type (int8, uint8 or int32)

@@ -39,6 +39,10 @@ enum class Op {
                   // b = by X + bx, out[b][c][y][x] = image[c][by R s - p + y][bx Q s - p + x], 0 outside,
                   // R = (out.h - k) / s + 1, Q = (out.w - k) / s + 1; k = 1: every s-th row and column,
                   // image[c][(by R + y) s][(bx Q + x) s], R = out.h, Q = out.w
+  Quantize,       // host only: ONNX's QuantizeLinear of a float graph input (Node::real input), as ONNX Runtime
+                  // computes it: sat(nearbyint(x / scale) + zp) in float32, half to even (scale: Node::scale)
+  Dequantize,     // host only: ONNX's DequantizeLinear of the graph output, float32 (x - x_zp) * scale
+                  // (Node::real output)
   DeviceCopy,     // made by insert_copies() (copies.cpp) where a value crosses between host and VTA: the
                   // value of its one input, moved to the other device (its input's device -> the other);
                   // identity on the data, run by the host (the link's copy or cache flush/invalidate)
@@ -145,7 +149,10 @@ struct Node {
   int32_t x_zp = 0, w_zp = 0, zp = 0;
   bool uint8 = false;      // the ONNX tensor of this output is uint8: add 128 to get it
   bool int32_out = false;  // Conv2d / Dense: the output is the int32 accumulator, not requantized
-  double scale = 0;        // the output scale when it is not a power of two (0: it is 2^exp)
+  // The value is float32 (Tensor::real, 4 bytes an element): a float graph
+  // input (its Op::Quantize reads it) or an Op::Dequantize output.
+  bool real = false;
+  double scale = 0;  // the output scale when it is not a power of two (0: it is 2^exp)
   // Conv2d / Dense: the multiplier form and output zero point as VTA ALU
   // steps, which replace the 64-bit form above (set at import by
   // lower_for_vta() when the node has no input or weight zero points):
@@ -222,11 +229,12 @@ Device copy_target(const Graph& g, const Node& copy);
 /// An int8 tensor of a graph value (NCHW, row-major).
 struct Tensor {
   Tensor() = default;
-  Tensor(Shape s, std::vector<int8_t> d, std::vector<int32_t> w = {})
-      : shape(s), data(std::move(d)), wide(std::move(w)) {}
+  Tensor(Shape s, std::vector<int8_t> d, std::vector<int32_t> w = {}, std::vector<float> r = {})
+      : shape(s), data(std::move(d)), wide(std::move(w)), real(std::move(r)) {}
   Shape shape;
   std::vector<int8_t> data;
   std::vector<int32_t> wide;  // the values instead of `data` for an int32 tensor (Node::int32_out)
+  std::vector<float> real;    // the values instead of `data` for a float32 tensor (Node::real)
 };
 
 /// The steps of node `n` as kMaxNodeSteps (shape_check.h) counts them, as a

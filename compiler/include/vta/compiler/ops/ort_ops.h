@@ -45,6 +45,11 @@ float pool_term_ort(int32_t dx, float sx);
 /// QLinearAveragePool's quantization of the float window sum `sum` of
 /// `count` dequantized inputs (pool_term_ort() each, added in row order);
 /// `uint8`: the output tensor is uint8 (its zero point is added as such).
+/// int8 (uint8 false): ONNX Runtime 1.17 fuses DQ -> AveragePool -> Q only
+/// for uint8 (its unary QDQ selector leaves int8 out), so an int8 pool is the
+/// float graph: the float mean, then QuantizeLinear's nearbyint(mean / sy) +
+/// zy (the zero point added after rounding; tests/test_onnx_qdq.cpp,
+/// residual_s8_pc, is where the fused form differed).
 int8_t avg_pool_ort(float sum, int64_t count, float sy, int32_t zy, bool uint8, bool relu);
 
 /// QLinearGlobalAveragePool's requantization multiplier for an image of

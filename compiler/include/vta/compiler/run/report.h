@@ -23,7 +23,7 @@ struct ReportRow {
   // deterministic, beside the measured host_ms.
   double host_model_ms = 0;
   std::string copy;         // device copies: "host->vta" or "vta->host"
-  std::string host_reason;  // why an ONNX Runtime float node stays on the host (host_reason()); empty: none
+  std::string host_reason;  // why the node stays on the host (host_reason(g, n, c)); empty: on VTA, input, copies
   double energy_uj = -1;    // < 0: not estimated (a consumer fills it: sweeps/layer_energy.h)
   // The tile search's cost model (Tile::est_cycles) for a VTA conv/dense, and
   // its error against the measured cycles, 100 (est - cycles) / cycles; < 0 /

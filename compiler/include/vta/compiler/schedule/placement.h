@@ -17,6 +17,12 @@ Device placement(const Graph& g, const Node& n, const Config& c);
 /// VTA cannot reproduce it bit for bit (ort_ops.h); empty for other nodes.
 /// The per-layer report prints it.
 std::string host_reason(const Node& n);
+/// Why node `n` of `g` runs on the host for config `c`: the rule of
+/// placement() that sent it there, naming the operand, value and limit
+/// (host_reason(n) first where it applies); empty for a node on VTA, the
+/// input and device copies. The report prints it for every host node and
+/// `vta run --why-host` lists them.
+std::string host_reason(const Graph& g, const Node& n, const Config& c);
 /// Throws vta::Error when no network can be compiled for `c`: a rectangular
 /// array (block_in != block_out) needs gemm.batch 1, since a batch x
 /// act_block() position cannot be whole INP and whole OUT elements at once.

@@ -1,0 +1,120 @@
+#!/usr/bin/env python3
+# Generates the QDQ test models of tests/test_onnx_qdq.cpp: small float models
+# written with the onnx helper API (seeded random weights), quantized by ONNX
+# Runtime's own static quantizer (quantize_static, QDQ format), per tensor
+# and per channel, uint8 and int8 activations. The .onnx files are committed,
+# so CI needs no quantizer. Regenerate (pinned: onnx 1.23.2,
+# onnxruntime 1.32.0, numpy 2.4.6):
+#   python tests/data/onnx-qdq/make_models.py tests/data/onnx-qdq
+import os
+import sys
+
+import numpy as np
+import onnx
+from onnx import TensorProto, helper, numpy_helper
+from onnxruntime.quantization import CalibrationDataReader, QuantFormat, QuantType, quantize_static
+
+OPSET = 17
+
+
+def conv(name, x, cin, cout, k, rng, stride=1, pad=None, group=1, inits=None):
+    pad = k // 2 if pad is None else pad
+    w = (rng.standard_normal((cout, cin // group, k, k)) * (1.0 / np.sqrt(cin // group * k * k))).astype(np.float32)
+    b = (rng.standard_normal(cout) * 0.1).astype(np.float32)
+    inits += [numpy_helper.from_array(w, name + "_w"), numpy_helper.from_array(b, name + "_b")]
+    return helper.make_node("Conv", [x, name + "_w", name + "_b"], [name], name=name, kernel_shape=[k, k],
+                            strides=[stride, stride], pads=[pad] * 4, group=group)
+
+
+def gemm(name, x, k, n, rng, inits):
+    w = (rng.standard_normal((n, k)) * (1.0 / np.sqrt(k))).astype(np.float32)
+    b = (rng.standard_normal(n) * 0.1).astype(np.float32)
+    inits += [numpy_helper.from_array(w, name + "_w"), numpy_helper.from_array(b, name + "_b")]
+    return helper.make_node("Gemm", [x, name + "_w", name + "_b"], [name], name=name, transB=1)
+
+
+def cnn(rng, shape_op):
+    """conv3x3 -> relu -> maxpool -> conv3x3 -> relu -> [Flatten | Reshape] -> gemm: 1x3x32x32 -> 1x10."""
+    inits, nodes = [], []
+    nodes.append(conv("conv1", "input", 3, 8, 3, rng, inits=inits))
+    nodes.append(helper.make_node("Relu", ["conv1"], ["relu1"], name="relu1"))
+    nodes.append(helper.make_node("MaxPool", ["relu1"], ["pool1"], name="pool1", kernel_shape=[2, 2], strides=[2, 2]))
+    nodes.append(conv("conv2", "pool1", 8, 16, 3, rng, stride=2, inits=inits))
+    nodes.append(helper.make_node("Relu", ["conv2"], ["relu2"], name="relu2"))
+    if shape_op == "Flatten":
+        nodes.append(helper.make_node("Flatten", ["relu2"], ["flat"], name="flatten", axis=1))
+    else:
+        inits.append(numpy_helper.from_array(np.array([1, -1], dtype=np.int64), "flat_shape"))
+        nodes.append(helper.make_node("Reshape", ["relu2", "flat_shape"], ["flat"], name="reshape"))
+    nodes.append(gemm("fc", "flat", 16 * 8 * 8, 10, rng, inits))
+    x = helper.make_tensor_value_info("input", TensorProto.FLOAT, [1, 3, 32, 32])
+    y = helper.make_tensor_value_info("fc", TensorProto.FLOAT, [1, 10])
+    return helper.make_graph(nodes, "qdq_cnn_" + shape_op.lower(), [x], [y], inits), (1, 3, 32, 32)
+
+
+def pools(rng):
+    """conv -> relu -> maxpool 3x3/2 pad 1 -> conv -> GlobalAveragePool -> flatten -> gemm."""
+    inits, nodes = [], []
+    nodes.append(conv("conv1", "input", 3, 16, 3, rng, inits=inits))
+    nodes.append(helper.make_node("Relu", ["conv1"], ["relu1"], name="relu1"))
+    nodes.append(helper.make_node("MaxPool", ["relu1"], ["pool1"], name="pool1", kernel_shape=[3, 3], strides=[2, 2],
+                                  pads=[1, 1, 1, 1]))
+    nodes.append(conv("conv2", "pool1", 16, 16, 1, rng, inits=inits))
+    nodes.append(helper.make_node("GlobalAveragePool", ["conv2"], ["gap"], name="gap"))
+    nodes.append(helper.make_node("Flatten", ["gap"], ["flat"], name="flatten", axis=1))
+    nodes.append(gemm("fc", "flat", 16, 10, rng, inits))
+    x = helper.make_tensor_value_info("input", TensorProto.FLOAT, [1, 3, 32, 32])
+    y = helper.make_tensor_value_info("fc", TensorProto.FLOAT, [1, 10])
+    return helper.make_graph(nodes, "qdq_pools", [x], [y], inits), (1, 3, 32, 32)
+
+
+def residual(rng):
+    """conv -> Clip(0, 6) -> conv -> Add(skip) -> Relu -> AveragePool 2x2 -> flatten -> gemm."""
+    inits, nodes = [], []
+    inits += [numpy_helper.from_array(np.array(0, dtype=np.float32), "clip_lo"),
+              numpy_helper.from_array(np.array(6, dtype=np.float32), "clip_hi")]
+    nodes.append(conv("conv1", "input", 3, 16, 3, rng, stride=2, inits=inits))
+    nodes.append(helper.make_node("Clip", ["conv1", "clip_lo", "clip_hi"], ["relu6"], name="relu6"))
+    nodes.append(conv("conv2", "relu6", 16, 16, 3, rng, inits=inits))
+    nodes.append(helper.make_node("Add", ["conv2", "relu6"], ["sum"], name="add"))
+    nodes.append(helper.make_node("Relu", ["sum"], ["relu2"], name="relu2"))
+    nodes.append(helper.make_node("AveragePool", ["relu2"], ["pool"], name="pool", kernel_shape=[2, 2],
+                                  strides=[2, 2]))
+    nodes.append(helper.make_node("Flatten", ["pool"], ["flat"], name="flatten", axis=1))
+    nodes.append(gemm("fc", "flat", 16 * 8 * 8, 10, rng, inits))
+    x = helper.make_tensor_value_info("input", TensorProto.FLOAT, [1, 3, 32, 32])
+    y = helper.make_tensor_value_info("fc", TensorProto.FLOAT, [1, 10])
+    return helper.make_graph(nodes, "qdq_residual", [x], [y], inits), (1, 3, 32, 32)
+
+
+class Reader(CalibrationDataReader):
+    def __init__(self, shape, seed):
+        rng = np.random.default_rng(seed)
+        self.data = iter([{"input": rng.uniform(-1, 1, shape).astype(np.float32)} for _ in range(4)])
+
+    def get_next(self):
+        return next(self.data, None)
+
+
+def main(out):
+    os.makedirs(out, exist_ok=True)
+    models = {"cnn_flatten": lambda r: cnn(r, "Flatten"), "cnn_reshape": lambda r: cnn(r, "Reshape"), "pools": pools,
+              "residual": residual}
+    variants = [("u8", QuantType.QUInt8, False), ("u8_pc", QuantType.QUInt8, True), ("s8_pc", QuantType.QInt8, True)]
+    for name, build in models.items():
+        graph, shape = build(np.random.default_rng(1))
+        model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", OPSET)])
+        model.ir_version = 8
+        onnx.checker.check_model(model)
+        fp = os.path.join(out, name + "_float.onnx.tmp")
+        onnx.save(model, fp)
+        for tag, act, per_channel in variants:
+            path = os.path.join(out, f"{name}_{tag}.onnx")
+            quantize_static(fp, path, Reader(shape, 2), quant_format=QuantFormat.QDQ, activation_type=act,
+                            weight_type=QuantType.QInt8, per_channel=per_channel)
+            print(path, os.path.getsize(path))
+        os.remove(fp)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1] if len(sys.argv) > 1 else os.path.dirname(os.path.abspath(__file__)))

@@ -1,0 +1,102 @@
+// ONNX files exactly as ONNX Runtime's static quantizer writes them (QDQ
+// format, issue 35): float input and output, QuantizeLinear /
+// DequantizeLinear at scales that are not powers of two, uint8 and int8
+// activations, per-tensor and per-channel weights, and the quantizer's
+// patterns around MaxPool, Flatten, Reshape, Clip / Relu, Add, AveragePool
+// and GlobalAveragePool. The models are made by
+// tests/data/onnx-qdq/make_models.py (onnxruntime.quantization) and
+// committed. ONNX Runtime 1.17 (the oracle), the integer reference and the
+// backend (golden; VTA_TEST_BACKEND names another) agree on every float of
+// the output, bit for bit, and `vta run --onnx M --input --expect` says so.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <random>
+
+#include "ort_oracle.h"
+#include "run_cli.h"
+#include "test_support.h"
+#include "vta/compiler/compile.h"
+#include "vta/compiler/frontend/npy.h"
+#include "vta/compiler/frontend/onnx.h"
+#include "vta/compiler/ops/reference.h"
+#include "vta/compiler/run/runtime.h"
+#include "vta/compiler/schedule/placement.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+using namespace vta::compiler;
+
+std::string backend_name() {
+  const char* b = std::getenv("VTA_TEST_BACKEND");
+  return b ? b : "golden";
+}
+
+const fs::path kModels = fs::path(VTA_SOURCE_DIR) / "tests" / "data" / "onnx-qdq";
+
+class QdqOracle : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(QdqOracle, FloatInOutBitExactWithOnnxRuntime) {
+  REQUIRE_ORACLE();
+  const std::string name = GetParam();
+  const fs::path dir = fs::path(VTA_BINARY_DIR) / "onnx_oracle" / backend_name() / ("qdq_" + name);
+  fs::create_directories(dir);
+  const fs::path model = dir / "model.onnx";
+  fs::copy_file(kModels / (name + ".onnx"), model, fs::copy_options::overwrite_existing);
+  const Graph g = import_onnx(model.string());
+  ASSERT_TRUE(g.at(0).real) << "the graph input is the float tensor";
+  ASSERT_EQ(g.at(g.output).op, Op::Dequantize);
+  const vta::Config cfg = vta::test::preset("vta-1x16x16");
+  const CompiledNetwork net = compile(g, cfg);
+  int convs = 0, on_vta = 0;
+  for (const auto& n : net.graph.nodes) {
+    if (n.op == Op::Conv2d || n.op == Op::Dense) ++convs, on_vta += n.device == Device::Vta;
+    // Every node on the host says why.
+    if (n.device == Device::Host && n.op != Op::Input && n.op != Op::DeviceCopy) {
+      EXPECT_FALSE(host_reason(net.graph, n, cfg).empty()) << n.name << " (" << op_name(n.op) << ")";
+    }
+  }
+  EXPECT_EQ(on_vta, convs) << "every convolution and dense layer on VTA";
+  for (uint32_t seed : {1u, 2u}) {
+    // Uniform in [-1.25, 1.25]: past the calibration range [-1, 1], so the
+    // input's QuantizeLinear saturates too.
+    std::mt19937 rng(seed);
+    std::uniform_real_distribution<float> u(-1.25f, 1.25f);
+    Tensor in{g.at(0).out, {}, {}, std::vector<float>(static_cast<size_t>(g.at(0).out.size()))};
+    for (auto& v : in.real) v = u(rng);
+    NpyArray x;
+    x.type = NpyType::Float32;
+    x.dims = {in.shape.n, in.shape.c, in.shape.h, in.shape.w};
+    x.values = float_bits(in.real);
+    const NpyArray ort = vta::test::run_ort(model, "input", x);
+    ASSERT_EQ(ort.type, NpyType::Float32);
+    const Tensor ref = run_graph(g, in)[static_cast<size_t>(g.output)];
+    const vta::test::Diff d = vta::test::compare(ort.values, float_bits(ref.real));
+    std::cout << fmt::format("ORACLE qdq {} seed {}: {} floats, {} differ; {} of {} conv/dense on VTA\n", name, seed,
+                             d.elements, d.differing, on_vta, convs);
+    EXPECT_EQ(ort.values.size(), ref.real.size());
+    EXPECT_EQ(d.differing, 0u) << name << " seed " << seed;
+    auto backend = vta::make_backend(backend_name(), cfg);
+    const NetworkResult res = run_network(net, *backend, in);
+    EXPECT_EQ(float_bits(res.output.real), float_bits(ref.real)) << name << " on " << backend_name();
+    if (seed == 1) {  // the command line on the same files
+      vta::compiler::NpyArray want = ort;
+      write_npy((dir / "ort.npy").string(), want);
+      const auto r = vta::test::run_vta("run --onnx " + model.string() +
+                                        " --input input=" + (dir / "input.npy").string() + " --expect " +
+                                        (dir / "ort.npy").string() + " --backend " + backend_name() + " --why-host");
+      EXPECT_EQ(r.code, 0) << r.out;
+      EXPECT_NE(r.out.find("bit-exact (10 elements)"), std::string::npos) << r.out;
+      EXPECT_NE(r.out.find("(quantize): QuantizeLinear of the float input 'input'"), std::string::npos) << r.out;
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Qdq, QdqOracle,
+                         ::testing::Values("cnn_flatten_u8", "cnn_flatten_u8_pc", "cnn_flatten_s8_pc", "cnn_reshape_u8",
+                                           "cnn_reshape_u8_pc", "cnn_reshape_s8_pc", "pools_u8", "pools_u8_pc",
+                                           "pools_s8_pc", "residual_u8", "residual_u8_pc", "residual_s8_pc"),
+                         [](const auto& i) { return i.param; });
+
+}  // namespace

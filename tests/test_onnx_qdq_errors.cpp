@@ -1,0 +1,127 @@
+// ONNX Runtime quantizer models (tests/data/onnx-qdq) changed where the
+// importer has no exact form, and float inputs that cannot be quantized:
+// one line naming the file, the node and the value at fault, exit code 2.
+#include <gtest/gtest.h>
+#include <onnx/onnx_pb.h>
+
+#include <unistd.h>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <limits>
+
+#include "run_cli.h"
+#include "vta/compiler/frontend/npy.h"
+
+namespace {
+
+using vta::test::run_vta;
+namespace fs = std::filesystem;
+
+#define EXPECT_HAS(msg, text) EXPECT_NE((msg).find(text), std::string::npos) << "output: " << (msg)
+
+const fs::path kModels = fs::path(VTA_SOURCE_DIR) / "tests" / "data" / "onnx-qdq";
+
+fs::path tmp_dir() {
+  const fs::path d = fs::path(VTA_BINARY_DIR) / "test-tmp" / ("onnx-qdq-errors-" + std::to_string(::getpid()));
+  fs::create_directories(d);
+  return d;
+}
+
+// The committed model `name` with `edit` applied to its initializer `init`,
+// written under the test folder.
+fs::path edited(const std::string& name, const std::string& init, const std::function<void(onnx::TensorProto&)>& edit) {
+  onnx::ModelProto m;
+  std::ifstream f(kModels / (name + ".onnx"), std::ios::binary);
+  EXPECT_TRUE(m.ParseFromIstream(&f));
+  bool found = false;
+  for (auto& t : *m.mutable_graph()->mutable_initializer())
+    if (t.name() == init) edit(t), found = true;
+  EXPECT_TRUE(found) << init;
+  const fs::path out = tmp_dir() / (name + "_" + init + ".onnx");
+  std::ofstream o(out, std::ios::binary);
+  m.SerializeToOstream(&o);
+  return out;
+}
+
+void expect_refused(const fs::path& model, const std::vector<std::string>& needles, const std::string& extra = "") {
+  const auto r = run_vta("run --onnx " + model.string() + " " + extra);
+  EXPECT_EQ(r.code, 2) << r.out;
+  EXPECT_HAS(r.out, "vta: error: " + model.string() + ": ");
+  for (const auto& n : needles) EXPECT_HAS(r.out, n);
+  EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 1) << r.out;
+}
+
+// Per-channel weight zero points that are not 0 (ONNX Runtime writes 0 for
+// int8 weights): refused, naming the node, the zero point, its value and channel.
+TEST(OnnxQdqErrors, NonZeroPerChannelWeightZeroPoint) {
+  const fs::path m = edited("cnn_flatten_s8_pc", "conv2_w_zero_point", [](onnx::TensorProto& t) {
+    std::string raw = t.raw_data();
+    if (raw.empty()) {
+      t.set_int32_data(3, 5);
+    } else {
+      raw[3] = 5;
+      t.set_raw_data(raw);
+    }
+  });
+  expect_refused(m, {"node 'conv2_w_DequantizeLinear'", "zero point 'conv2_w_zero_point' is 5 at channel 3",
+                     "weight and bias zero points must be 0"});
+}
+
+// DQ -> MaxPool -> Q at another scale: the 8-bit max pool would not keep the values.
+TEST(OnnxQdqErrors, MaxPoolRequantizedAtAnotherScale) {
+  onnx::ModelProto m;
+  std::ifstream f(kModels / "cnn_flatten_u8.onnx", std::ios::binary);
+  ASSERT_TRUE(m.ParseFromIstream(&f));
+  auto* g = m.mutable_graph();
+  auto* s = g->add_initializer();
+  s->set_name("pool1_other_scale");
+  s->set_data_type(onnx::TensorProto::FLOAT);
+  s->add_float_data(0.02f);
+  for (auto& n : *g->mutable_node())
+    if (n.name() == "pool1_QuantizeLinear") n.set_input(1, "pool1_other_scale");
+  const fs::path out = tmp_dir() / "maxpool_scale.onnx";
+  {
+    std::ofstream o(out, std::ios::binary);
+    m.SerializeToOstream(&o);
+  }
+  expect_refused(out, {"node 'pool1_QuantizeLinear'", "'pool1' is quantized with scale 0.02 and zero point 0 (uint8)",
+                       "supported where they are equal"});
+}
+
+// A Reshape that is not a flatten to [N, C*H*W].
+TEST(OnnxQdqErrors, ReshapeThatIsNotAFlatten) {
+  const fs::path m = edited("cnn_reshape_u8", "flat_shape", [](onnx::TensorProto& t) {
+    t.clear_raw_data();
+    t.clear_int64_data();
+    t.add_int64_data(2);
+    t.add_int64_data(-1);
+  });
+  expect_refused(
+      m, {"node 'reshape' (Reshape)", "shape [2, -1] of a 1x16x8x8 input", "supported as a flatten to [1, 1024] only"});
+}
+
+// A float input given as integers, and a NaN: the file and the input named.
+TEST(OnnxQdqErrors, FloatInputFiles) {
+  const fs::path model = kModels / "pools_u8.onnx";
+  vta::compiler::NpyArray a;
+  a.type = vta::compiler::NpyType::Int8;
+  a.dims = {1, 3, 32, 32};
+  a.values.assign(3 * 32 * 32, 1);
+  const fs::path ints = tmp_dir() / "ints.npy";
+  write_npy(ints.string(), a);
+  auto r = run_vta("run --onnx " + model.string() + " --input input=" + ints.string());
+  EXPECT_EQ(r.code, 2) << r.out;
+  EXPECT_HAS(r.out, "vta: error: " + ints.string() + ": the model's input 'input' is float32, the file holds integers");
+  a.type = vta::compiler::NpyType::Float32;
+  std::vector<float> v(a.values.size(), 0.5f);
+  v[7] = std::numeric_limits<float>::quiet_NaN();
+  a.values = vta::compiler::float_bits(v);
+  const fs::path nan = tmp_dir() / "nan.npy";
+  write_npy(nan.string(), a);
+  r = run_vta("run --onnx " + model.string() + " --input input=" + nan.string());
+  EXPECT_EQ(r.code, 2) << r.out;
+  EXPECT_HAS(r.out, "vta: error: " + nan.string() + ": element 7 is NaN (input 'input')");
+}
+
+}  // namespace
