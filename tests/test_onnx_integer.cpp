@@ -236,7 +236,7 @@ int alu_count(const CompiledNetwork& net, const vta::Config& cfg, vta::isa::AluO
   return count;
 }
 
-TEST(QLinearConv, AnyScalesRunOnTheHostExactlyAsOnnxRuntime) {
+TEST(QLinearConv, AnyScalesWithoutZeroPointsRunOnVtaExactlyAsOnnxRuntime) {
   const int64_t c = 16, h = 6, w = 6, o = 32, k = 3;
   const auto x = random_ints(static_cast<size_t>(c * h * w), -128, 127, 13);
   const auto wt = random_ints(static_cast<size_t>(o * c * k * k), -60, 60, 14);
@@ -254,9 +254,9 @@ TEST(QLinearConv, AnyScalesRunOnTheHostExactlyAsOnnxRuntime) {
   b.output("y", I8, {1, o, h, w});
   const Graph g = import_onnx_bytes(b.bytes(), "mul.onnx");
   const Node& y = g.at(g.output);
-  EXPECT_NE(y.fmult, 0.0f) << g.dump();  // ONNX Runtime's float multiplier: exact only on the host
-  EXPECT_TRUE(y.asymmetric());
-  const Tensor out = run(g, input_tensor(g, x), Device::Host);
+  EXPECT_NE(y.fmult, 0.0f) << g.dump();  // ONNX Runtime's float multiplier
+  EXPECT_TRUE(y.frq.on) << "no zero points: its exact VTA form (requant_float.h, issue 35)";
+  const Tensor out = run(g, input_tensor(g, x), Device::Vta);
   int64_t oh = 0, ow = 0;
   const auto acc = naive_conv(x, 0, c, h, w, wt, 0, o, k, 1, 1, oh, ow);
   int inside = 0;
@@ -268,7 +268,7 @@ TEST(QLinearConv, AnyScalesRunOnTheHostExactlyAsOnnxRuntime) {
   EXPECT_GE(inside, static_cast<int>(acc.size() / 2));  // the scales leave most outputs unclipped
 }
 
-TEST(QLinearMatMul, AnyScalesAndAUint8OutputZeroPointRunOnTheHostExactly) {
+TEST(QLinearMatMul, AnyScalesAndAUint8OutputZeroPointRunOnVtaExactly) {
   const int64_t rows = 4, kk = 64, nn = 32;
   const auto a = random_ints(static_cast<size_t>(rows * kk), 0, 255, 16);
   const auto bw = random_ints(static_cast<size_t>(kk * nn), -128, 127, 17);
@@ -283,7 +283,8 @@ TEST(QLinearMatMul, AnyScalesAndAUint8OutputZeroPointRunOnTheHostExactly) {
   b.output("y", U8, {rows, nn});
   const Graph g = import_onnx_bytes(b.bytes(), "mul_dense.onnx");
   EXPECT_NE(g.at(g.output).fmult, 0.0f) << g.dump();
-  const Tensor out = run(g, input_tensor(g, a), Device::Host);
+  EXPECT_TRUE(g.at(g.output).frq.on) << "a uint8 zero point of 128 is no zero point: the exact VTA form";
+  const Tensor out = run(g, input_tensor(g, a), Device::Vta);
   for (int64_t r = 0; r < rows; ++r)
     for (int64_t j = 0; j < nn; ++j) {
       int64_t acc = 0;

@@ -99,4 +99,53 @@ INSTANTIATE_TEST_SUITE_P(Qdq, QdqOracle,
                                            "pools_s8_pc", "residual_u8", "residual_u8_pc", "residual_s8_pc"),
                          [](const auto& i) { return i.param; });
 
+// An int8 QLinearConv without zero points whose multiplier is not a power
+// of two (issue 35: it ran on the host with no reason given): on VTA through
+// the exact ALU form where one exists, else on the host saying why; bit for
+// bit with ONNX Runtime on two seeded inputs either way.
+class QLinearConvOracle : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(QLinearConvOracle, WithoutZeroPointsBitExact) {
+  REQUIRE_ORACLE();
+  const std::string name = GetParam();
+  const bool on_vta = name == "qlinearconv_s8";
+  const fs::path dir = fs::path(VTA_BINARY_DIR) / "onnx_oracle" / backend_name() / name;
+  fs::create_directories(dir);
+  const fs::path model = dir / "model.onnx";
+  fs::copy_file(kModels / (name + ".onnx"), model, fs::copy_options::overwrite_existing);
+  const Graph g = import_onnx(model.string());
+  EXPECT_EQ(g.at(g.output).frq.on, on_vta) << g.dump();
+  const vta::Config cfg = vta::test::preset("vta-1x16x16");
+  const CompiledNetwork net = compile(g, cfg);
+  for (const auto& n : net.graph.nodes) {
+    if (n.op != Op::Conv2d) continue;
+    EXPECT_EQ(n.device, on_vta ? Device::Vta : Device::Host) << n.name;
+    if (!on_vta) {
+      EXPECT_NE(host_reason(net.graph, n, cfg).find("has no exact per-tensor VTA form"), std::string::npos)
+          << host_reason(net.graph, n, cfg);
+    }
+  }
+  for (uint32_t seed : {1u, 2u}) {
+    std::mt19937 rng(seed);
+    std::uniform_int_distribution<int> u(-128, 127);
+    NpyArray x;
+    x.dims = {1, 16, 8, 8};
+    Tensor in{g.at(0).out, {}};
+    for (int i = 0; i < 16 * 8 * 8; ++i) {
+      x.values.push_back(u(rng));
+      in.data.push_back(static_cast<int8_t>(x.values.back()));
+    }
+    const NpyArray ort = vta::test::run_ort(model, "x", x);
+    const Tensor ref = run_graph(g, in)[static_cast<size_t>(g.output)];
+    const vta::test::Diff d = vta::test::compare(ort.values, {ref.data.begin(), ref.data.end()});
+    std::cout << fmt::format("ORACLE {} seed {}: {} elements, {} differ\n", name, seed, d.elements, d.differing);
+    EXPECT_EQ(d.differing, 0u);
+    auto backend = vta::make_backend(backend_name(), cfg);
+    EXPECT_EQ(run_network(net, *backend, in).output.data, ref.data) << backend_name();
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Qdq, QLinearConvOracle, ::testing::Values("qlinearconv_s8", "qlinearconv_s8_small_m"),
+                         [](const auto& i) { return i.param; });
+
 }  // namespace

@@ -6,12 +6,16 @@
 // even. A power-of-two M is a shift rounding half to even (VTA, with the
 // input zero point folded into the bias where nothing pads; the host where
 // zero points remain); any other M is computed as ONNX Runtime does, in
-// float (Node::fmult, host), so results are ONNX Runtime's bit for bit.
+// float (Node::fmult), so results are ONNX Runtime's bit for bit: on VTA
+// through its exact ALU form (Node::frq, requant_float.h) where the node has
+// no input or weight zero point and one exists, else on the host.
 #include <bit>
 #include <cmath>
 
 #include "frontend/onnx_integer.h"
+#include "vta/compiler/ops/acc_bound.h"
 #include "vta/compiler/ops/requant.h"
+#include "vta/compiler/ops/requant_float.h"
 #include "vta/isa/error.h"
 
 namespace vta::compiler {
@@ -70,6 +74,10 @@ class IntegerOp {
         if (out.zp != 0) out.vta_rq = VtaRequant{0, 1, out.shift};
       } else if (out.mult != 1) {
         out.fmult = static_cast<float>(r_.float_scalar(n_, 1) * r_.float_scalar(n_, 4)) / r_.float_scalar(n_, 6);
+        // Without input and weight zero points: the exact VTA form of the
+        // float requantization, as for DQ -> Conv -> Q (requant_float.h).
+        if (out.x_zp == 0 && out.w_zp == 0 && out.weight_sets == 1)
+          if (const auto f = lower_float_requant(out.fmult, out.zp, out.relu, acc_bound(out))) out.frq = *f;
       }
     } else {
       out.int32_out = true;  // the accumulators themselves

@@ -92,11 +92,20 @@ std::string host_reason(const Node& n) {
   if (n.op == Op::Add && n.ort.a != 0)
     return "ONNX Runtime's QLinearAdd: the nearest even integer of two float32 fused multiply-adds (ort_ops.h), "
            "not an integer line the VTA ALU computes exactly";
+  if (n.op == Op::AvgPool && n.ort.a != 0 && !n.uint8)
+    return "ONNX Runtime's int8 average pool: AveragePool in float32 then QuantizeLinear (it fuses uint8 pools "
+           "only, ort_ops.h), not an integer line the VTA ALU computes exactly";
   if (n.op == Op::AvgPool && n.ort.a != 0)
     return "ONNX Runtime's QLinearAveragePool: a float32 sum of float32 products (ort_ops.h), not an integer line "
            "the VTA ALU computes exactly";
   if (n.op == Op::GlobalAvgPool && n.fmult != 0)
     return "ONNX Runtime's QLinearGlobalAveragePool: global average pooling runs on the host";
+  if ((n.op == Op::Conv2d || n.op == Op::Dense) && n.fmult != 0 && n.fmults.empty() && !n.frq.on && !n.int32_out &&
+      n.x_zp == 0 && n.w_zp == 0 && n.weight_sets == 1)
+    return fmt::format(
+        "ONNX Runtime's float requantization: multiplier {} over accumulators up to {} has no exact per-tensor VTA "
+        "form (a clamped range of more than 2^19 accumulators or more than 8 fixes, requant_float.h)",
+        n.fmult, acc_bound(n));
   if ((n.op == Op::Conv2d || n.op == Op::Dense) && !n.fmults.empty() && n.frqs.empty() && !n.int32_out) {
     for (int64_t c = 0; c < n.out.c; ++c) {
       const float m = n.fmults[static_cast<size_t>(c)];

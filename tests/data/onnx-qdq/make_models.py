@@ -96,6 +96,26 @@ class Reader(CalibrationDataReader):
         return next(self.data, None)
 
 
+def qlinearconv(out, name, ys):
+    """An int8 QLinearConv without zero points, multiplier 0.02 * 0.003 / ys (not a power of two), padded."""
+    rng = np.random.default_rng(3)
+    w = rng.integers(-100, 100, (16, 16, 3, 3)).astype(np.int8)
+    b = rng.integers(-1000, 1000, 16).astype(np.int32)
+    scalars = {"xs": np.float32(0.02), "xz": np.int8(0), "ws": np.float32(0.003), "wz": np.int8(0),
+               "ys": np.float32(ys), "yz": np.int8(0)}
+    inits = [numpy_helper.from_array(w, "w"), numpy_helper.from_array(b, "b")]
+    inits += [numpy_helper.from_array(np.array(v), k) for k, v in scalars.items()]
+    node = helper.make_node("QLinearConv", ["x", "xs", "xz", "w", "ws", "wz", "ys", "yz", "b"], ["y"], name="qconv",
+                            kernel_shape=[3, 3], pads=[1, 1, 1, 1])
+    graph = helper.make_graph([node], name, [helper.make_tensor_value_info("x", TensorProto.INT8,
+                                                                                        [1, 16, 8, 8])],
+                              [helper.make_tensor_value_info("y", TensorProto.INT8, [1, 16, 8, 8])], inits)
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
+    model.ir_version = 8
+    onnx.checker.check_model(model)
+    onnx.save(model, os.path.join(out, name + ".onnx"))
+
+
 def main(out):
     os.makedirs(out, exist_ok=True)
     models = {"cnn_flatten": lambda r: cnn(r, "Flatten"), "cnn_reshape": lambda r: cnn(r, "Reshape"), "pools": pools,
@@ -114,6 +134,8 @@ def main(out):
                             weight_type=QuantType.QInt8, per_channel=per_channel)
             print(path, os.path.getsize(path))
         os.remove(fp)
+    qlinearconv(out, "qlinearconv_s8", 0.05)  # M = 1.2e-3: an exact VTA form
+    qlinearconv(out, "qlinearconv_s8_small_m", 0.37)  # M = 1.6e-4 over 2^20 accumulators: none, the host
 
 
 if __name__ == "__main__":

@@ -45,8 +45,9 @@
 // zero points, and give int8 / uint8 or int32 outputs (Node::int32_out).
 // A power-of-two multiplier is a half-to-even shift (VTA when the weights
 // have no zero point and nothing pads with a non-zero input zero point);
-// any other is ONNX Runtime's float requantization on the host
-// (Node::fmult), which gives its results bit for bit (onnx_integer.h).
+// any other is ONNX Runtime's float requantization (Node::fmult), which
+// gives its results bit for bit (onnx_integer.h): on VTA through its exact
+// ALU form (Node::frq) without input and weight zero points, else the host.
 // 3-D inputs (batched MatMul rows) fold their batch into N.
 //
 // The export's integer form (integer_requant() below: a uint8 view of an
