@@ -118,13 +118,17 @@ def qlinearconv(out, name, ys):
 
 def main(out):
     os.makedirs(out, exist_ok=True)
-    models = {"cnn_flatten": lambda r: cnn(r, "Flatten"), "cnn_reshape": lambda r: cnn(r, "Reshape"), "pools": pools,
-              "residual": residual}
-    variants = [("u8", QuantType.QUInt8, False), ("u8_pc", QuantType.QUInt8, True), ("s8_pc", QuantType.QInt8, True)]
-    for name, build in models.items():
+    u8, u8_pc, s8_pc = ("u8", QuantType.QUInt8, False), ("u8_pc", QuantType.QUInt8, True), ("s8_pc", QuantType.QInt8, True)
+    flatten = lambda r: cnn(r, "Flatten")  # noqa: E731
+    # (name, builder, opset, variants): every structure at OPSET, and the first at the ends of the opsets 13..19
+    models = [("cnn_flatten", flatten, OPSET, [u8, u8_pc, s8_pc]),
+              ("cnn_reshape", lambda r: cnn(r, "Reshape"), OPSET, [u8, u8_pc, s8_pc]),
+              ("pools", pools, OPSET, [u8, u8_pc, s8_pc]), ("residual", residual, OPSET, [u8, u8_pc, s8_pc]),
+              ("cnn_flatten_op13", flatten, 13, [u8_pc]), ("cnn_flatten_op19", flatten, 19, [s8_pc])]
+    for name, build, opset, variants in models:
         graph, shape = build(np.random.default_rng(1))
-        model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", OPSET)])
-        model.ir_version = 8
+        model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)])
+        model.ir_version = 9 if opset >= 19 else 8
         onnx.checker.check_model(model)
         fp = os.path.join(out, name + "_float.onnx.tmp")
         onnx.save(model, fp)
