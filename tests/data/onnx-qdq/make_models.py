@@ -87,6 +87,40 @@ def residual(rng):
     return helper.make_graph(nodes, "qdq_residual", [x], [y], inits), (1, 3, 32, 32)
 
 
+def resnet18(rng, width=8, image=64, classes=10):
+    """ResNet-18's structure (torchvision's layout, BatchNorm folded away) at reduced width and input."""
+    inits, nodes = [], []
+
+    def relu(x, name):
+        nodes.append(helper.make_node("Relu", [x], [name], name=name))
+        return name
+
+    nodes.append(conv("stem", "input", 3, width, 7, rng, stride=2, inits=inits))
+    x = relu("stem", "stem_relu")
+    nodes.append(helper.make_node("MaxPool", [x], ["stem_pool"], name="stem_pool", kernel_shape=[3, 3],
+                                  strides=[2, 2], pads=[1, 1, 1, 1]))
+    x, cin = "stem_pool", width
+    for stage, cout in enumerate([width, 2 * width, 4 * width, 8 * width]):
+        for block in range(2):
+            p = f"l{stage + 1}b{block}"
+            stride = 2 if stage > 0 and block == 0 else 1
+            nodes.append(conv(p + "_c1", x, cin, cout, 3, rng, stride=stride, inits=inits))
+            y = relu(p + "_c1", p + "_r1")
+            nodes.append(conv(p + "_c2", y, cout, cout, 3, rng, inits=inits))
+            skip = x
+            if stride != 1 or cin != cout:
+                nodes.append(conv(p + "_down", x, cin, cout, 1, rng, stride=stride, pad=0, inits=inits))
+                skip = p + "_down"
+            nodes.append(helper.make_node("Add", [p + "_c2", skip], [p + "_add"], name=p + "_add"))
+            x, cin = relu(p + "_add", p + "_out"), cout
+    nodes.append(helper.make_node("GlobalAveragePool", [x], ["gap"], name="gap"))
+    nodes.append(helper.make_node("Flatten", ["gap"], ["flat"], name="flatten", axis=1))
+    nodes.append(gemm("fc", "flat", cin, classes, rng, inits))
+    xi = helper.make_tensor_value_info("input", TensorProto.FLOAT, [1, 3, image, image])
+    yo = helper.make_tensor_value_info("fc", TensorProto.FLOAT, [1, classes])
+    return helper.make_graph(nodes, "qdq_resnet18", [xi], [yo], inits), (1, 3, image, image)
+
+
 class Reader(CalibrationDataReader):
     def __init__(self, shape, seed):
         rng = np.random.default_rng(seed)
@@ -124,7 +158,8 @@ def main(out):
     models = [("cnn_flatten", flatten, OPSET, [u8, u8_pc, s8_pc]),
               ("cnn_reshape", lambda r: cnn(r, "Reshape"), OPSET, [u8, u8_pc, s8_pc]),
               ("pools", pools, OPSET, [u8, u8_pc, s8_pc]), ("residual", residual, OPSET, [u8, u8_pc, s8_pc]),
-              ("cnn_flatten_op13", flatten, 13, [u8_pc]), ("cnn_flatten_op19", flatten, 19, [s8_pc])]
+              ("cnn_flatten_op13", flatten, 13, [u8_pc]), ("cnn_flatten_op19", flatten, 19, [s8_pc]),
+              ("resnet18", resnet18, OPSET, [u8, s8_pc])]
     for name, build, opset, variants in models:
         graph, shape = build(np.random.default_rng(1))
         model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)])
