@@ -98,7 +98,7 @@ INSTANTIATE_TEST_SUITE_P(Qdq, QdqOracle,
                                            "cnn_reshape_u8_pc", "cnn_reshape_s8_pc", "pools_u8", "pools_u8_pc",
                                            "pools_s8_pc", "residual_u8", "residual_u8_pc", "residual_s8_pc",
                                            "cnn_flatten_op13_u8_pc", "cnn_flatten_op19_s8_pc", "resnet18_u8",
-                                           "resnet18_s8_pc"),
+                                           "resnet18_s8_pc", "mobilenet_v2_u8", "mobilenet_v2_u8_pc"),
                          [](const auto& i) { return i.param; });
 
 // An int8 QLinearConv without zero points whose multiplier is not a power

@@ -121,6 +121,44 @@ def resnet18(rng, width=8, image=64, classes=10):
     return helper.make_graph(nodes, "qdq_resnet18", [xi], [yo], inits), (1, 3, image, image)
 
 
+def mobilenet_v2(rng, image=64, classes=10):
+    """MobileNet-v2's structure (inverted residuals: 1x1 expand, depthwise 3x3, 1x1 project; ReLU6 as Clip(0, 6);
+    BatchNorm folded away) at reduced width and depth."""
+    inits = [numpy_helper.from_array(np.array(0, dtype=np.float32), "clip_lo"),
+             numpy_helper.from_array(np.array(6, dtype=np.float32), "clip_hi")]
+    nodes = []
+
+    def relu6(x):
+        nodes.append(helper.make_node("Clip", [x, "clip_lo", "clip_hi"], [x + "_r6"], name=x + "_r6"))
+        return x + "_r6"
+
+    nodes.append(conv("stem", "input", 3, 8, 3, rng, stride=2, inits=inits))
+    x, cin = relu6("stem"), 8
+    for i, (t, c, n, s) in enumerate([(1, 8, 1, 1), (6, 12, 2, 2), (6, 16, 2, 2), (6, 32, 2, 2), (6, 48, 1, 1)]):
+        for j in range(n):
+            p, stride, hidden = f"b{i}_{j}", s if j == 0 else 1, cin * t
+            y = x
+            if t != 1:
+                nodes.append(conv(p + "_exp", y, cin, hidden, 1, rng, inits=inits))
+                y = relu6(p + "_exp")
+            nodes.append(conv(p + "_dw", y, hidden, hidden, 3, rng, stride=stride, group=hidden, inits=inits))
+            y = relu6(p + "_dw")
+            nodes.append(conv(p + "_proj", y, hidden, c, 1, rng, inits=inits))
+            y = p + "_proj"
+            if stride == 1 and cin == c:
+                nodes.append(helper.make_node("Add", [y, x], [p + "_add"], name=p + "_add"))
+                y = p + "_add"
+            x, cin = y, c
+    nodes.append(conv("head", x, cin, 128, 1, rng, inits=inits))
+    x = relu6("head")
+    nodes.append(helper.make_node("GlobalAveragePool", [x], ["gap"], name="gap"))
+    nodes.append(helper.make_node("Flatten", ["gap"], ["flat"], name="flatten", axis=1))
+    nodes.append(gemm("fc", "flat", 128, classes, rng, inits))
+    xi = helper.make_tensor_value_info("input", TensorProto.FLOAT, [1, 3, image, image])
+    yo = helper.make_tensor_value_info("fc", TensorProto.FLOAT, [1, classes])
+    return helper.make_graph(nodes, "qdq_mobilenet_v2", [xi], [yo], inits), (1, 3, image, image)
+
+
 class Reader(CalibrationDataReader):
     def __init__(self, shape, seed):
         rng = np.random.default_rng(seed)
@@ -159,7 +197,7 @@ def main(out):
               ("cnn_reshape", lambda r: cnn(r, "Reshape"), OPSET, [u8, u8_pc, s8_pc]),
               ("pools", pools, OPSET, [u8, u8_pc, s8_pc]), ("residual", residual, OPSET, [u8, u8_pc, s8_pc]),
               ("cnn_flatten_op13", flatten, 13, [u8_pc]), ("cnn_flatten_op19", flatten, 19, [s8_pc]),
-              ("resnet18", resnet18, OPSET, [u8, s8_pc])]
+              ("resnet18", resnet18, OPSET, [u8, s8_pc]), ("mobilenet_v2", mobilenet_v2, OPSET, [u8, u8_pc])]
     for name, build, opset, variants in models:
         graph, shape = build(np.random.default_rng(1))
         model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)])
