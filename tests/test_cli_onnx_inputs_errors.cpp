@@ -105,6 +105,15 @@ TEST(CliOnnxInputs, ReportsWithInputs) {
   const std::string text((std::istreambuf_iterator<char>(j)), std::istreambuf_iterator<char>());
   EXPECT_HAS(text, "\"conv1\"");
   EXPECT_HAS(text, "\"check\"");
+  EXPECT_HAS(text, "\"host_reason\": \"a copy into NCHW order");  // every host node says why
+}
+
+// --why-host on the built-in input too: the host nodes and their reasons.
+TEST(CliOnnxInputs, WhyHostOnTheBuiltInInput) {
+  const auto r = run_vta("run --onnx " + lenet().model.string() + " --why-host");
+  EXPECT_EQ(r.code, 0) << r.out;
+  EXPECT_HAS(r.out, "nodes on the host:\n");
+  EXPECT_HAS(r.out, "(flatten): a copy into NCHW order");
 }
 
 // With --onnx-test (one run per test set) the reports are refused, never
