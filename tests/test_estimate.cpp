@@ -249,10 +249,23 @@ TEST(Estimate, Ecp5MatchesItsPlaceAndRoute) {
         {"buffers.inp", "2KiB"},
         {"memory.bus_bits", "32"},
         {"gemm.pipeline_depth", "6"}},
-       13802,
+       16486,
        38,
        15,
-       37.65},  // e03
+       38.32},  // e03 (the RTL after the retire count's cut, 6c4d464)
+      {{{"gemm.block_in", "4"},
+        {"gemm.block_out", "4"},
+        {"alu.lanes", "4"},
+        {"buffers.wgt", "8KiB"},
+        {"buffers.acc", "8KiB"},
+        {"buffers.inp", "2KiB"},
+        {"memory.bus_bits", "32"},
+        {"gemm.pipeline_depth", "6"},
+        {"isa.alu_mul", "false"}},
+       16154,
+       26,
+       15,
+       48.24},  // e06: e03 without MUL
       // Held out of the fit (placed and routed after it was written):
       {{{"gemm.block_in", "16"},
         {"gemm.block_out", "4"},
@@ -274,8 +287,8 @@ TEST(Estimate, Ecp5MatchesItsPlaceAndRoute) {
     EXPECT_EQ(e.total.ebr, r.dp16kd) << what;
     // LUT4 positions of logic (LUT4 + 2 per CCU2C) without the shell's, the
     // model's logic without its distributed RAM: within the fit's worst
-    // error on these runs (6.1 %, ecp5_fit.inc's kEcp5Lut4Error).
-    EXPECT_NEAR(e.total.lut - e.lutram, r.lut4, r.lut4 * 0.065) << what;
+    // error on these runs (7.0 %, ecp5_fit.inc's kEcp5Lut4Error).
+    EXPECT_NEAR(e.total.lut - e.lutram, r.lut4, r.lut4 * 0.075) << what;
     EXPECT_GE(r.fmax_mhz, e.fmax.low_mhz) << what;
     EXPECT_LE(r.fmax_mhz, e.fmax.high_mhz) << what;
   }
@@ -330,6 +343,22 @@ TEST(Estimate, FmaxRisesWithDepthUntilTheFloor) {
     }
     EXPECT_GT(floor_depth, 4) << "block_in " << bi;
     EXPECT_LT(first, last) << "block_in " << bi;
+  }
+}
+
+// The floor is the ALU's 32-bit multiply where isa.alu_mul builds it, the
+// DMA engines' address multiplies without it (estimate/calibration/depth.csv:
+// p17 and p18 are built without): a design past its GEMM's last cut clocks
+// faster without MUL, on every family, and a shallow one (GEMM-bound) the same.
+TEST(Estimate, AluMulSetsTheFloor) {
+  for (const char* fam : {"xc7", "xcup", "ecp5"}) {
+    const Estimate with = at_depth(12, "100", target("", fam));
+    vta::Config c = cfg({{"gemm.pipeline_depth", "12"}, {"isa.alu_mul", "false"}});
+    const Estimate without = estimate(c, target("", fam));
+    EXPECT_LT(without.fmax.rest_path_ns, with.fmax.rest_path_ns) << fam;
+    EXPECT_GT(without.fmax.mhz, with.fmax.mhz * 1.03) << fam;
+    c = cfg({{"gemm.pipeline_depth", "4"}, {"isa.alu_mul", "false"}});
+    EXPECT_DOUBLE_EQ(estimate(c, target("", fam)).fmax.mhz, at_depth(4, "100", target("", fam)).fmax.mhz) << fam;
   }
 }
 

@@ -74,6 +74,8 @@ std::string lower(std::string_view s) {
 
 }  // namespace
 
+double max_of(const Resources& r) { return std::max({r.lut, r.ff, r.dsp, r.bram36, r.uram, r.alm, r.m20k, r.ebr}); }
+
 Resources& Resources::operator+=(const Resources& o) {
   lut += o.lut;
   ff += o.ff;

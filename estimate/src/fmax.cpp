@@ -9,12 +9,14 @@
 // holds the multiply, the adder-tree levels follow, and the last stage adds
 // the forwarded ACC value and writes ACC. Each stage's path is fitted as
 //   stage_ns = kStageNs + kMultNs [first] + kLevelNs x levels + kAccNs [last]
-// and the GEMM path is the longest stage. Every other path of the core (the
-// store's acknowledgement count into the core's retire count, the DMA
-// engines, the ALU) is not shortened by the GEMM depth: kRestNs. So
-//   period(c) = max(kRestNs, max over stages of stage_ns)
+// and the GEMM path is the longest stage. Every other path of the core is
+// not shortened by the GEMM depth: the longest is the ALU's 32-bit MUL
+// (ACC read, three cascaded DSPs, write-back), kRestNs, and without MUL
+// (isa.alu_mul false) the load engines' issue-cycle multiplies,
+// kRestNoMulNs: rest(c). So
+//   period(c) = max(rest(c), max over stages of stage_ns)
 // rises with block_in (more levels per stage) and falls with
-// gemm.pipeline_depth until the GEMM stages are below kRestNs, the floor.
+// gemm.pipeline_depth until the GEMM stages are below rest(c), the floor.
 // The constants are fitted by `critical_path.py --fit --write`
 // (fmax_fit.inc).
 //
@@ -109,11 +111,14 @@ Fmax estimate_fmax(const Config& c, Family f) {
   const std::vector<GemmStage> stages = gemm_stages(c.gemm.pipeline_depth, c.gemm.block_in);
   double gemm = 0;
   for (const auto& s : stages) gemm = std::max(gemm, gemm_stage_ns(s));
-  const double period = std::max(kRestNs, gemm);
+  // The ALU's 32-bit multiply (three cascaded DSPs) is the floor where
+  // isa.alu_mul builds it; without it the DMA engines' address multiplies.
+  const double rest = c.isa.alu_mul ? kRestNs : kRestNoMulNs;
+  const double period = std::max(rest, gemm);
 
   Fmax r;
   r.gemm_path_ns = gemm;
-  r.rest_path_ns = kRestNs;
+  r.rest_path_ns = rest;
   r.stages = static_cast<int>(stages.size());
   r.rtl_mhz = f == Family::xc7 ? 1000.0 / period : 0.0;
   r.mhz = t.floor_mhz * kRestNs / period;

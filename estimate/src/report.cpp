@@ -60,7 +60,7 @@ std::vector<std::pair<std::string, double>> columns(const Estimate& e) {
       {"util_alm", u.alm},
       {"util_m20k", u.m20k},
       {"util_ebr", u.ebr},
-      {"max_util", std::max({u.lut, u.ff, u.dsp, u.bram36, u.uram, u.alm, u.m20k, u.ebr})},
+      {"max_util", max_of(u)},
   };
   if (e.energy) {
     const Energy& en = *e.energy;

@@ -41,6 +41,9 @@ struct Resources {
   Resources& operator+=(const Resources& o);
 };
 
+/// The largest of a Resources' values (of utilization percents: the fullest resource).
+double max_of(const Resources& r);
+
 /// One named part: its family and its resource budget.
 struct Device {
   std::string name;   // lower case part name used on the command line: "xc7z020"
