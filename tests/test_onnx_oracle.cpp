@@ -32,10 +32,7 @@ namespace {
 namespace fs = std::filesystem;
 using namespace vta::compiler;
 
-std::string backend_name() {
-  const char* b = std::getenv("VTA_TEST_BACKEND");
-  return b ? b : "golden";
-}
+using vta::test::oracle_backend;
 
 using vta::test::compare;
 using vta::test::Diff;
@@ -53,7 +50,7 @@ class Oracle : public ::testing::TestWithParam<Case> {};
 TEST_P(Oracle, ExportRunsBitExactInOnnxRuntime) {
   REQUIRE_ORACLE();
   const Case& c = GetParam();
-  if (c.big && backend_name() != "golden") GTEST_SKIP() << c.net << " runs on the golden model only";
+  if (c.big && oracle_backend() != "golden") GTEST_SKIP() << c.net << " runs on the golden model only";
   const std::vector<uint32_t> seeds = c.image > 0 ? std::vector<uint32_t>{1} : std::vector<uint32_t>{1, 2};
   for (uint32_t seed : seeds) {
     ZooOptions o;
@@ -63,7 +60,8 @@ TEST_P(Oracle, ExportRunsBitExactInOnnxRuntime) {
     std::string safe = c.net;
     for (char& ch : safe)
       if (ch == ':' || ch == ',') ch = '_';
-    const fs::path dir = fs::path(VTA_BINARY_DIR) / "onnx_oracle" / backend_name() / fmt::format("{}_s{}", safe, seed);
+    const fs::path dir =
+        fs::path(VTA_BINARY_DIR) / "onnx_oracle" / oracle_backend() / fmt::format("{}_s{}", safe, seed);
     fs::create_directories(dir);
     const std::string bytes = export_onnx_bytes(g);
     { std::ofstream(dir / "model.onnx", std::ios::binary) << bytes; }
@@ -89,9 +87,9 @@ TEST_P(Oracle, ExportRunsBitExactInOnnxRuntime) {
     // backend coverage, which the golden zoo tests of test_compiler have).
     if (c.big && seed != seeds.front()) continue;
     const vta::Config cfg = vta::test::preset("vta-1x16x16");
-    auto backend = vta::make_backend(backend_name(), cfg);
+    auto backend = vta::make_backend(oracle_backend(), cfg);
     const NetworkResult res = run_network(compile(g, cfg), *backend, in);
-    EXPECT_EQ(res.output.data, ref.data) << c.net << " on " << backend_name();
+    EXPECT_EQ(res.output.data, ref.data) << c.net << " on " << oracle_backend();
   }
 }
 
@@ -186,7 +184,7 @@ TEST_P(ExactExport, SumsBeyondTwoToThe22AreExactInOnnxRuntime) {
   size_t inside = 0;  // outputs that are not saturated: each shows the sum's every unit
   for (int8_t v : ref.data) inside += v > -128 && v < 127;
   EXPECT_GT(inside, ref.data.size() / 5);
-  const fs::path dir = fs::path(VTA_BINARY_DIR) / "onnx_oracle" / backend_name() / g.name;
+  const fs::path dir = fs::path(VTA_BINARY_DIR) / "onnx_oracle" / oracle_backend() / g.name;
   fs::create_directories(dir);
   Diff forms[2];
   for (bool integer : {false, true}) {
@@ -205,12 +203,12 @@ TEST_P(ExactExport, SumsBeyondTwoToThe22AreExactInOnnxRuntime) {
   EXPECT_GT(forms[0].differing, 0u) << "the float form is not exact here; the test input must show it";
   // The backend, and the file read back by `vta run --onnx`, give the same.
   const vta::Config cfg = vta::test::preset("vta-1x16x16");
-  auto backend = vta::make_backend(backend_name(), cfg);
-  EXPECT_EQ(run_network(compile(g, cfg), *backend, c.in).output.data, ref.data) << backend_name();
+  auto backend = vta::make_backend(oracle_backend(), cfg);
+  EXPECT_EQ(run_network(compile(g, cfg), *backend, c.in).output.data, ref.data) << oracle_backend();
   write_npy((dir / "ref.npy").string(), npy_of(ref, c.out_dims));
   const auto r = vta::test::run_vta("run --onnx " + (dir / "model.onnx").string() +
                                     " --input input=" + (dir / "input.npy").string() + " --expect " +
-                                    (dir / "ref.npy").string() + " --backend " + backend_name());
+                                    (dir / "ref.npy").string() + " --backend " + oracle_backend());
   EXPECT_EQ(r.code, 0) << r.out;
   EXPECT_NE(r.out.find("bit-exact"), std::string::npos) << r.out;
 }
@@ -251,7 +249,7 @@ TEST_P(AsymOracle, ImportRunsBitExactWithOnnxRuntime) {
     else
       b.tie_conv(c.image, c.width, 3, 1, 1);
     const fs::path dir =
-        fs::path(VTA_BINARY_DIR) / "onnx_oracle" / backend_name() / fmt::format("asym_{}_s{}", c.net, seed);
+        fs::path(VTA_BINARY_DIR) / "onnx_oracle" / oracle_backend() / fmt::format("asym_{}_s{}", c.net, seed);
     fs::create_directories(dir);
     { std::ofstream(dir / "model.onnx", std::ios::binary) << b.builder().bytes(); }
     const Graph g = import_onnx((dir / "model.onnx").string());
@@ -286,7 +284,7 @@ TEST_P(AsymOracle, ImportRunsBitExactWithOnnxRuntime) {
       EXPECT_GT(u.differing, ort.values.size() / 40);
     }
     const vta::Config cfg = vta::test::preset("vta-1x16x16");
-    auto backend = vta::make_backend(backend_name(), cfg);
+    auto backend = vta::make_backend(oracle_backend(), cfg);
     const CompiledNetwork net = compile(g, cfg);
     if (c.net.ends_with("_ort_pc")) {
       int per_channel = 0, on_vta = 0;
@@ -301,7 +299,7 @@ TEST_P(AsymOracle, ImportRunsBitExactWithOnnxRuntime) {
                                on_vta, per_channel);
     }
     const NetworkResult res = run_network(net, *backend, in);
-    EXPECT_EQ(res.output.data, ref.data) << c.net << " on " << backend_name();
+    EXPECT_EQ(res.output.data, ref.data) << c.net << " on " << oracle_backend();
   }
 }
 
@@ -336,13 +334,13 @@ TEST_P(TestData, OnnxRuntimeAndVtaAgreeWithTheExpectedOutput) {
     ort_args += " '" + spec + "'";
     vta_args += " --input '" + spec + "'";
   }
-  const fs::path work = fs::path(VTA_BINARY_DIR) / "onnx_oracle" / backend_name() / GetParam();
+  const fs::path work = fs::path(VTA_BINARY_DIR) / "onnx_oracle" / oracle_backend() / GetParam();
   fs::create_directories(work);
   const NpyArray ort = run_ort_files(dir / "model.onnx", ort_args, work);
   const NpyArray want = read_tensor_file((set / "output_0.pb").string());
   EXPECT_EQ(ort.values, want.values) << "ONNX Runtime and ONNX's expected output";
   write_npy((work / "ort.npy").string(), ort);
-  const std::string backend = " --backend " + backend_name();
+  const std::string backend = " --backend " + oracle_backend();
   const auto t = vta::test::run_vta("run --onnx-test " + dir.string() + backend);
   EXPECT_EQ(t.code, 0) << t.out;
   EXPECT_NE(t.out.find("test_data_set_0: bit-exact"), std::string::npos) << t.out;

@@ -28,10 +28,7 @@ namespace {
 namespace fs = std::filesystem;
 using namespace vta::compiler;
 
-std::string backend_name() {
-  const char* b = std::getenv("VTA_TEST_BACKEND");
-  return b ? b : "golden";
-}
+using vta::test::oracle_backend;
 
 const fs::path kModels = fs::path(VTA_SOURCE_DIR) / "tests" / "data" / "onnx-qdq";
 
@@ -40,7 +37,7 @@ class QdqOracle : public ::testing::TestWithParam<std::string> {};
 TEST_P(QdqOracle, FloatInOutBitExactWithOnnxRuntime) {
   REQUIRE_ORACLE();
   const std::string name = GetParam();
-  const fs::path dir = fs::path(VTA_BINARY_DIR) / "onnx_oracle" / backend_name() / ("qdq_" + name);
+  const fs::path dir = fs::path(VTA_BINARY_DIR) / "onnx_oracle" / oracle_backend() / ("qdq_" + name);
   fs::create_directories(dir);
   const fs::path model = dir / "model.onnx";
   fs::copy_file(kModels / (name + ".onnx"), model, fs::copy_options::overwrite_existing);
@@ -77,15 +74,15 @@ TEST_P(QdqOracle, FloatInOutBitExactWithOnnxRuntime) {
                              d.elements, d.differing, on_vta, convs);
     EXPECT_EQ(ort.values.size(), ref.real.size());
     EXPECT_EQ(d.differing, 0u) << name << " seed " << seed;
-    auto backend = vta::make_backend(backend_name(), cfg);
+    auto backend = vta::make_backend(oracle_backend(), cfg);
     const NetworkResult res = run_network(net, *backend, in);
-    EXPECT_EQ(float_bits(res.output.real), float_bits(ref.real)) << name << " on " << backend_name();
+    EXPECT_EQ(float_bits(res.output.real), float_bits(ref.real)) << name << " on " << oracle_backend();
     if (seed == 1) {  // the command line on the same files
       vta::compiler::NpyArray want = ort;
       write_npy((dir / "ort.npy").string(), want);
       const auto r = vta::test::run_vta("run --onnx " + model.string() +
                                         " --input input=" + (dir / "input.npy").string() + " --expect " +
-                                        (dir / "ort.npy").string() + " --backend " + backend_name() + " --why-host");
+                                        (dir / "ort.npy").string() + " --backend " + oracle_backend() + " --why-host");
       EXPECT_EQ(r.code, 0) << r.out;
       EXPECT_NE(r.out.find("bit-exact (10 elements)"), std::string::npos) << r.out;
       EXPECT_NE(r.out.find("(quantize): QuantizeLinear of the float input 'input'"), std::string::npos) << r.out;
@@ -111,7 +108,7 @@ TEST_P(QLinearConvOracle, WithoutZeroPointsBitExact) {
   REQUIRE_ORACLE();
   const std::string name = GetParam();
   const bool on_vta = name == "qlinearconv_s8";
-  const fs::path dir = fs::path(VTA_BINARY_DIR) / "onnx_oracle" / backend_name() / name;
+  const fs::path dir = fs::path(VTA_BINARY_DIR) / "onnx_oracle" / oracle_backend() / name;
   fs::create_directories(dir);
   const fs::path model = dir / "model.onnx";
   fs::copy_file(kModels / (name + ".onnx"), model, fs::copy_options::overwrite_existing);
@@ -142,8 +139,8 @@ TEST_P(QLinearConvOracle, WithoutZeroPointsBitExact) {
     const vta::test::Diff d = vta::test::compare(ort.values, {ref.data.begin(), ref.data.end()});
     std::cout << fmt::format("ORACLE {} seed {}: {} elements, {} differ\n", name, seed, d.elements, d.differing);
     EXPECT_EQ(d.differing, 0u);
-    auto backend = vta::make_backend(backend_name(), cfg);
-    EXPECT_EQ(run_network(net, *backend, in).output.data, ref.data) << backend_name();
+    auto backend = vta::make_backend(oracle_backend(), cfg);
+    EXPECT_EQ(run_network(net, *backend, in).output.data, ref.data) << oracle_backend();
   }
 }
 

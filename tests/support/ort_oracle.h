@@ -24,6 +24,13 @@ inline std::filesystem::path ort_modules() {
   return std::filesystem::path(VTA_SOURCE_DIR) / "build" / "onnxruntime" / "node_modules";
 }
 
+/// The backend an oracle test runs the compiled network on: VTA_TEST_BACKEND
+/// (CMake's per-backend copies set it), golden without it.
+inline std::string oracle_backend() {
+  const char* b = std::getenv("VTA_TEST_BACKEND");
+  return b ? b : "golden";
+}
+
 /// Empty when the oracle can run; otherwise why not.
 inline std::string oracle_missing() {
   if (std::system("command -v node >/dev/null 2>&1") != 0) return "node is not installed";
