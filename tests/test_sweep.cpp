@@ -478,6 +478,32 @@ TEST(SweepRunner, ResumeRedoesNothingAndInvalidPointsAreRecorded) {
   EXPECT_EQ(std::count(csv.out.begin(), csv.out.end(), '\n'), 1 + 36 + 24 + 24);
 }
 
+// An edit that changes nothing the results depend on (a comment, the name,
+// the objectives of a grid search, the funnel) resumes the store and
+// replaces its spec; one that changes the space is refused, naming the part.
+TEST(SweepRunner, EditsThatKeepTheResultsResume) {
+  const auto dir = sweep_dir("edit");
+  const std::string db = (dir / "s.db").string();
+  const std::string spec = write_spec(dir, "s.yaml", kSmallSweep);
+  ASSERT_EQ(run_vta("sweep run -q --max-stage 1 " + spec + " --db " + db).code, 0);
+  std::string edited = std::string("# the funnel, tuned\n") + kSmallSweep;
+  edited.replace(edited.find("name: small"), 11, "name: small-edited");
+  edited.replace(edited.find("  - maximize: gops\n"), 19, "  - minimize: time_ms\nfunnel:\n  stage2: {top_k: 2}\n");
+  write_spec(dir, "s.yaml", edited);
+  const auto r = run_vta("sweep run -q --max-stage 1 " + spec + " --db " + db);
+  ASSERT_EQ(r.code, 0) << r.out;
+  EXPECT_NE(r.out.find("edited since its results were stored"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("stage 1 analytic: 24 points (24 from the store)"), std::string::npos) << r.out;
+  const auto status = run_vta("sweep status " + db);
+  EXPECT_NE(status.out.find("sweep small-edited"), std::string::npos) << status.out;
+  std::string other = edited;
+  other.replace(other.find("values: [250, 333]"), 18, "values: [250, 300]");
+  write_spec(dir, "s.yaml", other);
+  const auto o = run_vta("sweep run -q --max-stage 1 " + spec + " --db " + db);
+  EXPECT_EQ(o.code, 2) << o.out;
+  EXPECT_NE(o.out.find("'axes' differs"), std::string::npos) << o.out;
+}
+
 // A stored point back to a design: its YAML loads as a config with the
 // swept knobs and a name that says them, and its vta run line is given.
 TEST(SweepShow, APointBecomesALoadableConfigAndARunLine) {

@@ -304,6 +304,7 @@ TEST(SweepStoreErrors, ResumingWithAnotherSpec) {
   const auto r = run_vta("sweep run -q " + b + " --db " + db);
   EXPECT_EQ(r.code, 2) << r.out;
   EXPECT_NE(r.out.find("holds sweep 'a' of another spec"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("'base' differs"), std::string::npos) << r.out;
 }
 
 TEST(SweepStoreErrors, FullStoreStopsWithAMessageAndLosesNothing) {

@@ -143,7 +143,11 @@ class Runner {
 
   RunSummary run() {
     const auto t0 = std::chrono::steady_clock::now();
-    store_.begin(spec_, opts_.tool);
+    if (store_.begin(spec_, opts_.tool))
+      std::fprintf(stderr, "%s\n",
+                   fmt::format("{}: edited since its results were stored, in nothing they depend on: they are reused",
+                               spec_.source)
+                       .c_str());
     sum_.space = space_.size();
     for (const auto& n : spec_.networks) nets_.push_back(prepare_network(n, spec_.source, opts_.use_cache));
     done_ = store_.results(false);

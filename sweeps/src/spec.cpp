@@ -4,6 +4,8 @@
 // every constraint is compiled by muParser with the variables it may use.
 #include "vta/sweeps/spec.h"
 
+#include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <yaml-cpp/yaml.h>
 
 #include <bit>
@@ -344,6 +346,30 @@ void parse_funnel(const Ctx& x, const YAML::Node& n, Funnel& f) {
 std::string read_file(const std::string& path) { return vta::read_file(path, "sweep spec"); }
 
 }  // namespace
+
+std::vector<std::pair<std::string, std::string>> result_basis(const SweepSpec& s) {
+  std::string set, axes, constraints, networks;
+  for (const auto& o : s.set) set += fmt::format("{}={}\n", o.first, o.second);
+  for (const auto& a : s.axes) {
+    axes += fmt::format("{}:", fmt::join(a.keys, ","));
+    for (const auto& v : a.values) axes += fmt::format(" [{}]", fmt::join(v, ","));
+    axes += "\n";
+  }
+  for (const auto& c : s.constraints) constraints += c.expr + "\n";
+  for (const auto& n : s.networks) networks += n.key() + "\n";
+  std::string strategy = fmt::format("{} samples {} generations {} seed {}", static_cast<int>(s.strategy), s.samples,
+                                     s.generations, s.seed);
+  if (s.strategy == Strategy::Evolve)
+    for (const auto& o : s.objectives) strategy += fmt::format(" {}{}", o.maximize ? "+" : "-", o.metric);
+  return {{"base", s.base_text},
+          {"set", set},
+          {"axes", axes},
+          {"constraints", constraints},
+          {"networks", networks},
+          {"strategy", strategy},
+          {"device", fmt::format("{} {} {}", s.device, s.family, s.pack_int8)},
+          {"timeout_s", fmt::format("{}", s.timeout_s)}};
+}
 
 std::string NetworkSpec::key() const {
   std::string k = zoo.empty() ? "onnx:" + onnx : zoo;

@@ -287,12 +287,43 @@ std::optional<SweepInfo> Store::info() const {
   }
 }
 
-void Store::begin(const SweepSpec& spec, const std::string& tool) {
+namespace {
+
+// The first part of result_basis() in which the stored spec and `spec`
+// differ; "the spec" when the stored one no longer loads (its base file
+// moved, say), "" when none differs.
+std::string changed_part(const SweepInfo& stored, const SweepSpec& spec) {
+  std::vector<std::pair<std::string, std::string>> before;
+  try {
+    const std::string dir = std::filesystem::path(stored.spec_source).parent_path().string();
+    before = result_basis(load_spec_text(stored.spec_text, stored.spec_source, dir.empty() ? "." : dir));
+  } catch (const vta::Error&) {
+    return "the spec";
+  }
+  const auto after = result_basis(spec);
+  for (size_t k = 0; k < before.size(); ++k)
+    if (before[k].second != after[k].second) return before[k].first;
+  return "";
+}
+
+}  // namespace
+
+bool Store::begin(const SweepSpec& spec, const std::string& tool) {
   if (auto i = info()) {
-    if (i->spec_text != spec.text)
-      fail("{}: holds sweep '{}' of another spec ({}); resume it with that spec, or use another --db", path_, i->name,
-           i->spec_source);
-    return;
+    if (i->spec_text == spec.text) return false;
+    if (const std::string part = changed_part(*i, spec); !part.empty())
+      fail("{}: holds sweep '{}' of another spec ({}; '{}' differs); resume it with that spec, or use another --db",
+           path_, i->name, i->spec_source, part);
+    try {
+      SQLite::Statement q(*impl_->db, "UPDATE sweep SET name = ?, spec = ?, spec_source = ? WHERE id = 1");
+      q.bind(1, spec.name);
+      q.bind(2, spec.text);
+      q.bind(3, spec.source);
+      q.exec();
+    } catch (const SQLite::Exception& e) {
+      fail("{}: cannot write the results store: {}", path_, e.what());
+    }
+    return true;
   }
   try {
     SQLite::Statement q(*impl_->db,
@@ -310,6 +341,7 @@ void Store::begin(const SweepSpec& spec, const std::string& tool) {
   }
   if (auto i = info(); i && i->spec_text != spec.text)  // another process began it first
     fail("{}: holds sweep '{}' of another spec ({})", path_, i->name, i->spec_source);
+  return false;
 }
 
 void Store::put(const PointInfo& p, const StageResult& r) { put_many({{p, r}}); }

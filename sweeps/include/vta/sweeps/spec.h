@@ -6,6 +6,7 @@
 // The format is documented in sweeps/README.md; examples in sweeps/examples/.
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "vta/isa/config.h"
@@ -102,6 +103,15 @@ struct SweepSpec {
   std::string device, family;
   bool pack_int8 = true;
 };
+
+/// What a spec's stored results depend on, part by part: (part name, its
+/// canonical text) for the base config, the fixed overrides, the axes, the
+/// constraints, the networks, the strategy (with the objectives when it is
+/// evolve, whose visits they steer), the estimate's target and the timeout.
+/// Two specs with equal parts visit the same points with the same results;
+/// comments, the name, the funnel and the objectives of a grid or random
+/// search are not among them.
+std::vector<std::pair<std::string, std::string>> result_basis(const SweepSpec& s);
 
 /// Loads and checks a spec file. Throws vta::Error naming file:line and key.
 SweepSpec load_spec(const std::string& path);

@@ -63,9 +63,13 @@ class Store {
   Store(const Store&) = delete;
   Store& operator=(const Store&) = delete;
 
-  /// Records the sweep's spec in a new store; in an existing one, checks that
-  /// it holds the same spec (resuming another spec is an error).
-  void begin(const SweepSpec& spec, const std::string& tool);
+  /// Records the sweep's spec in a new store. In an existing one the spec
+  /// must be the stored one, or an edit of it that leaves every part of
+  /// result_basis() as it was (comments, the name, the funnel, the
+  /// objectives of a grid or random search): the edited spec then replaces
+  /// the stored one and true is returned. Any other spec is an error naming
+  /// the first part that differs.
+  bool begin(const SweepSpec& spec, const std::string& tool);
   std::optional<SweepInfo> info() const;
 
   /// (point_key, stage) pairs already stored.
