@@ -126,9 +126,10 @@ Fmax estimate_fmax(const Config& c, Family f) {
   r.high_mhz = r.mhz * (1.0 + t.band);
   r.calibrated = t.calibrated;
   r.basis = fmt::format(
-      "{}; scaled by the synthesized depth: GEMM path {:.1f} ns over {} stage(s), floor {:.1f} ns (xc7 -1 "
+      "{}; scaled by the synthesized depth: GEMM path {:.1f} ns over {} stage(s), floor {:.1f} ns ({}; xc7 -1 "
       "delay table), +-{:.0f} %",
-      t.basis, r.gemm_path_ns, r.stages, r.rest_path_ns, t.band * 100);
+      t.basis, r.gemm_path_ns, r.stages, r.rest_path_ns,
+      c.isa.alu_mul ? "the ALU's 32-bit MUL" : "the load engines' address multiplies, no ALU MUL", t.band * 100);
   return r;
 }
 
