@@ -108,6 +108,23 @@ TEST(CliOnnxInputs, ReportsWithInputs) {
   EXPECT_HAS(text, "\"host_reason\": \"a copy into NCHW order");  // every host node says why
 }
 
+// A report is never written over this command's input or expected output:
+// refused before anything runs, the files unchanged.
+TEST(CliOnnxInputsErrors, ReportOverAnInputIsRefused) {
+  const fs::path expect = write("expect_keep.npy", "not read: refused first");
+  const auto before = fs::file_size(lenet().input);
+  for (const std::string opt : {"--report-json", "--report-csv", "--report-html"}) {
+    auto r = run_vta(run_lenet(opt + " " + lenet().input.string()));
+    EXPECT_EQ(r.code, 2) << opt << ": " << r.out;
+    EXPECT_HAS(r.out, "is this command's input (--input");
+    r = run_vta(run_lenet("--expect " + expect.string() + " " + opt + " " + expect.string()));
+    EXPECT_EQ(r.code, 2) << opt << ": " << r.out;
+    EXPECT_HAS(r.out, "is this command's input (--expect");
+  }
+  EXPECT_EQ(fs::file_size(lenet().input), before);
+  EXPECT_EQ(fs::file_size(expect), std::string("not read: refused first").size());
+}
+
 // --why-host on the built-in input too: the host nodes and their reasons.
 TEST(CliOnnxInputs, WhyHostOnTheBuiltInInput) {
   const auto r = run_vta("run --onnx " + lenet().model.string() + " --why-host");

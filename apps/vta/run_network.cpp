@@ -199,6 +199,9 @@ int run_network_command(const NetworkRunOptions& o, const Config& c) {
     require_regular_file(o.onnx, "--onnx");  // a folder or a fifo says so (a fifo would read as an empty model)
     note_input(o.onnx, "--onnx");
   }
+  for (const auto& kv : o.inputs)
+    if (const size_t eq = kv.find('='); eq != std::string::npos) note_input(kv.substr(eq + 1), "--input");
+  if (!o.expect.empty()) note_input(o.expect, "--expect");
   for (const auto& [opt, path] : {std::pair{"--report-csv", o.report_csv}, std::pair{"--report-json", o.report_json},
                                   std::pair{"--report-html", o.report_html}})
     if (!path.empty()) check_output(path, opt);
