@@ -132,16 +132,15 @@ TEST(SweepPnr, ADesignThatDoesNotFitIsInvalidAndAFailingFlowFails) {
 TEST(SweepPnr, ToolsThatAreNotInstalledAreNotRunUnlessOptional) {
   const auto dir = sweep_dir("tools");
   const std::string env = "VTA_PNR_TOOLS=" + (dir / "no-tools").string();
-  const auto r = run_vta("sweep run -q " + write_spec(dir, "r.yaml", spec_text("{pnr: true}")) + " --db " +
-                             (dir / "r.db").string(),
-                         env);
+  const auto r = run_vta(
+      "sweep run -q " + write_spec(dir, "r.yaml", spec_text("{pnr: true}")) + " --db " + (dir / "r.db").string(), env);
   EXPECT_EQ(r.code, 1) << r.out;
   EXPECT_NE(r.out.find("stage 4 pnr     : 2 points (0 from the store), 0 ok, 0 invalid, 2 failed"), std::string::npos)
       << r.out;
   EXPECT_NE(r.out.find("check pnr      : 0 passed, 0 failed, 2 not run\n"), std::string::npos) << r.out;
-  const auto o = run_vta("sweep run -q " + write_spec(dir, "o.yaml", spec_text("{pnr: optional}")) + " --db " +
-                             (dir / "o.db").string(),
-                         env);
+  const auto o = run_vta(
+      "sweep run -q " + write_spec(dir, "o.yaml", spec_text("{pnr: optional}")) + " --db " + (dir / "o.db").string(),
+      env);
   EXPECT_EQ(o.code, 0) << o.out;
   EXPECT_NE(o.out.find("check pnr      : 0 passed, 0 failed, 0 not run, 2 not run (optional)"), std::string::npos)
       << o.out;

@@ -559,19 +559,23 @@ class Runner {
     return out;
   }
 
-  // Stage-1 objectives of design point `idx` on the first network (NaN when not ok).
+  // Stage-1 objectives of design point `idx`, each network's in turn (NaN
+  // where not ok): a design ranks by how it does on every network of the spec.
   std::vector<double> fitness(int64_t idx) const {
-    for (const auto& v : visits_)
-      if (v.index == idx && v.net == 0) {
-        const StageResult* r = stored(v.info.key, kStageAnalytic);
-        if (r && r->status == "ok") return oriented(r->metrics, spec_.objectives);
-        break;
-      }
-    return std::vector<double>(spec_.objectives.size(), std::nan(""));
+    const size_t k = spec_.objectives.size();
+    std::vector<double> out(k * nets_.size(), std::nan(""));
+    for (const auto& v : visits_) {
+      if (v.index != idx) continue;
+      const StageResult* r = stored(v.info.key, kStageAnalytic);
+      if (!r || r->status != "ok") continue;
+      const std::vector<double> o = oriented(r->metrics, spec_.objectives);
+      std::copy(o.begin(), o.end(), out.begin() + static_cast<std::ptrdiff_t>(static_cast<size_t>(v.net) * k));
+    }
+    return out;
   }
 
-  // A simple evolutionary search on the stage-1 objectives of the first
-  // network: tournament selection by Pareto rank, mutation of one or two
+  // A simple evolutionary search on the stage-1 objectives of every
+  // network (fitness()): tournament selection by Pareto rank, mutation of one or two
   // axes, survivors by (rank, first objective). Deterministic for a seed.
   void evolve() {
     std::mt19937_64 rng(spec_.seed ^ 0x9e3779b97f4a7c15ull);

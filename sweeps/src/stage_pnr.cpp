@@ -127,10 +127,10 @@ StageResult stage_pnr(const Config& c, const PnrOptions& o, const std::string& u
   make_dirs(o.work, "stage 4 work folder");
   const std::string cfg = o.work + "/" + name + ".yaml", csv = o.work + "/" + name + "-" + part + ".csv";
   write_file(cfg, to_yaml(c), "stage 4 design");
-  const Output run = run_program({"python3", o.script, o.vta, name, "--config", cfg, "--part", part, "--freq",
-                                  fmt::format("{:g}", c.clock.mhz), "--seed", std::to_string(o.seed), "--work", o.work,
-                                  "--reuse", "--csv", csv},
-                                 o.timeout_s);
+  const Output run = run_program(
+      {"python3", o.script, o.vta, name, "--config", cfg, "--part", part, "--freq", fmt::format("{:g}", c.clock.mhz),
+       "--seed", std::to_string(o.seed), "--work", o.work, "--reuse", "--csv", csv},
+      o.timeout_s);
   r.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   if (run.timed_out) {
     r.status = "timeout";
@@ -141,8 +141,8 @@ StageResult stage_pnr(const Config& c, const PnrOptions& o, const std::string& u
   if (run.code != 0) {
     r.status = "failed";
     std::string last = run.text.substr(run.text.rfind('\n') == std::string::npos ? 0 : run.text.rfind('\n') + 1);
-    r.error = fmt::format("place and route failed ({}): {}", run.code < 0 ? "killed" : "exit " + std::to_string(run.code),
-                          last);
+    r.error = fmt::format("place and route failed ({}): {}",
+                          run.code < 0 ? "killed" : "exit " + std::to_string(run.code), last);
     r.check = checks_text({{"pnr", "failed", r.error}});
     return r;
   }
@@ -166,10 +166,10 @@ StageResult stage_pnr(const Config& c, const PnrOptions& o, const std::string& u
     r.status = "invalid";
     r.error = fmt::format("nextpnr's Fmax {:.2f} MHz on {} is below clock.mhz {:g}", fmax, where, c.clock.mhz);
   }
-  r.check = checks_text({{"pnr", r.status == "ok" ? "passed" : "failed",
-                          r.status == "ok" ? fmt::format("nextpnr's Fmax {:.2f} MHz on {} meets clock.mhz {:g}", fmax,
-                                                         where, c.clock.mhz)
-                                           : r.error}});
+  r.check = checks_text(
+      {{"pnr", r.status == "ok" ? "passed" : "failed",
+        r.status == "ok" ? fmt::format("nextpnr's Fmax {:.2f} MHz on {} meets clock.mhz {:g}", fmax, where, c.clock.mhz)
+                         : r.error}});
   return r;
 }
 
