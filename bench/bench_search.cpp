@@ -121,7 +121,15 @@ void BM_Random(benchmark::State& state) {
   const std::string strategy = "{kind: random, samples: " + std::to_string(state.range(0)) + ", seed: 1}";
   for (auto _ : state) report(state, run("random" + std::to_string(state.range(0)), strategy));
 }
-BENCHMARK(BM_Random)->Arg(50)->Arg(100)->Arg(200)->Arg(400)->Arg(800)->UseManualTime()->Unit(benchmark::kSecond)->Iterations(1);
+BENCHMARK(BM_Random)
+    ->Arg(50)
+    ->Arg(100)
+    ->Arg(200)
+    ->Arg(400)
+    ->Arg(800)
+    ->UseManualTime()
+    ->Unit(benchmark::kSecond)
+    ->Iterations(1);
 
 void BM_Evolve(benchmark::State& state) {
   const std::string strategy =
