@@ -518,19 +518,30 @@ TEST(SweepStore, WideViewAndCsvAreTypedAndShareAHeader) {
                                             "analytic,ok,,,[0-9.]+,")))
       << csv.out.substr(0, 2000);
   EXPECT_EQ(std::count(csv.out.begin(), csv.out.end(), '\n'), 1 + 36 + 24);
-  // Back to schema version 2, as an older vta wrote it: the next open upgrades it.
+  // Back to schema version 2, as an older vta wrote it (`check`, layers with
+  // rowids, no view): the next open upgrades it.
+  const std::string layers = run_vta("sweep export --json --layers " + db).out;
   sqlite3* h = nullptr;
   ASSERT_EQ(sqlite3_open(db.c_str(), &h), SQLITE_OK);
   ASSERT_EQ(sqlite3_exec(h,
                          "DROP VIEW points_wide; ALTER TABLE results RENAME COLUMN verify_status TO \"check\"; "
-                         "UPDATE sweep SET schema_version = 2;",
+                         "CREATE TABLE old_layers AS SELECT * FROM layers; DROP TABLE layers; "
+                         "ALTER TABLE old_layers RENAME TO layers; UPDATE sweep SET schema_version = 2;",
                          nullptr, nullptr, nullptr),
-            SQLITE_OK);
+            SQLITE_OK)
+      << sqlite3_errmsg(h);
   sqlite3_close(h);
   const auto again = run_vta("sweep export --csv " + db);
   ASSERT_EQ(again.code, 0) << again.out;
   EXPECT_EQ(again.out, csv.out);
   EXPECT_EQ(columns_and_types(db, "SELECT verify_status FROM results LIMIT 1").first.size(), 1u);
+  EXPECT_EQ(run_vta("sweep export --json --layers " + db).out, layers);
+  const auto sql = columns_and_types(db, "SELECT sql FROM sqlite_master WHERE name = 'layers'");
+  EXPECT_EQ(sql.second, std::vector<std::string>{"text"});
+  EXPECT_EQ(columns_and_types(db, "SELECT 1 FROM sqlite_master WHERE name = 'layers' AND sql LIKE '%WITHOUT ROWID'")
+                .first.size(),
+            1u)
+      << "layers is a WITHOUT ROWID table from version 3 on";
 }
 
 TEST(SweepRunner, ResumeRedoesNothingAndInvalidPointsAreRecorded) {

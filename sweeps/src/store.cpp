@@ -40,6 +40,15 @@ std::vector<std::string> later_metric_columns() {
   return v;
 }
 
+// The layers table's columns (with energy_uj, since version 2). WITHOUT
+// ROWID since version 3: the rows live in their primary key's B-tree, which
+// before was a second copy of each key (a third of a store's bytes).
+constexpr const char* kLayersTable = R"sql(
+  point_key TEXT NOT NULL, stage INTEGER NOT NULL, layer INTEGER NOT NULL,
+  name TEXT, op TEXT, device TEXT, macs INTEGER,
+  cycles REAL, load REAL, gemm REAL, alu REAL, store REAL, stall REAL, dram_bytes REAL, energy_uj REAL,
+  PRIMARY KEY(point_key, stage, layer))sql";
+
 std::string schema() {
   std::string results_v1, results_later;
   for (const auto& c : metric_columns(1)) results_v1 += fmt::format("{} REAL, ", c);
@@ -57,21 +66,23 @@ CREATE TABLE IF NOT EXISTS results(
   status TEXT NOT NULL, error TEXT, verify_status TEXT,
   {}metrics TEXT NOT NULL, wall_s REAL, finished TEXT NOT NULL{},
   PRIMARY KEY(point_key, stage));
-CREATE TABLE IF NOT EXISTS layers(
-  point_key TEXT NOT NULL, stage INTEGER NOT NULL, layer INTEGER NOT NULL,
-  name TEXT, op TEXT, device TEXT, macs INTEGER,
-  cycles REAL, load REAL, gemm REAL, alu REAL, store REAL, stall REAL, dram_bytes REAL, energy_uj REAL,
-  PRIMARY KEY(point_key, stage, layer));
+CREATE TABLE IF NOT EXISTS layers({}) WITHOUT ROWID;
 )sql",
-                     results_v1, results_later);
+                     results_v1, results_later, kLayersTable);
 }
 
 // From schema version `version` - 1 to `version`: the metric columns of that
 // version, appended; version 2 also gave layers their energy, version 3
-// renamed the column `check` (an SQL keyword) to verify_status.
+// renamed the column `check` (an SQL keyword) to verify_status and made
+// layers a WITHOUT ROWID table (copied over).
 std::string migration_to(int version) {
   std::string sql;
-  if (version == 3) sql += "ALTER TABLE results RENAME COLUMN \"check\" TO verify_status;\n";
+  if (version == 3)
+    sql += fmt::format(
+        "ALTER TABLE results RENAME COLUMN \"check\" TO verify_status;\n"
+        "CREATE TABLE layers_v3({}) WITHOUT ROWID;\nINSERT INTO layers_v3 SELECT * FROM layers;\n"
+        "DROP TABLE layers;\nALTER TABLE layers_v3 RENAME TO layers;\n",
+        kLayersTable);
   for (const auto& c : metric_columns(version)) sql += fmt::format("ALTER TABLE results ADD COLUMN {} REAL;\n", c);
   if (version == 2) sql += "ALTER TABLE layers ADD COLUMN energy_uj REAL;\n";
   sql += fmt::format("UPDATE sweep SET schema_version = {} WHERE id = 1;\n", version);
@@ -262,9 +273,13 @@ bool store_created(const std::string& path) {
 void Store::migrate_from(int version) {
   try {
     SQLite::Transaction t(*impl_->db, SQLite::TransactionBehavior::IMMEDIATE);
-    SQLite::Statement q(*impl_->db, "SELECT schema_version FROM sweep WHERE id = 1");
-    // Re-read inside the transaction: another process may have migrated it meanwhile.
-    const int now = q.executeStep() ? q.getColumn(0).getInt() : kSchemaVersion;
+    // Re-read inside the transaction: another process may have migrated it
+    // meanwhile. (The statement ends before the migration: DROP TABLE waits
+    // for no reader.)
+    const int now = [&] {
+      SQLite::Statement q(*impl_->db, "SELECT schema_version FROM sweep WHERE id = 1");
+      return q.executeStep() ? q.getColumn(0).getInt() : kSchemaVersion;
+    }();
     for (int v = now + 1; v <= kSchemaVersion; ++v) impl_->db->exec(migration_to(v));
     t.commit();
   } catch (const SQLite::Exception& e) {
@@ -361,15 +376,31 @@ std::optional<SweepSpec> Store::spec() const {
 }
 
 void Store::ensure_wide_view() {
-  try {
+  auto has_view = [&] {
     SQLite::Statement q(*impl_->db, "SELECT count(*) FROM sqlite_master WHERE type = 'view' AND name = 'points_wide'");
     q.executeStep();
-    if (q.getColumn(0).getInt() > 0) return;
-    const auto i = info();
-    if (!i) return;
-    const auto spec = stored_spec(*i);
-    if (!spec) return;  // wide() reads the knobs as stored
-    impl_->db->exec("CREATE VIEW IF NOT EXISTS points_wide AS " + wide_select(&*spec, {}));
+    return q.getColumn(0).getInt() > 0;
+  };
+  try {
+    if (has_view()) return;
+    const auto s = spec();
+    if (!s) return;  // wide() reads the knobs as stored
+    const std::string create = "CREATE VIEW IF NOT EXISTS points_wide AS " + wide_select(&*s, {});
+    // Another process may be writing (two runners starting on one store):
+    // take the write lock first, and retry where SQLite answers BUSY at once.
+    for (int attempt = 0;; ++attempt) {
+      try {
+        impl_->db->exec("BEGIN IMMEDIATE");
+        impl_->db->exec(create);
+        impl_->db->exec("COMMIT");
+        return;
+      } catch (const SQLite::Exception& e) {
+        const int code = e.getErrorCode() & 0xff;
+        if (sqlite3_get_autocommit(impl_->db->getHandle()) == 0) impl_->db->exec("ROLLBACK");
+        if ((code != SQLITE_BUSY && code != SQLITE_LOCKED) || attempt >= 3000) throw;
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+      }
+    }
   } catch (const SQLite::Exception& e) {
     fail("{}: cannot write the results store: {}", path_, e.what());
   }
