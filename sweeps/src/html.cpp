@@ -127,6 +127,7 @@ canvas { border: 1px solid #eee; margin: 4px 0; }
 table.sortable { font-size: 12px; } table.sortable th, table.sortable td { padding: 2px 5px; }
 table.sortable th { cursor: pointer; } th[data-dir=up]::after { content: " \25B2"; } th[data-dir=down]::after { content: " \25BC"; }
 details pre { white-space: pre-wrap; word-break: break-all; max-width: 520px; margin: 4px 0; font-size: 12px; }
+.plots { display: flex; flex-wrap: wrap; gap: 0 8px; }
 .scale { font-size: 13px; display: flex; align-items: center; gap: 6px; }
 .scale .bar { display: inline-block; width: 240px; height: 14px; border: 1px solid #ccc; }
 )css";

@@ -248,10 +248,13 @@ std::string sweep_report_html(const Store& store, const SweepReportOptions& o) {
       "knobs.</p>\n",
       objs.size());
   const bool one_pair = d["pairs"].size() == 1;
-  for (size_t i = 0; i < d["networks"].size(); ++i)
+  for (size_t i = 0; i < d["networks"].size(); ++i) {
+    body += "<div class=\"plots\">\n";  // the pairs side by side (Chart.js makes each canvas a block)
     for (size_t k = 0; k < d["pairs"].size(); ++k)
       body += fmt::format("<canvas id=\"pareto{}_{}\" width=\"{}\" height=\"{}\"></canvas>\n", i, k,
                           one_pair ? 900 : 430, one_pair ? 460 : 340);
+    body += "</div>\n";
+  }
   body +=
       "<p class=\"note\">The Pareto points: click a column's header to sort by it; <i>reproduce</i> holds the "
       "point's knobs and the <code>vta run</code> line of its stage-2 cycles (<code>vta sweep show DB "
