@@ -37,7 +37,8 @@ std::string script_json(const nlohmann::ordered_json& j) {
 }
 
 // Helpers every page's script uses: chart() draws with animation off,
-// counts, and notes each axis drawn without a title; tables of class
+// counts, and notes each axis drawn without a title or without a labelled
+// tick; tables of class
 // "sortable" sort by a column when its header is clicked (by each cell's
 // data-v number when it has one, else by its text). The epilogue marks the
 // body with what was drawn.
@@ -49,8 +50,11 @@ function chart(id, cfg) {
   cfg.options = Object.assign({animation: false, responsive: false}, cfg.options || {});
   var c = new Chart(document.getElementById(id), cfg);
   Object.keys(c.scales).forEach(function (k) {
-    var t = c.scales[k].options.title;
+    var t = c.scales[k].options.title, named = (c.scales[k].ticks || []).filter(function (tick) {
+      return tick.label !== undefined && tick.label !== null && String(tick.label) !== '';
+    });
     if (!t || !t.display || !t.text) __untitled.push(id + '.' + k);
+    if (!named.length) __untitled.push(id + '.' + k + ':ticks');
   });
   __charts++;
 }
