@@ -692,6 +692,9 @@ TEST(SweepRunner, AShardWhoseCreationWasInterruptedIsNotBegun) {
   EXPECT_TRUE(std::regex_search(status.out, std::regex("\\n1 +0 +0 +0 +0 +no store"))) << status.out;
   const auto merged = run_vta("sweep merge " + shards.string() + " -o " + (dir / "m.sqlite").string());
   ASSERT_EQ(merged.code, 0) << merged.out;
+  // A merged store gets the typed view too (merge copies the tables; the view comes from the spec).
+  EXPECT_EQ(columns_and_types((dir / "m.sqlite").string(), "SELECT \"buffers.inp\" FROM points_wide").second,
+            std::vector<std::string>{"integer"});
   const auto rerun = run_vta("sweep run -q " + spec + " --shard 1/2 --max-stage 1 --db " + s1);
   ASSERT_EQ(rerun.code, 0) << rerun.out;
   EXPECT_TRUE(store_created(s1));
