@@ -426,7 +426,12 @@ Store::Table Store::wide() const {
       }
       select = wide_select(spec ? &*spec : nullptr, keys);
     }
-    SQLite::Statement q(*impl_->db, select);
+    std::vector<std::string> others;  // metrics beyond metrics.def and the estimate's columns
+    SQLite::Statement keys(*impl_->db,
+                           "SELECT DISTINCT j.key FROM results, json_each(results.metrics) AS j ORDER BY 1");
+    while (keys.executeStep())
+      if (const std::string k = keys.getColumn(0).getString(); !is_metric(k)) others.push_back(k);
+    SQLite::Statement q(*impl_->db, with_other_metrics(select, others));
     for (int c = 0; c < q.getColumnCount(); ++c) t.columns.emplace_back(q.getColumnName(c));
     while (q.executeStep()) {
       auto& row = t.rows.emplace_back();

@@ -99,4 +99,15 @@ std::string wide_select(const SweepSpec* spec, const std::vector<std::string>& k
                      cols);
 }
 
+std::string with_other_metrics(const std::string& select, const std::vector<std::string>& others) {
+  if (others.empty()) return select;
+  std::string cols = "w.*";
+  for (const auto& m : others)
+    cols += fmt::format(", json_extract(r.metrics, {}) AS {}", sql_text("$." + sql_name(m)), sql_name(m));
+  return fmt::format(
+      "SELECT {} FROM ({}) AS w JOIN results r ON r.point_key = w.point_key AND r.stage = w.stage "
+      "ORDER BY w.idx, w.network, w.stage",
+      cols, select);
+}
+
 }  // namespace vta::sweeps

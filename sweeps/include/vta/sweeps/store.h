@@ -96,8 +96,9 @@ class Store {
     std::vector<std::vector<nlohmann::json>> rows;
   };
   /// The wide table of the store (sweeps/wide.h), as the view points_wide
-  /// holds it; also for a store that cannot be written (and so lacks the
-  /// view, when an older vta made it).
+  /// holds it, then a column for each other metric the store holds
+  /// (with_other_metrics); also for a store that cannot be written (and so
+  /// lacks the view, when an older vta made it).
   Table wide() const;
   const std::string& path() const { return path_; }
 

@@ -31,4 +31,11 @@ std::vector<std::string> swept_knobs(const SweepSpec& spec);
 /// knobs of `knob_keys` as they are stored (text).
 std::string wide_select(const SweepSpec* spec, const std::vector<std::string>& knob_keys);
 
+/// `select` (a wide_select()) with a REAL column for each of `others`:
+/// metrics a stage records beyond metrics.def and the estimate (mac_units
+/// at stage 0, tune_systemc_runs with tune, rtl_cycles with the RTL check),
+/// which `export --csv` appends after wall_s when the store holds them; the
+/// view leaves them in results.metrics.
+std::string with_other_metrics(const std::string& select, const std::vector<std::string>& others);
+
 }  // namespace vta::sweeps
