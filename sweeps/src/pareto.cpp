@@ -94,6 +94,42 @@ std::vector<size_t> within_front(const std::vector<std::vector<double>>& rows, d
   return out;
 }
 
+namespace {
+
+// Hypervolume of `rows` (each strictly better than `ref` in the first `k`
+// objectives) in those objectives: slices between consecutive values of
+// objective k-1, each slice the (k-1)-volume of the rows at or below it.
+double volume(std::vector<std::vector<double>> rows, const std::vector<double>& ref, size_t k) {
+  if (rows.empty()) return 0;
+  if (k == 1) {
+    double best = ref[0];
+    for (const auto& r : rows) best = std::min(best, r[0]);
+    return ref[0] - best;
+  }
+  const size_t last = k - 1;
+  std::sort(rows.begin(), rows.end(), [&](const auto& a, const auto& b) { return a[last] < b[last]; });
+  double v = 0;
+  for (size_t i = 0; i < rows.size(); ++i) {
+    const double top = i + 1 < rows.size() ? rows[i + 1][last] : ref[last];
+    if (top <= rows[i][last]) continue;  // a tie: the next slice holds both
+    const std::vector<std::vector<double>> below(rows.begin(), rows.begin() + static_cast<std::ptrdiff_t>(i + 1));
+    v += (top - rows[i][last]) * volume(below, ref, last);
+  }
+  return v;
+}
+
+}  // namespace
+
+double hypervolume(const std::vector<std::vector<double>>& rows, const std::vector<double>& ref) {
+  std::vector<std::vector<double>> inside;
+  for (size_t i : pareto_front(rows)) {
+    bool ok = rows[i].size() == ref.size();
+    for (size_t k = 0; ok && k < ref.size(); ++k) ok = std::isfinite(rows[i][k]) && rows[i][k] < ref[k];
+    if (ok) inside.push_back(rows[i]);
+  }
+  return volume(std::move(inside), ref, ref.size());
+}
+
 std::vector<double> oriented(const Metrics& m, const std::vector<Objective>& objs) {
   std::vector<double> v;
   for (const auto& o : objs) {

@@ -2,9 +2,7 @@
 #include "vta/sweeps/slurm.h"
 
 #include <fmt/format.h>
-#include <spawn.h>
 #include <sys/statfs.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -15,7 +13,6 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include <cerrno>
 #include <cstring>
 #include "vta/isa/control_chars.h"
 #include "vta/isa/error.h"
@@ -24,6 +21,7 @@
 #include "vta/isa/read_file.h"
 #include "vta/isa/shell_quote.h"
 #include "vta/isa/write_file.h"
+#include "vta/sweeps/spawn.h"
 #include "vta/sweeps/store.h"
 
 namespace vta::sweeps {
@@ -31,53 +29,6 @@ namespace vta::sweeps {
 namespace fs = std::filesystem;
 
 namespace {
-
-struct Output {
-  int code = -1;
-  std::string text;
-};
-
-// Runs `argv` (the program found on PATH) with no shell between: no word of
-// it is ever parsed by sh, whatever it holds. Standard output and error
-// together, trailing newlines dropped.
-Output run(const std::vector<std::string>& argv) {
-  int fds[2];
-  if (::pipe(fds) != 0) fail("cannot run {}: no pipe", argv.front());
-  posix_spawn_file_actions_t fa;
-  posix_spawn_file_actions_init(&fa);
-  posix_spawn_file_actions_addclose(&fa, fds[0]);
-  posix_spawn_file_actions_adddup2(&fa, fds[1], 1);
-  posix_spawn_file_actions_adddup2(&fa, fds[1], 2);
-  posix_spawn_file_actions_addclose(&fa, fds[1]);
-  std::vector<char*> args;
-  for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
-  args.push_back(nullptr);
-  pid_t pid = 0;
-  const int rc = ::posix_spawnp(&pid, args[0], &fa, nullptr, args.data(), environ);
-  posix_spawn_file_actions_destroy(&fa);
-  ::close(fds[1]);
-  Output o;
-  if (rc == 0) {
-    char buf[4096];
-    ssize_t n;
-    while ((n = ::read(fds[0], buf, sizeof buf)) != 0) {
-      if (n < 0 && errno == EINTR) continue;
-      if (n < 0) break;
-      o.text.append(buf, static_cast<size_t>(n));
-    }
-  }
-  ::close(fds[0]);
-  if (rc != 0) {
-    o.text = fmt::format("cannot run {} ({})", argv.front(), std::strerror(rc));
-    return o;
-  }
-  int st = 0;
-  while (::waitpid(pid, &st, 0) < 0 && errno == EINTR) {
-  }
-  o.code = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-  while (!o.text.empty() && (o.text.back() == '\n' || o.text.back() == '\r')) o.text.pop_back();
-  return o;
-}
 
 // Whether `program` is an executable file in a folder of PATH.
 bool have(const std::string& program) {
@@ -122,7 +73,7 @@ std::string submit(const std::string& script_path, const std::string& dependency
   }
   if (!array.empty()) argv.push_back("--array=" + array);
   argv.push_back(script_path);
-  const Output o = run(argv);
+  const Output o = run_program(argv);
   if (o.code != 0) fail("sbatch {}: {}", script_path, o.text);
   const std::string id = o.text.substr(0, o.text.find(';'));
   if (id.empty() || !std::all_of(id.begin(), id.end(), ::isdigit))
@@ -136,7 +87,9 @@ std::string array_list(const std::vector<int>& tasks) {
   return s;
 }
 
-int max_stage(const SweepSpec& s) { return s.funnel.stage3_top_k > 0 ? 3 : 2; }
+int max_stage(const SweepSpec& s) {
+  return s.funnel.stage4_pnr ? kStagePnr : s.funnel.stage3_top_k > 0 ? kStageVerify : kStageSystemC;
+}
 
 }  // namespace
 
@@ -297,7 +250,7 @@ std::string submit_slurm(const SweepSpec& spec, const std::string& spec_path, co
   // A resubmission replaces the jobs of the last submission that still wait.
   const fs::path jobs_file = fs::path(s.dir) / "slurm-jobs.json";
   if (o.resume && path_exists(jobs_file))
-    for (const auto& [k, id] : read_slurm_jobs(s.dir).ids) run({"scancel", id});
+    for (const auto& [k, id] : read_slurm_jobs(s.dir).ids) run_program({"scancel", id});
   nlohmann::ordered_json jobs{{"tasks", o.tasks}, {"spec", s.spec}};
   std::string ja, out;
   if (!s.tasks_a.empty()) {
@@ -330,7 +283,7 @@ std::string slurm_status(const SweepSpec& spec, const std::string& dir) {
   std::string ids;
   for (const auto& [k, id] : jobs.ids) ids += (ids.empty() ? "" : ",") + id;
   if (have("squeue") && !ids.empty()) {
-    const Output o = run({"squeue", "-h", "-r", "-j", ids, "-o", "%i %T"});
+    const Output o = run_program({"squeue", "-h", "-r", "-j", ids, "-o", "%i %T"});
     std::istringstream in(o.text);
     std::string id, st;
     while (in >> id >> st) state[id] = st;

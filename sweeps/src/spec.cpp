@@ -22,6 +22,7 @@
 #include "vta/isa/yaml_documents.h"
 #include "vta/sweeps/constraints.h"
 #include "vta/sweeps/metrics.h"
+#include "vta/sweeps/stage_pnr.h"
 
 namespace vta::sweeps {
 
@@ -319,7 +320,7 @@ void parse_strategy(const Ctx& x, const YAML::Node& n, SweepSpec& s) {
 }
 
 void parse_funnel(const Ctx& x, const YAML::Node& n, Funnel& f) {
-  check_keys(x, n, "funnel", {"stage2", "stage3", "tune"});
+  check_keys(x, n, "funnel", {"stage2", "stage3", "stage4", "tune"});
   if (n["tune"]) f.tune = integer(x, n["tune"], "tune", 1, 64);
   if (const YAML::Node& s2 = n["stage2"]) {
     check_keys(x, s2, "funnel.stage2", {"top_k", "within_pct", "all", "max_points"});
@@ -340,6 +341,22 @@ void parse_funnel(const Ctx& x, const YAML::Node& n, Funnel& f) {
       f.stage3_verilator = v != "false";
       f.stage3_verilator_optional = v == "optional";
     }
+  }
+  if (const YAML::Node& s4 = n["stage4"]) {
+    check_keys(x, s4, "funnel.stage4", {"pnr", "seed", "timeout"});
+    if (!s4["pnr"]) fail("{}: funnel.stage4 needs pnr: true (or optional)", x.at(s4));
+    const std::string v = scalar(x, s4["pnr"], "pnr");
+    if (v != "true" && v != "false" && v != "optional")
+      fail("{}: pnr = '{}' is not true, false or optional", x.at(s4["pnr"]), v);
+    f.stage4_pnr = v != "false";
+    f.stage4_pnr_optional = v == "optional";
+    if (s4["seed"]) f.stage4_seed = integer(x, s4["seed"], "seed", 1, 1 << 30);
+    if (s4["timeout"]) f.stage4_timeout_s = duration(x, s4["timeout"], "timeout");
+    if (f.stage4_pnr && f.stage3_top_k == 0)
+      fail(
+          "{}: funnel.stage4 places and routes stage 3's verified points, but there is no stage 3 "
+          "(funnel.stage3: {{top_k: N}})",
+          x.at(s4));
   }
 }
 
@@ -489,12 +506,24 @@ SweepSpec load_spec_text(const std::string& text, const std::string& source, con
       fail("{}: {}", x.at(root[s.device.empty() ? "family" : "device"]), e.what());
     }
   }
+  if (s.funnel.stage4_pnr && pnr_part(s.device).empty())
+    fail(
+        "{}: funnel.stage4 places and routes with nextpnr-ecp5, which needs an ECP5 device; {} (ECP5 devices: "
+        "{})",
+        x.at(root["funnel"]["stage4"]),
+        s.device.empty() ? "the spec names none (device: lfe5u-85f)" : fmt::format("'{}' is not one", s.device),
+        fmt::join(pnr_devices(), ", "));
   // Energy and the other cycle-model metrics exist from stage 2 on: stage 1
   // (which ranks the points for the funnel's stage-2 selection, and for
   // evolve) has no activity counts to rank on.
   if (const YAML::Node& objs = root["objectives"])
     for (size_t i = 0; i < s.objectives.size(); ++i) {
       const std::string& m = s.objectives[i].metric;
+      if (is_place_route_metric(m))
+        fail(
+            "{}: objective {} is measured by stage 4's place and route, after the funnel's last selection, so no "
+            "stage can rank on it; it is reported per point (vta sweep show, export)",
+            x.at(objs[i]), m);
       if (!is_cycle_model_metric(m)) continue;
       const bool evolve = s.strategy == Strategy::Evolve;
       if (evolve || s.funnel.stage2_top_k > 0 || s.funnel.stage2_within_pct >= 0)

@@ -35,6 +35,8 @@ const char* stage_name(int stage) {
       return "systemc";
     case kStageVerify:
       return "verify";
+    case kStagePnr:
+      return "pnr";
   }
   return "?";
 }
@@ -240,7 +242,7 @@ std::string checks_text(const std::vector<Check>& checks) {
 }
 
 std::vector<Check> parse_checks(const std::string& text) {
-  static const char* const names[] = {"bit-exact", "rtl"};
+  static const char* const names[] = {"bit-exact", "rtl", "pnr"};
   static const char* const outcomes[] = {"passed", "failed", "not run", "optional"};
   // Where each "NAME: OUTCOME" starts: the text's start or after "; ".
   auto check_at = [&](size_t at, Check& k) {

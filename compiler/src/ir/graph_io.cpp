@@ -9,7 +9,7 @@ namespace vta::compiler {
 
 // A field added to Node must be written and read below (and the zoo cache's
 // format version bumped): this fails to compile until the sizes agree again.
-static_assert(sizeof(Node) == 608, "Node changed: update graph_io.cpp and kZooCacheFormat in zoo_cache.cpp");
+static_assert(sizeof(Node) == 600, "Node changed: update graph_io.cpp and kZooCacheFormat in zoo_cache.cpp");
 
 namespace {
 
@@ -95,7 +95,7 @@ void write_node(std::string& out, const Node& n) {
   put<int32_t>(out, static_cast<int32_t>(n.device));
   put<uint8_t>(out, n.pin_host);
   put(out, n.kernel), put(out, n.stride), put(out, n.pad), put(out, n.groups);
-  put_vec(out, n.weight);
+  put_vec(out, n.weight.get());
   put_vec(out, n.bias);
   put<int32_t>(out, n.shift);
   put<uint8_t>(out, n.relu);

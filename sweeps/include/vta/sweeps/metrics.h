@@ -22,7 +22,7 @@ struct Metrics {
 };
 
 /// When a metric exists and who computes it (metrics.def).
-enum class MetricFrom : uint8_t { ANALYTIC, CYCLE_MODEL, ESTIMATE };
+enum class MetricFrom : uint8_t { ANALYTIC, CYCLE_MODEL, ESTIMATE, PLACE_ROUTE };
 /// One line of metrics.def.
 struct MetricInfo {
   const char* name;
@@ -45,6 +45,9 @@ bool is_metric(const std::string& name);
 /// `energy_uj`: sweeps/layer_energy.h). Stage 1 has no activity counts, so it
 /// cannot rank on them (load_spec rejects a spec whose stage 1 would).
 bool is_cycle_model_metric(const std::string& name);
+/// Metrics of stage 4's place and route (PLACE_ROUTE in metrics.def):
+/// measured after the funnel's last selection, so no objective may name them.
+bool is_place_route_metric(const std::string& name);
 /// Every name is_metric() accepts: metric_names(), the CYCLE_MODEL and
 /// ESTIMATE metrics, the other ANALYTIC ones (host_ms), then the estimate's
 /// resource columns.

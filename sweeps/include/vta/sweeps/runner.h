@@ -12,14 +12,15 @@
 #include <vector>
 
 #include "vta/sweeps/spec.h"
+#include "vta/sweeps/stages.h"
 #include "vta/sweeps/store.h"
 
 namespace vta::sweeps {
 
 struct RunOptions {
-  int jobs = 0;          // worker processes; 0: one per core
-  int max_stage = 3;     // run no stage beyond this
-  bool progress = true;  // progress on stderr: a bar on a terminal, else a line every few seconds
+  int jobs = 0;               // worker processes; 0: one per core
+  int max_stage = kStagePnr;  // run no stage beyond this
+  bool progress = true;       // progress on stderr: a bar on a terminal, else a line every few seconds
   std::string tool = "vta-lab";
   // Shard `shard` of `shards` (a Slurm array task): stages 0 and 1 run on the
   // design points a seeded hash of their index assigns to it (deterministic,
@@ -32,6 +33,11 @@ struct RunOptions {
   // Zoo networks built through the zoo cache (compiler/zoo_cache.h, one
   // entry for every design point); false builds and calibrates them anew.
   bool use_cache = true;
+  // Stage 4: the vta program that generates a design's SystemVerilog
+  // package (`vta sweep run` passes itself; "": stage 4 cannot run), the
+  // driver ("": default_pnr_script()) and the folder of netlists and
+  // reports ("": the store's path + ".pnr").
+  std::string vta, pnr_script, pnr_work;
 };
 
 struct StageCounts {
@@ -40,13 +46,13 @@ struct StageCounts {
   int64_t ok = 0, invalid = 0, failed = 0, timeout = 0;
 };
 
-/// Outcomes of one stage-3 check (stages.h, Check) over the points.
+/// Outcomes of one stage-3 or stage-4 check (stages.h, Check) over the points.
 struct CheckCounts {
   int64_t passed = 0, failed = 0, not_run = 0, optional = 0;  // optional: an optional check that did not run
 };
 
 struct RunSummary {
-  std::array<StageCounts, 4> stages{};
+  std::array<StageCounts, kStages> stages{};
   int64_t space = 0;                          // points in the spec's full design space
   int64_t points = 0;                         // design points visited x networks
   std::map<std::string, CheckCounts> checks;  // stage 3, by check name
@@ -65,9 +71,10 @@ std::pair<int, int> parse_shard(const std::string& text, const std::string& what
 /// stage-3 check: "check rtl: a passed, b failed, c not run".
 std::string summary_text(const RunSummary& s);
 
-/// True when every stage-3 check that was asked for passed (an optional
-/// check that did not run does not count against it): `vta sweep run`'s
-/// exit code.
+/// True when every stage-3 check that was asked for passed and stage 4's
+/// place and route ran where asked for (an optional check that did not run
+/// does not count against it; a design that misses its clock at stage 4 is
+/// an invalid point, not a failed check): `vta sweep run`'s exit code.
 bool checks_passed(const RunSummary& s);
 
 }  // namespace vta::sweeps

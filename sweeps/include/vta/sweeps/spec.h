@@ -75,6 +75,13 @@ struct Funnel {
   // best `tune` tiles of each distinct layer measured (sweeps/tune.h, its
   // cache shared with `vta run --tune`); 0: the cost model's pick.
   int64_t tune = 0;
+  // Stage 4 (place and route of stage 3's verified points on the spec's
+  // ECP5 device with yosys + nextpnr-ecp5; sweeps/stage_pnr.h): `pnr: true`
+  // runs it, and a point whose flow cannot run fails; `pnr: optional` shows
+  // such a point as "not run, optional" and leaves it ok.
+  bool stage4_pnr = false, stage4_pnr_optional = false;
+  int64_t stage4_seed = 1;             // nextpnr's placement seed
+  double stage4_timeout_s = 3 * 3600;  // per design
 };
 
 /// The most points one run lists (a grid, or random samples): each is held

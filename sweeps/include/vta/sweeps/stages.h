@@ -6,6 +6,8 @@
 //   2  systemc: compile and run timing-only on the SystemC cycle model
 //   3  verify: values on, output bit-exact against the integer reference,
 //      and (optionally) the RTL on Verilator for cycle agreement
+//   4  pnr: place and route on an ECP5 device, nextpnr's Fmax against the
+//      clock (stage_pnr.h)
 // The runner only schedules them (runner.h).
 #include <cstdint>
 #include <string>
@@ -20,7 +22,8 @@
 
 namespace vta::sweeps {
 
-constexpr int kStageConfig = 0, kStageAnalytic = 1, kStageSystemC = 2, kStageVerify = 3;
+constexpr int kStageConfig = 0, kStageAnalytic = 1, kStageSystemC = 2, kStageVerify = 3, kStagePnr = 4;
+constexpr int kStages = 5;
 const char* stage_name(int stage);
 
 struct LayerRow {
@@ -32,7 +35,7 @@ struct LayerRow {
 
 /// One check of stage 3: "bit-exact" (the SystemC model's output against the
 /// integer reference) or "rtl" (the verilator backend: same output and
-/// cycles as SystemC).
+/// cycles as SystemC); or stage 4's "pnr" (nextpnr's Fmax reaches clock.mhz).
 struct Check {
   std::string name;
   std::string outcome;  // passed, failed, not run, optional (an optional check that did not run)

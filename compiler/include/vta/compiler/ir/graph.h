@@ -17,6 +17,8 @@
 #include <utility>
 #include <vector>
 
+#include "vta/compiler/ir/shared_vector.h"
+
 namespace vta::compiler {
 
 enum class Op {
@@ -116,8 +118,8 @@ struct Node {
 
   // Conv2d / Dense
   int64_t kernel = 1, stride = 1, pad = 0, groups = 1;
-  std::vector<int8_t> weight;  // O x (I/groups) x K x K
-  std::vector<int32_t> bias;   // O
+  SharedVector<int8_t> weight;  // O x (I/groups) x K x K (shared between copies of the graph until written)
+  std::vector<int32_t> bias;    // O
   // Requantization (Conv2d, Dense, Add, AvgPool, GlobalAvgPool)
   int shift = 0;
   bool relu = false;
