@@ -30,7 +30,8 @@ std::string pareto_table_html(const std::vector<ParetoRow>& rows, const std::vec
                               const SweepSpec* spec);
 
 /// The funnel: labels (each with its count) and counts of the points
-/// visited, invalid by reason, valid, and ok at stages 1, 2 and 3; colors
+/// visited, invalid by reason, valid, and ok at stages 1, 2 and 3 (and 4
+/// when the store has stage-4 results); colors
 /// mark the invalid bars; reasons: [reason, points] in full.
 nlohmann::ordered_json funnel_data(const std::vector<StoredPoint>& points);
 
