@@ -390,14 +390,14 @@ TEST(SweepStore, ResultColumnsFollowTheMetricTable) {
                 &cols, nullptr),
             SQLITE_OK);
   sqlite3_close(h);
-  std::vector<std::string> want = {"point_key", "stage", "stage_name", "status", "error", "check"};
-  int newest = 2;
+  std::vector<std::string> want = {"point_key", "stage", "stage_name", "status", "error", "verify_status"};
+  int newest = 3;
   for (const MetricInfo& m : metrics())
     if (m.column == 1) want.push_back(m.name);
   for (const char* c : {"metrics", "wall_s", "finished"}) want.push_back(c);
   for (int v = 2; v <= kSchemaVersion; ++v)
     for (const MetricInfo& m : metrics())
-      if (m.column == v) want.push_back(m.name), newest = v;
+      if (m.column == v) want.push_back(m.name), newest = std::max(newest, v);
   EXPECT_EQ(cols, want);
   EXPECT_EQ(kSchemaVersion, newest);
   EXPECT_EQ(metric_names().front(), "cycles");
@@ -423,7 +423,9 @@ TEST(SweepRunner, EnergyIsAStageTwoObjectiveAndVersion1StoresUpgrade) {
   sqlite3* h = nullptr;
   ASSERT_EQ(sqlite3_open(db.c_str(), &h), SQLITE_OK);
   // (Without the columns of every version after 1: metrics.def's.)
-  std::string to_v1 = "ALTER TABLE layers DROP COLUMN energy_uj; UPDATE sweep SET schema_version = 1;";
+  std::string to_v1 =
+      "ALTER TABLE layers DROP COLUMN energy_uj; UPDATE sweep SET schema_version = 1; DROP VIEW points_wide; "
+      "ALTER TABLE results RENAME COLUMN verify_status TO \"check\";";
   for (const MetricInfo& m : metrics())
     if (m.column >= 2) to_v1 += std::string(" ALTER TABLE results DROP COLUMN ") + m.name + ";";
   ASSERT_EQ(sqlite3_exec(h, to_v1.c_str(), nullptr, nullptr, nullptr), SQLITE_OK) << sqlite3_errmsg(h);
@@ -474,6 +476,91 @@ const char* kSmallSweep =
     "  - knob: gemm.pipeline_depth\n    range: {from: 4, to: 9}\n"
     "constraints:\n  - \"buffers.inp + buffers.wgt + buffers.acc + buffers.uop <= 512KiB\"\n"
     "objectives:\n  - minimize: cycles\n  - maximize: gops\n";
+
+// Column names of a query over `db`, and its first row's SQLite types.
+std::pair<std::vector<std::string>, std::vector<std::string>> columns_and_types(const std::string& db,
+                                                                                const std::string& sql) {
+  sqlite3* h = nullptr;
+  EXPECT_EQ(sqlite3_open(db.c_str(), &h), SQLITE_OK);
+  sqlite3_stmt* q = nullptr;
+  EXPECT_EQ(sqlite3_prepare_v2(h, sql.c_str(), -1, &q, nullptr), SQLITE_OK) << sqlite3_errmsg(h);
+  std::vector<std::string> names, types;
+  if (q && sqlite3_step(q) == SQLITE_ROW)
+    for (int c = 0; c < sqlite3_column_count(q); ++c) {
+      names.push_back(sqlite3_column_name(q, c));
+      const int t = sqlite3_column_type(q, c);
+      types.push_back(t == SQLITE_INTEGER ? "integer"
+                      : t == SQLITE_FLOAT ? "real"
+                      : t == SQLITE_TEXT  ? "text"
+                                          : "null");
+    }
+  sqlite3_finalize(q);
+  sqlite3_close(h);
+  return {names, types};
+}
+
+// The wide table for analysis: the view points_wide and `sweep export --csv`
+// have one header, typed knob columns (sizes in bytes), every metric and
+// estimate column (dsp, fmax_mhz) as a column, no column named by an SQL
+// keyword; a store of schema version 2 (its `check` column) is upgraded.
+TEST(SweepStore, WideViewAndCsvAreTypedAndShareAHeader) {
+  const auto dir = sweep_dir("wide");
+  const std::string spec = write_spec(dir, "s.yaml", kSmallSweep);
+  const std::string db = (dir / "s.db").string();
+  ASSERT_EQ(run_vta("sweep run -q --max-stage 1 " + spec + " --db " + db).code, 0);
+  const auto csv = run_vta("sweep export --csv " + db);
+  ASSERT_EQ(csv.code, 0) << csv.out;
+  const std::string head = csv.out.substr(0, csv.out.find('\n'));
+  EXPECT_TRUE(
+      head.starts_with("point_key,idx,network,config_hash,clock.mhz,buffers.inp,gemm.pipeline_depth,stage,"
+                       "stage_name,status,error,verify_status,cycles,"))
+      << head;
+  const auto [names, types] =
+      columns_and_types(db, "SELECT * FROM points_wide WHERE stage = 1 AND \"buffers.inp\" = 32768 LIMIT 1");
+  std::string joined;
+  for (const auto& n : names) joined += (joined.empty() ? "" : ",") + n;
+  // The CSV is the view, then the metrics a stage records beyond metrics.def and the estimate (stage 0's).
+  EXPECT_EQ(joined + ",mac_units", head) << "the view and the CSV share one header";
+  std::map<std::string, std::string> type;
+  for (size_t c = 0; c < names.size(); ++c) {
+    type[names[c]] = types[c];
+    EXPECT_EQ(sqlite3_keyword_check(names[c].c_str(), static_cast<int>(names[c].size())), 0)
+        << names[c] << " is an SQL keyword";
+  }
+  for (const char* c : {"idx", "clock.mhz", "buffers.inp", "gemm.pipeline_depth", "stage"})
+    EXPECT_EQ(type[c], "integer") << c;
+  for (const char* c : {"cycles", "time_ms", "dsp", "lut", "fmax_mhz", "util"}) EXPECT_EQ(type[c], "real") << c;
+  // The CSV's row of that point: 32KiB as bytes, the clock as a number.
+  EXPECT_TRUE(
+      std::regex_search(csv.out, std::regex("\n[0-9a-f]+/lenet5,[0-9]+,lenet5,[0-9a-f]+,(250|333),32768,[4-9],1,"
+                                            "analytic,ok,,,[0-9.]+,")))
+      << csv.out.substr(0, 2000);
+  EXPECT_EQ(std::count(csv.out.begin(), csv.out.end(), '\n'), 1 + 36 + 24);
+  // Back to schema version 2, as an older vta wrote it (`check`, layers with
+  // rowids, no view): the next open upgrades it.
+  const std::string layers = run_vta("sweep export --json --layers " + db).out;
+  sqlite3* h = nullptr;
+  ASSERT_EQ(sqlite3_open(db.c_str(), &h), SQLITE_OK);
+  ASSERT_EQ(sqlite3_exec(h,
+                         "DROP VIEW points_wide; ALTER TABLE results RENAME COLUMN verify_status TO \"check\"; "
+                         "CREATE TABLE old_layers AS SELECT * FROM layers; DROP TABLE layers; "
+                         "ALTER TABLE old_layers RENAME TO layers; UPDATE sweep SET schema_version = 2;",
+                         nullptr, nullptr, nullptr),
+            SQLITE_OK)
+      << sqlite3_errmsg(h);
+  sqlite3_close(h);
+  const auto again = run_vta("sweep export --csv " + db);
+  ASSERT_EQ(again.code, 0) << again.out;
+  EXPECT_EQ(again.out, csv.out);
+  EXPECT_EQ(columns_and_types(db, "SELECT verify_status FROM results LIMIT 1").first.size(), 1u);
+  EXPECT_EQ(run_vta("sweep export --json --layers " + db).out, layers);
+  const auto sql = columns_and_types(db, "SELECT sql FROM sqlite_master WHERE name = 'layers'");
+  EXPECT_EQ(sql.second, std::vector<std::string>{"text"});
+  EXPECT_EQ(columns_and_types(db, "SELECT 1 FROM sqlite_master WHERE name = 'layers' AND sql LIKE '%WITHOUT ROWID'")
+                .first.size(),
+            1u)
+      << "layers is a WITHOUT ROWID table from version 3 on";
+}
 
 // Evolve over two networks: deterministic for a seed, within its budget
 // (population x (generations + 1) designs), every visited design run on
@@ -648,6 +735,9 @@ TEST(SweepRunner, AShardWhoseCreationWasInterruptedIsNotBegun) {
   EXPECT_TRUE(std::regex_search(status.out, std::regex("\\n1 +0 +0 +0 +0 +no store"))) << status.out;
   const auto merged = run_vta("sweep merge " + shards.string() + " -o " + (dir / "m.sqlite").string());
   ASSERT_EQ(merged.code, 0) << merged.out;
+  // A merged store gets the typed view too (merge copies the tables; the view comes from the spec).
+  EXPECT_EQ(columns_and_types((dir / "m.sqlite").string(), "SELECT \"buffers.inp\" FROM points_wide").second,
+            std::vector<std::string>{"integer"});
   const auto rerun = run_vta("sweep run -q " + spec + " --shard 1/2 --max-stage 1 --db " + s1);
   ASSERT_EQ(rerun.code, 0) << rerun.out;
   EXPECT_TRUE(store_created(s1));
@@ -689,12 +779,14 @@ TEST(SweepRunner, CrashingAndHangingPointsAreRecordedAndTheSweepGoesOn) {
   EXPECT_NE(h.out.find("23 ok, 0 invalid, 0 failed, 1 timed out"), std::string::npos) << h.out;
 }
 
-// Draws `html` in headless Chromium and returns the <body> attributes the page sets.
-std::map<std::string, std::string> draw(const std::string& html) {
+// Draws `html` in headless Chromium in a 1400-px window and returns the
+// <body> attributes the page sets (`fragment`: the URL's, e.g. "#check-sort").
+std::map<std::string, std::string> draw(const std::string& html, const std::string& fragment = "") {
   if (system("command -v chromium > /dev/null 2>&1") != 0) return {};
   const std::string cmd =
-      "chromium --headless --no-sandbox --disable-gpu --virtual-time-budget=5000 --dump-dom file://" + html +
-      " 2>/dev/null";
+      "chromium --headless --no-sandbox --disable-gpu --window-size=1400,3000 --virtual-time-budget=5000 "
+      "--dump-dom 'file://" +
+      html + fragment + "' 2>/dev/null";
   FILE* p = popen(cmd.c_str(), "r");
   std::string dom;
   char buf[65536];
@@ -713,29 +805,55 @@ std::map<std::string, std::string> draw(const std::string& html) {
   return attrs;
 }
 
-void expect_every_plot_drew(const std::string& html, int at_least) {
-  const auto a = draw(html);
+// Every plot drew, every axis has a title, nothing is wider than 1400 px,
+// and (with `sortable_tables`) every column of the sortable tables sorts.
+void expect_every_plot_drew(const std::string& html, int at_least, int sortable_tables = 0) {
+  const auto a = draw(html, sortable_tables ? "#check-sort" : "");
   if (a.empty() && system("command -v chromium > /dev/null 2>&1") != 0) GTEST_SKIP() << "chromium is not installed";
   ASSERT_TRUE(a.count("data-charts")) << "the page's script did not finish: " << html;
   EXPECT_EQ(a.at("data-errors"), "");
   EXPECT_GE(std::stoi(a.at("data-charts")), at_least);
   EXPECT_EQ(a.at("data-drawn"), a.at("data-canvases")) << "a canvas stayed empty";
   EXPECT_EQ(a.at("data-charts"), a.at("data-canvases"));
+  EXPECT_EQ(a.at("data-untitled"), "") << "axes without a title";
+  EXPECT_EQ(a.at("data-overflow"), "") << "wider than the 1400-px window";
+  if (sortable_tables) {
+    EXPECT_GE(std::stoi(a.count("data-sorted") ? a.at("data-sorted") : "0"), 2 * sortable_tables);
+  }
 }
 
+// Three objectives (one scatter per pair), a sortable Pareto table of real
+// columns, the funnel on a log scale with the invalid points by reason, and
+// a spec name that is markup, which must reach the page as text.
 TEST(SweepReport, SweepReportDrawsEveryPlot) {
   const auto dir = sweep_dir("report");
-  const std::string spec =
-      write_spec(dir, "s.yaml", std::string(kSmallSweep) + "funnel:\n  stage2: {top_k: 3}\n  stage3: {top_k: 1}\n");
+  std::string text =
+      std::string(kSmallSweep) + "  - minimize: dram_bytes\nfunnel:\n  stage2: {top_k: 3}\n  stage3: {top_k: 1}\n";
+  text.replace(text.find("name: small"), 11, "name: \"</script><img src=x onerror=alert(1)>\"");
+  const std::string spec = write_spec(dir, "s.yaml", text);
   const std::string db = (dir / "s.db").string(), html = (dir / "report.html").string();
   ASSERT_EQ(run_vta("sweep run -q " + spec + " --db " + db).code, 0);
   const auto r = run_vta("sweep report " + db + " -o " + html);
   ASSERT_EQ(r.code, 0) << r.out;
-  // funnel + one Pareto scatter + layer bars of >= 1 Pareto point + heat map
-  expect_every_plot_drew(html, 4);
-  // The stage-1 error over every VTA layer result, as sweeps/README.md quotes it.
+  // funnel + 3 Pareto scatters (3 pairs of objectives) + layer bars of >= 1 Pareto point + heat map
+  expect_every_plot_drew(html, 6, 1);
   std::ifstream f(html);
   const std::string page((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+  EXPECT_EQ(page.find("<img"), std::string::npos) << "the spec name reached the page as markup";
+  EXPECT_NE(page.find("<h1>Sweep &lt;/script&gt;&lt;img src=x onerror=alert(1)&gt;</h1>"), std::string::npos);
+  EXPECT_NE(page.find("type: 'logarithmic'"), std::string::npos);
+  // 12 designs whose 64KiB INP cannot be encoded: one bar, numbers left out of the reason.
+  EXPECT_TRUE(std::regex_search(page, std::regex("\"invalid: [^\"]*cannot be encoded[^\"]*\\(12\\)\"")))
+      << "no invalid-by-reason bar";
+  // Each knob a column (clock.mhz among them: no second clock column), each objective, Fmax, resources.
+  EXPECT_NE(page.find("<table class=\"sortable\"><thead><tr><th title=\"index in the design space\">point</th>"
+                      "<th>clock.<wbr>mhz</th><th>buffers.<wbr>inp</th><th>gemm.<wbr>pipeline_<wbr>depth</th>"
+                      "<th title=\"lower is better\">cycles &#8595;</th>"),
+            std::string::npos);
+  EXPECT_EQ(page.find("<th>clock MHz</th>"), std::string::npos);
+  EXPECT_NE(page.find("<th title=\"the estimate's Fmax\">fmax_<wbr>mhz</th><th>lut</th>"), std::string::npos);
+  EXPECT_NE(page.find("<pre>vta run --model lenet5 -c "), std::string::npos) << "no reproduce line";
+  // The stage-1 error over every VTA layer result, as sweeps/README.md quotes it.
   EXPECT_TRUE(
       std::regex_search(page, std::regex("Over all [0-9]+ VTA layer results: \\|error\\| [0-9.]+ % at the median, "
                                          "[0-9.]+ % at the 90th percentile, [0-9.]+ % at worst")))

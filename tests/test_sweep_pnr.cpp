@@ -13,6 +13,7 @@
 #include "env_guard.h"
 #include "run_cli.h"
 #include "sweep_test_util.h"
+#include "vta/sweeps/html.h"
 #include "vta/sweeps/runner.h"
 #include "vta/sweeps/spec.h"
 #include "vta/sweeps/stage_pnr.h"
@@ -95,6 +96,9 @@ TEST(SweepPnr, EachFinalistIsMeasuredAgainstItsClockOnceAndResumed) {
   EXPECT_EQ(r.at(4).check, "pnr: passed (nextpnr's Fmax 40.00 MHz on LFE5U-85F seed 3 meets clock.mhz 30)");
   EXPECT_EQ(r.at(8).status, "invalid");
   EXPECT_EQ(r.at(8).error, "nextpnr's Fmax 20.00 MHz on LFE5U-85F seed 3 is below clock.mhz 30");
+  // The report's funnel has stage 4's bar.
+  EXPECT_NE(sweep_report_html(Store(db, false), {}).find("stage 4 placed and routed, clock met (1)"),
+            std::string::npos);
   // The driver was asked for the spec's part, clock and seed, once per design.
   std::ifstream calls(dir / "pnr" / "calls.txt");
   std::string first;

@@ -241,6 +241,34 @@ TEST(UntrustedHtml, NoStringCanEndOrSwallowThePageScript) {
   EXPECT_HAS(page, "<title>t &lt;b&gt;</title>");
 }
 
+// A sweep whose network file and knob value are markup (an ONNX file named
+// `</script><img ...>.onnx`, an `opencl.platform` axis value): the report,
+// which shows both in headings, tables, hover labels and the reproduce
+// line, carries them as text only, and the CSV keeps them as one field.
+TEST(UntrustedHtml, ASweepReportShowsMarkupNetworksAndKnobValuesAsText) {
+  const fs::path d = test_dir();
+  const std::string evil = "</script><img src=x onerror=alert(1)>";
+  fs::create_directories(d / "<");  // the '/' of "</script>" is a folder's
+  vta::compiler::export_onnx(vta::compiler::build_zoo("lenet5"), (d / (evil + ".onnx")).string());
+  const fs::path spec = write(d / "s.yaml", "base: vta-1x16x16\nnetworks:\n  - onnx: \"" + evil +
+                                                ".onnx\"\naxes:\n  - knob: opencl.platform\n    values: [\"" + evil +
+                                                "\", plain]\nobjectives:\n  - minimize: cycles\n  - maximize: gops\n");
+  const std::string db = (d / "s.db").string(), html = (d / "r.html").string();
+  const CliResult r = run_vta("sweep run -q --max-stage 1 " + spec.string() + " --db " + db);
+  ASSERT_EQ(r.code, 0) << r.out;
+  ASSERT_EQ(run_vta("sweep report " + db + " -o " + html).code, 0);
+  const std::string page = slurp(html);
+  EXPECT_EQ(page.find("<img"), std::string::npos) << "markup from the store reached the page";
+  EXPECT_HAS(page, "&lt;/script&gt;&lt;img src=x onerror=alert(1)&gt;</td>");  // the knob's table cell
+  EXPECT_HAS(page, "/&lt;/script&gt;&lt;img src=x onerror=alert(1)&gt;.onnx: 2 Pareto points");  // a heading
+  // The design's clock is a column of the Pareto table when no axis sweeps it: 100 MHz, vta-1x16x16's.
+  EXPECT_HAS(page, "<th>clock MHz</th>");
+  EXPECT_HAS(page, "<td data-v=\"100\">100</td>");
+  const CliResult csv = run_vta("sweep export --csv " + db);
+  ASSERT_EQ(csv.code, 0) << csv.out;
+  EXPECT_HAS(csv.out, "/</script><img src=x onerror=alert(1)>.onnx,");
+}
+
 // ---- Output paths ------------------------------------------------------------
 
 TEST(UntrustedOutputs, AnOnnxOutputNameIsNotAPath) {

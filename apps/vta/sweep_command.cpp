@@ -142,8 +142,8 @@ void add_sweep_command(CLI::App& app) {
       if (!ex->csv && !ex->json) fail("sweep export: give --csv or --json");
       if (ex->layers && !ex->json) fail("sweep export: --layers needs --json");
       const auto store = open_results(ex->db);
-      const auto points = store->load(ex->layers);
-      emit(ex->csv ? sweeps::export_csv(points) : sweeps::export_json(*store, points, ex->layers).dump(1) + "\n",
+      emit(ex->csv ? sweeps::export_csv(*store)
+                   : sweeps::export_json(*store, store->load(ex->layers), ex->layers).dump(1) + "\n",
            ex->out);
       return kExitOk;
     });

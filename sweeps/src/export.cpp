@@ -4,7 +4,6 @@
 
 #include <cmath>
 #include <map>
-#include <set>
 
 namespace vta::sweeps {
 
@@ -46,32 +45,23 @@ std::string status_text(const Store& s) {
   return out;
 }
 
-std::string export_csv(const std::vector<StoredPoint>& points) {
-  std::vector<std::string> knob_cols, metric_cols = metric_names();
-  std::set<std::string> seen_k, seen_m(metric_cols.begin(), metric_cols.end());
-  for (const auto& p : points) {
-    const auto knobs = nlohmann::ordered_json::parse(p.info.knobs);
-    for (auto it = knobs.begin(); it != knobs.end(); ++it)
-      if (seen_k.insert(it.key()).second) knob_cols.push_back(it.key());
-    for (const auto& [st, r] : p.stages)
-      for (const auto& [m, v] : r.metrics.values)
-        if (seen_m.insert(m).second) metric_cols.push_back(m);
-  }
-  std::string out = "point_key,index,network,config_hash";
-  for (const auto& k : knob_cols) out += "," + csv_field(k);
-  out += ",stage,stage_name,status,error,check";
-  for (const auto& m : metric_cols) out += "," + m;
-  out += ",wall_s\n";
-  for (const auto& p : points) {
-    const auto knobs = nlohmann::ordered_json::parse(p.info.knobs);
-    for (const auto& [st, r] : p.stages) {
-      out += fmt::format("{},{},{},{}", csv_field(p.info.key), p.info.index, csv_field(p.info.network),
-                         p.info.config_hash);
-      for (const auto& k : knob_cols) out += "," + csv_field(knobs.contains(k) ? knobs[k].get<std::string>() : "");
-      out += fmt::format(",{},{},{},{},{}", st, stage_name(st), r.status, csv_field(r.error), csv_field(r.check));
-      for (const auto& m : metric_cols) out += "," + num(r.metrics.get(m));
-      out += "," + num(r.wall_s) + "\n";
+std::string export_csv(const Store& s) {
+  const Store::Table t = s.wide();
+  std::string out;
+  for (size_t c = 0; c < t.columns.size(); ++c) out += (c ? "," : "") + csv_field(t.columns[c]);
+  out += "\n";
+  for (const auto& row : t.rows) {
+    for (size_t c = 0; c < row.size(); ++c) {
+      const nlohmann::json& v = row[c];
+      if (c) out += ",";
+      if (v.is_number_integer())
+        out += std::to_string(v.get<int64_t>());
+      else if (v.is_number())
+        out += num(v.get<double>());
+      else if (v.is_string())
+        out += csv_field(v.get<std::string>());
     }
+    out += "\n";
   }
   return out;
 }

@@ -56,9 +56,9 @@ if (DATA.layers.length) {
   });
   sets.push({type: 'line', label: 'cycles', data: DATA.layers.map(function (l) { return l.cycles; }), borderColor: '#000', pointRadius: 2});
   chart('layers', {type: 'bar', data: {labels: names, datasets: sets},
-                   options: {scales: {x: {stacked: true}, y: {stacked: true, title: {display: true, text: 'cycles'}}}}});
+                   options: {scales: {x: {stacked: true, title: {display: true, text: 'layer'}}, y: {stacked: true, title: {display: true, text: 'cycles'}}}}});
   chart('util', {type: 'bar', data: {labels: names, datasets: [{label: 'GEMM utilisation %', data: DATA.layers.map(function (l) { return l.util; }), backgroundColor: PALETTE[4]}]},
-                 options: {scales: {y: {min: 0, max: 100}}}});
+                 options: {scales: {x: {title: {display: true, text: 'layer'}}, y: {min: 0, max: 100, title: {display: true, text: 'GEMM utilisation %'}}}}});
 }
 )js";
   return html_page(fmt::format("{} on {}", r.network, r.config_name), body, d, script);

@@ -7,36 +7,16 @@
 #include <map>
 #include <set>
 
+#include "report_parts.h"
 #include "vta/isa/error.h"
 #include "vta/sweeps/export.h"
 #include "vta/sweeps/html.h"
 #include "vta/sweeps/pareto.h"
+#include "vta/sweeps/show.h"
 
 namespace vta::sweeps {
 
 namespace {
-
-// The stage-3 cell of a Pareto table: per check its name and a short
-// outcome (ok, FAILED, NOT RUN, optional), the details on hover (title);
-// a point whose stage failed before its checks shows its status.
-std::string checks_cell(const StageResult& r) {
-  const std::vector<Check> checks = parse_checks(r.check);
-  std::string cell, title;
-  for (const Check& k : checks) {
-    const std::string brief = k.outcome == "passed"     ? "ok"
-                              : k.outcome == "optional" ? "not run (optional)"
-                              : k.outcome == "not run"  ? "NOT RUN"
-                                                        : "FAILED";
-    cell += fmt::format("{}{} {}", cell.empty() ? "" : ", ", k.name, brief);
-    title += fmt::format("{}{}: {}{}", title.empty() ? "" : "\n", k.name, k.outcome,
-                         k.detail.empty() ? "" : " (" + k.detail + ")");
-  }
-  if (checks.empty()) {
-    cell = r.status;
-    title = r.error;
-  }
-  return fmt::format(" title=\"{}\">{}", xml_escape(title), xml_escape(cell));
-}
 
 // The objectives of the stored spec (the report needs nothing else of it).
 std::vector<Objective> stored_objectives(const std::string& spec_text) {
@@ -66,29 +46,23 @@ std::string pct(double v) { return std::isfinite(v) ? fmt::format("{:.1f}", v) :
 
 std::string sweep_report_html(const Store& store, const SweepReportOptions& o) {
   const auto info = store.info();
+  const auto spec = store.spec();  // for the clock and the run line of Pareto points; nullopt: a moved base
   const std::vector<StoredPoint> points = store.load(true);
   std::vector<Objective> objs = stored_objectives(info ? info->spec_text : "");
-  // Two axes for the scatter: the first two objectives, else the objective against DRAM bytes.
-  std::vector<Objective> axes2 = objs;
-  if (axes2.size() == 1) axes2.push_back({axes2[0].metric == "dram_bytes" ? "cycles" : "dram_bytes", false});
-  axes2.resize(2);
+  // The metrics plotted: every objective (one scatter per pair of them), else
+  // the one objective against DRAM bytes.
+  std::vector<Objective> axes = objs;
+  if (axes.size() == 1) axes.push_back({axes[0].metric == "dram_bytes" ? "cycles" : "dram_bytes", false});
 
   nlohmann::ordered_json d;
-  d["x"] = axes2[0].metric + (axes2[0].maximize ? " (higher is better)" : " (lower is better)");
-  d["y"] = axes2[1].metric + (axes2[1].maximize ? " (higher is better)" : " (lower is better)");
+  d["axes"] = nlohmann::ordered_json::array();
+  for (const auto& a : axes)
+    d["axes"].push_back(a.metric + (a.maximize ? " (higher is better)" : " (lower is better)"));
+  d["pairs"] = nlohmann::ordered_json::array();
+  for (size_t i = 0; i < axes.size(); ++i)
+    for (size_t j = i + 1; j < axes.size(); ++j) d["pairs"].push_back({i, j});
 
-  // The funnel.
-  int64_t visited = 0, valid = 0, s1 = 0, s2 = 0, s3 = 0;
-  for (const auto& p : points) {
-    ++visited;
-    auto ok = [&](int st) {
-      auto it = p.stages.find(st);
-      return it != p.stages.end() && it->second.status == "ok";
-    };
-    valid += ok(0), s1 += ok(1), s2 += ok(2), s3 += ok(3);
-  }
-  d["funnel"] = {{"labels", {"visited", "valid designs", "stage 1 analytic", "stage 2 SystemC", "stage 3 verified"}},
-                 {"counts", {visited, valid, s1, s2, s3}}};
+  d["funnel"] = funnel_data(points);
 
   // Per network: the Pareto front among the points measured at the highest
   // fidelity any of them reached (stage 2 when the funnel ran it: estimates
@@ -97,6 +71,11 @@ std::string sweep_report_html(const Store& store, const SweepReportOptions& o) {
   auto result_at = [](const StoredPoint& p, int st) -> const StageResult* {
     auto it = p.stages.find(st);
     return it != p.stages.end() && it->second.status == "ok" ? &it->second : nullptr;
+  };
+  auto values = [&](const StageResult& r) {
+    nlohmann::ordered_json v = nlohmann::ordered_json::array();
+    for (const auto& a : axes) v.push_back(r.metrics.get(a.metric));
+    return v;
   };
   std::map<std::string, std::vector<const StoredPoint*>> by_net;
   for (const auto& p : points)
@@ -118,40 +97,31 @@ std::string sweep_report_html(const Store& store, const SweepReportOptions& o) {
       if (result_at(*p, fs)) {
         ps.push_back(p);
       } else if (const StageResult* a = result_at(*p, kStageAnalytic)) {
-        nj["estimates"].push_back({{"x", a->metrics.get(axes2[0].metric)},
-                                   {"y", a->metrics.get(axes2[1].metric)},
-                                   {"label", p->info.knobs},
-                                   {"stage", 1}});
+        nj["estimates"].push_back({{"v", values(*a)}, {"label", knobs_label(p->info.knobs)}, {"stage", 1}});
       }
     }
     std::vector<std::vector<double>> rows;
     for (const auto* p : ps) rows.push_back(oriented(result_at(*p, fs)->metrics, objs));
-    const auto front = pareto_front(rows);
+    std::vector<size_t> front = pareto_front(rows);
     const std::set<size_t> on(front.begin(), front.end());
-    for (size_t i = 0; i < ps.size(); ++i) {
-      const StageResult* b = result_at(*ps[i], fs);
-      nj["points"].push_back({{"x", b->metrics.get(axes2[0].metric)},
-                              {"y", b->metrics.get(axes2[1].metric)},
+    for (size_t i = 0; i < ps.size(); ++i)
+      nj["points"].push_back({{"v", values(*result_at(*ps[i], fs))},
                               {"pareto", on.count(i) > 0},
                               {"stage", fs},
-                              {"label", ps[i]->info.knobs}});
-    }
+                              {"label", knobs_label(ps[i]->info.knobs)}});
     d["networks"].push_back(nj);
-    pareto_tables +=
-        fmt::format("<h3>{}: {} Pareto points of {} measured at stage {} ({})</h3>\n<table><tr><th class=l>knobs</th>",
-                    xml_escape(net), front.size(), ps.size(), fs, stage_name(fs));
-    for (const auto& ob : objs) pareto_tables += "<th>" + xml_escape(ob.metric) + "</th>";
-    pareto_tables += "<th class=l>stage 3 check</th></tr>\n";
+    // Best first in the first objective.
+    std::stable_sort(front.begin(), front.end(), [&](size_t a, size_t b) { return rows[a] < rows[b]; });
+    std::vector<ParetoRow> table;
     for (size_t i : front) {
-      const StageResult* b = result_at(*ps[i], fs);
-      pareto_tables += fmt::format("<tr><td class=l>{}</td>", xml_escape(ps[i]->info.knobs));
-      for (const auto& ob : objs) pareto_tables += fmt::format("<td>{:.6g}</td>", b->metrics.get(ob.metric));
-      auto v = ps[i]->stages.find(kStageVerify);
-      pareto_tables += v == ps[i]->stages.end() ? "<td class=l>no stage 3</td></tr>\n"
-                                                : "<td class=l" + checks_cell(v->second) + "</td></tr>\n";
+      table.push_back({ps[i], result_at(*ps[i], fs), nullptr, ""});
+      if (auto v = ps[i]->stages.find(kStageVerify); v != ps[i]->stages.end()) table.back().verify = &v->second;
+      if (spec) table.back().run = reproduce_line(*spec, ps[i]->info.index, net);
       pareto_points.push_back(ps[i]);
     }
-    pareto_tables += "</table>\n";
+    pareto_tables += fmt::format("<h3>{}: {} Pareto points of {} measured at stage {} ({})</h3>\n", xml_escape(net),
+                                 front.size(), ps.size(), fs, stage_name(fs));
+    pareto_tables += pareto_table_html(table, objs, spec ? &*spec : nullptr);
   }
 
   // Per-layer cycle bars of Pareto points measured on a cycle model.
@@ -161,7 +131,7 @@ std::string sweep_report_html(const Store& store, const SweepReportOptions& o) {
     auto it = p->stages.find(kStageVerify);
     if (it == p->stages.end() || it->second.status != "ok") it = p->stages.find(kStageSystemC);
     if (it == p->stages.end() || it->second.status != "ok") continue;
-    nlohmann::ordered_json lp{{"title", p->info.network + " " + p->info.knobs},
+    nlohmann::ordered_json lp{{"title", p->info.network + " " + knobs_label(p->info.knobs)},
                               {"layers", nlohmann::ordered_json::array()}};
     for (const auto& l : it->second.layers)
       if (l.device == "vta") lp["layers"].push_back({l.name, l.load, l.gemm, l.alu, l.store, l.stall, l.cycles});
@@ -260,15 +230,36 @@ std::string sweep_report_html(const Store& store, const SweepReportOptions& o) {
                     return xml_escape(s);
                   }());
   body +=
-      "<h2>Funnel</h2><p class=\"note\">Points each stage kept (stage 0 checks each design and the spec's "
-      "constraints; invalid designs are stored with the reason).</p><canvas id=\"funnel\" width=\"700\" "
-      "height=\"240\"></canvas>\n";
-  body +=
+      "<h2>Funnel</h2><p class=\"note\">Points each stage kept, on a log scale (stage 0 checks each design and "
+      "the spec's constraints; the invalid designs are broken down by the reason the store records, numbers "
+      "left out).</p><canvas id=\"funnel\" width=\"1100\" height=\"" +
+      std::to_string(60 + 28 * d["funnel"]["counts"].size()) + "\"></canvas>\n";
+  if (!d["funnel"]["reasons"].empty()) {
+    body += "<table><tr><th class=l>why designs are invalid (numbers left out)</th><th>points</th></tr>\n";
+    for (const auto& r : d["funnel"]["reasons"])
+      body += fmt::format("<tr><td class=l>{}</td><td>{}</td></tr>\n", xml_escape(r[0].get<std::string>()),
+                          r[1].get<int64_t>());
+    body += "</table>\n";
+  }
+  body += fmt::format(
       "<h2>Pareto front</h2><p class=\"note\">Each point at its best stage (the highest that finished); the "
-      "Pareto points over all objectives are drawn large. Hover a point for its knobs.</p>\n";
-  for (size_t i = 0; i < d["networks"].size(); ++i)
-    body += fmt::format("<canvas id=\"pareto{}\" width=\"900\" height=\"460\"></canvas>\n", i);
-  body += pareto_tables;
+      "Pareto points over all {} objectives are drawn large in every plot, one plot per pair of objectives "
+      "(a point that looks dominated in one pair is better in another objective). Hover a point for its "
+      "knobs.</p>\n",
+      objs.size());
+  const bool one_pair = d["pairs"].size() == 1;
+  for (size_t i = 0; i < d["networks"].size(); ++i) {
+    body += "<div class=\"plots\">\n";  // the pairs side by side (Chart.js makes each canvas a block)
+    for (size_t k = 0; k < d["pairs"].size(); ++k)
+      body += fmt::format("<canvas id=\"pareto{}_{}\" width=\"{}\" height=\"{}\"></canvas>\n", i, k,
+                          one_pair ? 900 : 430, one_pair ? 460 : 340);
+    body += "</div>\n";
+  }
+  body +=
+      "<p class=\"note\">The Pareto points: click a column's header to sort by it; <i>reproduce</i> holds the "
+      "point's knobs and the <code>vta run</code> line of its stage-2 cycles (<code>vta sweep show DB "
+      "POINT</code> writes its config).</p>\n" +
+      pareto_tables;
   body +=
       "<h2>Per-layer cycles of Pareto points</h2><p class=\"note\">Busy cycles per module on the cycle model "
       "(they overlap in time) and compute's token stalls.</p>\n";
@@ -276,41 +267,61 @@ std::string sweep_report_html(const Store& store, const SweepReportOptions& o) {
     body += fmt::format("<canvas id=\"layers{}\" width=\"1100\" height=\"320\"></canvas>\n", i);
   if (d["layer_points"].empty()) body += "<p class=\"note\">No Pareto point ran on a cycle model.</p>\n";
   body += "<h2>GEMM utilization heat map</h2>\n";
-  body += d.contains("heat") ? "<canvas id=\"heat\" width=\"900\" height=\"460\"></canvas>\n"
-                             : "<p class=\"note\">Needs two axes.</p>\n";
+  if (d.contains("heat")) {
+    double top = 0;
+    for (const auto& c : d["heat"]["cells"]) top = std::max(top, c[2].get<double>());
+    // The colour scale: the script's color() runs linearly between these two colours.
+    body += fmt::format(
+        "<canvas id=\"heat\" width=\"900\" height=\"460\"></canvas>\n<div class=\"scale\"><span>best GEMM "
+        "utilization %:</span> <span>0</span><span class=\"bar\" style=\"background: linear-gradient(to right, "
+        "rgb(255,120,80), rgb(0,220,140))\"></span><span>{:.1f}</span></div>\n",
+        top);
+  } else {
+    body += "<p class=\"note\">Needs two axes.</p>\n";
+  }
   body += "<h2>Stage-1 (analytical) error against stage 2 (SystemC)</h2>\n" + err_html;
 
   const std::string script = R"js(
-chart('funnel', {type: 'bar', data: {labels: DATA.funnel.labels, datasets: [{label: 'points', data: DATA.funnel.counts, backgroundColor: PALETTE[0]}]},
-                 options: {indexAxis: 'y', plugins: {legend: {display: false}}}});
+chart('funnel', {type: 'bar', data: {labels: DATA.funnel.labels, datasets: [{label: 'points', data: DATA.funnel.counts, backgroundColor: DATA.funnel.colors}]},
+                 options: {indexAxis: 'y', plugins: {legend: {display: false}},
+                           scales: {x: {type: 'logarithmic', min: 0.5, title: {display: true, text: 'points (log scale)'}},
+                                    y: {title: {display: true, text: 'funnel step'}}}}});
 DATA.networks.forEach(function (n, i) {
-  var mk = function (on) {
-    return n.points.filter(function (p) { return p.pareto === on; }).map(function (p) { return {x: p.x, y: p.y, label: p.label, stage: p.stage}; });
-  };
-  chart('pareto' + i, {type: 'scatter', data: {datasets: [
-      {label: n.name + ': Pareto', data: mk(true), backgroundColor: PALETTE[2], pointRadius: 6},
-      {label: n.name + ': other points (stage ' + n.stage + ')', data: mk(false), backgroundColor: 'rgba(78,121,167,0.35)', pointRadius: 3},
-      {label: n.name + ': stage-1 estimates only', data: n.estimates, backgroundColor: 'rgba(160,160,160,0.25)', pointRadius: 2}]},
-    options: {scales: {x: {title: {display: true, text: DATA.x}}, y: {title: {display: true, text: DATA.y}}},
-              plugins: {tooltip: {callbacks: {label: function (c) { return c.raw.label + ' (stage ' + c.raw.stage + ')'; }}}}}});
+  DATA.pairs.forEach(function (pr, k) {
+    var mk = function (list, on) {
+      return list.filter(function (p) { return on === null || p.pareto === on; })
+                 .map(function (p) { return {x: p.v[pr[0]], y: p.v[pr[1]], label: p.label, stage: p.stage}; });
+    };
+    chart('pareto' + i + '_' + k, {type: 'scatter', data: {datasets: [
+        {label: 'Pareto', data: mk(n.points, true), backgroundColor: PALETTE[2], pointRadius: 6},
+        {label: 'other points (stage ' + n.stage + ')', data: mk(n.points, false), backgroundColor: 'rgba(78,121,167,0.35)', pointRadius: 3},
+        {label: 'stage-1 estimates only', data: mk(n.estimates, null), backgroundColor: 'rgba(160,160,160,0.25)', pointRadius: 2}]},
+      options: {scales: {x: {title: {display: true, text: DATA.axes[pr[0]]}}, y: {title: {display: true, text: DATA.axes[pr[1]]}}},
+                plugins: {title: {display: true, text: n.name},
+                          tooltip: {callbacks: {label: function (c) { return c.raw.label + ' (stage ' + c.raw.stage + ')'; }}}}}});
+  });
 });
 DATA.layer_points.forEach(function (lp, i) {
   var names = lp.layers.map(function (l) { return l[0]; });
   var parts = ['load', 'gemm', 'alu', 'store', 'stall'];
   var sets = parts.map(function (p, k) { return {label: p, data: lp.layers.map(function (l) { return l[k + 1]; }), backgroundColor: PALETTE[k], stack: 's'}; });
   chart('layers' + i, {type: 'bar', data: {labels: names, datasets: sets},
-                       options: {plugins: {title: {display: true, text: lp.title}}, scales: {x: {stacked: true}, y: {stacked: true}}}});
+                       options: {plugins: {title: {display: true, text: lp.title}},
+                                 scales: {x: {stacked: true, title: {display: true, text: 'layer'}},
+                                          y: {stacked: true, title: {display: true, text: 'busy cycles'}}}}});
 });
 if (DATA.heat) {
   var h = DATA.heat, max = 0;
   h.cells.forEach(function (c) { max = Math.max(max, c[2]); });
   var color = function (v) { var t = max > 0 ? v / max : 0; return 'rgba(' + Math.round(255 * (1 - t)) + ',' + Math.round(120 + 100 * t) + ',' + Math.round(80 + 60 * t) + ',0.95)'; };
+  // One tick per axis value, labelled with it.
+  var ticks = function (names) { return function (axis) { axis.ticks = names.map(function (_, i) { return {value: i}; }); }; };
   chart('heat', {type: 'scatter', data: {datasets: [{label: 'best GEMM utilization % (' + h.x + ' x ' + h.y + ')',
       data: h.cells.map(function (c) { return {x: c[0], y: c[1], v: c[2]}; }),
       backgroundColor: h.cells.map(function (c) { return color(c[2]); }), pointStyle: 'rect',
       pointRadius: Math.max(6, Math.min(40, 300 / Math.max(h.xs.length, h.ys.length)))}]},
-    options: {scales: {x: {min: -0.5, max: h.xs.length - 0.5, title: {display: true, text: h.x}, ticks: {stepSize: 1, callback: function (v) { return h.xs[v]; }}},
-                       y: {min: -0.5, max: h.ys.length - 0.5, title: {display: true, text: h.y}, ticks: {stepSize: 1, callback: function (v) { return h.ys[v]; }}}},
+    options: {scales: {x: {min: -0.5, max: h.xs.length - 0.5, title: {display: true, text: h.x}, afterBuildTicks: ticks(h.xs), ticks: {callback: function (v) { return h.xs[v]; }}},
+                       y: {min: -0.5, max: h.ys.length - 0.5, title: {display: true, text: h.y}, afterBuildTicks: ticks(h.ys), ticks: {callback: function (v) { return h.ys[v]; }}}},
               plugins: {tooltip: {callbacks: {label: function (c) { return h.x + '=' + h.xs[c.raw.x] + ', ' + h.y + '=' + h.ys[c.raw.y] + ': ' + c.raw.v.toFixed(1) + ' %'; }}}}}});
 }
 )js";

@@ -54,7 +54,22 @@ std::string network_words(const NetworkSpec& n) {
   return w;
 }
 
+const NetworkSpec* find_network(const SweepSpec& spec, const std::string& key) {
+  for (const auto& n : spec.networks)
+    if (n.key() == key) return &n;
+  return nullptr;
+}
+
 }  // namespace
+
+std::string reproduce_line(const SweepSpec& spec, int64_t index, const std::string& network) {
+  const NetworkSpec* net = find_network(spec, network);
+  if (!net) return "";
+  std::string run = "vta run " + network_words(*net) + " -c " + word(spec.base);
+  for (const auto& [k, v] : Space(spec).overrides(index)) run += " --set " + word(k + "=" + v);
+  if (spec.funnel.tune > 0) run += fmt::format(" --tune {}", spec.funnel.tune);
+  return run + " -b systemc --timing-only";
+}
 
 std::string point_name(const std::string& base_name, const std::vector<std::pair<std::string, std::string>>& knobs) {
   std::string n = base_name;
@@ -101,14 +116,9 @@ std::string show_point(const Store& store, const std::string& point, const std::
     if (!r.check.empty()) out += ", check: " + one_line(r.check);
     out += "\n";
   }
-  const NetworkSpec* net = nullptr;
-  for (const auto& n : spec.networks)
-    if (n.key() == p.info.network) net = &n;
-  if (net) {
-    std::string run = "vta run " + network_words(*net) + " -c " + word(spec.base);
-    for (const auto& [k, v] : set) run += " --set " + word(k + "=" + v);
-    if (spec.funnel.tune > 0) run += fmt::format(" --tune {}", spec.funnel.tune);
-    out += "# Stage 2's cycles: " + one_line(run) + " -b systemc --timing-only\n";
+  if (const std::string run = reproduce_line(spec, p.info.index, p.info.network); !run.empty()) {
+    const NetworkSpec* net = find_network(spec, p.info.network);
+    out += "# Stage 2's cycles: " + one_line(run) + "\n";
     out += "# With this file as the config: vta run " + one_line(network_words(*net)) + " -c FILE.yaml -b systemc\n";
   }
   return out + to_yaml(c);

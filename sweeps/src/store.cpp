@@ -15,6 +15,7 @@
 #include "vta/isa/io_guard.h"
 #include "vta/isa/path_probe.h"
 #include "vta/sweeps/metrics.h"
+#include "vta/sweeps/wide.h"
 
 namespace vta::sweeps {
 
@@ -39,6 +40,15 @@ std::vector<std::string> later_metric_columns() {
   return v;
 }
 
+// The layers table's columns (with energy_uj, since version 2). WITHOUT
+// ROWID since version 3: the rows live in their primary key's B-tree, which
+// before was a second copy of each key (a third of a store's bytes).
+constexpr const char* kLayersTable = R"sql(
+  point_key TEXT NOT NULL, stage INTEGER NOT NULL, layer INTEGER NOT NULL,
+  name TEXT, op TEXT, device TEXT, macs INTEGER,
+  cycles REAL, load REAL, gemm REAL, alu REAL, store REAL, stall REAL, dram_bytes REAL, energy_uj REAL,
+  PRIMARY KEY(point_key, stage, layer))sql";
+
 std::string schema() {
   std::string results_v1, results_later;
   for (const auto& c : metric_columns(1)) results_v1 += fmt::format("{} REAL, ", c);
@@ -53,22 +63,26 @@ CREATE TABLE IF NOT EXISTS points(
   config_hash TEXT, knobs TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS results(
   point_key TEXT NOT NULL, stage INTEGER NOT NULL, stage_name TEXT NOT NULL,
-  status TEXT NOT NULL, error TEXT, "check" TEXT,
+  status TEXT NOT NULL, error TEXT, verify_status TEXT,
   {}metrics TEXT NOT NULL, wall_s REAL, finished TEXT NOT NULL{},
   PRIMARY KEY(point_key, stage));
-CREATE TABLE IF NOT EXISTS layers(
-  point_key TEXT NOT NULL, stage INTEGER NOT NULL, layer INTEGER NOT NULL,
-  name TEXT, op TEXT, device TEXT, macs INTEGER,
-  cycles REAL, load REAL, gemm REAL, alu REAL, store REAL, stall REAL, dram_bytes REAL, energy_uj REAL,
-  PRIMARY KEY(point_key, stage, layer));
+CREATE TABLE IF NOT EXISTS layers({}) WITHOUT ROWID;
 )sql",
-                     results_v1, results_later);
+                     results_v1, results_later, kLayersTable);
 }
 
 // From schema version `version` - 1 to `version`: the metric columns of that
-// version, appended; version 2 also gave layers their energy.
+// version, appended; version 2 also gave layers their energy, version 3
+// renamed the column `check` (an SQL keyword) to verify_status and made
+// layers a WITHOUT ROWID table (copied over).
 std::string migration_to(int version) {
   std::string sql;
+  if (version == 3)
+    sql += fmt::format(
+        "ALTER TABLE results RENAME COLUMN \"check\" TO verify_status;\n"
+        "CREATE TABLE layers_v3({}) WITHOUT ROWID;\nINSERT INTO layers_v3 SELECT * FROM layers;\n"
+        "DROP TABLE layers;\nALTER TABLE layers_v3 RENAME TO layers;\n",
+        kLayersTable);
   for (const auto& c : metric_columns(version)) sql += fmt::format("ALTER TABLE results ADD COLUMN {} REAL;\n", c);
   if (version == 2) sql += "ALTER TABLE layers ADD COLUMN energy_uj REAL;\n";
   sql += fmt::format("UPDATE sweep SET schema_version = {} WHERE id = 1;\n", version);
@@ -212,6 +226,7 @@ Store::Store(const std::string& path, bool create) : impl_(std::make_unique<Impl
     migrate_from(i->schema_version);
   if (auto i = info(); i && i->schema_version != kSchemaVersion)
     fail("{}: results store of schema version {}, this vta reads version {}", path, i->schema_version, kSchemaVersion);
+  if (sqlite3_db_readonly(impl_->db->getHandle(), "main") != 1) ensure_wide_view();
   // Every row's JSON columns, before anything is taken from the store: a
   // resumed sweep would otherwise count damaged rows as done, and a merge
   // would copy them.
@@ -258,9 +273,13 @@ bool store_created(const std::string& path) {
 void Store::migrate_from(int version) {
   try {
     SQLite::Transaction t(*impl_->db, SQLite::TransactionBehavior::IMMEDIATE);
-    SQLite::Statement q(*impl_->db, "SELECT schema_version FROM sweep WHERE id = 1");
-    // Re-read inside the transaction: another process may have migrated it meanwhile.
-    const int now = q.executeStep() ? q.getColumn(0).getInt() : kSchemaVersion;
+    // Re-read inside the transaction: another process may have migrated it
+    // meanwhile. (The statement ends before the migration: DROP TABLE waits
+    // for no reader.)
+    const int now = [&] {
+      SQLite::Statement q(*impl_->db, "SELECT schema_version FROM sweep WHERE id = 1");
+      return q.executeStep() ? q.getColumn(0).getInt() : kSchemaVersion;
+    }();
     for (int v = now + 1; v <= kSchemaVersion; ++v) impl_->db->exec(migration_to(v));
     t.commit();
   } catch (const SQLite::Exception& e) {
@@ -289,17 +308,23 @@ std::optional<SweepInfo> Store::info() const {
 
 namespace {
 
-// The first part of result_basis() in which the stored spec and `spec`
-// differ; "the spec" when the stored one no longer loads (its base file
-// moved, say), "" when none differs.
-std::string changed_part(const SweepInfo& stored, const SweepSpec& spec) {
-  std::vector<std::pair<std::string, std::string>> before;
+// The stored spec, its base resolved against the spec's folder; nullopt when
+// it no longer loads (its base file moved, say).
+std::optional<SweepSpec> stored_spec(const SweepInfo& stored) {
   try {
     const std::string dir = std::filesystem::path(stored.spec_source).parent_path().string();
-    before = result_basis(load_spec_text(stored.spec_text, stored.spec_source, dir.empty() ? "." : dir));
+    return load_spec_text(stored.spec_text, stored.spec_source, dir.empty() ? "." : dir);
   } catch (const vta::Error&) {
-    return "the spec";
+    return std::nullopt;
   }
+}
+
+// The first part of result_basis() in which the stored spec and `spec`
+// differ; "the spec" when the stored one no longer loads, "" when none differs.
+std::string changed_part(const SweepInfo& stored, const SweepSpec& spec) {
+  const auto spec_before = stored_spec(stored);
+  if (!spec_before) return "the spec";
+  const auto before = result_basis(*spec_before);
   const auto after = result_basis(spec);
   for (size_t k = 0; k < before.size(); ++k)
     if (before[k].second != after[k].second) return before[k].first;
@@ -341,7 +366,91 @@ bool Store::begin(const SweepSpec& spec, const std::string& tool) {
   }
   if (auto i = info(); i && i->spec_text != spec.text)  // another process began it first
     fail("{}: holds sweep '{}' of another spec ({})", path_, i->name, i->spec_source);
+  ensure_wide_view();
   return false;
+}
+
+std::optional<SweepSpec> Store::spec() const {
+  const auto i = info();
+  return i ? stored_spec(*i) : std::nullopt;
+}
+
+void Store::ensure_wide_view() {
+  auto has_view = [&] {
+    SQLite::Statement q(*impl_->db, "SELECT count(*) FROM sqlite_master WHERE type = 'view' AND name = 'points_wide'");
+    q.executeStep();
+    return q.getColumn(0).getInt() > 0;
+  };
+  try {
+    if (has_view()) return;
+    const auto s = spec();
+    if (!s) return;  // wide() reads the knobs as stored
+    const std::string create = "CREATE VIEW IF NOT EXISTS points_wide AS " + wide_select(&*s, {});
+    // Another process may be writing (two runners starting on one store):
+    // take the write lock first, and retry where SQLite answers BUSY at once.
+    for (int attempt = 0;; ++attempt) {
+      try {
+        impl_->db->exec("BEGIN IMMEDIATE");
+        impl_->db->exec(create);
+        impl_->db->exec("COMMIT");
+        return;
+      } catch (const SQLite::Exception& e) {
+        const int code = e.getErrorCode() & 0xff;
+        if (sqlite3_get_autocommit(impl_->db->getHandle()) == 0) impl_->db->exec("ROLLBACK");
+        if ((code != SQLITE_BUSY && code != SQLITE_LOCKED) || attempt >= 3000) throw;
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+      }
+    }
+  } catch (const SQLite::Exception& e) {
+    fail("{}: cannot write the results store: {}", path_, e.what());
+  }
+}
+
+Store::Table Store::wide() const {
+  Table t;
+  try {
+    std::string select = "SELECT * FROM points_wide";
+    SQLite::Statement has(*impl_->db,
+                          "SELECT count(*) FROM sqlite_master WHERE type = 'view' AND name = 'points_wide'");
+    has.executeStep();
+    if (has.getColumn(0).getInt() == 0) {
+      const auto i = info();
+      const auto spec = i ? stored_spec(*i) : std::nullopt;
+      std::vector<std::string> keys;
+      if (!spec) {
+        SQLite::Statement k(*impl_->db, "SELECT knobs FROM points ORDER BY idx LIMIT 1");
+        if (k.executeStep()) {
+          const auto j = nlohmann::ordered_json::parse(k.getColumn(0).getString());
+          for (auto it = j.begin(); it != j.end(); ++it) keys.push_back(it.key());
+        }
+      }
+      select = wide_select(spec ? &*spec : nullptr, keys);
+    }
+    std::vector<std::string> others;  // metrics beyond metrics.def and the estimate's columns
+    SQLite::Statement keys(*impl_->db,
+                           "SELECT DISTINCT j.key FROM results, json_each(results.metrics) AS j ORDER BY 1");
+    while (keys.executeStep())
+      if (const std::string k = keys.getColumn(0).getString(); !is_metric(k)) others.push_back(k);
+    SQLite::Statement q(*impl_->db, with_other_metrics(select, others));
+    for (int c = 0; c < q.getColumnCount(); ++c) t.columns.emplace_back(q.getColumnName(c));
+    while (q.executeStep()) {
+      auto& row = t.rows.emplace_back();
+      for (int c = 0; c < q.getColumnCount(); ++c) {
+        const SQLite::Column v = q.getColumn(c);
+        if (v.isNull())
+          row.emplace_back(nullptr);
+        else if (v.isInteger())
+          row.emplace_back(v.getInt64());
+        else if (v.isFloat())
+          row.emplace_back(v.getDouble());
+        else
+          row.emplace_back(v.getString());
+      }
+    }
+  } catch (const SQLite::Exception& e) {
+    fail("{}: cannot read the results store: {}", path_, e.what());
+  }
+  return t;
 }
 
 void Store::put(const PointInfo& p, const StageResult& r) { put_many({{p, r}}); }
@@ -355,7 +464,7 @@ void Store::put_many(const std::vector<std::pair<PointInfo, StageResult>>& rows)
                          "VALUES (?, ?, ?, ?, ?)");
     // The results columns by name, in the table's order.
     const std::vector<std::string> v1 = metric_columns(1), later = later_metric_columns();
-    std::string cols = "point_key, stage, stage_name, status, error, \"check\"";
+    std::string cols = "point_key, stage, stage_name, status, error, verify_status";
     for (const auto& c : v1) cols += ", " + c;
     cols += ", metrics, wall_s, finished";
     for (const auto& c : later) cols += ", " + c;
@@ -457,6 +566,7 @@ int64_t Store::merge_from(const std::string& other) {
       t.commit();
     }
     impl_->db->exec("DETACH DATABASE src");
+    ensure_wide_view();
     return added;
   } catch (const SQLite::Exception& e) {
     try {
@@ -470,7 +580,8 @@ int64_t Store::merge_from(const std::string& other) {
 std::map<std::string, std::map<int, StageResult>> Store::results(bool with_layers) const {
   std::map<std::string, std::map<int, StageResult>> out;
   try {
-    SQLite::Statement q(*impl_->db, "SELECT point_key, stage, status, error, \"check\", metrics, wall_s FROM results");
+    SQLite::Statement q(*impl_->db,
+                        "SELECT point_key, stage, status, error, verify_status, metrics, wall_s FROM results");
     while (q.executeStep()) {
       StageResult r;
       r.stage = q.getColumn(1).getInt();

@@ -15,9 +15,10 @@ const StageResult* best_result(const StoredPoint& p);
 
 /// Points done / invalid / failed / timed out per stage, as text.
 std::string status_text(const Store& s);
-/// One row per point and stage: key, index, network, config hash, every axis
-/// knob as a column, stage, status, error, check, every metric, wall time.
-std::string export_csv(const std::vector<StoredPoint>& points);
+/// The wide table (sweeps/wide.h: one typed row per point and stage, the
+/// header of the view points_wide, then any other metric the store holds)
+/// as CSV: numbers as numbers, null empty.
+std::string export_csv(const Store& s);
 /// {"sweep": {...}, "points": [{key, index, network, config_hash, knobs, stages: {...}}]}.
 nlohmann::ordered_json export_json(const Store& s, const std::vector<StoredPoint>& points, bool layers);
 

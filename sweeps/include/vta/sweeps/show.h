@@ -20,4 +20,9 @@ std::string show_point(const Store& store, const std::string& point, const std::
 /// set as KEY=VALUE ("vta-1x16x16 gemm.pipeline_depth=11 clock.mhz=333").
 std::string point_name(const std::string& base_name, const std::vector<std::pair<std::string, std::string>>& knobs);
 
+/// The `vta run` line that reproduces the stage-2 cycles of point `index`
+/// on the network whose key is `network` (the line `show_point` gives), or
+/// "" when the spec has no such network.
+std::string reproduce_line(const SweepSpec& spec, int64_t index, const std::string& network);
+
 }  // namespace vta::sweeps

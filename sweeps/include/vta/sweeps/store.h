@@ -18,11 +18,12 @@
 
 namespace vta::sweeps {
 
-// 1: the first; 2: energy_uj in results and layers; later versions: the
+// 1: the first; 2: energy_uj in results and layers; 3: results' `check`
+// renamed verify_status (`check` is an SQL keyword); later versions: the
 // metric columns that metrics.def gives them. A store of an older version is
 // upgraded in place when opened, one version at a time.
 constexpr int kSchemaVersion = [] {
-  int v = 2;
+  int v = 3;
 #define VTA_METRIC(name, from, column, expr, doc) v = column > v ? column : v;
 #include "vta/sweeps/metrics.def"
 #undef VTA_METRIC
@@ -71,6 +72,9 @@ class Store {
   /// the first part that differs.
   bool begin(const SweepSpec& spec, const std::string& tool);
   std::optional<SweepInfo> info() const;
+  /// The stored spec, loaded (its base resolved against the spec's folder);
+  /// nullopt for an empty store or a spec that no longer loads (a moved base).
+  std::optional<SweepSpec> spec() const;
 
   /// (point_key, stage) pairs already stored.
   std::map<std::string, std::map<int, StageResult>> results(bool with_layers) const;
@@ -86,11 +90,22 @@ class Store {
   int64_t merge_from(const std::string& other);
   /// Every point with its stage results.
   std::vector<StoredPoint> load(bool with_layers) const;
+  /// A query's result: column names, and rows of cells (null, a number or text).
+  struct Table {
+    std::vector<std::string> columns;
+    std::vector<std::vector<nlohmann::json>> rows;
+  };
+  /// The wide table of the store (sweeps/wide.h), as the view points_wide
+  /// holds it, then a column for each other metric the store holds
+  /// (with_other_metrics); also for a store that cannot be written (and so
+  /// lacks the view, when an older vta made it).
+  Table wide() const;
   const std::string& path() const { return path_; }
 
  private:
   struct Impl;
   void migrate_from(int version);  // schema version `version` -> kSchemaVersion, in place
+  void ensure_wide_view();         // creates points_wide when the store has a sweep and lacks it
   std::unique_ptr<Impl> impl_;
   std::string path_;
 };
