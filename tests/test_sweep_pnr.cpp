@@ -96,9 +96,11 @@ TEST(SweepPnr, EachFinalistIsMeasuredAgainstItsClockOnceAndResumed) {
   EXPECT_EQ(r.at(4).check, "pnr: passed (nextpnr's Fmax 40.00 MHz on LFE5U-85F seed 3 meets clock.mhz 30)");
   EXPECT_EQ(r.at(8).status, "invalid");
   EXPECT_EQ(r.at(8).error, "nextpnr's Fmax 20.00 MHz on LFE5U-85F seed 3 is below clock.mhz 30");
-  // The report's funnel has stage 4's bar.
-  EXPECT_NE(sweep_report_html(Store(db, false), {}).find("stage 4 placed and routed, clock met (1)"),
-            std::string::npos);
+  // The report's funnel has stage 4's bar, and the Pareto table each point's place and route beside stage 3.
+  const std::string page = sweep_report_html(Store(db, false), {});
+  EXPECT_NE(page.find("stage 4 placed and routed, clock met (1)"), std::string::npos);
+  EXPECT_NE(page.find(">bit-exact ok, pnr ok</td>"), std::string::npos);
+  EXPECT_NE(page.find(">bit-exact ok, pnr FAILED</td>"), std::string::npos);
   // The driver was asked for the spec's part, clock and seed, once per design.
   std::ifstream calls(dir / "pnr" / "calls.txt");
   std::string first;

@@ -18,11 +18,14 @@ namespace vta::sweeps {
 
 namespace {
 
-// The stage-3 cell of a Pareto table: per check its name and a short
-// outcome (ok, FAILED, NOT RUN, optional), the details on hover (title);
-// a point whose stage failed before its checks shows its status.
-std::string checks_cell(const StageResult& r) {
-  const std::vector<Check> checks = parse_checks(r.check);
+// The checks cell of a Pareto table (stage 3's, then stage 4's place and
+// route when it ran): per check its name and a short outcome (ok, FAILED,
+// NOT RUN, optional), the details on hover (title); a point whose stage 3
+// failed before its checks shows its status.
+std::string checks_cell(const StageResult& r, const StageResult* pnr) {
+  std::vector<Check> checks = parse_checks(r.check);
+  if (pnr)
+    for (Check& k : parse_checks(pnr->check)) checks.push_back(std::move(k));
   std::string cell, title;
   for (const Check& k : checks) {
     const std::string brief = k.outcome == "passed"     ? "ok"
@@ -96,7 +99,7 @@ std::string pareto_table_html(const std::vector<ParetoRow>& rows, const std::vec
   if (clock_column) h += "<th>clock MHz</th>";
   h += "<th title=\"the estimate's Fmax\">" + header("fmax_mhz") + "</th>";
   for (const auto& r : resources) h += "<th>" + std::string(r) + "</th>";
-  h += "<th class=l>stage 3 checks</th><th class=l>reproduce</th></tr></thead><tbody>\n";
+  h += "<th class=l>checks (stages 3, 4)</th><th class=l>reproduce</th></tr></thead><tbody>\n";
   for (const auto& row : rows) {
     const auto knobs = nlohmann::ordered_json::parse(row.point->info.knobs);
     h += fmt::format("<tr><td data-v=\"{}\">{}</td>", row.point->info.index, row.point->info.index);
@@ -117,7 +120,7 @@ std::string pareto_table_html(const std::vector<ParetoRow>& rows, const std::vec
     }
     h += num_cell(row.result->metrics.get("fmax_mhz"));
     for (const auto& r : resources) h += num_cell(row.result->metrics.get(r));
-    h += row.verify ? checks_cell(*row.verify) : "<td class=l>no stage 3</td>";
+    h += row.verify ? checks_cell(*row.verify, row.pnr) : "<td class=l>no stage 3</td>";
     h += fmt::format(
         "<td class=l><details><summary>knobs, run</summary><pre>{}</pre><pre>{}</pre></details></td></tr>\n",
         xml_escape(knobs.dump(1)), xml_escape(row.run.empty() ? "(the spec no longer loads)" : row.run));

@@ -13,16 +13,18 @@
 namespace vta::sweeps {
 
 /// One row of a Pareto table: the point, its result at the front's stage,
-/// its stage-3 result (or null) and the `vta run` line that reproduces it.
+/// its stage-3 and stage-4 results (or null) and the `vta run` line that
+/// reproduces it.
 struct ParetoRow {
   const StoredPoint* point;
   const StageResult* result;
   const StageResult* verify;
   std::string run;
+  const StageResult* pnr = nullptr;
 };
 
 /// The Pareto table: one column per swept knob, per objective, the clock and
-/// the Fmax estimate, each resource any row uses, the stage-3 checks, and a
+/// the Fmax estimate, each resource any row uses, the stage-3 and stage-4 checks, and a
 /// details element with the knob JSON and the run line; numeric cells carry
 /// their value for the page's click-to-sort (class "sortable", html.h).
 /// `spec` null (a moved base): no clock column.

@@ -116,6 +116,7 @@ std::string sweep_report_html(const Store& store, const SweepReportOptions& o) {
     for (size_t i : front) {
       table.push_back({ps[i], result_at(*ps[i], fs), nullptr, ""});
       if (auto v = ps[i]->stages.find(kStageVerify); v != ps[i]->stages.end()) table.back().verify = &v->second;
+      if (auto v = ps[i]->stages.find(kStagePnr); v != ps[i]->stages.end()) table.back().pnr = &v->second;
       if (spec) table.back().run = reproduce_line(*spec, ps[i]->info.index, net);
       pareto_points.push_back(ps[i]);
     }
