@@ -22,7 +22,7 @@
 module vta_concurrent #(
     parameter int B = 8,
     parameter int KB = 2,   // banks (vta_pkg::ACC_BANKS), a power of two
-    parameter int BA = 10,  // index bits within a bank
+    parameter int BA = vta_pkg::LOG_ACC_BUFF_DEPTH - $clog2(KB),  // index bits within a bank
     parameter int GE = 0,   // registers inside the GEMM's MAC array
     parameter int KU = B > 4 ? B / 4 : 1,  // UOP elements a DMA beat writes
     parameter int ACC_W = vta_pkg::BATCH * vta_pkg::BLOCK_OUT * 32  // ACC element bits
@@ -77,11 +77,6 @@ module vta_concurrent #(
   localparam int WA = vta_pkg::LOG_WGT_BUFF_DEPTH;
   localparam int IA = vta_pkg::LOG_INP_BUFF_DEPTH;
   localparam int LK = KB > 1 ? $clog2(KB) : 1;  // bank index bits
-`ifndef SYNTHESIS
-  if (KB < 2 || (1 << $clog2(KB)) != KB || BA + $clog2(KB) != CA) begin : g_bad_banks
-    $error("vta_concurrent: KB must be a power of two >= 2 and BA + log2(KB) the ACC index bits");
-  end
-`endif
 
   // ---- the two UOP copies (G's second read port is the scan's) ----
   logic g_uop_re, v_uop_re, sc_re;
