@@ -233,9 +233,18 @@ module vta_concurrent #(
   wire [31:0] f_end = `VTA_FIELD(UOP_END);
   wire [31:0] f_out = `VTA_FIELD(ITER_OUT);
   wire [31:0] f_in = `VTA_FIELD(ITER_IN);
-  // The last iteration's offsets (the factors are unsigned).
-  wire [31:0] d_off = (f_out - 1) * `VTA_FIELD(DST_FACTOR_OUT) + (f_in - 1) * `VTA_FIELD(DST_FACTOR_IN);
-  wire [31:0] s_off = (f_out - 1) * `VTA_FIELD(SRC_FACTOR_OUT) + (f_in - 1) * `VTA_FIELD(SRC_FACTOR_IN);
+  // The last iteration's offsets (the factors are unsigned), from the loop
+  // counts minus one in their fields' widths (a count of 0 has no banks:
+  // f_empty), so that each product is a field-wide multiply.
+  localparam int WO = vta_pkg::GEM_ITER_OUT_WIDTH > vta_pkg::ALU_ITER_OUT_WIDTH ? vta_pkg::GEM_ITER_OUT_WIDTH
+                                                                                : vta_pkg::ALU_ITER_OUT_WIDTH;
+  localparam int WI = vta_pkg::GEM_ITER_IN_WIDTH > vta_pkg::ALU_ITER_IN_WIDTH ? vta_pkg::GEM_ITER_IN_WIDTH
+                                                                              : vta_pkg::ALU_ITER_IN_WIDTH;
+  wire [WO-1:0] last_out = WO'(f_out - 1);
+  wire [WI-1:0] last_in = WI'(f_in - 1);
+  wire [31:0] d_off = 32'(last_out) * `VTA_FIELD(DST_FACTOR_OUT) + 32'(last_in) * `VTA_FIELD(DST_FACTOR_IN);
+  wire [31:0] s_off = 32'(last_out) * 32'(insn[vta_pkg::ALU_SRC_FACTOR_OUT_LSB+:vta_pkg::ALU_SRC_FACTOR_OUT_WIDTH]) +
+                      32'(last_in) * 32'(insn[vta_pkg::ALU_SRC_FACTOR_IN_LSB+:vta_pkg::ALU_SRC_FACTOR_IN_WIDTH]);
 `undef VTA_FIELD
   wire f_empty = f_bgn >= f_end || f_out == 0 || f_in == 0;
   wire f_vector = is_alu && !insn[vta_pkg::ALU_USE_IMM_LSB];
