@@ -121,7 +121,7 @@ TEST(Estimate, ConcurrentAluCostsLogicAndUopCopies) {
 
 // The knob's growth against yosys synth_xilinx (xc7) of rtl-tiny with and
 // without it (estimate/README.md, "Concurrent ALU": +985 LUT, +977 FF, +4
-// DSP, +1 BRAM36): LUT within 15 % (the bank muxes at a LUT a bit), FF
+// DSP, +1 BRAM36): LUT within 15 % (the estimate is 13 % high), FF
 // within 5 %, DSP and BRAM exact.
 TEST(Estimate, ConcurrentAluGrowthMatchesYosysOnRtlTiny) {
   const std::string tiny = std::string(VTA_SOURCE_DIR) + "/tests/configs/rtl-tiny.yaml";
