@@ -128,6 +128,23 @@ TEST(Battery, ConcurrentAluOnSystemc) {
 #ifdef VTA_WITH_VERILATOR
 TEST(Battery, FullOnVerilator) { expect_full_battery_passes("verilator"); }
 
+// alu.concurrent on the RTL (vta_concurrent.sv): every buffer equals the
+// golden model's after each program. vta-1x16x16 only: its model with the
+// knob is built on demand (the other presets' would cost a build each).
+TEST(Battery, ConcurrentAluOnVerilator) {
+  vta::test::use_test_rtl_cache();
+  vta::bringup::Options o;
+  o.backend = "verilator";
+  o.config = preset("vta-1x16x16", {{"alu.concurrent", "true"}});
+  o.conformance = false;
+  o.random = 40;
+  o.networks = {};
+  o.wave_dir = "";
+  const auto r = vta::bringup::run(o);
+  EXPECT_TRUE(r.passed()) << vta::bringup::summary(r);
+  EXPECT_GE(r.count(CaseResult::Status::PASS), 80u) << vta::bringup::summary(r);
+}
+
 TEST(Battery, FullOnSystemcRtl) { expect_full_battery_passes("systemc-rtl"); }
 
 // The GEMM two stages deeper than the ALU (tests/configs/rtl-deep.yaml: 8

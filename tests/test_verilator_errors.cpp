@@ -52,13 +52,6 @@ TEST(VerilatorErrors, ConfigsOutsideTheRtl) {
              "memory.pad_elems_per_cycle 1), config 'vta-1x16x16' has 2");
 }
 
-TEST(VerilatorErrors, ConcurrentAluIsNotInTheRtlYet) {
-  for (const char* b : {"verilator", "systemc-rtl"})
-    EXPECT_HAS(error_of(b, preset("vta-1x16x16", {{"alu.concurrent", "true"}})),
-               ": the RTL core runs GEMM and ALU one after the other; alu.concurrent = true is modelled by the "
-               "systemc backend only so far (config 'vta-1x16x16')");
-}
-
 TEST(VerilatorErrors, BusWiderThanTheRtlHandles) {
   EXPECT_HAS(error_of("verilator", preset("vta-1x16x16-pcie")),
              "no wider than an INP, WGT, ACC or OUT element (16 bytes here); config 'vta-1x16x16-pcie' has "

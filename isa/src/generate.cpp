@@ -12,6 +12,7 @@
 #include "vta/isa/control_chars.h"
 #include "vta/isa/error.h"
 #include "vta/isa/fields.h"
+#include "vta/isa/microarch.h"
 
 namespace vta::isa {
 
@@ -114,7 +115,9 @@ std::vector<PackageParam> package_params(const Config& c) {
       {"LOG_UOP_BUFF_DEPTH", d.log_uop_depth, "uop index bits"},
       {"LOG_INP_BUFF_DEPTH", d.log_inp_depth, "input index bits"},
       {"LOG_WGT_BUFF_DEPTH", d.log_wgt_depth, "weight index bits"},
-      {"LOG_ACC_BUFF_DEPTH", d.log_acc_depth, "accumulator index bits"}};
+      {"LOG_ACC_BUFF_DEPTH", d.log_acc_depth, "accumulator index bits"},
+      {"ACC_BANKS", c.alu.concurrent ? int64_t{kConcurrentAccBanks} : 1,
+       "ACC and OUT banks (kConcurrentAccBanks with alu.concurrent)"}};
   for (const auto& [name, v, doc] : derived) p.push_back({name, v, doc, PackageMatch::EXACT, ""});
   for (auto& k : marked_knobs(c, PackagePlace::EXT)) p.push_back(std::move(k));
   add_codes(p, opcodes(), "OPCODE", "opcode");

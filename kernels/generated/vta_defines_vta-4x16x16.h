@@ -14,6 +14,7 @@
 #define VTA_ALU_LATENCY 4  // tensor ALU latency
 #define VTA_ALU_II_IMM 1  // ALU initiation interval, immediate
 #define VTA_ALU_II_VECTOR 2  // ALU initiation interval, vector-vector
+#define VTA_ALU_CONCURRENT 0  // ALU pipe beside the GEMM pipe (docs/timing.md, Concurrent ALU)
 #define VTA_CMD_QUEUE_DEPTH 8  // command queue entries
 #define VTA_TOKEN_QUEUE_DEPTH 512  // dependency token queue entries
 #define VTA_BUS_WIDTH 128  // memory port width in bits
@@ -32,6 +33,7 @@
 #define VTA_LOG_INP_BUFF_DEPTH 11  // input index bits
 #define VTA_LOG_WGT_BUFF_DEPTH 10  // weight index bits
 #define VTA_LOG_ACC_BUFF_DEPTH 11  // accumulator index bits
+#define VTA_ACC_BANKS 1  // ACC and OUT banks (kConcurrentAccBanks with alu.concurrent)
 #define VTA_ALU_MUL_ENABLED 1  // ISA extension: ALU MUL
 #define VTA_ACC_8BIT_ENABLED 1  // ISA extension: ACC_8BIT loads
 #define VTA_OPCODE_LOAD 0  // opcode

@@ -73,6 +73,8 @@ std::string test_backend() {
   return b && *b ? b : "golden";
 }
 
+void use_test_rtl_cache() { ::setenv("VTA_RTL_CACHE", VTA_BINARY_DIR "/test-tmp/rtl-cache-tests", 0); }
+
 std::string conformance_dir() {
   if (const char* d = std::getenv("VTA_CONFORMANCE_DIR"); d && *d) return d;
   const std::string shipped = std::string(VTA_SOURCE_DIR) + "/tests/data/conformance/vectors";

@@ -104,6 +104,12 @@ std::string run_error(Backend& b, F&& build) {
 /// CMake registers those suites once per backend built (see tests/CMakeLists.txt).
 std::string test_backend();
 
+/// RTL models that a test builds on demand (a config no built-in model fits,
+/// e.g. alu.concurrent: sim/rtl/README.md, "Models on demand") go to the
+/// build tree's test-tmp/rtl-cache-tests, unless VTA_RTL_CACHE names a
+/// folder: built once for every test process, never in the user's cache.
+void use_test_rtl_cache();
+
 /// The conformance folder: VTA_CONFORMANCE_DIR, else the vectors shipped in
 /// tests/data/conformance; "" when neither exists.
 std::string conformance_dir();

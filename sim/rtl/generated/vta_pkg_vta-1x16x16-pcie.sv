@@ -13,6 +13,7 @@ package vta_pkg;
   localparam int ALU_LATENCY = 4;  // tensor ALU latency
   localparam int ALU_II_IMM = 1;  // ALU initiation interval, immediate
   localparam int ALU_II_VECTOR = 2;  // ALU initiation interval, vector-vector
+  localparam int ALU_CONCURRENT = 0;  // ALU pipe beside the GEMM pipe (docs/timing.md, Concurrent ALU)
   localparam int CMD_QUEUE_DEPTH = 8;  // command queue entries
   localparam int TOKEN_QUEUE_DEPTH = 512;  // dependency token queue entries
   localparam int BUS_WIDTH = 256;  // memory port width in bits
@@ -31,6 +32,7 @@ package vta_pkg;
   localparam int LOG_INP_BUFF_DEPTH = 11;  // input index bits
   localparam int LOG_WGT_BUFF_DEPTH = 10;  // weight index bits
   localparam int LOG_ACC_BUFF_DEPTH = 11;  // accumulator index bits
+  localparam int ACC_BANKS = 1;  // ACC and OUT banks (kConcurrentAccBanks with alu.concurrent)
   localparam int ALU_MUL_ENABLED = 1;  // ISA extension: ALU MUL
   localparam int ACC_8BIT_ENABLED = 1;  // ISA extension: ACC_8BIT loads
   localparam int OPCODE_LOAD = 0;  // opcode

@@ -80,7 +80,7 @@ struct PortIO<sc_core::sc_signal<sc_dt::sc_bv<W>>> {
   X(cfg_token_depth) X(cfg_max_burst) X(cfg_ii_imm) X(cfg_ii_vector) X(cfg_round_robin) X(arvalid)    \
   X(arready) X(araddr) X(arbeats) X(arid) X(rvalid) X(rdata) X(rid) X(rlast) X(awvalid) X(awaddr)     \
   X(awbeats) X(wvalid) X(wdata) X(wstrb) X(wlast) X(bvalid) X(dbg_dispatch) X(dbg_dispatch_idx)       \
-  X(dbg_issue) X(dbg_issue_idx) X(dbg_retire) X(dbg_busy) X(dbg_fetch_wait_mem)                       \
+  X(dbg_issue) X(dbg_issue_idx) X(dbg_retire) X(dbg_retire_alu) X(dbg_busy) X(dbg_fetch_wait_mem)     \
   X(dbg_fetch_wait_queue) X(dbg_head_valid) X(dbg_head_idx) X(dbg_tokens) X(dbg_fetched) X(dbg_rd_en) \
   X(dbg_rd_mem) X(dbg_rd_addr) X(dbg_rd_data)
 // clang-format on

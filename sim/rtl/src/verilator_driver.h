@@ -164,6 +164,7 @@ class Driver {
       if (const auto retire = static_cast<unsigned>(get(t_.dbg_retire)))
         for (unsigned m = 0; m < 3; ++m)
           if (retire >> m & 1) rec.retire(c, m);
+      if (get(t_.dbg_retire_alu)) rec.retire_alu(c);
       const bool wait_mem = get(t_.dbg_fetch_wait_mem);
       rec.count_fetch(wait_mem, get(t_.dbg_fetch_wait_queue));
       if (rec.finished()) {

@@ -20,7 +20,8 @@ Recorder::Recorder(const RunInputs& in)
     : in_(in),
       n_(static_cast<uint32_t>(in.program->insns.size())),
       watchdog_(kWatchdogCycles + in.timing->read_latency() + in.timing->write_latency()),
-      deadline_(watchdog_) {
+      deadline_(watchdog_),
+      concurrent_(in.config->alu.concurrent) {
   rec_.insns.assign(n_, sim::InsnRecord{});
 }
 
@@ -38,30 +39,75 @@ void Recorder::dispatch(uint64_t c, uint32_t idx) {
 
 void Recorder::issue(uint64_t c, unsigned m, uint32_t idx) {
   const model::Program& prog = *in_.program;
-  if (idx >= dispatched_ || static_cast<unsigned>(prog.module[idx]) != m || current_[m] >= 0)
+  const bool alu_pipe = concurrent_ && m == 1 && idx < n_ && prog.insns[idx].opcode() == Opcode::ALU;
+  int64_t& slot = alu_pipe ? current_alu_ : current_[m];
+  if (idx >= dispatched_ || static_cast<unsigned>(prog.module[idx]) != m || slot >= 0)
     fail_rtl(c, fmt::format("module {} issued instruction {} ({} dispatched; it runs on {}; {} in flight)",
                             model::module_name(static_cast<model::Module>(m)), idx, dispatched_,
-                            idx < n_ ? model::module_name(prog.module[idx]) : "no module", current_[m]));
-  in_.checker->check(prog.insns[idx], idx, *in_.dram);
+                            idx < n_ ? model::module_name(prog.module[idx]) : "no module", slot));
   sim::InsnRecord& r = rec_.insns[idx];
   r.start = c;
-  r.wait_token = c - std::min(c, std::max(r.avail, prev_end_[m]));
-  current_[m] = idx;
+  if (concurrent_ && m == 1)
+    issue_concurrent(c, idx, r);
+  else
+    r.wait_token = c - std::min(c, std::max(r.avail, prev_end_[m]));
+  in_.checker->check(prog.insns[idx], idx, *in_.dram);
+  slot = idx;
   uint64_t runs = 0;  // a GEMM or ALU shows no traffic while it runs
   if (prog.insns[idx].opcode() == Opcode::GEMM) runs = in_.timing->gemm_cycles(prog.insns[idx]);
   if (prog.insns[idx].opcode() == Opcode::ALU) runs = in_.timing->alu_cycles(prog.insns[idx]);
   deadline_ = std::max(deadline_, c + runs + watchdog_);
 }
 
-void Recorder::retire(uint64_t c, unsigned m) {
-  if (current_[m] < 0)
+// The wait stats of a compute instruction issued in cycle c with
+// alu.concurrent, as sim::Engine::run_compute_concurrent counts them: from
+// the cycle t1 the issue stage turned to it, C1 to C3 (wait_hazard), then
+// rule 4's tokens (wait_token).
+void Recorder::issue_concurrent(uint64_t c, uint32_t idx, sim::InsnRecord& r) {
+  const isa::Insn& insn = in_.program->insns[idx];
+  const uint64_t t1 = std::max(r.avail, c_loop_);
+  uint64_t ready = std::max(t1, c_all_end_);  // C3: both pipes drained
+  const auto op = insn.opcode();
+  if (op == Opcode::GEMM || op == Opcode::ALU) {
+    const int pipe = op == Opcode::GEMM ? 0 : 1;
+    const uint32_t banks = in_.timing->acc_banks(insn, in_.checker->uops());
+    ready = t1 + in_.timing->scan_cycles(insn);
+    if (pipe_last_[pipe] >= 0) ready = std::max(ready, rec_.insns[pipe_last_[pipe]].end);
+    const int64_t other = pipe_last_[1 - pipe];
+    if (other >= 0 && (pipe_banks_[1 - pipe] & banks) != 0) {
+      if ((pipe == 0 ? current_alu_ : current_[1]) == other)
+        fail_rtl(c, fmt::format("compute issued instruction {} beside instruction {} of the other pipe, which shares "
+                                "an ACC bank with it (docs/timing.md, C2)",
+                                idx, other));
+      ready = std::max(ready, rec_.insns[other].end);
+    }
+    pipe_last_[pipe] = idx;
+    pipe_banks_[pipe] = banks;
+    c_loop_ = c + 1;
+  }
+  ready = std::min(ready, c);
+  r.wait_hazard = ready - std::min(ready, t1);
+  r.wait_token = c - ready;
+}
+
+void Recorder::retire(uint64_t c, unsigned m) { finish(c, current_[m], m); }
+
+void Recorder::retire_alu(uint64_t c) { finish(c, current_alu_, 1); }
+
+void Recorder::finish(uint64_t c, int64_t& slot, unsigned m) {
+  if (slot < 0)
     fail_rtl(c, fmt::format("module {} retired with no instruction in flight",
                             model::module_name(static_cast<model::Module>(m))));
-  const auto idx = static_cast<uint32_t>(current_[m]);
-  current_[m] = -1;
+  const auto idx = static_cast<uint32_t>(slot);
+  slot = -1;
   sim::InsnRecord& r = rec_.insns[idx];
   r.end = c + 1;
   prev_end_[m] = r.end;
+  if (concurrent_ && m == 1) {
+    c_all_end_ = std::max(c_all_end_, r.end);
+    const auto op = in_.program->insns[idx].opcode();
+    if (op != Opcode::GEMM && op != Opcode::ALU) c_loop_ = r.end;  // C1: the next scan after a DMA instruction
+  }
   ++retired_;
   traffic(c);
   // DMA cycles not moving this instruction's own beats (docs/timing.md stats).

@@ -21,8 +21,11 @@ class Recorder {
   /// Module m issued instruction `idx` in cycle c. Throws the checker's
   /// error for an instruction the golden model would reject.
   void issue(uint64_t c, unsigned m, uint32_t idx);
-  /// Module m's current instruction completes at the end of cycle c.
+  /// Module m's current instruction completes at the end of cycle c (with
+  /// alu.concurrent, for compute: the GEMM pipe's or a DMA instruction's).
   void retire(uint64_t c, unsigned m);
+  /// alu.concurrent: the ALU pipe's instruction completes at the end of cycle c.
+  void retire_alu(uint64_t c);
   /// Memory traffic in cycle c (counts as progress for the watchdog).
   void traffic(uint64_t c) { deadline_ = std::max(deadline_, c + watchdog_); }
 
@@ -57,6 +60,17 @@ class Recorder {
   std::array<uint64_t, 3> prev_end_{};
   uint64_t quiet_ = 0;
   uint64_t watchdog_, deadline_;
+  // alu.concurrent (docs/timing.md, "Concurrent ALU"): the ALU pipe's
+  // instruction in flight (current_[1] holds the GEMM pipe's or a DMA
+  // instruction's), and what the issue stage's wait stats follow from.
+  bool concurrent_;
+  int64_t current_alu_ = -1;
+  std::array<int64_t, 2> pipe_last_{-1, -1};  // each pipe's last instruction
+  std::array<uint32_t, 2> pipe_banks_{};      // and its bank set
+  uint64_t c_loop_ = 0;                       // when the issue stage turns to the next instruction (C1)
+  uint64_t c_all_end_ = 0;                    // the latest end of a compute instruction
+  void issue_concurrent(uint64_t c, uint32_t idx, sim::InsnRecord& r);
+  void finish(uint64_t c, int64_t& slot, unsigned m);
 };
 
 }  // namespace vta::rtl

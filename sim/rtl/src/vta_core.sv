@@ -39,6 +39,7 @@ module vta_core (
     output logic [2:0]   dbg_issue,
     output logic [95:0]  dbg_issue_idx,
     output logic [2:0]   dbg_retire,
+    output logic         dbg_retire_alu,  // alu.concurrent: the ALU pipe completes (dbg_retire[1]: the rest)
     output logic [2:0]   dbg_busy,
     output logic         dbg_fetch_wait_mem,
     output logic         dbg_fetch_wait_queue,
@@ -70,6 +71,21 @@ module vta_core (
   logic round_robin;
   logic [2:0] retire;
   wire [1:0] n_retire = 2'(retire[0]) + 2'(retire[1]) + 2'(retire[2]);
+  logic [1:0] pipe_done;  // alu.concurrent: {V, G} complete (counted here, pushed by C4 below)
+  logic last_retire;      // the last instructions complete in this cycle
+  logic [31:0] n_done;
+  generate
+    if (vta_pkg::ALU_CONCURRENT == 0) begin : g_done_serial
+      // left == n_retire from left's comparisons with constants and a mux
+      // by the late n_retire (not an adder and a 32-bit comparison).
+      assign last_retire = n_retire == 2'd1 ? left == 1 : n_retire == 2'd2 ? left == 2 : n_retire == 2'd3 && left == 3;
+      assign n_done = 32'(n_retire);
+      wire unused_done = ^pipe_done;
+    end else begin : g_done_concurrent
+      assign n_done = 32'(n_retire) + 32'(pipe_done[0]) + 32'(pipe_done[1]);
+      assign last_retire = n_done != 0 && left == n_done;
+    end
+  endgenerate
   always_ff @(posedge clk) begin
     if (rst) begin
       running <= 1'b0;
@@ -88,10 +104,8 @@ module vta_core (
       round_robin <= cfg_round_robin;
     end else if (running) begin
       cycles <= cycles + 1;
-      left <= left - 32'(n_retire);
-      // left == n_retire from left's comparisons with constants and a mux
-      // by the late n_retire (not an adder and a 32-bit comparison).
-      if (n_retire == 2'd1 ? left == 1 : n_retire == 2'd2 ? left == 2 : n_retire == 2'd3 && left == 3) begin
+      left <= left - n_done;
+      if (last_retire) begin
         running <= 1'b0;
         done <= 1'b1;
       end
@@ -123,6 +137,9 @@ module vta_core (
   logic [31:0] tokens[4];
   logic [3:0] tok_pop, tok_push;
   logic [2:0] busy, one_cycle, tok_ok;
+  logic c_ready;            // compute: the head may issue as far as the module is concerned
+  logic [63:0] c4_pend;  // alu.concurrent: {C2S, C2L} pushes that issued GEMMs / ALUs have still to make
+  logic [63:0] c4_push;  // ... and that they make in this cycle (C4)
   logic [1:0] cur_push[3];  // {push_next, push_prev} of each module's running instruction
   /* verilator lint_off UNUSEDSIGNAL */
   function automatic logic is_one_cycle(input logic [127:0] i);
@@ -155,9 +172,10 @@ module vta_core (
     end
     tok_ok[0] = !(f_pop_next[0] && tokens[1] == 0) && !(f_push_next[0] && tokens[0] >= 32'(token_depth));
     tok_ok[1] = !(f_pop_prev[1] && tokens[0] == 0) && !(f_pop_next[1] && tokens[3] == 0) &&
-                !(f_push_prev[1] && tokens[1] >= 32'(token_depth)) && !(f_push_next[1] && tokens[2] >= 32'(token_depth));
+                !(f_push_prev[1] && tokens[1] + c4_pend[31:0] >= 32'(token_depth)) &&
+                !(f_push_next[1] && tokens[2] + c4_pend[63:32] >= 32'(token_depth));
     tok_ok[2] = !(f_pop_prev[2] && tokens[2] == 0) && !(f_push_prev[2] && tokens[3] >= 32'(token_depth));
-    for (int m = 0; m < 3; m++) pop[m] = running && head_valid[m] && !busy[m] && tok_ok[m];
+    for (int m = 0; m < 3; m++) pop[m] = running && head_valid[m] && (m == 1 ? c_ready : !busy[m]) && tok_ok[m];
     tok_pop[0] = pop[1] && f_pop_prev[1];
     tok_pop[1] = pop[0] && f_pop_next[0];
     tok_pop[2] = pop[2] && f_pop_prev[2];
@@ -181,12 +199,63 @@ module vta_core (
     for (int m = 0; m < 3; m++) if (pop[m]) cur_push[m] <= {f_push_next[m], f_push_prev[m]};
     for (int q = 0; q < 4; q++)
       if (clear) tokens[q] <= '0;
-      else tokens[q] <= tokens[q] + 32'(tok_push[q]) - 32'(tok_pop[q]);
+      else tokens[q] <= tokens[q] + 32'(tok_push[q]) + (q == 1 ? c4_push[31:0] : q == 2 ? c4_push[63:32] : 32'd0) -
+                        32'(tok_pop[q]);
   end
+
+  // C4 (docs/timing.md, "Concurrent ALU"): a GEMM's or ALU's pushes are made
+  // in program order, when it and every earlier compute instruction have
+  // completed. Each pipe runs one instruction at a time, so the only older
+  // instruction a completed one can wait for is the other pipe's in flight
+  // when it issued (blk); the pushes of those that wait are counted (wait_n)
+  // and made when that one completes. For rule 4's room check the compute
+  // module sees the tokens plus the pushes still to make (c4_pend).
+  generate
+    if (vta_pkg::ALU_CONCURRENT == 0) begin : g_c4_none
+      assign c4_pend = '0;
+      assign c4_push = '0;
+    end else begin : g_c4
+      wire [2:0] c_op = head[1][vta_pkg::MEM_OPCODE_LSB+:3];
+      wire [1:0] issue = {pop[1] && 32'(c_op) == vta_pkg::OPCODE_ALU, pop[1] && 32'(c_op) == vta_pkg::OPCODE_GEMM};
+      logic [1:0] infl, blk, ret;
+      logic [3:0] fl_push;   // [pipe*2 +: 2]: {push_next, push_prev} of each pipe's instruction in flight
+      logic [127:0] wait_n;  // [(pipe*2 + k)*32 +: 32], k 0: C2L, 1: C2S
+      always_comb begin
+        for (int p = 0; p < 2; p++) ret[p] = pipe_done[p] && (!blk[p] || pipe_done[1-p]);
+        c4_push = '0;
+        for (int k = 0; k < 2; k++)
+          for (int p = 0; p < 2; p++)
+            if (ret[p]) c4_push[k*32+:32] = c4_push[k*32+:32] + 32'(fl_push[p*2+k]) + wait_n[((1-p)*2+k)*32+:32];
+      end
+      always_ff @(posedge clk) begin
+        for (int p = 0; p < 2; p++) begin
+          if (clear) infl[p] <= 1'b0;
+          else if (issue[p]) infl[p] <= 1'b1;
+          else if (pipe_done[p]) infl[p] <= 1'b0;
+          if (issue[p]) begin
+            fl_push[p*2+:2] <= {f_push_next[1], f_push_prev[1]};
+            blk[p] <= infl[1-p] && !pipe_done[1-p];
+          end else if (ret[1-p]) begin
+            blk[p] <= 1'b0;
+          end
+          for (int k = 0; k < 2; k++)
+            if (clear || ret[1-p]) wait_n[(p*2+k)*32+:32] <= '0;
+            else if (pipe_done[p] && !ret[p])
+              wait_n[(p*2+k)*32+:32] <= wait_n[(p*2+k)*32+:32] + 32'(fl_push[p*2+k]);
+        end
+        for (int k = 0; k < 2; k++)
+          if (clear) c4_pend[k*32+:32] <= '0;
+          else
+            c4_pend[k*32+:32] <= c4_pend[k*32+:32] + 32'((|issue) && (k == 0 ? f_push_prev[1] : f_push_next[1])) -
+                                 c4_push[k*32+:32];
+      end
+    end
+  endgenerate
 
   assign dbg_issue = pop;
   assign dbg_issue_idx = {head[2][159:128], head[1][159:128], head[0][159:128]};
-  assign dbg_retire = retire;
+  assign dbg_retire = {retire[2], retire[1] || pipe_done[0], retire[0]};
+  assign dbg_retire_alu = pipe_done[1];
   assign dbg_busy = busy;
   assign dbg_head_valid = head_valid;
   assign dbg_head_idx = dbg_issue_idx;
@@ -212,16 +281,44 @@ module vta_core (
       .dbg_re(dbg_is && 32'(dbg_rd_mem) == vta_pkg::MEM_ID_WGT),
       .dbg_addr(vta_pkg::LOG_WGT_BUFF_DEPTH'(dbg_rd_addr)), .dbg_data(wgt_dbg));
 
-  // ---- OUT: written by compute, read by store ----
+  // ---- OUT: written by compute, read by store; ACC_BANKS banks (one
+  // without alu.concurrent), bank k the indices [k*H, (k+1)*H) ----
   localparam int OA = vta_pkg::LOG_ACC_BUFF_DEPTH;
-  logic out_we, out_re;
-  logic [OA-1:0] out_waddr, out_raddr;
-  logic [OUT_W-1:0] out_wdata, out_q, out_dbg;
-  logic [vta_pkg::OUT_ELEM_BYTES-1:0] out_wmask;
-  vta_ram #(.W(OUT_W), .DEPTH(vta_pkg::OUT_BUFF_DEPTH), .G(8), .NR(1)) u_out (
-      .clk, .we(out_we), .waddr(out_waddr), .wdata(out_wdata), .wmask(out_wmask), .re0(out_re),
-      .raddr0(out_raddr), .rdata0(out_q), .re1(1'b0), .raddr1('0), .rdata1(),
-      .dbg_re(dbg_is && 32'(dbg_rd_mem) == vta_pkg::MEM_ID_OUT), .dbg_addr(OA'(dbg_rd_addr)), .dbg_data(out_dbg));
+  localparam int KB = vta_pkg::ACC_BANKS;
+  localparam int BA = OA - $clog2(KB);
+  logic out_re;
+  localparam int OB = vta_pkg::OUT_ELEM_BYTES;
+  logic [KB-1:0] out_we;
+  logic [KB*BA-1:0] out_waddr;  // bank b's at [b*BA +: BA]
+  logic [OA-1:0] out_raddr;
+  logic [KB*OUT_W-1:0] out_wdata;
+  logic [OUT_W-1:0] out_q, out_dbg;
+  logic [KB*OB-1:0] out_wmask;
+  wire dbg_out = dbg_is && 32'(dbg_rd_mem) == vta_pkg::MEM_ID_OUT;
+  generate
+    if (KB == 1) begin : g_out
+      vta_ram #(.W(OUT_W), .DEPTH(vta_pkg::OUT_BUFF_DEPTH), .G(8), .NR(1)) u_out (
+          .clk, .we(out_we), .waddr(out_waddr), .wdata(out_wdata), .wmask(out_wmask), .re0(out_re),
+          .raddr0(out_raddr), .rdata0(out_q), .re1(1'b0), .raddr1('0), .rdata1(), .dbg_re(dbg_out),
+          .dbg_addr(OA'(dbg_rd_addr)), .dbg_data(out_dbg));
+    end else begin : g_out_banks
+      logic [OUT_W-1:0] bank_q[KB], bank_dbg[KB];
+      logic [OA-BA-1:0] rsel, dsel;
+      always_ff @(posedge clk) begin
+        if (out_re) rsel <= out_raddr[OA-1:BA];
+        if (dbg_out) dsel <= dbg_rd_addr[OA-1:BA];
+      end
+      assign out_q = bank_q[rsel];
+      assign out_dbg = bank_dbg[dsel];
+      for (genvar b = 0; b < KB; b++) begin : g_bank
+        vta_ram #(.W(OUT_W), .DEPTH(vta_pkg::OUT_BUFF_DEPTH / KB), .G(8), .NR(1)) u_out (
+            .clk, .we(out_we[b]), .waddr(out_waddr[b*BA+:BA]), .wdata(out_wdata[b*OUT_W+:OUT_W]),
+            .wmask(out_wmask[b*OB+:OB]), .re0(out_re),
+            .raddr0(out_raddr[BA-1:0]), .rdata0(bank_q[b]), .re1(1'b0), .raddr1('0), .rdata1(), .dbg_re(dbg_out),
+            .dbg_addr(dbg_rd_addr[BA-1:0]), .dbg_data(bank_dbg[b]));
+      end
+    end
+  endgenerate
 
   // ---- modules ----
   logic l_req, c_req;
@@ -235,13 +332,14 @@ module vta_core (
   logic [31:0] uop_dbg;
   logic [ACC_W-1:0] acc_dbg;
   vta_compute #(.B(B)) u_compute (
-      .clk, .clear, .start(start_mod[1]), .insn(head[1][127:0]), .max_burst, .ii_imm, .ii_vector,
+      .clk, .clear, .start(start_mod[1]), .insn(head[1][127:0]), .head_valid(head_valid[1]), .max_burst, .ii_imm,
+      .ii_vector,
       .req_valid(c_req), .req_addr(c_addr), .req_beats(c_beats), .grant(grant[2]), .beat_valid(beat[2]),
       .beat_data(rdata), .inp_re, .inp_addr(inp_raddr), .inp_q, .wgt_re, .wgt_addr(wgt_raddr), .wgt_q,
       .out_we, .out_waddr, .out_wdata, .out_wmask,
       .dbg_re_uop(dbg_is && 32'(dbg_rd_mem) == vta_pkg::MEM_ID_UOP),
       .dbg_re_acc(dbg_is && 32'(dbg_rd_mem) == vta_pkg::MEM_ID_ACC), .dbg_addr(dbg_rd_addr),
-      .dbg_uop(uop_dbg), .dbg_acc(acc_dbg), .busy(busy[1]), .retire(mod_retire[1]));
+      .dbg_uop(uop_dbg), .dbg_acc(acc_dbg), .busy(busy[1]), .ready(c_ready), .retire(mod_retire[1]), .pipe_done);
 
   vta_store #(.E(vta_pkg::OUT_ELEM_BYTES), .B(B), .AW(OA)) u_store (
       .clk, .clear, .start(start_mod[2]), .sram_base(head[2][vta_pkg::MEM_SRAM_BASE_LSB+:16]),
