@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 # torchvision's ResNet-18/50, MobileNet-v2/v3 (small) and EfficientNet-B0 with
 # seeded random weights at 1x3x64x64, exported to ONNX (opset 17, BatchNorm
-# folded by the exporter in eval mode) and quantized by ONNX Runtime's static
+# folded by the exporter in eval mode), pre-processed as ONNX Runtime
+# recommends (quant_pre_process: shape inference, and its basic graph
+# optimizations fold the exporter's Identity and Constant nodes) and quantized by ONNX Runtime's static
 # quantizer (QDQ, uint8 activations, int8 weights per tensor and per channel;
 # the same calibration as make_models.py). The outputs are tens of MB, so
 # they are not committed (issue 35; the results are in docs/onnx.md). Needs
@@ -17,6 +19,7 @@ import onnx
 import torch
 import torchvision
 from onnxruntime.quantization import QuantFormat, QuantType, quantize_static
+from onnxruntime.quantization.shape_inference import quant_pre_process
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from make_models import Reader  # noqa: E402
@@ -38,7 +41,15 @@ def main(out, nets):
     os.makedirs(out, exist_ok=True)
     for name in nets:
         fp = os.path.join(out, name + "_float.onnx")
-        export(name, fp)
+        export(name, fp + ".raw")
+        quant_pre_process(fp + ".raw", fp)
+        # onnxruntime 1.32's optimizer stamps ai.onnx.ml opset 5, which ONNX Runtime 1.17 refuses to load; no node
+        # uses the domain
+        model = onnx.load(fp)
+        keep = [o for o in model.opset_import if o.domain in ("", "ai.onnx")]
+        del model.opset_import[:]
+        model.opset_import.extend(keep)
+        onnx.save(model, fp)
         for tag, per_channel in (("u8", False), ("u8_pc", True)):
             path = os.path.join(out, f"tv_{name}_{tag}.onnx")
             quantize_static(fp, path, Reader(SHAPE, 2), quant_format=QuantFormat.QDQ, activation_type=QuantType.QUInt8,
