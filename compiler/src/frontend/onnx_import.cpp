@@ -251,7 +251,7 @@ class Importer : public OnnxReader {
   // weight's own type; per-channel ones must be equal (ONNX Runtime 1.17's
   // QLinearConv fails others: "zero point of per-channel filter must be same").
   std::vector<int32_t> weight_zero_points(const onnx::NodeProto& n, int k, bool uint8) const {
-    if (n.input_size() <= k || n.input(k).empty()) return {};
+    if (n.input_size() <= k || n.input(k).empty()) return uint8 ? std::vector<int32_t>{-128} : std::vector<int32_t>{};
     const auto& t = initializer(n, k);
     if (t.data_type() != (uint8 ? onnx::TensorProto::UINT8 : onnx::TensorProto::INT8))
       bad(n, fmt::format("zero point '{}' must be {} like the weight", t.name(), uint8 ? "uint8" : "int8"));
