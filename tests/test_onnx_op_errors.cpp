@@ -158,18 +158,21 @@ TEST(OnnxIntegerErrors, MultiplierTooLarge) {
   EXPECT_HAS(import_error(c.b), "requantization multiplier");
 }
 
-TEST(OnnxIntegerErrors, Uint8WeightsInQdqFormAreRefused) {
+// uint8 weights in QDQ form are taken (asymmetric weights, tests/test_onnx_qdq.cpp);
+// a zero point of the other 8-bit type is refused.
+TEST(OnnxIntegerErrors, Uint8WeightsWithAnInt8ZeroPointAreRefused) {
   OnnxBuilder b;
   b.input("x", U8, {1, 1, 2, 2});
   b.scalar("s", 0.5f);
   b.ints("w", U8, {1, 1, 1, 1}, {3});
+  b.ints("wz", I8, {}, {0});
   b.node("DequantizeLinear", {"x", "s"}, {"xf"});
-  b.node("DequantizeLinear", {"w", "s"}, {"wf"});
+  b.node("DequantizeLinear", {"w", "s", "wz"}, {"wf"});
   b.node("Conv", {"xf", "wf"}, {"y"});
   b.output("y", I8, {1, 1, 2, 2});
   const std::string msg = import_error(b);
   EXPECT_HAS(msg, "(DequantizeLinear)");
-  EXPECT_HAS(msg, "uint8 weights");
+  EXPECT_HAS(msg, "zero point 'wz' must be uint8 like the weight");
 }
 
 // A QDQ conv on a uint8 input whose per-channel weight scales a test spoils.

@@ -149,7 +149,7 @@ TEST(GraphIo, RoundTripsEveryField) {
   Node& n = g.nodes.at(1);
   n.device = Device::Vta, n.x_zp = -3, n.w_zp = 4, n.zp = 5, n.uint8 = true, n.int32_out = true, n.scale = 0.125;
   n.vta_rq = VtaRequant{1, 300, 9}, n.weight_sets = 2, n.mult = 77, n.shift_a = 2, n.shift_b = 1;
-  n.round_even = true, n.fmult = 0.375F, n.lshift = {1, 0, 3};
+  n.round_even = true, n.fmult = 0.375F, n.lshift = {1, 0, 3}, n.in_scales = {0.5F, 0.25F}, n.in_zps = {-7, 9};
   n.band = {7, 8, 2}, n.band_src = {14, 16, 1};
   std::string bytes;
   write_graph(bytes, g);

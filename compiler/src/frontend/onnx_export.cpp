@@ -336,6 +336,8 @@ std::string export_onnx_bytes(const Graph& graph, bool integer_form) {
         fail("export of {}: node '{}' pads with a zero point (only the symmetric form is exported)", g.name, n.name);
       case Op::Bands:
         fail("export of {}: Bands is internal to the compiler (band_rows)", g.name);
+      case Op::Concat:
+        fail("export of {}: Concat is not exported (imported models only)", g.name);
       case Op::DeviceCopy:
         fail("export of {}: DeviceCopy is internal to the compiler (insert_copies)", g.name);
       case Op::Softmax:

@@ -29,10 +29,6 @@ namespace vta::compiler {
 
 namespace {
 
-constexpr const char* kUint8Only =
-    "uint8 weights and weight zero points are supported only by QLinearConv, QLinearMatMul, ConvInteger and "
-    "MatMulInteger, not in QDQ form (weights must be int8 and symmetric)";
-
 struct Act {  // a dequantized activation: node id, scale exponent, zero point (int8 domain: uint8 - 128)
   int node;
   int exp;
@@ -41,10 +37,14 @@ struct Act {  // a dequantized activation: node id, scale exponent, zero point (
   float value() const { return scale != 0 ? scale : std::ldexp(1.0f, exp); }
 };
 struct Weight {
-  std::vector<int8_t> data;
+  std::vector<int8_t> data;  // int8 domain: a uint8 weight u as u - 128
   std::vector<int64_t> dims;
   std::vector<int> exps;      // one (per tensor) or one per output channel (per axis 0)
   std::vector<float> scales;  // the same as floats
+  // Zero points in the int8 domain (uint8 z as z - 128), one or one per
+  // output channel; empty: 0 (symmetric). ONNX Runtime's quantizer writes
+  // them for asymmetric weights (QUInt8, or WeightSymmetric off).
+  std::vector<int32_t> zps;
 };
 struct Bias {
   std::vector<int32_t> data;
@@ -237,16 +237,50 @@ class Importer : public OnnxReader {
     return static_cast<int32_t>(uint8 ? v[0] - 128 : v[0]);
   }
 
-  // Weight and bias zero points: absent, or all 0 of the tensor's type.
+  // Bias zero points: absent, or all 0.
   void zero_point_is_zero(const onnx::NodeProto& n, int k) const {
     if (n.input_size() <= k || n.input(k).empty()) return;
-    if (initializer(n, k).data_type() == onnx::TensorProto::UINT8) bad(n, kUint8Only);
     const std::vector<int64_t> v = int_values(initializer(n, k), n);
     for (size_t c = 0; c < v.size(); ++c)
       if (v[c] != 0)
-        bad(n, fmt::format("zero point '{}' is {}{}: weight and bias zero points must be 0 (symmetric weights, as "
-                           "ONNX Runtime's quantizer writes int8 weights)",
-                           n.input(k), v[c], v.size() > 1 ? fmt::format(" at channel {}", c) : ""));
+        bad(n, fmt::format("zero point '{}' is {}{}: bias zero points must be 0", n.input(k), v[c],
+                           v.size() > 1 ? fmt::format(" at channel {}", c) : ""));
+  }
+
+  // Weight zero points (int8 domain), one or one per channel, of the
+  // weight's own type; per-channel ones must be equal (ONNX Runtime 1.17's
+  // QLinearConv fails others: "zero point of per-channel filter must be same").
+  std::vector<int32_t> weight_zero_points(const onnx::NodeProto& n, int k, bool uint8) const {
+    if (n.input_size() <= k || n.input(k).empty()) return uint8 ? std::vector<int32_t>{-128} : std::vector<int32_t>{};
+    const auto& t = initializer(n, k);
+    if (t.data_type() != (uint8 ? onnx::TensorProto::UINT8 : onnx::TensorProto::INT8))
+      bad(n, fmt::format("zero point '{}' must be {} like the weight", t.name(), uint8 ? "uint8" : "int8"));
+    const std::vector<int64_t> v = int_values(t, n);
+    std::vector<int32_t> out;
+    for (size_t c = 0; c < v.size(); ++c) {
+      if (v[c] != v[0])
+        bad(n, fmt::format("zero point '{}' is {} at channel {} and {} at channel 0: per-channel weight zero points "
+                           "must be equal (ONNX Runtime's QLinearConv takes one)",
+                           n.input(k), v[c], c, v[0]));
+      out.push_back(static_cast<int32_t>(uint8 ? v[c] - 128 : v[c]));
+    }
+    if (std::all_of(out.begin(), out.end(), [](int32_t z) { return z == 0; })) out.clear();
+    return out;
+  }
+
+  // The weight zero point on a conv / dense node: subtracted into the int8
+  // weights where every w - z fits (VTA runs the node as symmetric), else
+  // kept as Node::w_zp (host: (x - x_zp)(w - w_zp) in int32).
+  static void apply_weight_zero_point(Node& out, const Weight& w) {
+    if (w.zps.empty()) return;
+    const int32_t z = w.zps[0];
+    const bool fits =
+        std::all_of(out.weight.begin(), out.weight.end(), [&](int8_t v) { return v - z >= -128 && v - z <= 127; });
+    if (!fits) {
+      out.w_zp = z;
+      return;
+    }
+    for (auto& v : out.weight) v = static_cast<int8_t>(v - z);
   }
 
   const Act& act(const onnx::NodeProto& n, int k) const {
@@ -333,7 +367,9 @@ class Importer : public OnnxReader {
       // A copy: one float result may feed several QuantizeLinear nodes (legal
       // fan-out), each of which gets its own requantized node.
       Pending p = it->second;
-      if (fs != 0 || p.float_rq || p.ort_in) {
+      if (p.node.op == Op::Concat) {
+        finish_concat(p.node, fs != 0 ? fs : std::ldexp(1.0f, exp), exp, zp, u8, n);
+      } else if (fs != 0 || p.float_rq || p.ort_in) {
         finish_float(p, fs != 0 ? fs : std::ldexp(1.0f, exp), exp, zp, u8, n);
       } else {
         finish(p, exp, n);
@@ -362,8 +398,13 @@ class Importer : public OnnxReader {
         return;
       }
       const auto& t = initializer(n, 0);
-      if (t.data_type() == onnx::TensorProto::UINT8) bad(n, kUint8Only);
-      zero_point_is_zero(n, 2);
+      const bool w_u8 = t.data_type() == onnx::TensorProto::UINT8;
+      const bool is_weight = w_u8 || t.data_type() == onnx::TensorProto::INT8;
+      std::vector<int32_t> wzps;
+      if (is_weight)
+        wzps = weight_zero_points(n, 2, w_u8);
+      else
+        zero_point_is_zero(n, 2);
       const std::vector<float> fscales = float_values(n, 1);
       for (float v : fscales) check_scale(n, v);
       bool pow2 = true;
@@ -375,8 +416,9 @@ class Importer : public OnnxReader {
       if (exps.size() > 1 && attr_i(n, "axis", 1) != 0)
         bad(n, "per-axis scales are supported along axis 0 (the output channels) only");
       const std::vector<int64_t> v = int_values(t, n);
-      if (t.data_type() == onnx::TensorProto::INT8) {
-        Weight w{std::vector<int8_t>(v.begin(), v.end()), {t.dims().begin(), t.dims().end()}, exps, fscales};
+      if (is_weight) {
+        Weight w{{}, {t.dims().begin(), t.dims().end()}, exps, fscales, std::move(wzps)};
+        for (int64_t x : v) w.data.push_back(static_cast<int8_t>(w_u8 ? x - 128 : x));
         weights_[n.output(0)] = std::move(w);
       } else {
         Bias b;
@@ -453,10 +495,12 @@ class Importer : public OnnxReader {
         int e = 0;
         w_pow2 = w_pow2 && std::frexp(v, &e) == 0.5f;
       }
-      if (x.scale != 0 || !w_pow2) {
-        // Scales that are not powers of two: ONNX Runtime fuses DQ -> Conv /
-        // Gemm -> Q into QLinearConv / QLinearMatMul, whose int32 bias has the
-        // scale x_scale * w_scale and whose requantization is in float.
+      apply_weight_zero_point(out, w->second);
+      if (x.scale != 0 || !w_pow2 || out.w_zp != 0) {
+        // Scales that are not powers of two, or a weight zero point: ONNX
+        // Runtime fuses DQ -> Conv / Gemm -> Q into QLinearConv /
+        // QLinearMatMul, whose int32 bias has the scale x_scale * w_scale and
+        // whose requantization is in float.
         p.float_rq = true;
         p.x_scale = x.scale != 0 ? x.scale : std::ldexp(1.0f, x.exp);
         p.w_scales = wsc;
@@ -474,7 +518,10 @@ class Importer : public OnnxReader {
           }
           out.bias = b->second.data;
         }
-        fold_input_zero_point(out, x.zp, n);
+        if (out.w_zp != 0)
+          out.x_zp = x.zp;  // (x - x_zp)(w - w_zp) on the host; a Pad node pads with x_zp
+        else
+          fold_input_zero_point(out, x.zp, n);
         p.in_exps = {x.exp};
         pending_[n.output(0)] = std::move(p);
         return;
@@ -606,8 +653,41 @@ class Importer : public OnnxReader {
       pending_[n.output(0)] = std::move(p);
       return;
     }
-    if (op == "MaxPool" || op == "Flatten" || op == "Reshape") {
-      need(op == "Reshape" ? 2 : 1);
+    if (op == "Concat") {
+      need(2);
+      only_attrs(n, {"axis"});
+      const Shape s0 = g_.at(act(n, 0).node).out;
+      const int64_t axis = attr_i(n, "axis", 0);
+      if (axis != 1 && axis != -3)
+        bad(n, fmt::format("attribute axis is {}: supported along the channels (1) only", axis));
+      Pending p;
+      p.node.name = n.name();
+      p.node.op = Op::Concat;
+      p.node.out = Shape{s0.n, 0, s0.h, s0.w};
+      for (int k = 0; k < n.input_size(); ++k) {
+        const Act& a = act(n, k);
+        const Shape s = g_.at(a.node).out;
+        if (s.n != s0.n || s.h != s0.h || s.w != s0.w)
+          bad(n, fmt::format("input '{}' is {}x{}x{}x{}, the first {}x{}x{}x{}: the dims other than C must agree",
+                             n.input(k), s.n, s.c, s.h, s.w, s0.n, s0.c, s0.h, s0.w));
+        // ONNX Runtime's QLinearConcat is uint8 only: on x86-64 it turns an
+        // int8 QDQ graph into uint8 around it, and convolutions next to it
+        // then read uint8 and write int8, which it leaves unfused, in float.
+        if (!g_.at(a.node).uint8)
+          bad(n, fmt::format("input '{}' is int8: ONNX Runtime converts int8 around Concat to uint8 and runs the "
+                             "convolutions next to it in float, which is not reproduced bit for bit (quantize with "
+                             "uint8 activations)",
+                             n.input(k)));
+        p.node.inputs.push_back(a.node);
+        p.node.in_scales.push_back(a.value());
+        p.node.in_zps.push_back(a.zp);
+        p.node.out.c += s.c;
+      }
+      pending_[n.output(0)] = std::move(p);
+      return;
+    }
+    if (op == "MaxPool" || op == "Flatten" || op == "Reshape" || op == "Pad") {
+      need(op == "Reshape" || op == "Pad" ? 2 : 1);
       // On an 8-bit tensor, or on its DequantizeLinear (ONNX Runtime's
       // quantizer writes DQ -> op -> Q at one scale): the op on the 8-bit values.
       int src = -1;
@@ -625,7 +705,13 @@ class Importer : public OnnxReader {
       out.inputs = {src};
       out.exp = in.exp;
       out.zp = in.zp, out.uint8 = in.uint8;
-      if (op == "MaxPool") {
+      if (op == "Pad") {
+        if (!via) bad(n, "Pad is supported on a DequantizeLinear output (it pads with the zero point)");
+        out.op = Op::Pad;
+        out.pad = symmetric_hw_pad(n);
+        out.x_zp = out.zp = via->zp;
+        out.out = Shape{in.out.n, in.out.c, in.out.h + 2 * out.pad, in.out.w + 2 * out.pad};
+      } else if (op == "MaxPool") {
         only_attrs(n, {"kernel_shape", "strides", "pads", "auto_pad", "dilations", "ceil_mode", "storage_order"});
         const auto [k, s, pad] = window(n, in.out);
         out.op = Op::MaxPool;
@@ -652,7 +738,30 @@ class Importer : public OnnxReader {
     if (import_integer_op(n, integer)) return;
     bad(n,
         "operator is not supported (QuantizeLinear, DequantizeLinear, Conv, Gemm, Relu, Add, MaxPool, "
-        "AveragePool, GlobalAveragePool, Flatten, Reshape, QLinearConv, ConvInteger, QLinearMatMul, MatMulInteger)");
+        "AveragePool, GlobalAveragePool, Flatten, Reshape, Concat, Pad, QLinearConv, ConvInteger, QLinearMatMul, "
+        "MatMulInteger)");
+  }
+
+  // Pad in constant mode with the value 0 (the zero point once quantized)
+  // and pads [0, 0, p, p, 0, 0, p, p]: p; anything else is refused, naming it.
+  int64_t symmetric_hw_pad(const onnx::NodeProto& n) const {
+    only_attrs(n, {"mode"});
+    for (const auto& a : n.attribute())
+      if (a.s() != "constant") bad(n, fmt::format("attribute mode is '{}': only 'constant' is supported", a.s()));
+    if (n.input_size() > 3 && !n.input(3).empty()) bad(n, "the input axes is not supported (pads of all 4 dims)");
+    if (n.input_size() > 2 && !n.input(2).empty()) {
+      const auto& cv = initializer(n, 2);
+      if (cv.data_type() != onnx::TensorProto::FLOAT || float_values(n, 2) != std::vector<float>{0.0f})
+        bad(n, fmt::format("constant_value '{}' must be float 0 (the zero point)", n.input(2)));
+    }
+    const std::vector<int64_t> p = int_values(initializer(n, 1), n);
+    const int64_t v = p.size() == 8 ? p[2] : -1;
+    if (p != std::vector<int64_t>{0, 0, v, v, 0, 0, v, v} || v < 0 || v > 15) {
+      std::string s;
+      for (int64_t d : p) s += (s.empty() ? "" : ", ") + std::to_string(d);
+      bad(n, fmt::format("pads [{}]: supported as [0, 0, p, p, 0, 0, p, p] with p in 0..15 (H and W alike)", s));
+    }
+    return v;
   }
 
   // A Reshape whose shape initializer gives [N, C*H*W] (0 copies a dim, -1
@@ -769,11 +878,25 @@ class Importer : public OnnxReader {
     }
     n.fmult = n.fmults[0];
     if (std::all_of(n.fmults.begin(), n.fmults.end(), [&](float m) { return m == n.fmult; })) n.fmults.clear();
+    if (n.w_zp != 0) return;  // w - w_zp leaves int8: the host (placement.cpp names the range)
     if (n.fmults.empty()) {
       if (const auto f = lower_float_requant(n.fmult, n.zp, n.relu, acc_bound(n))) n.frq = *f;
     } else {
       lower_float_requant_rows(n);
     }
+  }
+
+  // Concat: the output's scale and zero point; one 8-bit type throughout
+  // (ONNX Runtime's QLinearConcat takes one).
+  void finish_concat(Node& n, float y_scale, int exp, int32_t zp, bool u8, const onnx::NodeProto& q) const {
+    n.exp = exp;
+    n.scale = y_scale;
+    n.zp = zp;
+    n.uint8 = u8;
+    for (int in : n.inputs)
+      if (g_.at(in).uint8 != u8)
+        bad(q, fmt::format("'{}' reads {} and writes {} (supported with one 8-bit type)", n.name,
+                           g_.at(in).uint8 ? "uint8" : "int8", u8 ? "uint8" : "int8"));
   }
 
   // Add and the average pools with a scale that is not a power of two:

@@ -35,6 +35,8 @@ const char* op_name(Op op) {
       return "im2col";
     case Op::Pad:
       return "pad";
+    case Op::Concat:
+      return "concat";
     case Op::DeviceCopy:
       return "device_copy";
     case Op::Bands:

@@ -9,7 +9,7 @@ namespace vta::compiler {
 
 // A field added to Node must be written and read below (and the zoo cache's
 // format version bumped): this fails to compile until the sizes agree again.
-static_assert(sizeof(Node) == 600, "Node changed: update graph_io.cpp and kZooCacheFormat in zoo_cache.cpp");
+static_assert(sizeof(Node) == 648, "Node changed: update graph_io.cpp and kZooCacheFormat in zoo_cache.cpp");
 
 namespace {
 
@@ -117,6 +117,7 @@ void write_node(std::string& out, const Node& n) {
   put<uint64_t>(out, n.frqs.size());
   for (const FloatRequantVta& f : n.frqs) put_frq(out, f);
   put_vec(out, n.lshift);
+  put_vec(out, n.in_scales), put_vec(out, n.in_zps);
   for (const Node::Banding* b : {&n.band, &n.band_src}) put(out, b->h), put(out, b->w), put(out, b->cols);
 }
 
@@ -171,6 +172,8 @@ Node read_node(Reader& r, int index) {
   if (channels > static_cast<uint64_t>(n.out.c)) r.bad("more per-channel requantizations than output channels");
   for (uint64_t c = 0; c < channels; ++c) n.frqs.push_back(read_frq(r));
   n.lshift = r.vec<int8_t>();
+  n.in_scales = r.vec<float>();
+  n.in_zps = r.vec<int32_t>();
   for (Node::Banding* b : {&n.band, &n.band_src})
     b->h = r.get<int64_t>(), b->w = r.get<int64_t>(), b->cols = r.get<int64_t>();
   return n;

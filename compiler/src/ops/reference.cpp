@@ -1,6 +1,7 @@
 #include "vta/compiler/ops/reference.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 
 #include "ops/int_gemm.h"
@@ -297,6 +298,35 @@ Tensor quantize_linear(const Node& n, const Tensor& x) {
   return out;
 }
 
+// Op::Concat along C: each input copied, or requantized as ONNX Runtime's
+// QLinearConcat does where its scale or zero point is not the output's:
+// sat(nearbyint(fl(fl((x - zx) * sx) / sy)) + zy) in float32 (a table per input).
+Tensor concat(const Node& n, const std::vector<const Tensor*>& in) {
+  Tensor out{n.out, std::vector<int8_t>(static_cast<size_t>(n.out.size()))};
+  const int64_t area = n.out.h * n.out.w;
+  const float lo = n.uint8 ? 0.0f : -128.0f, hi = n.uint8 ? 255.0f : 127.0f, off = n.uint8 ? 128.0f : 0.0f;
+  int64_t c0 = 0;
+  for (size_t k = 0; k < in.size(); ++k) {
+    const Tensor& x = *in[k];
+    std::array<int8_t, 256> table{};
+    for (int v = -128; v < 128; ++v) {
+      const float d = static_cast<float>(v - n.in_zps.at(k)) * n.in_scales.at(k);
+      const float q =
+          std::clamp(std::nearbyint(d / static_cast<float>(n.scale)) + (static_cast<float>(n.zp) + off), lo, hi);
+      table[static_cast<size_t>(v + 128)] = static_cast<int8_t>(static_cast<int32_t>(q) - static_cast<int32_t>(off));
+    }
+    const bool copy = n.in_scales[k] == static_cast<float>(n.scale) && n.in_zps[k] == n.zp;
+    const int64_t block = x.shape.c * area;
+    for (int64_t b = 0; b < n.out.n; ++b) {
+      const int8_t* src = x.data.data() + b * block;
+      int8_t* dst = out.data.data() + (b * n.out.c + c0) * area;
+      for (int64_t i = 0; i < block; ++i) dst[i] = copy ? src[i] : table[static_cast<size_t>(src[i] + 128)];
+    }
+    c0 += x.shape.c;
+  }
+  return out;
+}
+
 // ONNX Runtime's DequantizeLinear: float(int32(x) - zp) * scale in float32
 // (the held int8 value and zero point differ from uint8 ones by the same 128).
 Tensor dequantize_linear(const Node& n, const Tensor& x) {
@@ -342,6 +372,8 @@ Tensor run_node(const Node& n, const std::vector<const Tensor*>& in) {
       return pad(n, *in.at(0));
     case Op::Bands:
       return bands(n, *in.at(0));
+    case Op::Concat:
+      return concat(n, in);
     case Op::DeviceCopy:
       return *in.at(0);
     case Op::Quantize:

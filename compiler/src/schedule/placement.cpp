@@ -35,6 +35,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "vta/compiler/ops/acc_bound.h"
 #include "vta/compiler/ops/requant.h"
 #include "vta/compiler/ops/requant_float.h"
@@ -106,7 +108,7 @@ std::string host_reason(const Node& n) {
         "ONNX Runtime's float requantization: multiplier {} over accumulators up to {} has no exact per-tensor VTA "
         "form (a clamped range of more than 2^19 accumulators or more than 8 fixes, requant_float.h)",
         n.fmult, acc_bound(n));
-  if ((n.op == Op::Conv2d || n.op == Op::Dense) && !n.fmults.empty() && n.frqs.empty() && !n.int32_out) {
+  if ((n.op == Op::Conv2d || n.op == Op::Dense) && !n.fmults.empty() && n.frqs.empty() && !n.int32_out && n.w_zp == 0) {
     for (int64_t c = 0; c < n.out.c; ++c) {
       const float m = n.fmults[static_cast<size_t>(c)];
       if (!lower_float_requant(m, n.zp, n.relu, acc_bound(n, c), true) &&
@@ -127,6 +129,15 @@ namespace {
 
 // Why a node whose op VTA runs stays on the host (the checks of placement()).
 std::string vta_op_reason(const Graph& g, const Node& n, const Config& c) {
+  if (n.w_zp != 0 && !n.weight.empty()) {
+    // (ONNX Runtime's asymmetric weights: the importer subtracts the zero point where every w - z fits int8.)
+    const auto [lo, hi] = std::minmax_element(n.weight.begin(), n.weight.end());
+    if (*lo - n.w_zp < -128 || *hi - n.w_zp > 127)
+      return fmt::format(
+          "weight zero point: w - zero point spans [{}, {}], outside int8 (VTA multiplies int8 weights; the host "
+          "computes (x - x_zp)(w - w_zp) in int32)",
+          *lo - n.w_zp, *hi - n.w_zp);
+  }
   if (n.x_zp != 0 && (n.op == Op::Conv2d || n.op == Op::Dense) && n.vta_rq.m == 0 && !n.frq.on && n.frqs.empty())
     return fmt::format("input zero point {}: the 64-bit multiplier form (VTA takes no input zero point here)", n.x_zp);
   if (n.w_zp != 0) return fmt::format("weight zero point {}: the 64-bit multiplier form", n.w_zp);
@@ -193,6 +204,9 @@ std::string host_reason(const Graph& g, const Node& n, const Config& c) {
       return "a copy into NCHW order (VTA's tensors are blocked by channel; the host reorders)";
     case Op::Softmax:
       return "softmax: exponentials in float (host op)";
+    case Op::Concat:
+      return "concat along channels: a copy of each input, requantized to the output's scale where it differs "
+             "(ONNX Runtime's QuantizeLinear of its DequantizeLinear, float32); host op";
     case Op::Pad:
       return fmt::format("pads with the input zero point {} ({}): VTA's loads pad with 0", n.x_zp + (n.uint8 ? 128 : 0),
                          n.uint8 ? "uint8" : "int8");

@@ -87,6 +87,52 @@ def residual(rng):
     return helper.make_graph(nodes, "qdq_residual", [x], [y], inits), (1, 3, 32, 32)
 
 
+def branches(rng):
+    """conv -> Relu -> (conv 1x1 | conv 3x3 -> Clip(0, 6)) -> Concat -> Pad 1 -> AveragePool 2x2 -> conv 1x1 ->
+    GlobalAveragePool -> flatten -> gemm: 1x3x16x16 -> 1x10 (Concat and Pad in the quantizer's QDQ form)."""
+    inits, nodes = [], []
+    inits += [numpy_helper.from_array(np.array(0, dtype=np.float32), "clip_lo"),
+              numpy_helper.from_array(np.array(6, dtype=np.float32), "clip_hi"),
+              numpy_helper.from_array(np.array([0, 0, 1, 1, 0, 0, 1, 1], dtype=np.int64), "pads")]
+    nodes.append(conv("conv1", "input", 3, 8, 3, rng, inits=inits))
+    nodes.append(helper.make_node("Relu", ["conv1"], ["relu1"], name="relu1"))
+    nodes.append(conv("left", "relu1", 8, 8, 1, rng, inits=inits))
+    nodes.append(conv("right", "relu1", 8, 8, 3, rng, inits=inits))
+    nodes.append(helper.make_node("Clip", ["right", "clip_lo", "clip_hi"], ["right6"], name="right6"))
+    nodes.append(helper.make_node("Concat", ["left", "right6"], ["cat"], name="cat", axis=1))
+    nodes.append(helper.make_node("Pad", ["cat", "pads"], ["pad"], name="pad", mode="constant"))
+    nodes.append(helper.make_node("AveragePool", ["pad"], ["pool"], name="pool", kernel_shape=[2, 2], strides=[2, 2]))
+    nodes.append(conv("conv2", "pool", 16, 16, 1, rng, inits=inits))
+    nodes.append(helper.make_node("GlobalAveragePool", ["conv2"], ["gap"], name="gap"))
+    nodes.append(helper.make_node("Flatten", ["gap"], ["flat"], name="flatten", axis=1))
+    nodes.append(gemm("fc", "flat", 16, 10, rng, inits))
+    x = helper.make_tensor_value_info("input", TensorProto.FLOAT, [1, 3, 16, 16])
+    y = helper.make_tensor_value_info("fc", TensorProto.FLOAT, [1, 10])
+    return helper.make_graph(nodes, "qdq_branches", [x], [y], inits), (1, 3, 16, 16)
+
+
+def tail(rng, op):
+    """conv -> [Resize 2x (nearest)] -> conv -> flatten -> gemm [-> Softmax]: 1x3x8x8 -> 1x10; neither Resize nor
+    Softmax is imported (tests/test_onnx_qdq_errors.cpp)."""
+    inits, nodes = [], []
+    nodes.append(conv("conv1", "input", 3, 8, 3, rng, inits=inits))
+    x, side = "conv1", 8
+    if op == "Resize":
+        inits.append(numpy_helper.from_array(np.array([1, 1, 2, 2], dtype=np.float32), "scales"))
+        nodes.append(helper.make_node("Resize", ["conv1", "", "scales"], ["up"], name="up", mode="nearest"))
+        x, side = "up", 16
+    nodes.append(conv("conv2", x, 8, 8, 3, rng, stride=2, inits=inits))
+    nodes.append(helper.make_node("Flatten", ["conv2"], ["flat"], name="flatten", axis=1))
+    nodes.append(gemm("fc", "flat", 8 * (side // 2) ** 2, 10, rng, inits))
+    y = "fc"
+    if op == "Softmax":
+        nodes.append(helper.make_node("Softmax", ["fc"], ["prob"], name="softmax", axis=1))
+        y = "prob"
+    xi = helper.make_tensor_value_info("input", TensorProto.FLOAT, [1, 3, 8, 8])
+    yo = helper.make_tensor_value_info(y, TensorProto.FLOAT, [1, 10])
+    return helper.make_graph(nodes, "qdq_" + op.lower(), [xi], [yo], inits), (1, 3, 8, 8)
+
+
 def resnet18(rng, width=8, image=64, classes=10):
     """ResNet-18's structure (torchvision's layout, BatchNorm folded away) at reduced width and input."""
     inits, nodes = [], []
@@ -190,14 +236,28 @@ def qlinearconv(out, name, ys):
 
 def main(out):
     os.makedirs(out, exist_ok=True)
-    u8, u8_pc, s8_pc = ("u8", QuantType.QUInt8, False), ("u8_pc", QuantType.QUInt8, True), ("s8_pc", QuantType.QInt8, True)
+    # (tag, activations, weights, per channel, extra options); int8 weights are symmetric (zero point 0) unless
+    # WeightSymmetric is off; uint8 weights are asymmetric per tensor (zero point 124 or so: w - z leaves int8)
+    # and symmetric per channel (zero point 128)
+    s8w, u8w = QuantType.QInt8, QuantType.QUInt8
+    u8, u8_pc = ("u8", QuantType.QUInt8, s8w, False, {}), ("u8_pc", QuantType.QUInt8, s8w, True, {})
+    s8_pc = ("s8_pc", QuantType.QInt8, s8w, True, {})
+    u8_wu8, u8_wu8_pc = ("u8_wu8", QuantType.QUInt8, u8w, False, {}), ("u8_wu8_pc", QuantType.QUInt8, u8w, True, {})
+    s8_wasym = ("s8_wasym", QuantType.QInt8, s8w, False, {"WeightSymmetric": False})
     flatten = lambda r: cnn(r, "Flatten")  # noqa: E731
     # (name, builder, opset, variants): every structure at OPSET, and the first at the ends of the opsets 13..19
     models = [("cnn_flatten", flatten, OPSET, [u8, u8_pc, s8_pc]),
               ("cnn_reshape", lambda r: cnn(r, "Reshape"), OPSET, [u8, u8_pc, s8_pc]),
               ("pools", pools, OPSET, [u8, u8_pc, s8_pc]), ("residual", residual, OPSET, [u8, u8_pc, s8_pc]),
               ("cnn_flatten_op13", flatten, 13, [u8_pc]), ("cnn_flatten_op19", flatten, 19, [s8_pc]),
-              ("resnet18", resnet18, OPSET, [u8, s8_pc]), ("mobilenet_v2", mobilenet_v2, OPSET, [u8, u8_pc])]
+              ("resnet18", resnet18, OPSET, [u8, s8_pc]), ("mobilenet_v2", mobilenet_v2, OPSET, [u8, u8_pc]),
+              # asymmetric weights (weight zero points), issue 35
+              ("cnn_flatten", flatten, OPSET, [u8_wu8, u8_wu8_pc, s8_wasym]), ("residual", residual, OPSET, [u8_wu8]),
+              ("cnn_flatten_op13", flatten, 13, [u8_wu8]), ("cnn_flatten_op19", flatten, 19, [s8_wasym]),
+              # Concat, Pad (issue 35) at opsets 13, 17 and 19; Resize and Softmax (refused)
+              ("branches", branches, OPSET, [u8, u8_pc, s8_pc, u8_wu8]), ("branches_op13", branches, 13, [u8]),
+              ("branches_op19", branches, 19, [u8_pc]), ("resize", lambda r: tail(r, "Resize"), OPSET, [u8]),
+              ("softmax", lambda r: tail(r, "Softmax"), OPSET, [u8])]
     for name, build, opset, variants in models:
         graph, shape = build(np.random.default_rng(1))
         model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)])
@@ -205,10 +265,10 @@ def main(out):
         onnx.checker.check_model(model)
         fp = os.path.join(out, name + "_float.onnx.tmp")
         onnx.save(model, fp)
-        for tag, act, per_channel in variants:
+        for tag, act, weight, per_channel, extra in variants:
             path = os.path.join(out, f"{name}_{tag}.onnx")
             quantize_static(fp, path, Reader(shape, 2), quant_format=QuantFormat.QDQ, activation_type=act,
-                            weight_type=QuantType.QInt8, per_channel=per_channel)
+                            weight_type=weight, per_channel=per_channel, extra_options=extra)
             print(path, os.path.getsize(path))
         os.remove(fp)
     qlinearconv(out, "qlinearconv_s8", 0.05)  # M = 1.2e-3: an exact VTA form

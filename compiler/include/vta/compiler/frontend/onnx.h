@@ -22,10 +22,13 @@
 //   a host Pad node pads with z first (VTA's loads pad with 0). The output
 //   zero point is an ALU ADD after the shift, and the clip is [-128, 127]
 //   (ReLU: [z, 127]).
-// - Weights are int8 and symmetric (zero point 0), with a per-tensor or a
-//   per-axis (axis 0) scale; per-channel scales become a per-channel left
-//   shift of the accumulator to the finest channel's scale (Node::lshift, an
-//   SHR by a row of ACC on VTA), refused where it could overflow 32 bits.
+// - Weights are int8 or uint8 with a per-tensor or a per-axis (axis 0)
+//   scale and zero point (per-axis zero points equal); the zero point is
+//   subtracted into int8 weights where every w - z fits, else kept as
+//   Node::w_zp (host: ONNX Runtime's QLinearConv with a weight zero point).
+//   Per-channel power-of-two scales become a per-channel left shift of the
+//   accumulator to the finest channel's scale (Node::lshift, an SHR by a row
+//   of ACC on VTA), refused where it could overflow 32 bits.
 //   Biases are int32 at input scale x weight scale (per channel).
 // - Residual Add, AveragePool and GlobalAveragePool with zero points run on
 //   the host with the same rounding.
@@ -38,7 +41,9 @@
 //   Op::Dequantize node. DQ -> MaxPool / Flatten / Reshape (to [N, C*H*W])
 //   -> Q at the same scale and zero point (as the quantizer writes them) is
 //   the op on the 8-bit tensor, as ONNX Runtime runs it; another scale is
-//   refused naming both.
+//   refused naming both. DQ -> Pad (constant 0, H and W alike) -> Q is a
+//   host Op::Pad with the zero point; DQ, DQ -> Concat (channels, uint8) ->
+//   Q a host Op::Concat requantizing each input as ONNX Runtime does.
 //
 // The integer operators QLinearConv, ConvInteger, QLinearMatMul and
 // MatMulInteger take int8 or uint8 tensors with any scales and per-tensor

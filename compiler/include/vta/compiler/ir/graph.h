@@ -45,6 +45,9 @@ enum class Op {
                   // computes it: sat(nearbyint(x / scale) + zp) in float32, half to even (scale: Node::scale)
   Dequantize,     // host only: ONNX's DequantizeLinear of the graph output, float32 (x - x_zp) * scale
                   // (Node::real output)
+  Concat,         // host only: the inputs one after another along C (same N, H, W); an input at another
+                  // scale or zero point than the output is requantized as ONNX Runtime does
+                  // (Node::in_scales, in_zps: QuantizeLinear of its DequantizeLinear in float32)
   DeviceCopy,     // made by insert_copies() (copies.cpp) where a value crosses between host and VTA: the
                   // value of its one input, moved to the other device (its input's device -> the other);
                   // identity on the data, run by the host (the link's copy or cache flush/invalidate)
@@ -194,6 +197,10 @@ struct Node {
   // per output channel applied to the accumulator before the requantizing
   // shift (which is then the one of the finest channel); empty: none.
   std::vector<int8_t> lshift;
+  // Concat: each input's scale and zero point (int8 domain), beside the
+  // output's (scale, zp); an input with both equal to the output's is copied.
+  std::vector<float> in_scales;
+  std::vector<int32_t> in_zps;
   // Dense: the input rows form weight_sets equal groups, each multiplied by
   // its own O x I weights (a batched MatMul); weight holds them one after another.
   int64_t weight_sets = 1;
