@@ -280,7 +280,7 @@ class Importer : public OnnxReader {
       out.w_zp = z;
       return;
     }
-    for (auto& v : out.weight) v = static_cast<int8_t>(v - z);
+    for (auto& v : out.weight.mut()) v = static_cast<int8_t>(v - z);
   }
 
   const Act& act(const onnx::NodeProto& n, int k) const {
