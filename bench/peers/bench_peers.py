@@ -329,6 +329,9 @@ def run_vta(vta, networks, stage, tmp, tag, dram, timeout):
             by_net[r["network"]] = r
     row["layers"] = [{"cycles": float(by_net[n]["cycles"]) if n in by_net and by_net[n]["cycles"] else None,
                       "stage_wall_s": float(by_net[n]["wall_s"]) if n in by_net else None} for n in networks]
+    missing = [n for n in networks if n not in by_net or not by_net[n]["cycles"]]
+    if missing and "error" not in row:
+        row["error"] = f"no {name} cycles for {', '.join(missing)}"
     row["cycles"] = sum(l["cycles"] or 0 for l in row["layers"])
     return row
 
