@@ -19,6 +19,7 @@
 #include <fstream>
 #include <string>
 
+#include "vta/isa/shell_quote.h"
 #include "vta/sweeps/pareto.h"
 #include "vta/sweeps/spec.h"
 #include "vta/sweeps/stages.h"
@@ -28,6 +29,7 @@ namespace {
 
 namespace fs = std::filesystem;
 using namespace vta::sweeps;
+using vta::shell_quote;
 
 const fs::path& dir() {
   static const fs::path d = [] {
@@ -66,8 +68,9 @@ Front run(const std::string& name, const std::string& strategy) {
   const std::string s = spec(name, strategy), db = (dir() / (name + ".db")).string();
   for (const char* ext : {"", "-wal", "-shm"}) fs::remove(db + ext);
   const auto t0 = std::chrono::steady_clock::now();
-  const std::string cmd = std::string(VTA_EXE) + " sweep run -q --max-stage 1 " + s + " --db " + db + " > " +
-                          (dir() / (name + ".log")).string() + " 2>&1";
+  // Every path quoted for the shell: TMPDIR or the build folder may hold spaces or quotes.
+  const std::string cmd = shell_quote(VTA_EXE) + " sweep run -q --max-stage 1 " + shell_quote(s) + " --db " +
+                          shell_quote(db) + " > " + shell_quote((dir() / (name + ".log")).string()) + " 2>&1";
   Front f;
   if (std::system(cmd.c_str()) != 0) return f;
   f.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
