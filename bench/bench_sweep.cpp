@@ -13,6 +13,8 @@
 #include <fstream>
 #include <string>
 
+#include "vta/isa/shell_quote.h"
+
 namespace {
 
 namespace fs = std::filesystem;
@@ -29,7 +31,7 @@ std::string spec(const fs::path& dir, int clocks, int stage2_all) {
 }
 
 int vta(const std::string& args) {
-  const std::string cmd = std::string(VTA_EXE) + " " + args + " > /dev/null 2>&1";
+  const std::string cmd = vta::shell_quote(VTA_EXE) + " " + args + " > /dev/null 2>&1";
   return std::system(cmd.c_str());
 }
 
@@ -50,7 +52,8 @@ void BM_Stage1(benchmark::State& state) {
     fs::remove(db);
     fs::remove(db + "-wal");
     fs::remove(db + "-shm");
-    const double secs = run_seconds("sweep run -q --max-stage 1 " + s + " --db " + db);
+    const double secs =
+        run_seconds("sweep run -q --max-stage 1 " + vta::shell_quote(s) + " --db " + vta::shell_quote(db));
     if (secs < 0) state.SkipWithError("vta sweep run failed");
     state.SetIterationTime(secs);
     state.counters["points"] = points;
@@ -71,9 +74,11 @@ void BM_Stage2(benchmark::State& state) {
     fs::remove(db);
     fs::remove(db + "-wal");
     fs::remove(db + "-shm");
-    if (vta("sweep run -q --max-stage 1 " + s + " --db " + db) != 0) state.SkipWithError("stage 1 failed");
+    if (vta("sweep run -q --max-stage 1 " + vta::shell_quote(s) + " --db " + vta::shell_quote(db)) != 0)
+      state.SkipWithError("stage 1 failed");
     state.ResumeTiming();
-    const double secs = run_seconds("sweep run -q --max-stage 2 " + s + " --db " + db);
+    const double secs =
+        run_seconds("sweep run -q --max-stage 2 " + vta::shell_quote(s) + " --db " + vta::shell_quote(db));
     if (secs < 0) state.SkipWithError("vta sweep run failed");
     state.SetIterationTime(secs);
     state.counters["points"] = points;
