@@ -99,6 +99,37 @@ TEST(Verilator, ConcurrentAluResNet18LayersMatchSystemC) {
   }
 }
 
+// Element widths (docs/design.md, "Data types"; sim/rtl/README.md, "Element
+// widths"): the RTL built at int4 operands and outputs with 16-bit
+// accumulators, and at int16 operands and outputs on two batch rows (models
+// built on demand into the build tree's test cache, as the Widths random
+// programs of test_golden_random use them): values against golden, cycles
+// and every stat against SystemC, and every element of every buffer, in the
+// packed form, against golden's read_sram.
+TEST(Verilator, ElementWidthsMatchSystemC) {
+  use_test_rtl_cache();
+  for (const char* name : {"dtype-w4a4", "dtype-w16a16"}) {
+    const vta::Config cfg = vta::load_config(std::string(VTA_SOURCE_DIR) + "/tests/configs/" + name + ".yaml");
+    expect_random_programs_match(cfg);
+    if (::testing::Test::HasFailure()) return;
+    auto rtl = vta::make_backend("verilator", cfg);
+    auto gold = vta::make_backend("golden", cfg);
+    for (auto* b : {rtl.get(), gold.get()}) {
+      ProgramBuilder p(*b);
+      random_program(p, cfg, 5);
+      p.run();
+    }
+    const auto& d = cfg.derived;
+    for (const auto& [m, depth] : std::initializer_list<std::pair<MemId, int64_t>>{{MemId::UOP, d.uop_depth},
+                                                                                   {MemId::INP, d.inp_depth},
+                                                                                   {MemId::WGT, d.wgt_depth},
+                                                                                   {MemId::ACC, d.acc_depth},
+                                                                                   {MemId::OUT, d.out_depth}})
+      EXPECT_EQ(rtl->read_sram(m, 0, static_cast<uint32_t>(depth)), gold->read_sram(m, 0, static_cast<uint32_t>(depth)))
+          << name << " " << vta::isa::mem_name(m);
+  }
+}
+
 TEST(Verilator, DoubleBufferedConvMatchesSystemC) {
   for (const char* name : {"vta-1x16x16", "vta-4x16x16"}) {
     auto rtl = vta::make_backend("verilator", preset(name));

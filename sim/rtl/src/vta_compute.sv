@@ -51,7 +51,7 @@ module vta_compute #(
     output logic [KB-1:0] out_we,
     output logic [KB*BA-1:0] out_waddr,
     output logic [KB*vta_pkg::OUT_ELEM_BYTES*8-1:0] out_wdata,
-    output logic [KB*vta_pkg::OUT_ELEM_BYTES-1:0] out_wmask,
+    output logic [KB*vta_pkg::BATCH*vta_pkg::BLOCK_OUT-1:0] out_wmask,  // a bit per lane
     // debug reads of UOP and ACC
     input  logic          dbg_re_uop,
     input  logic          dbg_re_acc,
@@ -73,8 +73,10 @@ module vta_compute #(
   localparam int CA = vta_pkg::LOG_ACC_BUFF_DEPTH;
   localparam int WA = vta_pkg::LOG_WGT_BUFF_DEPTH;
   localparam int IA = vta_pkg::LOG_INP_BUFF_DEPTH;
-  localparam int ACC_W = N * 32;
-  localparam int E8 = N;  // ACC_8BIT bytes per element
+  localparam int AW = vta_pkg::ACC_WIDTH;  // bits per accumulator lane
+  localparam int OW = vta_pkg::OUT_WIDTH;  // bits per output lane
+  localparam int ACC_W = N * AW;
+  localparam int E8 = vta_pkg::OUT_ELEM_BYTES;  // ACC_8BIT bytes per element (OUT-width values)
   localparam int KU = B > 4 ? B / 4 : 1;
   // GEMM stage assignment (vta_gemm_array): GE registers inside the MAC array,
   // one per stage that P leaves after the uop read, the address, the INP/WGT
@@ -134,9 +136,9 @@ module vta_compute #(
       `VTA_DMA_PORTS(2, start_acc8), .wr_en(acc8_dma_we), .wr_addr(acc8_dma_addr), .wr_data(acc8_dma_data));
 `undef VTA_DMA_PORTS
 
-  // ACC_8BIT's beat as ACC lanes (int8 sign-extended).
+  // ACC_8BIT's element as ACC lanes (OUT-width values sign-extended).
   logic [ACC_W-1:0] acc8_wide;
-  always_comb for (int l = 0; l < N; l++) acc8_wide[l*32+:32] = 32'($signed(acc8_dma_data[l*8+:8]));
+  always_comb for (int l = 0; l < N; l++) acc8_wide[l*AW+:AW] = AW'($signed(acc8_dma_data[l*OW+:OW]));
   wire dma_busy = |e_busy;
 
   generate
@@ -158,7 +160,7 @@ module vta_compute #(
       logic acc_re0, acc_re1;
       logic [CA-1:0] acc_raddr0, acc_raddr1;
       logic [ACC_W-1:0] acc_q0, acc_q1;
-      vta_ram #(.W(ACC_W), .DEPTH(vta_pkg::ACC_BUFF_DEPTH), .G(32), .NR(2)) u_acc (
+      vta_ram #(.W(ACC_W), .DEPTH(vta_pkg::ACC_BUFF_DEPTH), .G(AW), .NR(2)) u_acc (
           .clk, .we(acc_we), .waddr(acc_waddr), .wdata(acc_wdata), .wmask(acc_wmask),
           .re0(acc_re0), .raddr0(acc_raddr0), .rdata0(acc_q0), .re1(acc_re1), .raddr1(acc_raddr1), .rdata1(acc_q1),
           .dbg_re(dbg_re_acc), .dbg_addr(CA'(dbg_addr)), .dbg_data(dbg_acc));
@@ -202,24 +204,25 @@ module vta_compute #(
         dst_val = acc_q0;
         src_val = acc_q1;
         for (int l = 0; l < N; l++) begin
-          if (fw_v && fw_mask[l] && fw_addr == wr_dst) dst_val[l*32+:32] = fw_data[l*32+:32];
-          if (fw_v && fw_mask[l] && fw_addr == q_src_addr) src_val[l*32+:32] = fw_data[l*32+:32];
+          if (fw_v && fw_mask[l] && fw_addr == wr_dst) dst_val[l*AW+:AW] = fw_data[l*AW+:AW];
+          if (fw_v && fw_mask[l] && fw_addr == q_src_addr) src_val[l*AW+:AW] = fw_data[l*AW+:AW];
         end
       end
 
-      // GEMM: acc[b][o] += sum_k inp[b][k] * wgt[o][k] (int8 x int8, int32
-      // wrap-around): the products and adder tree over the stages after the
-      // INP / WGT read (vta_gemm_array), the accumulate in stage P - 1.
+      // GEMM: acc[b][o] += sum_k inp[b][k] * wgt[o][k] (signed INP_WIDTH x
+      // WGT_WIDTH products, ACC_WIDTH wrap-around): the products and adder
+      // tree over the stages after the INP / WGT read (vta_gemm_array), the
+      // accumulate in stage P - 1.
       logic [ACC_W-1:0] gemm_sum, gemm_res;
       vta_gemm_array #(.E(GE)) u_gemm (.clk, .inp_q, .wgt_q, .sum(gemm_sum));
       always_comb
         for (int l = 0; l < N; l++)
-          gemm_res[l*32+:32] = op_reset ? 32'd0 : dst_val[l*32+:32] + gemm_sum[l*32+:32];
+          gemm_res[l*AW+:AW] = op_reset ? AW'(0) : dst_val[l*AW+:AW] + gemm_sum[l*AW+:AW];
 
       // ALU: L lanes, the operands of group wr_g.
       logic [ACC_W-1:0] alu_res;
       logic [N-1:0] alu_mask;
-      vta_alu #(.N(N), .L(L), .LG(LG)) u_alu (
+      vta_alu #(.N(N), .L(L), .LG(LG), .W(AW)) u_alu (
           .op(op_alu), .use_imm(op_imm), .imm(op_immv), .g(wr_g), .dst(dst_val), .src(src_val),
           .res(alu_res), .mask(alu_mask));
 
@@ -243,11 +246,12 @@ module vta_compute #(
           acc_we = 1'b1;
         end
       end
+      // OUT: the low OUT_WIDTH bits of each lane written by the pipeline.
       always_comb begin
         out_we = wr_v && !acc_dma_we && !acc8_dma_we;
         out_waddr = wr_dst;
         out_wmask = acc_wmask;
-        for (int l = 0; l < N; l++) out_wdata[l*8+:8] = acc_wdata[l*32+:8];
+        for (int l = 0; l < N; l++) out_wdata[l*OW+:OW] = acc_wdata[l*AW+:OW];
       end
 
       assign busy = dma_busy || seq_busy;

@@ -25,7 +25,7 @@ module vta_concurrent #(
     parameter int BA = vta_pkg::LOG_ACC_BUFF_DEPTH - $clog2(KB),  // index bits within a bank
     parameter int GE = 0,   // registers inside the GEMM's MAC array
     parameter int KU = B > 4 ? B / 4 : 1,  // UOP elements a DMA beat writes
-    parameter int ACC_W = vta_pkg::BATCH * vta_pkg::BLOCK_OUT * 32  // ACC element bits
+    parameter int ACC_W = vta_pkg::BATCH * vta_pkg::BLOCK_OUT * vta_pkg::ACC_WIDTH  // ACC element bits
 ) (
     input  logic          clk,
     input  logic          clear,
@@ -58,7 +58,7 @@ module vta_concurrent #(
     output logic [KB-1:0] out_we,
     output logic [KB*BA-1:0] out_waddr,
     output logic [KB*vta_pkg::OUT_ELEM_BYTES*8-1:0] out_wdata,
-    output logic [KB*vta_pkg::OUT_ELEM_BYTES-1:0] out_wmask,
+    output logic [KB*vta_pkg::BATCH*vta_pkg::BLOCK_OUT-1:0] out_wmask,  // a bit per lane
     input  logic          dbg_re_uop,
     input  logic          dbg_re_acc,
     input  logic [31:0]   dbg_addr,
@@ -77,6 +77,8 @@ module vta_concurrent #(
   localparam int WA = vta_pkg::LOG_WGT_BUFF_DEPTH;
   localparam int IA = vta_pkg::LOG_INP_BUFF_DEPTH;
   localparam int LK = KB > 1 ? $clog2(KB) : 1;  // bank index bits
+  localparam int AW = vta_pkg::ACC_WIDTH;  // bits per accumulator lane
+  localparam int OW = vta_pkg::OUT_WIDTH;  // bits per output lane
 
   // ---- the two UOP copies (G's second read port is the scan's) ----
   logic g_uop_re, v_uop_re, sc_re;
@@ -166,16 +168,16 @@ module vta_concurrent #(
       re1 = v_src_re && bank_of(CA'(v_rd_src)) == LK'(b);
       raddr1 = BA'(v_rd_src);
     end
-    vta_ram #(.W(ACC_W), .DEPTH(vta_pkg::ACC_BUFF_DEPTH / KB), .G(32), .NR(2)) u_acc (
+    vta_ram #(.W(ACC_W), .DEPTH(vta_pkg::ACC_BUFF_DEPTH / KB), .G(AW), .NR(2)) u_acc (
         .clk, .we(b_we[b]), .waddr(b_waddr[b]), .wdata(b_wdata[b]), .wmask(b_wmask[b]), .re0, .raddr0,
         .rdata0(bank_q0[b]), .re1, .raddr1, .rdata1(bank_q1[b]), .dbg_re(dbg_re_acc), .dbg_addr(BA'(dbg_addr)),
         .dbg_data(bank_dbg[b]));
-    // OUT: the low byte of each lane written to ACC by a pipe.
+    // OUT: the low OUT_WIDTH bits of each lane written to ACC by a pipe.
     always_comb begin
       out_we[b] = b_we[b] && !acc_dma_we && !acc8_dma_we;
       out_waddr[b*BA+:BA] = b_waddr[b];
       out_wmask[b*N+:N] = b_wmask[b];
-      for (int l = 0; l < N; l++) out_wdata[(b*N+l)*8+:8] = b_wdata[b][l*32+:8];
+      for (int l = 0; l < N; l++) out_wdata[(b*N+l)*OW+:OW] = b_wdata[b][l*AW+:OW];
     end
   end
   logic [LK-1:0] dbg_sel;
@@ -210,9 +212,9 @@ module vta_concurrent #(
     v_dst = bank_q0[v_rsel];
     v_src = bank_q1[v_ssel];
     for (int l = 0; l < N; l++) begin
-      if (g_fw_v && g_fw_addr == g_wr_dst) g_dst[l*32+:32] = g_fw_data[l*32+:32];
-      if (v_fw_v && v_fw_mask[l] && v_fw_addr == v_wr_dst) v_dst[l*32+:32] = v_fw_data[l*32+:32];
-      if (v_fw_v && v_fw_mask[l] && v_fw_addr == v_q_src) v_src[l*32+:32] = v_fw_data[l*32+:32];
+      if (g_fw_v && g_fw_addr == g_wr_dst) g_dst[l*AW+:AW] = g_fw_data[l*AW+:AW];
+      if (v_fw_v && v_fw_mask[l] && v_fw_addr == v_wr_dst) v_dst[l*AW+:AW] = v_fw_data[l*AW+:AW];
+      if (v_fw_v && v_fw_mask[l] && v_fw_addr == v_q_src) v_src[l*AW+:AW] = v_fw_data[l*AW+:AW];
     end
   end
 
@@ -220,8 +222,8 @@ module vta_concurrent #(
   logic [ACC_W-1:0] gemm_sum;
   vta_gemm_array #(.E(GE)) u_gemm (.clk, .inp_q, .wgt_q, .sum(gemm_sum));
   always_comb
-    for (int l = 0; l < N; l++) g_res[l*32+:32] = g_reset ? 32'd0 : g_dst[l*32+:32] + gemm_sum[l*32+:32];
-  vta_alu #(.N(N), .L(L), .LG(LG)) u_alu (
+    for (int l = 0; l < N; l++) g_res[l*AW+:AW] = g_reset ? AW'(0) : g_dst[l*AW+:AW] + gemm_sum[l*AW+:AW];
+  vta_alu #(.N(N), .L(L), .LG(LG), .W(AW)) u_alu (
       .op(v_alu), .use_imm(v_imm), .imm(v_immv), .g(v_wr_g), .dst(v_dst), .src(v_src), .res(v_res),
       .mask(v_mask));
 

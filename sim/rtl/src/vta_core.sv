@@ -287,17 +287,18 @@ module vta_core (
   localparam int KB = vta_pkg::ACC_BANKS;
   localparam int BA = OA - $clog2(KB);
   logic out_re;
-  localparam int OB = vta_pkg::OUT_ELEM_BYTES;
   logic [KB-1:0] out_we;
   logic [KB*BA-1:0] out_waddr;  // bank b's at [b*BA +: BA]
   logic [OA-1:0] out_raddr;
   logic [KB*OUT_W-1:0] out_wdata;
   logic [OUT_W-1:0] out_q, out_dbg;
-  logic [KB*OB-1:0] out_wmask;
+  localparam int ON = vta_pkg::BATCH * vta_pkg::BLOCK_OUT;  // OUT lanes (a write-mask bit each)
+  localparam int OL = vta_pkg::OUT_WIDTH;
+  logic [KB*ON-1:0] out_wmask;
   wire dbg_out = dbg_is && 32'(dbg_rd_mem) == vta_pkg::MEM_ID_OUT;
   generate
     if (KB == 1) begin : g_out
-      vta_ram #(.W(OUT_W), .DEPTH(vta_pkg::OUT_BUFF_DEPTH), .G(8), .NR(1)) u_out (
+      vta_ram #(.W(OUT_W), .DEPTH(vta_pkg::OUT_BUFF_DEPTH), .G(OL), .NR(1)) u_out (
           .clk, .we(out_we), .waddr(out_waddr), .wdata(out_wdata), .wmask(out_wmask), .re0(out_re),
           .raddr0(out_raddr), .rdata0(out_q), .re1(1'b0), .raddr1('0), .rdata1(), .dbg_re(dbg_out),
           .dbg_addr(OA'(dbg_rd_addr)), .dbg_data(out_dbg));
@@ -311,9 +312,9 @@ module vta_core (
       assign out_q = bank_q[rsel];
       assign out_dbg = bank_dbg[dsel];
       for (genvar b = 0; b < KB; b++) begin : g_bank
-        vta_ram #(.W(OUT_W), .DEPTH(vta_pkg::OUT_BUFF_DEPTH / KB), .G(8), .NR(1)) u_out (
+        vta_ram #(.W(OUT_W), .DEPTH(vta_pkg::OUT_BUFF_DEPTH / KB), .G(OL), .NR(1)) u_out (
             .clk, .we(out_we[b]), .waddr(out_waddr[b*BA+:BA]), .wdata(out_wdata[b*OUT_W+:OUT_W]),
-            .wmask(out_wmask[b*OB+:OB]), .re0(out_re),
+            .wmask(out_wmask[b*ON+:ON]), .re0(out_re),
             .raddr0(out_raddr[BA-1:0]), .rdata0(bank_q[b]), .re1(1'b0), .raddr1('0), .rdata1(), .dbg_re(dbg_out),
             .dbg_addr(dbg_rd_addr[BA-1:0]), .dbg_data(bank_dbg[b]));
       end

@@ -1,27 +1,34 @@
 // The GEMM MAC array, pipelined: for each of the BATCH x BLOCK_OUT outputs,
-// BLOCK_IN int8 x int8 products summed by an adder tree of T = clog2(BLOCK_IN)
-// levels. E registers (0 .. T + 1, chosen by vta_compute from
+// BLOCK_IN signed INP_WIDTH x WGT_WIDTH products summed by an adder tree of
+// T = clog2(BLOCK_IN) levels. E registers (0 .. T + 1, chosen by vta_compute from
 // gemm.pipeline_depth) cut the work into E + 1 stages: the first after the
 // multiply (the DSP's M register), the others between adder-tree levels,
 // spread evenly over the T levels and the accumulate that follows in the
 // caller (cut after level t when floor(t E / (T+1)) != floor((t-1) E / (T+1))).
-// `sum` is valid E cycles after inp_q/wgt_q. Sums are exact (16 + T + 1 bits)
-// and sign-extended to 32 bits, so the result is the int32 wrap-around sum
-// of any order.
+// `sum` is valid E cycles after inp_q/wgt_q. Nodes are SW bits: the exact
+// width of any partial sum (INP_WIDTH + WGT_WIDTH + T + 1), or ACC_WIDTH
+// when that is narrower (the accumulator keeps only its low ACC_WIDTH bits,
+// and the low bits of a sum depend only on the low bits of its terms); the
+// result is sign-extended to ACC_WIDTH, so it is the ACC_WIDTH wrap-around
+// sum of any order (docs/design.md, "Data types").
 module vta_gemm_array #(
     parameter int E = 0  // pipeline registers inside the array
 ) (
     input  logic clk,
     input  logic [vta_pkg::INP_ELEM_BYTES*8-1:0] inp_q,
     input  logic [vta_pkg::WGT_ELEM_BYTES*8-1:0] wgt_q,
-    output logic [vta_pkg::BATCH*vta_pkg::BLOCK_OUT*32-1:0] sum
+    output logic [vta_pkg::BATCH*vta_pkg::BLOCK_OUT*vta_pkg::ACC_WIDTH-1:0] sum
 );
+  localparam int IW = vta_pkg::INP_WIDTH;
+  localparam int WW = vta_pkg::WGT_WIDTH;
+  localparam int AW = vta_pkg::ACC_WIDTH;
   localparam int BI = vta_pkg::BLOCK_IN;
   localparam int BO = vta_pkg::BLOCK_OUT;
   localparam int N = vta_pkg::BATCH * BO;
   localparam int T = BI > 1 ? $clog2(BI) : 0;  // adder-tree levels
   localparam int K = 1 << T;  // products per output, padded to a power of two
-  localparam int SW = 16 + T + 1;  // exact width of any partial sum
+  localparam int XW = IW + WW + T + 1;  // exact width of any partial sum
+  localparam int SW = XW < AW ? XW : AW;  // node width
   localparam int NODES = 2 * K;  // level t of output o at o * NODES + 2K - (2K >> t)
 
   // cut[t]: a register after level t (t = 0: after the multiply).
@@ -43,7 +50,7 @@ module vta_gemm_array #(
         for (int k = 0; k < (K >> t); k++) begin
           if (t == 0) begin
             if (k < BI)
-              c[o*NODES+k] = SW'($signed(inp_q[((o / BO) * BI + k) * 8+:8]) * $signed(wgt_q[((o % BO) * BI + k) * 8+:8]));
+              c[o*NODES+k] = SW'($signed(inp_q[((o / BO) * BI + k) * IW+:IW]) * $signed(wgt_q[((o % BO) * BI + k) * WW+:WW]));
             else c[o*NODES+k] = '0;
           end else
             c[o*NODES+2*K-((2*K)>>t)+k] = r[o*NODES+2*K-((4*K)>>t)+2*k] + r[o*NODES+2*K-((4*K)>>t)+2*k+1];
@@ -54,7 +61,7 @@ module vta_gemm_array #(
         c[o*NODES+k] = '0;
         r[o*NODES+k] = '0;
       end
-      sum[o*32+:32] = 32'($signed(r[o*NODES+2*K-2]));
+      sum[o*AW+:AW] = AW'($signed(r[o*NODES+2*K-2]));
     end
   end
   /* verilator lint_on ALWCOMBORDER */

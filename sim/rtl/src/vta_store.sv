@@ -37,7 +37,7 @@ module vta_store #(
   // datapath reads one element per cycle, so it refuses such a design when
   // it is elaborated (verilated or synthesized) instead of driving x.
   if (E < B) begin : g_out_narrower_than_beat
-    $error("vta_store: the OUT element (gemm.batch x gemm.block_out bytes) is narrower than a bus beat (memory.bus_bits / 8 bytes); this RTL stores one element per beat or more: widen the element or narrow the bus");
+    $error("vta_store: the OUT element (gemm.batch x gemm.block_out x dtype.out_bits / 8 bytes) is narrower than a bus beat (memory.bus_bits / 8 bytes); this RTL stores one element per beat or more: widen the element or narrow the bus");
   end
   localparam int NB = E / B;  // beats per element
   localparam int LOG_E = $clog2(E);
