@@ -292,14 +292,24 @@ module vta_core (
   logic [OA-1:0] out_raddr;
   logic [KB*OUT_W-1:0] out_wdata;
   logic [OUT_W-1:0] out_q, out_dbg;
-  localparam int ON = vta_pkg::BATCH * vta_pkg::BLOCK_OUT;  // OUT lanes (a write-mask bit each)
+  localparam int ON = vta_pkg::BATCH * vta_pkg::BLOCK_OUT;  // OUT lanes (compute's write mask: a bit each)
   localparam int OL = vta_pkg::OUT_WIDTH;
+  // The RAM's write granule: a byte (block RAM byte enables), unless 4-bit
+  // lanes would put two ALU lane groups in one byte (an odd count of ALU
+  // lanes); then a lane. Granule j holds bits of lane j * OG / OL.
+  localparam int AL = vta_pkg::ALU_LANES < ON ? vta_pkg::ALU_LANES : ON;
+  localparam int OG = (OL >= 8 || (AL * OL) % 8 == 0) ? 8 : OL;
+  localparam int ONG = OUT_W / OG;  // granules per OUT element
   logic [KB*ON-1:0] out_wmask;
+  logic [KB*ONG-1:0] out_gmask;
+  always_comb
+    for (int b = 0; b < KB; b++)
+      for (int j = 0; j < ONG; j++) out_gmask[b*ONG+j] = out_wmask[b*ON+(j*OG)/OL];
   wire dbg_out = dbg_is && 32'(dbg_rd_mem) == vta_pkg::MEM_ID_OUT;
   generate
     if (KB == 1) begin : g_out
-      vta_ram #(.W(OUT_W), .DEPTH(vta_pkg::OUT_BUFF_DEPTH), .G(OL), .NR(1)) u_out (
-          .clk, .we(out_we), .waddr(out_waddr), .wdata(out_wdata), .wmask(out_wmask), .re0(out_re),
+      vta_ram #(.W(OUT_W), .DEPTH(vta_pkg::OUT_BUFF_DEPTH), .G(OG), .NR(1)) u_out (
+          .clk, .we(out_we), .waddr(out_waddr), .wdata(out_wdata), .wmask(out_gmask), .re0(out_re),
           .raddr0(out_raddr), .rdata0(out_q), .re1(1'b0), .raddr1('0), .rdata1(), .dbg_re(dbg_out),
           .dbg_addr(OA'(dbg_rd_addr)), .dbg_data(out_dbg));
     end else begin : g_out_banks
@@ -312,9 +322,9 @@ module vta_core (
       assign out_q = bank_q[rsel];
       assign out_dbg = bank_dbg[dsel];
       for (genvar b = 0; b < KB; b++) begin : g_bank
-        vta_ram #(.W(OUT_W), .DEPTH(vta_pkg::OUT_BUFF_DEPTH / KB), .G(OL), .NR(1)) u_out (
+        vta_ram #(.W(OUT_W), .DEPTH(vta_pkg::OUT_BUFF_DEPTH / KB), .G(OG), .NR(1)) u_out (
             .clk, .we(out_we[b]), .waddr(out_waddr[b*BA+:BA]), .wdata(out_wdata[b*OUT_W+:OUT_W]),
-            .wmask(out_wmask[b*ON+:ON]), .re0(out_re),
+            .wmask(out_gmask[b*ONG+:ONG]), .re0(out_re),
             .raddr0(out_raddr[BA-1:0]), .rdata0(bank_q[b]), .re1(1'b0), .raddr1('0), .rdata1(), .dbg_re(dbg_out),
             .dbg_addr(dbg_rd_addr[BA-1:0]), .dbg_data(bank_dbg[b]));
       end
