@@ -47,6 +47,18 @@ class RandomPrograms : public ::testing::TestWithParam<std::string> {};
 // the reference in every DRAM buffer, every SRAM and the run's counters.
 TEST_P(RandomPrograms, MatchReferenceBitExactly) {
   const std::string preset_name = GetParam();
+  // On the RTL backends a width config's model is built on demand (30-90 s
+  // each), into the build tree's test cache. CI builds three of them: the
+  // verilator tests run dtype-w4a4 (4-bit packing, 16-bit accumulators, 4-bit
+  // OUT), dtype-w16a16 (16-bit operands and OUT, two batch rows) and
+  // dtype-w4a16 (mixed 16 x 4 products); dtype-w8a8-acc16's datapath (8-bit
+  // operands into 16-bit accumulators) adds no RTL path that those lack (the
+  // ACC_WIDTH 16 adder tree, ALU and ACC buffer are w4a4's, the 8-bit
+  // operands the default's), so it runs on the other backends only.
+  vta::test::use_test_rtl_cache();
+  const bool rtl_backend = vta::test::test_backend() == "verilator" || vta::test::test_backend() == "systemc-rtl";
+  if (rtl_backend && preset_name.ends_with("/dtype-w8a8-acc16.yaml"))
+    GTEST_SKIP() << "dtype-w8a8-acc16 is not built for the RTL in CI (the ACC_WIDTH 16 datapath runs as dtype-w4a4)";
   // A backend that does not build this config's element widths yet says so
   // (docs/status.md): a skip that names it, not a pass.
   try {

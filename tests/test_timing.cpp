@@ -127,6 +127,13 @@ TEST(Timing, LoadWgtIs32Beats) {
 // narrower INT4 designs built on boards shrink theirs too). A backend that
 // does not build the width yet skips, naming it.
 TEST(TimingWidths, LoadBeatsFollowTheElementWidth) {
+  // On the RTL backends each case is a design of its own, built on demand
+  // (eight vta-1x16x16 models for verilator and systemc-rtl, about 90 s
+  // each); their cycles at these widths are the SystemC model's by
+  // Verilator.ElementWidthsMatchSystemC (every stat, two width designs).
+  if (const std::string b = test_backend(); b == "verilator" || b == "systemc-rtl")
+    GTEST_SKIP() << "TimingWidths does not build its four width designs for " << b
+                 << " (Verilator.ElementWidthsMatchSystemC checks the RTL's cycles at widths)";
   struct Case {
     MemId mem;
     const char* knob;
