@@ -226,6 +226,9 @@ void check_compilable(const Config& c) {
         "LOAD reads whole elements",
         c.name, c.gemm.block_in, c.gemm.block_out, c.gemm.batch, c.gemm.batch, c.gemm.block_out, c.gemm.batch,
         c.gemm.block_in);
+  if (const std::string w = nondefault_widths(c); !w.empty())
+    fail("config {}: the compiler lowers networks to upstream's widths only (dtype 8/8/32/8); this config has {}",
+         c.name, w);
 }
 
 }  // namespace vta::compiler
