@@ -21,13 +21,13 @@ TEST(WidthErrors, OutputWidthMustEqualInputWidth) {
 }
 
 TEST(WidthErrors, SixteenBitAccumulatorsAreRefused) {
-  expect_error("run --model lenet5 --set dtype.acc_bits=16",
+  expect_error("run --model lenet5 --set dtype.acc_bits=16 --set buffers.acc=64KiB",
                "dtype.acc_bits 16: the compiler needs 32-bit accumulators");
 }
 
 TEST(WidthErrors, OnnxModelsRunAtEightBitsOnly) {
   const std::string model = std::string(VTA_SOURCE_DIR) + "/tests/data/onnx-qdq/qlinearconv_s8.onnx";
-  expect_error("run --onnx " + model + " --set dtype.wgt_bits=4",
+  expect_error("run --onnx " + model + " --set dtype.wgt_bits=4 --set buffers.wgt=128KiB",
                "dtype.wgt_bits is 4: ONNX models import as int8 (their QDQ tensors), so they run at 8 bits only");
   expect_error("run --onnx " + model + " --set dtype.inp_bits=16 --set dtype.out_bits=16",
                "dtype.inp_bits is 16: ONNX models import as int8");
