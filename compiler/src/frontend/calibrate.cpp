@@ -179,10 +179,17 @@ Graph Calibrator::take(int output) {
 }
 
 int Calibrator::calibrated_shift(std::vector<int64_t>& mag) const {
-  const size_t at = std::min(mag.size() - 1, static_cast<size_t>(static_cast<double>(mag.size()) * 0.999));
+  // 8 bits and fewer: the 99.9th percentile of the magnitudes onto the top
+  // value (the rare larger ones clip; a finer step for the rest). 16 bits
+  // have steps to spare: the largest magnitude onto half the range, so that
+  // other inputs' values clip neither.
+  const bool wide = act_bits_ > 8;
+  const size_t at =
+      wide ? mag.size() - 1 : std::min(mag.size() - 1, static_cast<size_t>(static_cast<double>(mag.size()) * 0.999));
   std::nth_element(mag.begin(), mag.begin() + static_cast<long>(at), mag.end());
+  const int64_t top = wide ? elem_max(act_bits_ - 1) : elem_max(act_bits_);
   int shift = 0;
-  while (shift < max_shift(act_bits_) && (mag[at] >> shift) > elem_max(act_bits_)) ++shift;
+  while (shift < max_shift(act_bits_) && (mag[at] >> shift) > top) ++shift;
   return shift;
 }
 

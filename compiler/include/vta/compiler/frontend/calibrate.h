@@ -2,9 +2,10 @@
 // Post-training quantization by calibration: a network is built node by node
 // while the integer reference runs on a calibration input, and every
 // requantization shift is chosen as the node is added, so that the
-// calibration activations fill the int8 range (the 99.9th percentile of the
-// magnitudes maps onto 127). The zoo and the float ONNX importer build
-// through this one class.
+// calibration activations fill the A-bit range (8 bits: the 99.9th
+// percentile of the magnitudes maps onto 127; 16 bits: the largest onto
+// half the range, 2^14, so that no input's values clip). The zoo and the
+// float ONNX importer build through this one class.
 #include <cstdint>
 #include <string>
 #include <vector>
