@@ -116,10 +116,24 @@ TEST(ConfigErrors, BlockMustBeAPowerOfTwo) {
   expect_parts(load_error("buffers:\n  inp: 3000\n"), {"bad.yaml:2", "buffers.inp", "power of two"});
 }
 
+// The widths the datapath builds (docs/design.md, "Data types"); every
+// refusal names the knob, its line and the rule.
 TEST(ConfigErrors, UnsupportedDtypeWidth) {
-  expect_parts(load_error("dtype:\n  inp_bits: 8\n  acc_bits: 16\n"),
-               {"bad.yaml:3", "dtype.acc_bits", "not supported", "only 32"});
-  expect_parts(load_error("dtype:\n  wgt_bits: 4\n"), {"bad.yaml:2", "dtype.wgt_bits", "only 8"});
+  expect_parts(load_error("dtype:\n  inp_bits: 6\n"), {"bad.yaml:2", "dtype.inp_bits = 6", "4, 8 or 16"});
+  expect_parts(load_error("dtype:\n  wgt_bits: 12\n"), {"bad.yaml:2", "dtype.wgt_bits = 12", "4, 8 or 16"});
+  expect_parts(load_error("dtype:\n  acc_bits: 24\n"), {"bad.yaml:2", "dtype.acc_bits = 24", "16 or 32"});
+  expect_parts(load_error("dtype:\n  inp_bits: 2\n"), {"bad.yaml:2", "dtype.inp_bits"});
+  expect_parts(load_error("dtype:\n  out_bits: 32\n"), {"bad.yaml:2", "dtype.out_bits"});
+}
+
+TEST(ConfigErrors, DtypeWidthsThatDoNotCombine) {
+  expect_parts(load_error("dtype:\n  acc_bits: 16\n  out_bits: 16\n  inp_bits: 16\n"),
+               {"bad.yaml:2", "dtype.acc_bits = 16", "cannot hold one product", "dtype.inp_bits = 16",
+                "dtype.wgt_bits = 8", "24 bits"});
+  expect_parts(load_error("gemm:\n  block_in: 1\ndtype:\n  inp_bits: 4\n"),
+               {"bad.yaml:4", "dtype.inp_bits = 4", "INP element of 4 bits", "gemm.batch x gemm.block_in = 1"});
+  expect_parts(load_error("gemm:\n  block_out: 1\n  block_in: 2\ndtype:\n  out_bits: 4\n"),
+               {"bad.yaml:5", "dtype.out_bits = 4", "OUT element of 4 bits", "not whole bytes"});
 }
 
 TEST(ConfigErrors, BadEnumSuggestsTheClosest) {

@@ -47,10 +47,19 @@ class RandomPrograms : public ::testing::TestWithParam<std::string> {};
 // the reference in every DRAM buffer, every SRAM and the run's counters.
 TEST_P(RandomPrograms, MatchReferenceBitExactly) {
   const std::string preset_name = GetParam();
+  // A backend that does not build this config's element widths yet says so
+  // (docs/status.md): a skip that names it, not a pass.
+  try {
+    (void)vta::make_backend(vta::test::test_backend(), vta::test::preset(preset_name));
+  } catch (const vta::Error& e) {
+    if (std::string(e.what()).find("upstream's widths only") != std::string::npos) GTEST_SKIP() << e.what();
+    throw;
+  }
   uint64_t macs = 0, alu_uops = 0, stored = 0, nonzero_out = 0;
   for (int p = 0; p < kProgramsPerPreset; ++p) {
-    uint32_t seed = 2166136261u;  // FNV-1a of the preset name, then the program number
-    for (char ch : preset_name) seed = (seed ^ static_cast<uint8_t>(ch)) * 16777619u;
+    uint32_t seed = 2166136261u;  // FNV-1a of the preset's name (a file's, without its folder), then the program number
+    for (char ch : preset_name.substr(preset_name.find_last_of('/') + 1))
+      seed = (seed ^ static_cast<uint8_t>(ch)) * 16777619u;
     seed += static_cast<uint32_t>(p);
     SCOPED_TRACE(testing::Message() << preset_name << " program " << p << " seed " << seed);
     Vta v(preset_name);
@@ -184,12 +193,23 @@ TEST(RandomProgramKnobs, SizeAndRacyKnobs) {
   EXPECT_GT(refused, 10);
 }
 
+std::string param_name(const ::testing::TestParamInfo<std::string>& tpi) {
+  std::string s = tpi.param.substr(tpi.param.find_last_of('/') + 1);
+  if (s.size() > 5 && s.ends_with(".yaml")) s.resize(s.size() - 5);
+  for (auto& ch : s)
+    if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
+  return s;
+}
+
 INSTANTIATE_TEST_SUITE_P(Golden, RandomPrograms, ::testing::Values("vta-1x16x16", "vta-4x16x16", "vta-1x32x32"),
-                         [](const auto& tpi) {
-                           std::string s = tpi.param;
-                           for (auto& ch : s)
-                             if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
-                           return s;
-                         });
+                         param_name);
+// Every element width the datapath builds (docs/design.md, "Data types"):
+// 4-, 8- and 16-bit operands and outputs, 16- and 32-bit accumulators.
+INSTANTIATE_TEST_SUITE_P(Widths, RandomPrograms,
+                         ::testing::Values(VTA_SOURCE_DIR "/tests/configs/dtype-w4a4.yaml",
+                                           VTA_SOURCE_DIR "/tests/configs/dtype-w8a8-acc16.yaml",
+                                           VTA_SOURCE_DIR "/tests/configs/dtype-w16a16.yaml",
+                                           VTA_SOURCE_DIR "/tests/configs/dtype-w4a16.yaml"),
+                         param_name);
 
 }  // namespace

@@ -11,6 +11,8 @@
 // the same operation (programmable routing, LUT logic); the table does not
 // scale for that: supply a table for your part (tech_from_json) when the
 // absolute figure matters; the default is meant for comparing designs.
+// Other element widths scale the MAC and ALU figures (width_scale(), from
+// the same paper's 8- and 32-bit multiply and add figures).
 #include <cmath>
 
 #include "vta/estimate/energy.h"
@@ -62,8 +64,20 @@ TechTable tech_from_json(const nlohmann::json& j, TechTable base) {
   return base;
 }
 
-Energy energy(const Activity& a, const TechTable& t, const int64_t (&buffer_bytes)[5], double clock_mhz,
-              double static_w) {
+WidthScale width_scale(const Config& c) {
+  const double inp = static_cast<double>(c.dtype.inp_bits), wgt = static_cast<double>(c.dtype.wgt_bits);
+  const double acc = static_cast<double>(c.dtype.acc_bits);
+  return {2.0 / 3.0 * (inp * wgt / 64.0) + 1.0 / 3.0 * (acc / 32.0), acc / 32.0};
+}
+
+std::array<int64_t, 5> buffer_bytes(const Config& c) {
+  return {c.buffers.uop, c.buffers.inp, c.buffers.wgt, c.buffers.acc,
+          c.buffers.acc / c.dtype.acc_bits * c.dtype.out_bits};
+}
+
+Energy energy(const Activity& a, const TechTable& t, const Config& c, double static_w) {
+  const std::array<int64_t, 5> sizes = buffer_bytes(c);
+  const WidthScale scale = width_scale(c);
   auto pj_per_byte = [&](int64_t size) {
     return t.pj_per_sram_byte * std::sqrt(static_cast<double>(size) / t.sram_ref_bytes);
   };
@@ -71,12 +85,12 @@ Energy energy(const Activity& a, const TechTable& t, const int64_t (&buffer_byte
                              a.wgt_read_bytes + a.wgt_write_bytes, a.acc_read_bytes + a.acc_write_bytes,
                              a.out_read_bytes + a.out_write_bytes};
   Energy e;
-  e.mac_nj = static_cast<double>(a.macs) * t.pj_per_mac * 1e-3;
-  e.alu_nj = static_cast<double>(a.alu_ops) * t.pj_per_alu_op * 1e-3;
-  for (int i = 0; i < 5; ++i) e.sram_nj += static_cast<double>(moved[i]) * pj_per_byte(buffer_bytes[i]) * 1e-3;
+  e.mac_nj = static_cast<double>(a.macs) * t.pj_per_mac * scale.mac * 1e-3;
+  e.alu_nj = static_cast<double>(a.alu_ops) * t.pj_per_alu_op * scale.alu * 1e-3;
+  for (size_t i = 0; i < 5; ++i) e.sram_nj += static_cast<double>(moved[i]) * pj_per_byte(sizes[i]) * 1e-3;
   e.dram_nj = static_cast<double>(a.dram_read_bytes + a.dram_write_bytes) * t.pj_per_dram_byte * 1e-3;
   // W x s = J; cycles / MHz = microseconds; x 1e3 to nJ.
-  e.static_nj = static_w * static_cast<double>(a.cycles) / clock_mhz * 1e3;
+  e.static_nj = static_w * static_cast<double>(a.cycles) / c.clock.mhz * 1e3;
   e.total_nj = e.mac_nj + e.alu_nj + e.sram_nj + e.dram_nj + e.static_nj;
   return e;
 }

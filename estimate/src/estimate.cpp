@@ -101,24 +101,37 @@ Estimate estimate(const Config& c, const EstimateOptions& o) {
   const int64_t beat = c.memory.bus_bits / 8;
   const auto& d = c.derived;
 
-  // GEMM: int8 MACs; the block_in products of one output chain through the
-  // DSP cascade, so DSPs scale with MACs and fabric only with outputs.
+  // GEMM: MACs at the operand widths; the block_in products of one output
+  // chain through the DSP cascade, so DSPs scale with MACs and fabric only
+  // with outputs, unless the products are too narrow for a DSP
+  // (unit_costs.cpp, mac_cost).
   {
-    const bool packed = o.pack_int8 && family == Family::xcup;
+    const MacCost mc = mac_cost(family, c.dtype.inp_bits, c.dtype.wgt_bits, o.pack_int8);
     Resources r = b.logic(b.lc.mac_array, 0, static_cast<double>(macs));
-    r.dsp = static_cast<double>(macs) * (packed ? b.dsp.per_mac_packed : b.dsp.per_mac);
-    b.add("mac_array", fmt::format("{} x {} x {} int8 MACs", batch, bi, bo), static_cast<double>(macs), "MACs", r);
+    r.dsp = static_cast<double>(macs) * mc.dsp;
+    const double fabric = static_cast<double>(macs) * mc.lut;
+    if (is_xilinx(family) || is_lattice(family))
+      r.lut += fabric;
+    else
+      r.alm += fabric / intel_logic().lut_per_alm;
+    b.add("mac_array",
+          fmt::format("{} x {} x {} MACs of int{} x int{}{}", batch, bi, bo, c.dtype.inp_bits, c.dtype.wgt_bits,
+                      mc.dsp == 0 ? " in fabric" : ""),
+          static_cast<double>(macs), "MACs", r);
   }
   // Per accumulator lane: accumulate, ALU, forwarding, write-back select. The
   // RTL builds min(alu.lanes, lanes) ALUs (vta_alu.sv), so the ALU's
   // multipliers follow alu.lanes; the fabric per lane is fitted on designs
-  // that built an ALU per lane (estimate/README.md).
+  // that built an ALU per lane (estimate/README.md) with 32-bit
+  // accumulators, and taken as proportional to dtype.acc_bits (an
+  // assumption: every part of a lane is as wide as its accumulator).
   {
     const int64_t alus = std::min(c.alu.lanes, n);
-    Resources r = b.logic(b.lc.acc_lanes, 0, static_cast<double>(n));
-    if (c.isa.alu_mul) r.dsp = static_cast<double>(alus) * b.dsp.per_alu_mul;
+    const double width = static_cast<double>(c.dtype.acc_bits) / 32.0;
+    Resources r = b.logic(b.lc.acc_lanes, 0, static_cast<double>(n) * width);
+    if (c.isa.alu_mul) r.dsp = static_cast<double>(alus) * alu_mul_dsp(family, c.dtype.acc_bits);
     b.add("acc_lanes",
-          fmt::format("{} lanes x 32 bit: accumulate, forwarding, {} ALU lanes{}", n, alus,
+          fmt::format("{} lanes x {} bit: accumulate, forwarding, {} ALU lanes{}", n, c.dtype.acc_bits, alus,
                       c.isa.alu_mul ? " with MUL" : ""),
           static_cast<double>(n), "lanes", r);
   }
@@ -153,7 +166,7 @@ Estimate estimate(const Config& c, const EstimateOptions& o) {
     // alu.concurrent: kConcurrentAccBanks banks of the same ports, the same bits.
     const int acc_banks = c.alu.concurrent ? static_cast<int>(kConcurrentAccBanks) : 1;
     b.buffer("buf_acc", {d.acc_elem_bytes * 8, d.acc_depth / acc_banks, acc_banks, 2, c.buffers.acc, n > 1});
-    b.buffer("buf_out", {d.out_elem_bytes * 8, d.out_depth / acc_banks, acc_banks, 1, c.buffers.acc / 4, n > 1});
+    b.buffer("buf_out", {d.out_elem_bytes * 8, d.out_depth / acc_banks, acc_banks, 1, buffer_bytes(c)[4], n > 1});
     const int64_t fetch_depth = std::max<int64_t>(1, c.memory.max_burst * beat / 16);
     b.buffer("fetch_buffer", {128, fetch_depth, 1, 1, fetch_depth * 16});
     b.buffer("cmd_queues", {160, c.queues.command_depth, 3, 1, c.queues.command_depth * 20});
@@ -248,15 +261,31 @@ Estimate estimate(const Config& c, const EstimateOptions& o) {
     check("DSP", e.total.dsp, cap.dsp, e.utilization.dsp);
   }
 
-  if (family == Family::xcup)
-    e.assumptions.push_back(o.pack_int8 ? "two int8 multiplies sharing an operand packed per DSP48E2 (Xilinx WP486)"
-                                        : "one int8 multiply per DSP48E2 (packing off)");
+  const int64_t ib = c.dtype.inp_bits, wb = c.dtype.wgt_bits;
+  if (family == Family::xcup && ib + wb >= 9)
+    e.assumptions.push_back(o.pack_int8 && ib <= 8 && wb <= 8
+                                ? "two multiplies of operands up to 8 bits sharing an operand packed per DSP48E2 "
+                                  "(Xilinx WP486)"
+                                : "one multiply per DSP48E2 (no packing)");
   if (is_lattice(family))
-    e.assumptions.push_back(
-        "one MULT18X18D per int8 MAC, the products summed in fabric adder trees (as yosys synth_ecp5 maps the RTL)");
+    e.assumptions.push_back(fmt::format(
+        "one MULT18X18D per int{} x int{} MAC, the products summed in fabric adder trees (as yosys synth_ecp5 maps "
+        "the RTL)",
+        ib, wb));
+  else if (is_xilinx(family) && ib + wb < 9)
+    e.assumptions.push_back(fmt::format(
+        "int{} x int{} products in fabric, {:.0f} LUT6 per MAC with its adder tree (yosys synth_xilinx of a "
+        "16-term dot product; no DSP takes a product under 9 bits)",
+        ib, wb, mac_cost(family, ib, wb, false).lut));
   else
-    e.assumptions.push_back(
-        "int8 MAC products summed in the DSP cascade (one DSP per MAC unpacked, as yosys maps the RTL)");
+    e.assumptions.push_back(fmt::format(
+        "int{} x int{} MAC products summed in the DSP cascade (one DSP per MAC unpacked, as yosys maps the RTL)", ib,
+        wb));
+  if (nondefault_widths(c) != "")
+    e.assumptions.push_back(fmt::format(
+        "element widths {}: DSP per MAC as yosys maps a dot product at those widths, lane logic in proportion to "
+        "dtype.acc_bits; not yet calibrated on synthesis of the whole RTL at those widths",
+        nondefault_widths(c)));
   e.assumptions.push_back(
       fmt::format("the RTL builds {} ALU lanes for {} accumulator lanes (vta_alu.sv)", std::min(c.alu.lanes, n), n));
   e.assumptions.push_back(
@@ -280,8 +309,7 @@ Estimate estimate(const Config& c, const EstimateOptions& o) {
 
   if (o.activity) {
     const double static_w = o.tech.static_w >= 0 ? o.tech.static_w : device ? device->static_w : 0.0;
-    const int64_t sizes[5] = {c.buffers.uop, c.buffers.inp, c.buffers.wgt, c.buffers.acc, c.buffers.acc / 4};
-    e.energy = energy(*o.activity, o.tech, sizes, c.clock.mhz, static_w);
+    e.energy = energy(*o.activity, o.tech, c, static_w);
     e.assumptions.push_back(fmt::format("energy: {}; static {:g} W", o.tech.source, static_w));
   }
   return e;

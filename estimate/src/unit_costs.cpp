@@ -42,19 +42,53 @@ DspCosts dsp_costs(Family f, int64_t bus_bits) {
   const double dma = bus_bits == 64 ? 4.0 : bus_bits == 128 ? 5.6 : 6.0;
   switch (f) {
     case Family::xc7:
-      return {1.0, 1.0, 3.0, dma};
+      return {3.0, dma};
     case Family::xcup:
-      return {1.0, 0.5, 3.0, dma};
+      return {3.0, dma};
     case Family::arria10:
     case Family::stratix10:
-      return {0.5, 0.5, 2.0, dma / 2};
+      return {2.0, dma / 2};
     case Family::ecp5:
-      // MULT18X18D counts read off synth_ecp5 (ecp5_fit.inc): one per int8
-      // multiply (no packing), the ALU's 32 x 32 -> 32 multiply and a load
+      // MULT18X18D counts read off synth_ecp5 (ecp5_fit.inc): the ALU's 32 x 32 -> 32 multiply and a load
       // engine's address multiplies as yosys splits them into 18x18 pieces.
-      return {1.0, 1.0, kEcp5MultPerAluMul, kEcp5MultPerDmaEngine};
+      return {kEcp5MultPerAluMul, kEcp5MultPerDmaEngine};
   }
-  return {1.0, 1.0, 3.0, dma};
+  return {3.0, dma};
+}
+
+// Element widths (dtype): what yosys 0.23 maps a 16-term signed dot
+// product (one output's products and its accumulate, registered) to, per
+// MAC (estimate/README.md, "Element widths"): synth_xilinx puts every
+// product of at least 9 bits in a DSP48E1 (mul2dsp's DSP_Y_MINWIDTH 9), so
+// 4x8, 8x8, 16x8 and 16x16 each take one DSP and no LUT, and a 4x4 product
+// (8 bits) goes to fabric: 1 233 LUT6 for the 16 MACs and a 16-bit
+// accumulate, 77 per MAC. synth_ecp5 maps every width up to 18 bits to one
+// MULT18X18D. Intel's 18x19 halves take operands up to 16 bits.
+namespace {
+constexpr double kFabricMacLut = 1233.0 / 16.0;
+}
+
+MacCost mac_cost(Family f, int64_t a_bits, int64_t b_bits, bool pack) {
+  switch (f) {
+    case Family::xc7:
+    case Family::xcup:
+      if (a_bits + b_bits < 9) return {0.0, kFabricMacLut};
+      if (pack && f == Family::xcup && a_bits <= 8 && b_bits <= 8) return {0.5, 0.0};
+      return {1.0, 0.0};
+    case Family::arria10:
+    case Family::stratix10:
+      return {0.5, 0.0};
+    case Family::ecp5:
+      return {1.0, 0.0};
+  }
+  return {1.0, 0.0};
+}
+
+double alu_mul_dsp(Family f, int64_t acc_bits) {
+  // A 16 x 16 -> 16 multiply is one DSP48E1 and one MULT18X18D (yosys, as
+  // above); 32 bits: dsp_costs()'s per_alu_mul.
+  if (acc_bits <= 16) return f == Family::arria10 || f == Family::stratix10 ? 0.5 : 1.0;
+  return dsp_costs(f, 64).per_alu_mul;
 }
 
 IntelLogic intel_logic() { return {1.6, 4.0}; }

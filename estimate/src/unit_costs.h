@@ -30,14 +30,23 @@ const LogicCosts& logic_costs();
 
 /// DSP blocks per operation on one family.
 struct DspCosts {
-  double per_mac;         // one int8 x int8 multiply (accumulation in the DSP cascade)
-  double per_mac_packed;  // the same with two multiplies packed per DSP (pack_int8)
   double per_alu_mul;     // one 32 x 32 -> 32 ALU multiply
   double per_dma_engine;  // the address multiplies of one load DMA engine
 };
 /// `bus_bits`: the memory port width (a load engine's multiplies narrow with
 /// a wider beat).
 DspCosts dsp_costs(Family f, int64_t bus_bits);
+
+/// One GEMM MAC of `a_bits` x `b_bits` operands on family `f`, as yosys
+/// maps it: DSP blocks, and fabric LUTs (LUT6; LUT4 on ECP5) for a product
+/// that no DSP takes. `pack`: two multiplies of operands up to 8 bits that
+/// share an operand per DSP48E2 (UltraScale+ only).
+struct MacCost {
+  double dsp = 0, lut = 0;
+};
+MacCost mac_cost(Family f, int64_t a_bits, int64_t b_bits, bool pack);
+/// DSP blocks of one ALU multiply of `acc_bits` x `acc_bits` -> acc_bits.
+double alu_mul_dsp(Family f, int64_t acc_bits);
 
 /// Intel logic from the Xilinx-fitted figures: ALMs = max(LUT6 / lut_per_alm,
 /// FF / ff_per_alm) (an ALM holds one 6-input or two smaller functions and 4 registers).

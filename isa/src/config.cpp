@@ -250,6 +250,47 @@ const char* fit_culprit(const Config& c, const LineOf& line_of) {
   return best;
 }
 
+// The element widths the datapath builds (docs/design.md, "Data types"):
+// operands and outputs of 4, 8 or 16 bits, accumulators of 16 or 32 bits
+// that hold one product (so OUT, at most 16 bits, never exceeds ACC), and
+// elements of whole bytes.
+template <typename Loc>
+void check_widths(const Config& c, const Loc& loc) {
+  const struct {
+    const char* key;
+    int64_t bits;
+    bool acc;
+  } widths[] = {{"dtype.inp_bits", c.dtype.inp_bits, false},
+                {"dtype.wgt_bits", c.dtype.wgt_bits, false},
+                {"dtype.acc_bits", c.dtype.acc_bits, true},
+                {"dtype.out_bits", c.dtype.out_bits, false}};
+  for (const auto& w : widths) {
+    const bool ok = w.acc ? (w.bits == 16 || w.bits == 32) : (w.bits == 4 || w.bits == 8 || w.bits == 16);
+    if (!ok)
+      fail("{}: {} = {} is not a width the datapath builds ({})", loc(w.key), w.key, w.bits,
+           w.acc ? "16 or 32" : "4, 8 or 16");
+  }
+  if (c.dtype.inp_bits + c.dtype.wgt_bits > c.dtype.acc_bits)
+    fail(
+        "{}: dtype.acc_bits = {} cannot hold one product of dtype.inp_bits = {} and dtype.wgt_bits = {} ({} bits): use "
+        "32",
+        loc("dtype.acc_bits"), c.dtype.acc_bits, c.dtype.inp_bits, c.dtype.wgt_bits,
+        c.dtype.inp_bits + c.dtype.wgt_bits);
+  const struct {
+    const char* key;
+    const char* mem;
+    int64_t values;
+    int64_t bits;
+    const char* count;
+  } elems[] = {
+      {"dtype.inp_bits", "INP", c.gemm.batch * c.gemm.block_in, c.dtype.inp_bits, "gemm.batch x gemm.block_in"},
+      {"dtype.wgt_bits", "WGT", c.gemm.block_out * c.gemm.block_in, c.dtype.wgt_bits, "gemm.block_out x gemm.block_in"},
+      {"dtype.out_bits", "OUT", c.gemm.batch * c.gemm.block_out, c.dtype.out_bits, "gemm.batch x gemm.block_out"}};
+  for (const auto& e : elems)
+    if (e.values * e.bits % 8 != 0)
+      fail("{}: {} = {} makes an {} element of {} bits ({} = {} values), not whole bytes", loc(e.key), e.key, e.bits,
+           e.mem, e.values * e.bits, e.count, e.values);
+}
 // Computes `derived` and checks every cross-knob rule. `line_of` gives the
 // line of a key in the source (0 if unknown, -1 if set by --set).
 template <typename LineOf>
@@ -267,6 +308,7 @@ void derive_and_check(Config& c, const LineOf& line_of) {
     for (size_t i = 0; i < std::size(knob); ++i)
       if (line_of(kHostCpuKnobs[i]) == 0) *knob[i] = value[i];
   }
+  check_widths(c, loc);
   auto& d = c.derived;
   d.inp_elem_bytes = c.gemm.batch * c.gemm.block_in * c.dtype.inp_bits / 8;
   d.wgt_elem_bytes = c.gemm.block_out * c.gemm.block_in * c.dtype.wgt_bits / 8;
@@ -331,7 +373,9 @@ void derive_and_check(Config& c, const LineOf& line_of) {
   if (auto problem = isa::check_fit(c)) {
     const char* key = fit_culprit(c, line_of);
     if (key == nullptr) fail("{}: {}", c.source, *problem);
-    fail("{}: {} = {}: {}", loc(key), key, knob_value_text(c, *find_knob(key)), *problem);
+    const std::string widths = nondefault_widths(c);
+    fail("{}: {} = {}: {}{}", loc(key), key, knob_value_text(c, *find_knob(key)), *problem,
+         widths.empty() ? "" : fmt::format(" (with {}, the same bytes hold more, narrower elements)", widths));
   }
 }
 
@@ -401,6 +445,17 @@ std::string knob_value_text(const Config& c, const KnobInfo& k) {
       return *std::get<std::string*>(ref);
   }
   return {};
+}
+
+std::string nondefault_widths(const Config& c) {
+  static const Config upstream;
+  std::string out;
+  for (const auto& k : knobs()) {
+    if (std::string_view(k.section) != "dtype") continue;
+    const std::string v = knob_value_text(c, k);
+    if (v != knob_value_text(upstream, k)) out += fmt::format("{}{} = {}", out.empty() ? "" : ", ", k.key(), v);
+  }
+  return out;
 }
 
 int64_t Config::elem_bytes(int mem_id) const {

@@ -349,6 +349,9 @@ OpenclBackend::OpenclBackend(const Config& c, const BackendOptions& options)
   if (options.timing_only) fail("the opencl backend is untimed: timing-only mode needs a cycle model (systemc)");
   if (!options.trace_path.empty()) fail("the opencl backend is untimed: --trace needs a cycle model (systemc)");
   if (!options.wave_path.empty()) fail("the opencl backend has no RTL: --wave needs the verilator backend");
+  if (const std::string w = nondefault_widths(config()); !w.empty())
+    fail("opencl: the kernel is built for upstream's widths only (dtype 8/8/32/8); config '{}' has {}", config().name,
+         w);
   Impl& m = *impl_;
   const Found dev = select_device(config());
   m.built = build(config(), dev, choose_flavor(config(), dev.info));

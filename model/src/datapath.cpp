@@ -6,6 +6,7 @@
 #include <type_traits>
 
 #include "gemm_kernels.h"
+#include "vta/isa/elem_pack.h"
 #include "vta/isa/error.h"
 #include "vta/isa/fuzz_coverage.h"
 #include "vta/model/alu_block.h"
@@ -62,17 +63,20 @@ void alu_apply_n(AluOp op, int32_t* a, int32_t imm, size_t n) { dispatch_n(op, a
 
 Datapath::Datapath(const Config& c) : cfg_(c), layout_(c) {
   const auto& d = c.derived;
-  inp_elem_ = d.inp_elem_bytes;
-  wgt_elem_ = d.wgt_elem_bytes;
+  inp_lanes_ = c.gemm.batch * c.gemm.block_in;
+  wgt_lanes_ = c.gemm.block_out * c.gemm.block_in;
   acc_lanes_ = c.gemm.batch * c.gemm.block_out;
-  out_elem_ = d.out_elem_bytes;
+  inp_bits_ = static_cast<int>(c.dtype.inp_bits);
+  wgt_bits_ = static_cast<int>(c.dtype.wgt_bits);
+  acc_bits_ = static_cast<int>(c.dtype.acc_bits);
+  out_bits_ = static_cast<int>(c.dtype.out_bits);
   uop_raw_.assign(static_cast<size_t>(d.uop_depth), 0);
   uop_.assign(static_cast<size_t>(d.uop_depth), Uop{0, 0, 0});
-  inp_.assign(static_cast<size_t>(d.inp_depth * inp_elem_), 0);
-  wgt_.assign(static_cast<size_t>(d.wgt_depth * wgt_elem_), 0);
+  inp_.assign(static_cast<size_t>(d.inp_depth * inp_lanes_), 0);
+  wgt_.assign(static_cast<size_t>(d.wgt_depth * wgt_lanes_), 0);
   wgt_packed_.assign(static_cast<size_t>(d.wgt_depth * gemm::packed_elems(c.gemm.block_in, c.gemm.block_out)), 0);
   acc_.assign(static_cast<size_t>(d.acc_depth * acc_lanes_), 0);
-  out_.assign(static_cast<size_t>(d.out_depth * out_elem_), 0);
+  out_.assign(static_cast<size_t>(d.out_depth * acc_lanes_), 0);
 }
 
 void Datapath::error(const Insn& insn, int64_t index, const std::string& what) const {
@@ -146,28 +150,24 @@ void Datapath::load(const Insn& insn, int64_t index, const Dram& dram) {
         break;
       case MemId::INP:
       case MemId::WGT: {
-        auto& buf = mem == MemId::INP ? inp_ : wgt_;
-        int64_t e = mem == MemId::INP ? inp_elem_ : wgt_elem_;
-        int8_t* dst = buf.data() + at * static_cast<uint64_t>(e);
+        const bool is_inp = mem == MemId::INP;
+        const auto lanes = static_cast<uint64_t>(is_inp ? inp_lanes_ : wgt_lanes_);
+        int16_t* dst = (is_inp ? inp_ : wgt_).data() + at * lanes;
         if (src)
-          std::memcpy(dst, src, n * static_cast<uint64_t>(e));
+          isa::unpack_elems(src, is_inp ? inp_bits_ : wgt_bits_, dst, n * lanes);
         else
-          std::memset(dst, 0, n * static_cast<uint64_t>(e));
-        if (mem == MemId::WGT) update_wgt_packed(at, n);
+          std::memset(dst, 0, n * lanes * sizeof(int16_t));
+        if (!is_inp) update_wgt_packed(at, n);
         break;
       }
-      case MemId::ACC: {
-        int32_t* dst = acc_.data() + at * static_cast<uint64_t>(acc_lanes_);
+      case MemId::ACC:
+      case MemId::ACC_8BIT: {  // ACC_8BIT: OUT-width elements, sign-extended
+        const auto lanes = static_cast<uint64_t>(acc_lanes_);
+        int32_t* dst = acc_.data() + at * lanes;
         if (src)
-          std::memcpy(dst, src, n * static_cast<uint64_t>(acc_lanes_) * 4);
+          isa::unpack_elems(src, mem == MemId::ACC ? acc_bits_ : out_bits_, dst, n * lanes);
         else
-          std::memset(dst, 0, n * static_cast<uint64_t>(acc_lanes_) * 4);
-        break;
-      }
-      case MemId::ACC_8BIT: {
-        int32_t* dst = acc_.data() + at * static_cast<uint64_t>(acc_lanes_);
-        const auto* s8 = reinterpret_cast<const int8_t*>(src);
-        for (uint64_t i = 0; i < n * static_cast<uint64_t>(acc_lanes_); ++i) dst[i] = src ? s8[i] : 0;
+          std::memset(dst, 0, n * lanes * sizeof(int32_t));
         break;
       }
       default:
@@ -188,7 +188,7 @@ void Datapath::load(const Insn& insn, int64_t index, const Dram& dram) {
 
 void Datapath::update_wgt_packed(uint64_t first, uint64_t count) {
   const int64_t bi = cfg_.gemm.block_in, bo = cfg_.gemm.block_out;
-  gemm::pack(wgt_.data() + first * static_cast<uint64_t>(wgt_elem_),
+  gemm::pack(wgt_.data() + first * static_cast<uint64_t>(wgt_lanes_),
              wgt_packed_.data() + first * static_cast<uint64_t>(gemm::packed_elems(bi, bo)), count, bi, bo);
 }
 
@@ -202,7 +202,7 @@ void Datapath::check_store(const Insn& insn, int64_t index, const Dram& dram) co
     error(insn, index,
           fmt::format("reads OUT elements [{}, {}) but the OUT buffer has {}", sram_base, sram_base + y_size * x_size,
                       depth));
-  const auto e = static_cast<uint64_t>(out_elem_);
+  const auto e = static_cast<uint64_t>(cfg_.derived.out_elem_bytes);
   for (uint64_t y = 0; y < y_size; ++y) {
     uint64_t addr = (dram_base + y * x_stride) * e;
     if (!dram.contains(addr, x_size * e))
@@ -216,10 +216,11 @@ void Datapath::store(const Insn& insn, int64_t index, Dram& dram) {
   if (x_size == 0) return;
   const uint64_t x_stride = insn[Member::x_stride], dram_base = insn[Member::dram_base];
   const uint64_t sram_base = insn[Member::sram_base];
-  const auto e = static_cast<uint64_t>(out_elem_);
+  const auto e = static_cast<uint64_t>(cfg_.derived.out_elem_bytes);
+  const auto lanes = static_cast<uint64_t>(acc_lanes_);
   for (uint64_t y = 0; y < y_size; ++y)
-    std::memcpy(dram.find((dram_base + y * x_stride) * e, x_size * e), out_.data() + (sram_base + y * x_size) * e,
-                x_size * e);
+    isa::pack_elems(out_.data() + (sram_base + y * x_size) * lanes, out_bits_,
+                    dram.find((dram_base + y * x_stride) * e, x_size * e), x_size * lanes);
 }
 
 void Datapath::check(const Insn& insn, int64_t index, const Dram& dram) {
@@ -293,7 +294,9 @@ void Datapath::gemm(const Insn& insn, int64_t index) {
                      wgt_packed_.data(),
                      cfg_.gemm.batch,
                      cfg_.gemm.block_in,
-                     cfg_.gemm.block_out};
+                     cfg_.gemm.block_out,
+                     32 - acc_bits_,
+                     32 - out_bits_};
   if (insn[Member::reset] == 0) {
     gemm::pick(g.bi, g.bo)(g);
     return;
@@ -305,7 +308,7 @@ void Datapath::gemm(const Insn& insn, int64_t index) {
       for (uint32_t u = g.bgn; u < g.end; ++u) {
         const uint64_t dst = uop_[u].dst + i * g.dfo + j * g.dfi;
         std::memset(acc_.data() + dst * lanes, 0, lanes * 4);
-        std::memset(out_.data() + dst * static_cast<uint64_t>(out_elem_), 0, static_cast<size_t>(out_elem_));
+        std::memset(out_.data() + dst * lanes, 0, lanes * sizeof(int16_t));
       }
 }
 
@@ -315,8 +318,8 @@ namespace {
 // known at compile time and the lane loop vectorises.
 template <AluOp OP, bool IMM>
 VTA_NO_FUZZ_COVERAGE void alu_loop(const Uop* uops, uint32_t bgn, uint32_t end, uint32_t io, uint32_t ii, uint32_t dfo,
-                                   uint32_t dfi, uint32_t sfo, uint32_t sfi, int32_t imm, int32_t* acc, int8_t* out,
-                                   uint64_t lanes) {
+                                   uint32_t dfi, uint32_t sfo, uint32_t sfi, int32_t imm, int32_t* acc, int16_t* out,
+                                   uint64_t lanes, int acc_bits, int out_bits) {
   for (uint32_t i = 0; i < io; ++i)
     for (uint32_t j = 0; j < ii; ++j)
       for (uint32_t u = bgn; u < end; ++u) {
@@ -324,16 +327,16 @@ VTA_NO_FUZZ_COVERAGE void alu_loop(const Uop* uops, uint32_t bgn, uint32_t end, 
         const uint64_t src = uops[u].src + i * sfo + j * sfi;
         int32_t* a = acc + dst * lanes;
         const int32_t* b = acc + src * lanes;  // may equal a: each lane reads before it writes
-        int8_t* o = out + dst * lanes;
+        int16_t* o = out + dst * lanes;
         for (uint64_t l = 0; l < lanes; ++l) {
-          a[l] = alu_apply(OP, a[l], IMM ? imm : b[l]);
-          o[l] = static_cast<int8_t>(a[l]);
+          a[l] = isa::wrap_bits(alu_apply(OP, a[l], IMM ? imm : b[l]), acc_bits);
+          o[l] = static_cast<int16_t>(isa::wrap_bits(a[l], out_bits));
         }
       }
 }
 
 using AluFn = void (*)(const Uop*, uint32_t, uint32_t, uint32_t, uint32_t, uint32_t, uint32_t, uint32_t, uint32_t,
-                       int32_t, int32_t*, int8_t*, uint64_t);
+                       int32_t, int32_t*, int16_t*, uint64_t, int, int);
 
 template <AluOp OP>
 AluFn pick_alu(bool use_imm) {
@@ -359,29 +362,35 @@ void Datapath::alu(const Insn& insn, int64_t index) {
   if (!fn) error(insn, index, "unknown ALU opcode");
   fn(uop_.data(), insn[Member::uop_bgn], insn[Member::uop_end], insn[Member::iter_out], insn[Member::iter_in],
      insn[Member::dst_factor_out], insn[Member::dst_factor_in], insn[Member::src_factor_out],
-     insn[Member::src_factor_in], insn.imm(), acc_.data(), out_.data(), static_cast<uint64_t>(acc_lanes_));
+     insn[Member::src_factor_in], insn.imm(), acc_.data(), out_.data(), static_cast<uint64_t>(acc_lanes_), acc_bits_,
+     out_bits_);
 }
 
 std::vector<uint8_t> Datapath::read_sram(MemId mem, uint32_t index, uint32_t count) const {
-  auto slice = [&](const void* base, size_t elem_bytes, size_t depth) {
+  // Packs `count` elements of `lanes` values of `bits` bits from `base`.
+  auto slice = [&](const auto* base, size_t lanes, size_t depth, int bits) {
     if (static_cast<uint64_t>(index) + count > depth)
       fail("read_sram: {} elements [{}, {}) are outside the {} buffer of {} elements", isa::mem_name(mem), index,
            static_cast<uint64_t>(index) + count, isa::mem_name(mem), depth);
-    const auto* p = static_cast<const uint8_t*>(base) + index * elem_bytes;
-    return std::vector<uint8_t>(p, p + count * elem_bytes);
+    std::vector<uint8_t> bytes(isa::packed_bytes(bits, count * lanes));
+    isa::pack_elems(base + index * lanes, bits, bytes.data(), count * lanes);
+    return bytes;
   };
+  const auto acc_lanes = static_cast<size_t>(acc_lanes_);
   switch (mem) {
     case MemId::UOP:
-      return slice(uop_raw_.data(), 4, uop_raw_.size());
+      return slice(reinterpret_cast<const int32_t*>(uop_raw_.data()), 1, uop_raw_.size(), 32);
     case MemId::INP:
-      return slice(inp_.data(), inp_elem_, inp_.size() / inp_elem_);
+      return slice(inp_.data(), static_cast<size_t>(inp_lanes_), inp_.size() / static_cast<size_t>(inp_lanes_),
+                   inp_bits_);
     case MemId::WGT:
-      return slice(wgt_.data(), wgt_elem_, wgt_.size() / wgt_elem_);
+      return slice(wgt_.data(), static_cast<size_t>(wgt_lanes_), wgt_.size() / static_cast<size_t>(wgt_lanes_),
+                   wgt_bits_);
     case MemId::ACC:
     case MemId::ACC_8BIT:
-      return slice(acc_.data(), acc_lanes_ * 4, acc_.size() / acc_lanes_);
+      return slice(acc_.data(), acc_lanes, acc_.size() / acc_lanes, acc_bits_);
     case MemId::OUT:
-      return slice(out_.data(), out_elem_, out_.size() / out_elem_);
+      return slice(out_.data(), acc_lanes, out_.size() / acc_lanes, out_bits_);
   }
   fail("read_sram: unknown memory type {}", static_cast<int>(mem));
 }

@@ -18,7 +18,7 @@ namespace {
 // Packs one element: packed[k/2][o][2] = w[o][k], 0 past block_in. With the
 // sizes fixed at compile time (the common shapes) the loops vectorise.
 template <int BI, int BO>
-void pack_fixed(const int8_t* w, int16_t* p) {
+void pack_fixed(const int16_t* w, int16_t* p) {
   for (int kp = 0; kp < BI / 2; ++kp)
     for (int o = 0; o < BO; ++o) {
       p[(kp * BO + o) * 2] = w[o * BI + 2 * kp];
@@ -26,7 +26,7 @@ void pack_fixed(const int8_t* w, int16_t* p) {
     }
 }
 
-void pack_any(const int8_t* w, int16_t* p, int64_t bi, int64_t bo) {
+void pack_any(const int16_t* w, int16_t* p, int64_t bi, int64_t bo) {
   for (int64_t o = 0; o < bo; ++o)
     for (int64_t k = 0; k < bi; ++k) p[((k / 2) * bo + o) * 2 + (k & 1)] = w[o * bi + k];
   if (bi % 2 != 0)
@@ -35,13 +35,13 @@ void pack_any(const int8_t* w, int16_t* p, int64_t bi, int64_t bo) {
 
 }  // namespace
 
-void pack(const int8_t* wgt, int16_t* packed, uint64_t count, int64_t bi, int64_t bo) {
+void pack(const int16_t* wgt, int16_t* packed, uint64_t count, int64_t bi, int64_t bo) {
   const int64_t per = packed_elems(bi, bo);
-  void (*one)(const int8_t*, int16_t*) = nullptr;
+  void (*one)(const int16_t*, int16_t*) = nullptr;
   if (bi == 16 && bo == 16) one = pack_fixed<16, 16>;
   if (bi == 32 && bo == 32) one = pack_fixed<32, 32>;
   for (uint64_t e = 0; e < count; ++e) {
-    const int8_t* w = wgt + e * static_cast<uint64_t>(bi * bo);
+    const int16_t* w = wgt + e * static_cast<uint64_t>(bi * bo);
     int16_t* p = packed + e * static_cast<uint64_t>(per);
     if (one)
       one(w, p);
@@ -55,13 +55,13 @@ namespace {
 // The multiply-add of int16 pairs, one struct per register width the
 // target has: V holds kLanes int32 lanes (a GCC vector: zero, broadcast and
 // add are its operators), madd(s, x, w) = s + the pairwise products of x
-// and the 2 kLanes int16 at w; U and B are the same lanes as uint32 (the
-// wrap-around accumulate) and as their low bytes (the OUT write).
+// and the 2 kLanes int16 at w; U and H are the same lanes as uint32 (the
+// wrap-around accumulate) and as int16 (the OUT write).
 #if defined(__AVX512BW__)
 struct Simd512 {
   typedef int32_t V __attribute__((vector_size(64)));
   typedef uint32_t U __attribute__((vector_size(64)));
-  typedef int8_t B __attribute__((vector_size(16)));
+  typedef int16_t H __attribute__((vector_size(32)));
   static constexpr int kLanes = 16;
   static V madd(V s, V x, const int16_t* w) {
 #if defined(__AVX512VNNI__)
@@ -77,7 +77,7 @@ struct Simd512 {
 struct Simd256 {
   typedef int32_t V __attribute__((vector_size(32)));
   typedef uint32_t U __attribute__((vector_size(32)));
-  typedef int8_t B __attribute__((vector_size(8)));
+  typedef int16_t H __attribute__((vector_size(16)));
   static constexpr int kLanes = 8;
   static V madd(V s, V x, const int16_t* w) {
     return s + reinterpret_cast<V>(_mm256_madd_epi16(reinterpret_cast<__m256i>(x),
@@ -89,7 +89,7 @@ struct Simd256 {
 struct Simd128 {
   typedef int32_t V __attribute__((vector_size(16)));
   typedef uint32_t U __attribute__((vector_size(16)));
-  typedef int8_t B __attribute__((vector_size(4)));
+  typedef int16_t H __attribute__((vector_size(8)));
   static constexpr int kLanes = 4;
   static V madd(V s, V x, const int16_t* w) {
     return s + reinterpret_cast<V>(
@@ -101,6 +101,8 @@ struct Simd128 {
 // The whole loop nest for a fixed shape, so that the per-uop work (BI/2
 // broadcast multiply-adds of int16 pairs across BO channels, the
 // wrap-around accumulate and the OUT write) is inlined and kept in registers.
+// The accumulator's and OUT's widths are run-time shifts (sign extension
+// from bit 31 - shift), cheap beside the multiply-adds.
 template <typename S, int BI, int BO>
 VTA_NO_FUZZ_COVERAGE void fixed(const Loop& g) {
   static_assert(BI % 2 == 0 && BO % S::kLanes == 0, "fixed kernels take whole pairs and whole registers");
@@ -112,15 +114,13 @@ VTA_NO_FUZZ_COVERAGE void fixed(const Loop& g) {
       for (uint32_t u = g.bgn; u < g.end; ++u) {
         const Uop& op = g.uop[u];
         const uint64_t dst = op.dst + i * g.dfo + j * g.dfi;
-        const int8_t* in = g.inp + (op.src + i * g.sfo + j * g.sfi) * static_cast<uint64_t>(batch * BI);
+        const int16_t* in = g.inp + (op.src + i * g.sfo + j * g.sfi) * static_cast<uint64_t>(batch * BI);
         const int16_t* w = g.wpack + (op.wgt + i * g.wfo + j * g.wfi) * static_cast<uint64_t>(BI * BO);
         int32_t* acc = g.acc + dst * static_cast<uint64_t>(batch * BO);
-        int8_t* out = g.out + dst * static_cast<uint64_t>(batch * BO);
+        int16_t* out = g.out + dst * static_cast<uint64_t>(batch * BO);
         for (int64_t b = 0; b < batch; ++b) {
-          int16_t x16[BI];
-          for (int k = 0; k < BI; ++k) x16[k] = in[b * BI + k];
           int32_t pairs[kPairs];
-          std::memcpy(pairs, x16, sizeof pairs);
+          std::memcpy(pairs, in + b * BI, sizeof pairs);
           // kSplit partial sums per chunk: independent multiply-add chains
           // (a chain of BI/2 dependent ones waits on each one's latency).
           typename S::V part[kChunks][kSplit];
@@ -136,14 +136,16 @@ VTA_NO_FUZZ_COVERAGE void fixed(const Loop& g) {
             sum[c] = part[c][0];
             for (int h = 1; h < kSplit; ++h) sum[c] += part[c][h];
           }
-          for (int c = 0; c < kChunks; ++c) {  // the accumulator wraps around; OUT takes its low 8 bits
+          for (int c = 0; c < kChunks; ++c) {  // the accumulator wraps around; OUT takes its low bits
             typename S::U a, d;
             std::memcpy(&a, acc + b * BO + c * S::kLanes, sizeof a);
             std::memcpy(&d, &sum[c], sizeof d);
             a += d;
-            std::memcpy(acc + b * BO + c * S::kLanes, &a, sizeof a);
-            const typename S::B low = __builtin_convertvector(a, typename S::B);
-            std::memcpy(out + b * BO + c * S::kLanes, &low, sizeof low);
+            const auto wrapped = reinterpret_cast<typename S::V>(a << g.acc_shift) >> g.acc_shift;
+            std::memcpy(acc + b * BO + c * S::kLanes, &wrapped, sizeof wrapped);
+            const auto low = reinterpret_cast<typename S::V>(a << g.out_shift) >> g.out_shift;
+            const typename S::H h = __builtin_convertvector(low, typename S::H);
+            std::memcpy(out + b * BO + c * S::kLanes, &h, sizeof h);
           }
         }
       }
@@ -159,7 +161,7 @@ VTA_NO_FUZZ_COVERAGE void generic(const Loop& g) {
       for (uint32_t u = g.bgn; u < g.end; ++u) {
         const Uop& op = g.uop[u];
         const uint64_t dst = op.dst + i * g.dfo + j * g.dfi;
-        const int8_t* in = g.inp + (op.src + i * g.sfo + j * g.sfi) * static_cast<uint64_t>(g.batch * g.bi);
+        const int16_t* in = g.inp + (op.src + i * g.sfo + j * g.sfi) * static_cast<uint64_t>(g.batch * g.bi);
         const int16_t* w = g.wpack + (op.wgt + i * g.wfo + j * g.wfi) * static_cast<uint64_t>(per);
         for (int64_t b = 0; b < g.batch; ++b)
           for (int64_t o = 0; o < g.bo; ++o) {
@@ -167,8 +169,9 @@ VTA_NO_FUZZ_COVERAGE void generic(const Loop& g) {
             for (int64_t k = 0; k < g.bi; ++k)
               sum += static_cast<uint32_t>(int32_t{in[b * g.bi + k]} * w[((k / 2) * g.bo + o) * 2 + (k & 1)]);
             const uint64_t at = dst * static_cast<uint64_t>(g.batch * g.bo) + static_cast<uint64_t>(b * g.bo + o);
-            g.acc[at] = static_cast<int32_t>(static_cast<uint32_t>(g.acc[at]) + sum);
-            g.out[at] = static_cast<int8_t>(g.acc[at]);
+            const uint32_t a = static_cast<uint32_t>(g.acc[at]) + sum;
+            g.acc[at] = static_cast<int32_t>(a << g.acc_shift) >> g.acc_shift;
+            g.out[at] = static_cast<int16_t>(static_cast<int32_t>(a << g.out_shift) >> g.out_shift);
           }
       }
 }

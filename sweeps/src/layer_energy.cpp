@@ -25,13 +25,11 @@ estimate::Activity activity_of(const Stats& s) {
 
 void add_energy(compiler::Report& r, const compiler::NetworkResult& res, const Config& c,
                 const estimate::TechTable& tech, double static_w) {
-  // energy() takes the buffers in the order uop, inp, wgt, acc, out.
-  const int64_t sizes[5] = {c.buffers.uop, c.buffers.inp, c.buffers.wgt, c.buffers.acc, c.buffers.acc / 4};
   double total = 0;
   for (size_t i = 0; i < r.rows.size() && i < res.layers.size(); ++i) {
     const Stats& s = res.layers[i].stats;
     if (!s.has("gemm.macs")) continue;  // a host layer
-    const estimate::Energy e = estimate::energy(activity_of(s), tech, sizes, c.clock.mhz, std::max(static_w, 0.0));
+    const estimate::Energy e = estimate::energy(activity_of(s), tech, c, std::max(static_w, 0.0));
     r.rows[i].energy_uj = e.total_nj * 1e-3;
     total += r.rows[i].energy_uj;
   }

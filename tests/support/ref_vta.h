@@ -45,28 +45,44 @@ using vta::test::with_deps;
 /// Shapes and depths, derived here from the knobs (not from Config::derived).
 struct Geometry {
   int64_t batch = 0, bi = 0, bo = 0;
+  int inp_bits = 8, wgt_bits = 8, acc_bits = 32, out_bits = 8;  // dtype
   int64_t uop_depth = 0, inp_depth = 0, wgt_depth = 0, acc_depth = 0;
   int log_acc = 0, log_src = 0, log_wgt = 0;
   int64_t lanes() const { return batch * bo; }
-  /// Bytes of one SRAM element as read_sram returns it.
-  int64_t sram_bytes(MemId m) const {
+  /// Values per element of `m` (UOP: one 32-bit word).
+  int64_t values(MemId m) const {
     switch (m) {
       case MemId::UOP:
-        return 4;
+        return 1;
       case MemId::WGT:
         return bo * bi;
       case MemId::INP:
         return batch * bi;
-      case MemId::ACC:
-      case MemId::ACC_8BIT:
-        return lanes() * 4;
-      case MemId::OUT:
+      default:
         return lanes();
     }
-    return 0;
   }
+  /// Bits per value of `m` as SRAM holds it (read_sram's layout).
+  int sram_bits(MemId m) const {
+    switch (m) {
+      case MemId::UOP:
+        return 32;
+      case MemId::WGT:
+        return wgt_bits;
+      case MemId::INP:
+        return inp_bits;
+      case MemId::OUT:
+        return out_bits;
+      default:
+        return acc_bits;
+    }
+  }
+  /// Bits per value of `m` in DRAM (ACC_8BIT: OUT-width values).
+  int dram_bits(MemId m) const { return m == MemId::ACC_8BIT ? out_bits : sram_bits(m); }
+  /// Bytes of one SRAM element as read_sram returns it.
+  int64_t sram_bytes(MemId m) const { return values(m) * sram_bits(m) / 8; }
   /// Bytes of one DRAM element of memory type `m`.
-  int64_t dram_bytes(MemId m) const { return m == MemId::ACC_8BIT ? lanes() : sram_bytes(m); }
+  int64_t dram_bytes(MemId m) const { return values(m) * dram_bits(m) / 8; }
   int64_t depth(MemId m) const {
     switch (m) {
       case MemId::UOP:
@@ -86,15 +102,50 @@ Geometry geometry(const Config& c) {
   g.batch = c.gemm.batch;
   g.bi = c.gemm.block_in;
   g.bo = c.gemm.block_out;
+  g.inp_bits = static_cast<int>(c.dtype.inp_bits);
+  g.wgt_bits = static_cast<int>(c.dtype.wgt_bits);
+  g.acc_bits = static_cast<int>(c.dtype.acc_bits);
+  g.out_bits = static_cast<int>(c.dtype.out_bits);
   g.uop_depth = c.buffers.uop / 4;
-  g.inp_depth = c.buffers.inp / (g.batch * g.bi);
-  g.wgt_depth = c.buffers.wgt / (g.bo * g.bi);
-  g.acc_depth = c.buffers.acc / (g.lanes() * 4);
+  g.inp_depth = c.buffers.inp / g.sram_bytes(MemId::INP);
+  g.wgt_depth = c.buffers.wgt / g.sram_bytes(MemId::WGT);
+  g.acc_depth = c.buffers.acc / g.sram_bytes(MemId::ACC);
   auto lg = [](int64_t d) { return static_cast<int>(std::bit_width(static_cast<uint64_t>(d))) - 1; };
   g.log_acc = lg(g.acc_depth);
   g.log_src = std::max(lg(g.acc_depth), lg(g.inp_depth));
   g.log_wgt = lg(g.wgt_depth);
   return g;
+}
+
+/// Value `i` of `w` bits from a little-endian bit string, sign-extended
+/// (docs/design.md, "Data types"), bit by bit.
+int32_t get_value(const uint8_t* bytes, int64_t i, int w) {
+  int64_t v = 0;
+  for (int b = 0; b < w; ++b) {
+    const int64_t at = i * w + b;
+    if ((bytes[at / 8] >> (at % 8)) & 1) v |= int64_t{1} << b;
+  }
+  if (v & (int64_t{1} << (w - 1))) v -= int64_t{1} << w;
+  return static_cast<int32_t>(v);
+}
+/// Writes the low `w` bits of `v` as value `i` of the bit string.
+void set_value(uint8_t* bytes, int64_t i, int w, int64_t v) {
+  for (int b = 0; b < w; ++b) {
+    const int64_t at = i * w + b;
+    const auto bit = static_cast<uint8_t>(1u << (at % 8));
+    if ((v >> b) & 1)
+      bytes[at / 8] = static_cast<uint8_t>(bytes[at / 8] | bit);
+    else
+      bytes[at / 8] = static_cast<uint8_t>(bytes[at / 8] & ~bit);
+  }
+}
+/// `v` as a `w`-bit two's complement register holds it.
+int32_t wrap(int64_t v, int w) {
+  const int64_t m = int64_t{1} << w;
+  v %= m;
+  if (v < 0) v += m;
+  if (v >= m / 2) v -= m;
+  return static_cast<int32_t>(v);
 }
 
 /// Counters the reference computes from the instructions it runs.
@@ -130,8 +181,8 @@ class RefVta {
   explicit RefVta(const Config& c)
       : g_(geometry(c)),
         uop_(static_cast<size_t>(g_.uop_depth), 0),
-        inp_(static_cast<size_t>(g_.inp_depth * g_.sram_bytes(MemId::INP)), 0),
-        wgt_(static_cast<size_t>(g_.wgt_depth * g_.sram_bytes(MemId::WGT)), 0),
+        inp_(static_cast<size_t>(g_.inp_depth * g_.values(MemId::INP)), 0),
+        wgt_(static_cast<size_t>(g_.wgt_depth * g_.values(MemId::WGT)), 0),
         out_(static_cast<size_t>(g_.acc_depth * g_.lanes()), 0),
         acc_(static_cast<size_t>(g_.acc_depth * g_.lanes()), 0) {}
 
@@ -191,19 +242,19 @@ class RefVta {
     }
   }
 
-  /// The whole of SRAM `m` in read_sram's layout.
+  /// The whole of SRAM `m` in read_sram's layout (values packed at their width).
   std::vector<uint8_t> sram(MemId m) const {
     switch (m) {
       case MemId::UOP:
         return as_bytes(uop_);
       case MemId::INP:
-        return as_bytes(inp_);
+        return packed(inp_, g_.inp_bits);
       case MemId::WGT:
-        return as_bytes(wgt_);
+        return packed(wgt_, g_.wgt_bits);
       case MemId::OUT:
-        return as_bytes(out_);
+        return packed(out_, g_.out_bits);
       default:
-        return as_bytes(acc_);
+        return packed(acc_, g_.acc_bits);
     }
   }
   const std::map<uint64_t, std::vector<uint8_t>>& dram() const { return dram_; }
@@ -217,6 +268,12 @@ class RefVta {
   static std::vector<uint8_t> as_bytes(const std::vector<T>& v) {
     std::vector<uint8_t> b(v.size() * sizeof(T));
     std::memcpy(b.data(), v.data(), b.size());  // little-endian host, as the ISA
+    return b;
+  }
+
+  static std::vector<uint8_t> packed(const std::vector<int32_t>& v, int w) {
+    std::vector<uint8_t> b((v.size() * static_cast<size_t>(w) + 7) / 8, 0);
+    for (size_t i = 0; i < v.size(); ++i) set_value(b.data(), static_cast<int64_t>(i), w, v[i]);
     return b;
   }
 
@@ -245,24 +302,15 @@ class RefVta {
         break;
       }
       case MemId::INP:
-      case MemId::WGT: {
-        auto& buf = mem == MemId::INP ? inp_ : wgt_;
-        const auto e = static_cast<size_t>(g_.sram_bytes(mem));
-        for (size_t k = 0; k < e; ++k) buf[ix * e + k] = src ? static_cast<int8_t>(src[k]) : 0;
+      case MemId::WGT:
+      case MemId::ACC:
+      case MemId::ACC_8BIT: {
+        auto& buf = mem == MemId::INP ? inp_ : mem == MemId::WGT ? wgt_ : acc_;
+        const int64_t n = g_.values(mem);
+        for (int64_t k = 0; k < n; ++k)
+          buf[static_cast<size_t>(index * n + k)] = src ? get_value(src, k, g_.dram_bits(mem)) : 0;
         break;
       }
-      case MemId::ACC:
-        for (int64_t l = 0; l < g_.lanes(); ++l) {
-          uint32_t v = 0;
-          if (src)
-            for (int b = 0; b < 4; ++b) v |= uint32_t{src[l * 4 + b]} << (8 * b);
-          acc_[static_cast<size_t>(index * g_.lanes() + l)] = static_cast<int32_t>(v);
-        }
-        break;
-      case MemId::ACC_8BIT:
-        for (int64_t l = 0; l < g_.lanes(); ++l)
-          acc_[static_cast<size_t>(index * g_.lanes() + l)] = src ? static_cast<int8_t>(src[l]) : 0;
-        break;
       case MemId::OUT:
         throw std::logic_error("reference: LOAD OUT");
     }
@@ -291,7 +339,7 @@ class RefVta {
   void store(const Insn& i) {
     const int64_t x = i[Member::x_size], y = i[Member::y_size], stride = i[Member::x_stride];
     if (x == 0) return;
-    const int64_t e = g_.lanes();
+    const int64_t e = g_.dram_bytes(MemId::OUT);
     counts.write_bytes += static_cast<uint64_t>(x * y * e);
     for (int64_t r = 0; r < y; ++r)
       for (int64_t c = 0; c < x; ++c) {
@@ -300,7 +348,8 @@ class RefVta {
         uint8_t* d =
             dram_at((uint64_t{i[Member::dram_base]} + static_cast<uint64_t>(r * stride + c)) * static_cast<uint64_t>(e),
                     static_cast<uint64_t>(e));
-        for (int64_t l = 0; l < e; ++l) d[l] = static_cast<uint8_t>(out_[static_cast<size_t>(src * e + l)]);
+        for (int64_t l = 0; l < g_.lanes(); ++l)
+          set_value(d, l, g_.out_bits, out_[static_cast<size_t>(src * g_.lanes() + l)]);
       }
   }
 
@@ -317,8 +366,8 @@ class RefVta {
 
   void write_out(int64_t dst) {
     for (int64_t l = 0; l < g_.lanes(); ++l)
-      out_[static_cast<size_t>(dst * g_.lanes() + l)] = static_cast<int8_t>(
-          static_cast<uint8_t>(static_cast<uint32_t>(acc_[static_cast<size_t>(dst * g_.lanes() + l)]) & 0xffu));
+      out_[static_cast<size_t>(dst * g_.lanes() + l)] =
+          wrap(acc_[static_cast<size_t>(dst * g_.lanes() + l)], g_.out_bits);
   }
 
   void gemm(const Insn& in) {
@@ -346,7 +395,7 @@ class RefVta {
               for (int64_t k = 0; k < g_.bi; ++k)
                 sum += int64_t{inp_[static_cast<size_t>((src * g_.batch + b) * g_.bi + k)]} *
                        wgt_[static_cast<size_t>((w * g_.bo + o) * g_.bi + k)];
-              a = static_cast<int32_t>(static_cast<uint32_t>(static_cast<uint64_t>(sum)));
+              a = wrap(sum, g_.acc_bits);
             }
           write_out(dst);
         }
@@ -367,7 +416,7 @@ class RefVta {
           for (int64_t l = 0; l < g_.lanes(); ++l) {
             const int32_t b = use_imm ? imm : acc_[static_cast<size_t>(src * g_.lanes() + l)];
             int32_t& a = acc_[static_cast<size_t>(dst * g_.lanes() + l)];
-            a = ref_alu(in[Member::alu_opcode], a, b);
+            a = wrap(ref_alu(in[Member::alu_opcode], a, b), g_.acc_bits);
           }
           write_out(dst);
         }
@@ -375,8 +424,7 @@ class RefVta {
 
   Geometry g_;
   std::vector<uint32_t> uop_;
-  std::vector<int8_t> inp_, wgt_, out_;
-  std::vector<int32_t> acc_;
+  std::vector<int32_t> inp_, wgt_, out_, acc_;  // one value each, sign-extended from its width
   std::map<uint64_t, std::vector<uint8_t>> dram_;
 };
 

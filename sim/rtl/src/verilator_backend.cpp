@@ -34,6 +34,9 @@ void check_supported(const std::string& name, const Config& c, const BackendOpti
     fail("{}: the RTL core needs gemm.pipeline_depth >= 3, config '{}' has {}", name, c.name, c.gemm.pipeline_depth);
   if (c.alu.latency < 3)
     fail("{}: the RTL core needs alu.latency >= 3, config '{}' has {}", name, c.name, c.alu.latency);
+  if (const std::string w = nondefault_widths(c); !w.empty())
+    fail("{}: the RTL datapath is built for upstream's widths only (dtype 8/8/32/8); config '{}' has {}", name, c.name,
+         w);
   const int64_t bus = c.memory.bus_bits / 8;
   const int64_t narrowest = std::min(
       {c.derived.inp_elem_bytes, c.derived.wgt_elem_bytes, c.derived.acc_elem_bytes, c.derived.out_elem_bytes});

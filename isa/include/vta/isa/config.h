@@ -108,6 +108,11 @@ void check_knob_value(const KnobInfo& k, const std::string& text, const std::str
 /// " (did you mean 'x'?)" for the candidate closest to `word`, or "".
 std::string did_you_mean(std::string_view word, const std::vector<std::string>& candidates);
 
+/// "" when `c` has upstream's element widths (dtype 8/8/32/8); else its
+/// other widths, "dtype.inp_bits = 4, dtype.acc_bits = 16", for the message
+/// of a consumer that implements only those.
+std::string nondefault_widths(const Config& c);
+
 /// Writes the fully resolved config as YAML (every knob, with units).
 std::string to_yaml(const Config& c);
 /// Human-readable listing of every knob and every derived width and depth.

@@ -92,7 +92,7 @@ class Datapath {
   /// out, since the GEMM and ALU checks read the uop buffer.
   void check(const isa::Insn& insn, int64_t index, const Dram& dram);
 
-  /// Bytes of elements [index, index+count) of an on-chip buffer.
+  /// Elements [index, index+count) of an on-chip buffer, packed as in DRAM.
   std::vector<uint8_t> read_sram(isa::MemId mem, uint32_t index, uint32_t count) const;
 
   const Config& config() const { return cfg_; }
@@ -111,12 +111,15 @@ class Datapath {
 
   Config cfg_;
   isa::Layout layout_;
-  // Element sizes in bytes / lanes.
-  int64_t inp_elem_, wgt_elem_, acc_lanes_, out_elem_;
-  // SRAM contents, element-major.
+  // Values per element of INP, WGT and ACC/OUT.
+  int64_t inp_lanes_, wgt_lanes_, acc_lanes_;
+  // Element widths in bits (dtype.*_bits).
+  int inp_bits_, wgt_bits_, acc_bits_, out_bits_;
+  // SRAM contents, element-major, one value per lane, sign-extended from
+  // its width (docs/design.md, "Data types"); DRAM holds them packed.
   std::vector<uint32_t> uop_raw_;
   std::vector<Uop> uop_;
-  AlignedArray<int8_t> inp_, wgt_, out_;
+  AlignedArray<int16_t> inp_, wgt_, out_;
   AlignedArray<int32_t> acc_;
   // The WGT buffer in int16 pairs across output channels
   // (model/src/gemm_kernels.h): the GEMM's inner step is then one SIMD
@@ -124,7 +127,9 @@ class Datapath {
   AlignedArray<int16_t> wgt_packed_;
 };
 
-/// ALU semantics on one element pair (shared with every model).
+/// ALU semantics on one element pair (shared with every model), at 32
+/// bits; an accumulator of dtype.acc_bits keeps the result's low bits
+/// (isa::wrap_bits).
 int32_t alu_apply(isa::AluOp op, int32_t a, int32_t b);
 
 }  // namespace vta::model
