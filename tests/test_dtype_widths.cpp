@@ -127,9 +127,7 @@ TEST(EstimateWidths, NarrowAccumulatorsShrinkLanesBuffersAndTheAluMultiply) {
 // Horowitz's scaling: multiply energy with the product of the widths, add
 // energy with the accumulator's (energy.h, width_scale).
 TEST(EstimateWidths, EnergyPerMacScalesWithTheWidths) {
-  const auto scale = [](const std::vector<vta::Override>& ov) {
-    return vta::estimate::width_scale(design(ov));
-  };
+  const auto scale = [](const std::vector<vta::Override>& ov) { return vta::estimate::width_scale(design(ov)); };
   EXPECT_DOUBLE_EQ(scale({}).mac, 1.0);
   EXPECT_DOUBLE_EQ(scale({}).alu, 1.0);
   EXPECT_DOUBLE_EQ(scale({{"dtype.inp_bits", "16"}, {"dtype.wgt_bits", "16"}}).mac, 2.0 / 3.0 * 4 + 1.0 / 3.0);

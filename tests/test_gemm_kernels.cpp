@@ -77,7 +77,7 @@ void check(const Shape& s, uint32_t seed, bool extreme, Widths wd = {}) {
       }
   g.acc = acc.data();
   g.out = out.data();
-  gemm::pick(s.bi, s.bo)(g);
+  gemm::pick(s.bi, s.bo, g.acc_shift, g.out_shift)(g);
   EXPECT_EQ(acc, want_acc) << s.batch << "x" << s.bi << "x" << s.bo << " seed " << seed << " widths " << wd.inp << "/"
                            << wd.wgt << "/" << wd.acc << "/" << wd.out;
   EXPECT_EQ(out, want_out) << s.batch << "x" << s.bi << "x" << s.bo << " seed " << seed << " widths " << wd.inp << "/"

@@ -298,7 +298,7 @@ void Datapath::gemm(const Insn& insn, int64_t index) {
                      32 - acc_bits_,
                      32 - out_bits_};
   if (insn[Member::reset] == 0) {
-    gemm::pick(g.bi, g.bo)(g);
+    gemm::pick(g.bi, g.bo, g.acc_shift, g.out_shift)(g);
     return;
   }
   // Reset writes zero to ACC and OUT at every destination of the loop nest.

@@ -101,9 +101,10 @@ struct Simd128 {
 // The whole loop nest for a fixed shape, so that the per-uop work (BI/2
 // broadcast multiply-adds of int16 pairs across BO channels, the
 // wrap-around accumulate and the OUT write) is inlined and kept in registers.
-// The accumulator's and OUT's widths are run-time shifts (sign extension
-// from bit 31 - shift), cheap beside the multiply-adds.
-template <typename S, int BI, int BO>
+// The accumulator's and OUT's widths are shifts (sign extension from bit
+// 31 - shift): constants for upstream's 32 and 8 bits (kUpstream), so that
+// the common case pays nothing for the knob, else run-time values.
+template <typename S, int BI, int BO, bool kUpstream>
 VTA_NO_FUZZ_COVERAGE void fixed(const Loop& g) {
   static_assert(BI % 2 == 0 && BO % S::kLanes == 0, "fixed kernels take whole pairs and whole registers");
   constexpr int kPairs = BI / 2, kChunks = BO / S::kLanes;
@@ -141,9 +142,10 @@ VTA_NO_FUZZ_COVERAGE void fixed(const Loop& g) {
             std::memcpy(&a, acc + b * BO + c * S::kLanes, sizeof a);
             std::memcpy(&d, &sum[c], sizeof d);
             a += d;
-            const auto wrapped = reinterpret_cast<typename S::V>(a << g.acc_shift) >> g.acc_shift;
+            const int as = kUpstream ? 0 : g.acc_shift, os = kUpstream ? 24 : g.out_shift;
+            const auto wrapped = reinterpret_cast<typename S::V>(a << as) >> as;
             std::memcpy(acc + b * BO + c * S::kLanes, &wrapped, sizeof wrapped);
-            const auto low = reinterpret_cast<typename S::V>(a << g.out_shift) >> g.out_shift;
+            const auto low = reinterpret_cast<typename S::V>(a << os) >> os;
             const typename S::H h = __builtin_convertvector(low, typename S::H);
             std::memcpy(out + b * BO + c * S::kLanes, &h, sizeof h);
           }
@@ -177,30 +179,36 @@ VTA_NO_FUZZ_COVERAGE void generic(const Loop& g) {
 }
 
 // The widest register set whose lanes divide BO.
-template <int BI, int BO>
+template <int BI, int BO, bool kUpstream>
 Fn widest() {
 #if defined(__AVX512BW__)
-  if constexpr (BO % Simd512::kLanes == 0) return fixed<Simd512, BI, BO>;
+  if constexpr (BO % Simd512::kLanes == 0) return fixed<Simd512, BI, BO, kUpstream>;
 #endif
 #if defined(__AVX2__)
-  if constexpr (BO % Simd256::kLanes == 0) return fixed<Simd256, BI, BO>;
+  if constexpr (BO % Simd256::kLanes == 0) return fixed<Simd256, BI, BO, kUpstream>;
 #endif
 #if defined(__SSE2__)
-  if constexpr (BO % Simd128::kLanes == 0) return fixed<Simd128, BI, BO>;
+  if constexpr (BO % Simd128::kLanes == 0) return fixed<Simd128, BI, BO, kUpstream>;
 #endif
+  return generic;
+}
+
+template <bool kUpstream>
+Fn pick_shape(int64_t block_in, int64_t block_out) {
+  if (block_in == 16 && block_out == 16) return widest<16, 16, kUpstream>();
+  if (block_in == 32 && block_out == 32) return widest<32, 32, kUpstream>();
+  if (block_in == 8 && block_out == 8) return widest<8, 8, kUpstream>();
+  if (block_in == 16 && block_out == 32) return widest<16, 32, kUpstream>();
+  if (block_in == 32 && block_out == 16) return widest<32, 16, kUpstream>();
+  if (block_in == 64 && block_out == 64) return widest<64, 64, kUpstream>();
   return generic;
 }
 
 }  // namespace
 
-Fn pick(int64_t block_in, int64_t block_out) {
-  if (block_in == 16 && block_out == 16) return widest<16, 16>();
-  if (block_in == 32 && block_out == 32) return widest<32, 32>();
-  if (block_in == 8 && block_out == 8) return widest<8, 8>();
-  if (block_in == 16 && block_out == 32) return widest<16, 32>();
-  if (block_in == 32 && block_out == 16) return widest<32, 16>();
-  if (block_in == 64 && block_out == 64) return widest<64, 64>();
-  return generic;
+Fn pick(int64_t block_in, int64_t block_out, int acc_shift, int out_shift) {
+  return acc_shift == 0 && out_shift == 24 ? pick_shape<true>(block_in, block_out)
+                                           : pick_shape<false>(block_in, block_out);
 }
 
 }  // namespace vta::model::gemm

@@ -39,6 +39,8 @@ void pack(const int16_t* wgt, int16_t* packed, uint64_t count, int64_t block_in,
 using Fn = void (*)(const Loop&);
 /// A loop nest compiled for the shape where it is a common one (the widest
 /// SIMD registers the build's target has), a generic one otherwise.
-Fn pick(int64_t block_in, int64_t block_out);
+/// `acc_shift`, `out_shift`: Loop's; upstream's widths (0, 24) get kernels
+/// with the shifts as constants.
+Fn pick(int64_t block_in, int64_t block_out, int acc_shift, int out_shift);
 
 }  // namespace vta::model::gemm

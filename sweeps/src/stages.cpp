@@ -4,6 +4,8 @@
 
 #include <chrono>
 #include <fstream>
+#include <map>
+#include <optional>
 #include <sstream>
 
 #include "vta/compiler/analytic.h"
@@ -11,7 +13,9 @@
 #include "vta/compiler/frontend/onnx.h"
 #include "vta/compiler/frontend/zoo.h"
 #include "vta/compiler/frontend/zoo_cache.h"
+#include "vta/compiler/ops/float_reference.h"
 #include "vta/compiler/ops/reference.h"
+#include "vta/compiler/run/accuracy.h"
 #include "vta/compiler/run/report.h"
 #include "vta/compiler/run/runtime.h"
 #include "vta/estimate/energy.h"
@@ -108,6 +112,28 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
+// The ACCURACY metrics of metrics.def (top1_agree, sqnr_db): the integer
+// network against the float network on the network's `accuracy:` inputs,
+// drawn from seed + 1000 on as `vta run --model M --accuracy N` draws them.
+// They depend on the network and the element widths only, so each worker
+// computes them once per (network, widths) and keeps them; none when the
+// network has no float form (an imported integer model) or accuracy: 0.
+void add_accuracy(Metrics& m, const Config& c, const PreparedNetwork& n) {
+  if (n.spec.accuracy <= 0) return;
+  static std::map<std::string, std::optional<Accuracy>> cache;
+  const std::string key = fmt::format("{}|{}|{}", n.spec.key(), n.spec.accuracy, nondefault_widths(c));
+  auto it = cache.find(key);
+  if (it == cache.end()) {
+    std::optional<Accuracy> a;
+    if (float_form_problem(n.graph).empty())
+      a = measure_accuracy(n.graph, static_cast<int>(n.spec.accuracy), n.spec.seed + 1000);
+    it = cache.emplace(key, std::move(a)).first;
+  }
+  if (!it->second) return;
+  m.set("top1_agree", it->second->top1_agree());
+  m.set("sqnr_db", it->second->output_sqnr_db);
+}
+
 // Rows and metrics of a run's per-layer report (energy when the report has it).
 void fill_from_report(StageResult& r, const Report& rep, const Config& c, const PreparedNetwork& n) {
   int64_t vta_macs = 0;
@@ -123,6 +149,7 @@ void fill_from_report(StageResult& r, const Report& rep, const Config& c, const 
   r.metrics = network_metrics(c, {static_cast<double>(rep.total.cycles), bytes, rep.total.macs, vta_macs,
                                   n.graph.at(0).out.n, rep.total.host_model_ms});
   if (rep.total.energy_uj >= 0) r.metrics.set("energy_uj", rep.total.energy_uj);
+  add_accuracy(r.metrics, c, n);
 }
 
 // The per-layer report of a cycle-model run, with its energy.
@@ -144,6 +171,7 @@ StageResult stage_analytic(const Config& c, const PreparedNetwork& n) {
     r.layers.push_back(
         LayerRow{l.name, l.op, device_name(l.device), l.macs, l.cycles, l.load, l.gemm, l.alu, l.store, 0, l.bytes()});
   r.metrics = network_metrics(c, {e.cycles, e.bytes, e.macs, e.vta_macs, n.graph.at(0).out.n, e.host_us / 1e3});
+  add_accuracy(r.metrics, c, n);
   r.wall_s = seconds_since(t0);
   return r;
 }

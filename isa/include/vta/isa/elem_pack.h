@@ -80,7 +80,8 @@ void pack_elems(const T* src, int bits, uint8_t* dst, size_t n) {
     case 4:
       for (size_t i = 0; i < n; ++i) {
         const unsigned sh = 4 * (i & 1);
-        dst[i / 2] = static_cast<uint8_t>((dst[i / 2] & ~(0xFu << sh)) | ((static_cast<unsigned>(src[i]) & 0xFu) << sh));
+        dst[i / 2] =
+            static_cast<uint8_t>((dst[i / 2] & ~(0xFu << sh)) | ((static_cast<unsigned>(src[i]) & 0xFu) << sh));
       }
       return;
     case 8:
