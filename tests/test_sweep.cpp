@@ -288,6 +288,26 @@ TEST(SweepStages, AccuracyMetricsWhenAskedForAndAsVtaRunMeasuresThem) {
   EXPECT_NE(result_basis(s), result_basis(spec_of(head + "}]\nobjectives: [{minimize: cycles}]\n")));
 }
 
+// A point at other element widths runs the zoo network built at them
+// (stages.cpp at_widths()): stage 2 compiles it and its accuracy is that of
+// vta run at the same widths, finer than the 8-bit network's.
+TEST(SweepStages, WidthsRunTheNetworkBuiltAtThem) {
+  const SweepSpec s = spec_of(
+      "name: a\nbase: vta-1x16x16\nnetworks: [{zoo: lenet5, accuracy: 4}]\n"
+      "objectives: [{minimize: cycles}]\n");
+  const PreparedNetwork n = prepare_network(s.networks[0], "t.yaml");
+  const vta::Config c8 = vta::load_config(vta::resolve_config_path("vta-1x16x16"), {});
+  const vta::Config c16 =
+      vta::load_config(vta::resolve_config_path("vta-1x16x16"), {{"dtype.inp_bits", "16"}, {"dtype.out_bits", "16"}});
+  vta::compiler::ZooOptions zo;
+  zo.act_bits = 16;
+  const vta::compiler::Accuracy want = vta::compiler::measure_accuracy(vta::compiler::build_zoo("lenet5", zo), 4, 1001);
+  const StageResult r8 = stage_systemc(c8, n), r16 = stage_systemc(c16, n);
+  EXPECT_DOUBLE_EQ(r16.metrics.get("sqnr_db"), want.output_sqnr_db);
+  EXPECT_GT(r16.metrics.get("sqnr_db"), r8.metrics.get("sqnr_db"));
+  EXPECT_GT(r16.metrics.get("cycles"), r8.metrics.get("cycles"));  // 16-bit activations: twice the bytes
+}
+
 // A sweep over host.cpu: the device cycles stay, and host_ms follows the
 // presets' figures (isa/host_cpus): the Cortex-A9 slower than the Cortex-A53,
 // slower than the Xeon core, on every figure, so on every host layer.
