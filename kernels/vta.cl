@@ -25,8 +25,16 @@
 // FPGA style: no recursion, no dynamic allocation, bounded loops, unroll
 // pragmas on the MAC array and the ALU lanes.
 
-#if VTA_INP_WIDTH != 8 || VTA_WGT_WIDTH != 8 || VTA_ACC_WIDTH != 32 || VTA_OUT_WIDTH != 8
-#error "vta.cl implements int8 x int8 -> int32 (dtype.*_bits 8/8/32/8)"
+// Element widths (docs/design.md, "Data types"): VTA_INP_WIDTH, VTA_WGT_WIDTH
+// and VTA_OUT_WIDTH 4, 8 or 16, VTA_ACC_WIDTH 16 or 32. DRAM holds values
+// packed LSB first (two 4-bit values a byte, low nibble first); the on-chip
+// buffers hold one value per lane, sign-extended: INP, WGT and OUT in char
+// (4 and 8 bits) or short (16), ACC in int. The host reads them with the
+// same storage sizes (opencl_backend.cpp, sram_sizes).
+#if (VTA_INP_WIDTH != 4 && VTA_INP_WIDTH != 8 && VTA_INP_WIDTH != 16) || \
+    (VTA_WGT_WIDTH != 4 && VTA_WGT_WIDTH != 8 && VTA_WGT_WIDTH != 16) || \
+    (VTA_OUT_WIDTH != 4 && VTA_OUT_WIDTH != 8 && VTA_OUT_WIDTH != 16) || (VTA_ACC_WIDTH != 16 && VTA_ACC_WIDTH != 32)
+#error "vta.cl builds dtype.inp_bits, wgt_bits and out_bits of 4, 8 or 16 and dtype.acc_bits of 16 or 32"
 #endif
 #ifndef VTA_VARIANT_WORKGROUP
 #define VTA_VARIANT_WORKGROUP 0
@@ -47,8 +55,42 @@
 #error "the work-group variant counts (uop, lane) pairs in 32 bits: this uop buffer is too deep for it"
 #endif
 
-// Accumulator lanes per ACC element (= OUT bytes per element).
+// Accumulator lanes per ACC element (= OUT values per element), values per
+// INP and WGT element.
 #define VTA_LANES (VTA_BATCH * VTA_BLOCK_OUT)
+#define VTA_INP_VALUES (VTA_BATCH * VTA_BLOCK_IN)
+#define VTA_WGT_VALUES (VTA_BLOCK_OUT * VTA_BLOCK_IN)
+
+// On-chip storage of one value (see the widths above).
+#if VTA_INP_WIDTH > 8
+typedef short inp_t;
+#else
+typedef char inp_t;
+#endif
+#if VTA_WGT_WIDTH > 8
+typedef short wgt_t;
+#else
+typedef char wgt_t;
+#endif
+#if VTA_OUT_WIDTH > 8
+typedef short out_t;
+#else
+typedef char out_t;
+#endif
+
+// v reduced modulo 2^bits and sign-extended (isa::wrap_bits; bits 1..32).
+#define WRAP_BITS(v, bits) (as_int(as_uint(v) << (32 - (bits))) >> (32 - (bits)))
+// An accumulator write keeps VTA_ACC_WIDTH bits; OUT the low VTA_OUT_WIDTH.
+#if VTA_ACC_WIDTH == 32
+#define ACC_WRAP(v) (v)
+#else
+#define ACC_WRAP(v) WRAP_BITS(v, VTA_ACC_WIDTH)
+#endif
+#if VTA_OUT_WIDTH == 4
+#define OUT_OF(v) ((out_t)WRAP_BITS(v, 4))
+#else
+#define OUT_OF(v) ((out_t)(v))
+#endif
 
 // Error codes written to status[0] (the host maps them to messages).
 #define VTA_ERR_NONE 0u
@@ -93,11 +135,31 @@
 // Where the on-chip buffers live for this launch.
 typedef struct {
   SRAM uint* uop;
-  SRAM char* inp;
-  SRAM char* wgt;
+  SRAM inp_t* inp;
+  SRAM wgt_t* wgt;
   SRAM int* acc;
-  SRAM char* out;
+  SRAM out_t* out;
 } Sram;
+
+// Value i of the packed row at p, `bits` wide, sign-extended (a constant
+// width folds to one branch).
+static inline int dram_value(__global const uchar* p, ulong i, const int bits) {
+  if (bits == 4) return (int)(((p[i >> 1] >> ((i & 1) << 2)) & 15u) ^ 8u) - 8;
+  if (bits == 8) return (char)p[i];
+  if (bits == 16) return (short)(ushort)(p[2 * i] | ((uint)p[2 * i + 1] << 8));
+  return *(__global const int*)(p + 4 * i);  // 32: ACC elements are 4-byte aligned in the mirror
+}
+
+// Byte b of a packed OUT element whose values start at o.
+static inline uchar out_byte(SRAM const out_t* o, ulong b) {
+#if VTA_OUT_WIDTH == 4
+  return (uchar)(((uint)o[2 * b] & 15u) | (((uint)o[2 * b + 1] & 15u) << 4));
+#elif VTA_OUT_WIDTH == 8
+  return (uchar)o[b];
+#else
+  return (uchar)((uint)(ushort)o[b >> 1] >> ((b & 1) << 3));
+#endif
+}
 
 // model::alu_apply: each op's c_expr of isa/include/vta/isa/opcodes.def,
 // through the generated VTA_ALU_CASES.
@@ -144,8 +206,9 @@ uint check_uops(const ulong* w, int is_gemm, SRAM const uint* uop, uint* bad_uop
 // ---------------------------------------------------------------------------
 // LOAD: rows of x_size elements from DRAM (x_stride apart) into consecutive
 // SRAM elements from sram_base, with zero padding on each side. Elements are
-// copied in units: UOP 1 word, INP/WGT their bytes, ACC and ACC_8BIT one
-// 32-bit lane each. Work-items share the units of the whole padded tile.
+// copied in units: UOP 1 word, INP/WGT/ACC/ACC_8BIT one value each, unpacked
+// from its width and sign-extended (ACC_8BIT: OUT-width values into ACC).
+// Work-items share the units of the whole padded tile.
 // ---------------------------------------------------------------------------
 uint load(const ulong* w, __global const uchar* dram, ulong dram_lo, ulong dram_bytes, Sram s) {
   const uint mem = FIELD(w, MEM_MEMORY_TYPE);
@@ -158,11 +221,11 @@ uint load(const ulong* w, __global const uchar* dram, ulong dram_lo, ulong dram_
   ulong depth, elem, units;  // SRAM elements, DRAM bytes per element, copy units per element
   switch (mem) {
     case VTA_MEM_ID_UOP: depth = VTA_UOP_BUFF_DEPTH, elem = VTA_UOP_ELEM_BYTES, units = 1; break;
-    case VTA_MEM_ID_INP: depth = VTA_INP_BUFF_DEPTH, elem = VTA_INP_ELEM_BYTES, units = VTA_INP_ELEM_BYTES; break;
-    case VTA_MEM_ID_WGT: depth = VTA_WGT_BUFF_DEPTH, elem = VTA_WGT_ELEM_BYTES, units = VTA_WGT_ELEM_BYTES; break;
+    case VTA_MEM_ID_INP: depth = VTA_INP_BUFF_DEPTH, elem = VTA_INP_ELEM_BYTES, units = VTA_INP_VALUES; break;
+    case VTA_MEM_ID_WGT: depth = VTA_WGT_BUFF_DEPTH, elem = VTA_WGT_ELEM_BYTES, units = VTA_WGT_VALUES; break;
     case VTA_MEM_ID_ACC: depth = VTA_ACC_BUFF_DEPTH, elem = VTA_ACC_ELEM_BYTES, units = VTA_LANES; break;
 #if VTA_ACC_8BIT_ENABLED
-    case VTA_MEM_ID_ACC_8BIT: depth = VTA_ACC_BUFF_DEPTH, elem = VTA_LANES, units = VTA_LANES; break;
+    case VTA_MEM_ID_ACC_8BIT: depth = VTA_ACC_BUFF_DEPTH, elem = VTA_OUT_ELEM_BYTES, units = VTA_LANES; break;
 #endif
     default: return VTA_ERR_BAD_INSN;
   }
@@ -182,20 +245,23 @@ uint load(const ulong* w, __global const uchar* dram, ulong dram_lo, ulong dram_
     const ulong at = sram_base + e;
     switch (mem) {
       case VTA_MEM_ID_UOP: s.uop[at] = pad ? 0u : *(__global const uint*)(dram + src); break;
-      case VTA_MEM_ID_INP: s.inp[at * VTA_INP_ELEM_BYTES + part] = pad ? 0 : (char)dram[src + part]; break;
-      case VTA_MEM_ID_WGT: s.wgt[at * VTA_WGT_ELEM_BYTES + part] = pad ? 0 : (char)dram[src + part]; break;
-      case VTA_MEM_ID_ACC:
-        s.acc[at * VTA_LANES + part] = pad ? 0 : *(__global const int*)(dram + src + 4 * part);
+      case VTA_MEM_ID_INP:
+        s.inp[at * VTA_INP_VALUES + part] = pad ? 0 : (inp_t)dram_value(dram + src, part, VTA_INP_WIDTH);
         break;
-      default:  // ACC_8BIT: int8 sign-extended into the accumulator
-        s.acc[at * VTA_LANES + part] = pad ? 0 : (int)(char)dram[src + part];
+      case VTA_MEM_ID_WGT:
+        s.wgt[at * VTA_WGT_VALUES + part] = pad ? 0 : (wgt_t)dram_value(dram + src, part, VTA_WGT_WIDTH);
+        break;
+      case VTA_MEM_ID_ACC: s.acc[at * VTA_LANES + part] = pad ? 0 : dram_value(dram + src, part, VTA_ACC_WIDTH); break;
+      default:  // ACC_8BIT: OUT-width values sign-extended into the accumulator
+        s.acc[at * VTA_LANES + part] = pad ? 0 : dram_value(dram + src, part, VTA_OUT_WIDTH);
         break;
     }
   }
   return VTA_ERR_NONE;
 }
 
-// STORE: y_size rows of x_size OUT elements from sram_base to DRAM rows.
+// STORE: y_size rows of x_size OUT elements from sram_base to DRAM rows,
+// packed at VTA_OUT_WIDTH; work-items share the bytes.
 uint store(const ulong* w, __global uchar* dram, ulong dram_lo, ulong dram_bytes, Sram s) {
   const ulong y = FIELD(w, MEM_Y_SIZE), x = FIELD(w, MEM_X_SIZE), stride = FIELD(w, MEM_X_STRIDE);
   if (x == 0) return VTA_ERR_NONE;
@@ -212,14 +278,17 @@ uint store(const ulong* w, __global uchar* dram, ulong dram_lo, ulong dram_bytes
     const ulong e = t / VTA_OUT_ELEM_BYTES, part = t - e * VTA_OUT_ELEM_BYTES;
     const ulong row = e / x, col = e - row * x;
     const ulong dst = (dram_base + row * stride + col) * VTA_OUT_ELEM_BYTES - dram_lo;
-    dram[dst + part] = (uchar)s.out[(sram_base + e) * VTA_OUT_ELEM_BYTES + part];
+    dram[dst + part] = out_byte(s.out + (sram_base + e) * VTA_LANES, part);
   }
   return VTA_ERR_NONE;
 }
 
 // ---------------------------------------------------------------------------
-// GEMM: for each (i, j, uop): acc[dst] += inp[src] . wgt[wgt]^T (32-bit
-// wrap-around), or zero with reset; every write also sets OUT to the low byte.
+// GEMM: for each (i, j, uop): acc[dst] += inp[src] . wgt[wgt]^T (wrap-around
+// at VTA_ACC_WIDTH), or zero with reset; every write also sets OUT to the low
+// VTA_OUT_WIDTH bits. Products are exact (16 x 16 bits fit an int); sums run
+// modulo 2^32 in uint and wrap to the accumulator's width once at the end
+// (the reduction modulo 2^acc_bits is a ring homomorphism).
 // ---------------------------------------------------------------------------
 #if !VTA_VARIANT_WORKGROUP
 // One work-item: the loop nest as the hardware runs it, the MAC array unrolled.
@@ -236,26 +305,26 @@ void gemm(const ulong* w, Sram s) {
         const uint word = s.uop[u];
         const uint dst = UOP_FIELD(word, DST) + i * dfo + j * dfi;
         SRAM int* acc = s.acc + (size_t)dst * VTA_LANES;
-        SRAM char* out = s.out + (size_t)dst * VTA_LANES;
+        SRAM out_t* out = s.out + (size_t)dst * VTA_LANES;
         if (reset) {
           for (uint l = 0; l < VTA_LANES; ++l) acc[l] = 0, out[l] = 0;
           continue;
         }
         const uint src = UOP_FIELD(word, SRC) + i * sfo + j * sfi;
         const uint wgt = UOP_FIELD(word, WGT) + i * wfo + j * wfi;
-        SRAM const char* x = s.inp + (size_t)src * VTA_INP_ELEM_BYTES;
-        SRAM const char* wt = s.wgt + (size_t)wgt * VTA_WGT_ELEM_BYTES;
-        // The MAC array: BATCH x BLOCK_OUT dot products of BLOCK_IN int8 pairs
-        // (|sum| <= 2^14 * BLOCK_IN: no overflow before the wrap-around add).
+        SRAM const inp_t* x = s.inp + (size_t)src * VTA_INP_VALUES;
+        SRAM const wgt_t* wt = s.wgt + (size_t)wgt * VTA_WGT_VALUES;
+        // The MAC array: BATCH x BLOCK_OUT dot products of BLOCK_IN pairs.
         for (uint b = 0; b < VTA_BATCH; ++b) {
           UNROLL_MAC
           for (uint o = 0; o < VTA_BLOCK_OUT; ++o) {
-            int sum = 0;
+            uint sum = 0;
             UNROLL_MAC
-            for (uint k = 0; k < VTA_BLOCK_IN; ++k) sum += (int)x[b * VTA_BLOCK_IN + k] * (int)wt[o * VTA_BLOCK_IN + k];
-            const int a = as_int(as_uint(acc[b * VTA_BLOCK_OUT + o]) + as_uint(sum));
+            for (uint k = 0; k < VTA_BLOCK_IN; ++k)
+              sum += as_uint((int)x[b * VTA_BLOCK_IN + k] * (int)wt[o * VTA_BLOCK_IN + k]);
+            const int a = ACC_WRAP(as_int(as_uint(acc[b * VTA_BLOCK_OUT + o]) + sum));
             acc[b * VTA_BLOCK_OUT + o] = a;
-            out[b * VTA_BLOCK_OUT + o] = (char)a;
+            out[b * VTA_BLOCK_OUT + o] = OUT_OF(a);
           }
         }
       }
@@ -263,19 +332,20 @@ void gemm(const ulong* w, Sram s) {
   }
 }
 #else
-// One dot product of BLOCK_IN int8 pairs.
-int dot(__global const char* x, __global const char* wt) {
+// One dot product of BLOCK_IN pairs, modulo 2^32.
+uint dot(__global const inp_t* x, __global const wgt_t* wt) {
 #if VTA_BLOCK_IN % 16 == 0
-  int16 v = (int16)(0);
-  for (uint k = 0; k < VTA_BLOCK_IN; k += 16) v += convert_int16(vload16(0, x + k)) * convert_int16(vload16(0, wt + k));
-  const int8 a = v.lo + v.hi;
-  const int4 b = a.lo + a.hi;
-  const int2 c = b.lo + b.hi;
+  uint16 v = (uint16)(0);
+  for (uint k = 0; k < VTA_BLOCK_IN; k += 16)
+    v += as_uint16(convert_int16(vload16(0, x + k)) * convert_int16(vload16(0, wt + k)));
+  const uint8 a = v.lo + v.hi;
+  const uint4 b = a.lo + a.hi;
+  const uint2 c = b.lo + b.hi;
   return c.x + c.y;
 #else
-  int sum = 0;
+  uint sum = 0;
   UNROLL_MAC
-  for (uint k = 0; k < VTA_BLOCK_IN; ++k) sum += (int)x[k] * (int)wt[k];
+  for (uint k = 0; k < VTA_BLOCK_IN; ++k) sum += as_uint((int)x[k] * (int)wt[k]);
   return sum;
 #endif
 }
@@ -286,8 +356,10 @@ int dot(__global const char* x, __global const char* wt) {
 // It sums consecutive iterations that hit the same destination in a
 // register and adds each sum with one atomic add: additions modulo 2^32
 // commute, so the result equals the sequential loop whatever the order.
-// OUT then takes the low byte of every destination written. The
-// instruction's uops are staged in local memory.
+// Then every destination written wraps to VTA_ACC_WIDTH (wrapping once at
+// the end equals wrapping after every add) and OUT takes its low
+// VTA_OUT_WIDTH bits: work-items that share a destination write the same
+// values. The instruction's uops are staged in local memory.
 void gemm(const ulong* w, Sram s, __local uint* l_uop) {
   const uint reset = FIELD(w, GEM_RESET);
   const uint bgn = FIELD(w, GEM_UOP_BGN), end = FIELD(w, GEM_UOP_END);
@@ -332,16 +404,22 @@ void gemm(const ulong* w, Sram s, __local uint* l_uop) {
         if (reset) {
           s.acc[at] = 0, s.out[at] = 0;
         } else if (pass == 1) {
-          if (dst != last) s.out[at] = (char)s.acc[at], last = dst;
+          if (dst != last) {
+            const int a = ACC_WRAP(s.acc[at]);
+#if VTA_ACC_WIDTH < 32
+            s.acc[at] = a;
+#endif
+            s.out[at] = OUT_OF(a), last = dst;
+          }
         } else {
           const uint src = s0 + i * sfo + j * sfi, wgt = w0 + i * wfo + j * wfi;
-          const int d = dot(s.inp + (size_t)src * VTA_INP_ELEM_BYTES + b * VTA_BLOCK_IN,
-                            s.wgt + (size_t)wgt * VTA_WGT_ELEM_BYTES + o * VTA_BLOCK_IN);
+          const uint d = dot(s.inp + (size_t)src * VTA_INP_VALUES + b * VTA_BLOCK_IN,
+                             s.wgt + (size_t)wgt * VTA_WGT_VALUES + o * VTA_BLOCK_IN);
           if (dst != last) {
             if (last != 0xffffffffu) atomic_add((volatile __global uint*)(s.acc + (size_t)last * VTA_LANES + l), sum);
             last = dst, sum = 0;
           }
-          sum += as_uint(d);
+          sum += d;
         }
       }
       if (!reset && pass == 0 && last != 0xffffffffu)
@@ -352,7 +430,9 @@ void gemm(const ulong* w, Sram s, __local uint* l_uop) {
 #endif
 
 // ALU: for each (i, j, uop): acc[dst] = op(acc[dst], use_imm ? imm : acc[src])
-// lane by lane (each lane reads before it writes, so src may equal dst).
+// lane by lane (each lane reads before it writes, so src may equal dst),
+// computed at 32 bits on the sign-extended values and wrapped to
+// VTA_ACC_WIDTH; OUT takes the low VTA_OUT_WIDTH bits.
 #if VTA_VARIANT_WORKGROUP
 // One bit per ACC element, in local memory, for the ALU's independence check.
 #define VTA_ACC_MARK_WORDS ((VTA_ACC_BUFF_DEPTH + 31) / 32)
@@ -407,9 +487,10 @@ void alu(const ulong* w, Sram s ALU_LOCAL_ARGS) {
       const uint i = (uint)(it / ii), j = (uint)(it - (ulong)i * ii);
       const uint word = s.uop[bgn + u];
       const size_t at = (size_t)(UOP_FIELD(word, DST) + i * dfo + j * dfi) * VTA_LANES + l;
-      const int r = alu_apply(op, s.acc[at], use_imm ? imm : s.acc[(size_t)(UOP_FIELD(word, SRC) + i * sfo + j * sfi) * VTA_LANES + l]);
+      const int r = ACC_WRAP(
+          alu_apply(op, s.acc[at], use_imm ? imm : s.acc[(size_t)(UOP_FIELD(word, SRC) + i * sfo + j * sfi) * VTA_LANES + l]));
       s.acc[at] = r;
-      s.out[at] = (char)r;
+      s.out[at] = OUT_OF(r);
     }
     return;
   }
@@ -422,14 +503,14 @@ void alu(const ulong* w, Sram s ALU_LOCAL_ARGS) {
         const uint src = UOP_FIELD(word, SRC) + i * sfo + j * sfi;
         SRAM int* a = s.acc + (size_t)dst * VTA_LANES;
         SRAM const int* bv = s.acc + (size_t)src * VTA_LANES;
-        SRAM char* out = s.out + (size_t)dst * VTA_LANES;
+        SRAM out_t* out = s.out + (size_t)dst * VTA_LANES;
 #if VTA_VARIANT_WORKGROUP
         for (uint l0 = 0; l0 < VTA_LANES; l0 += NLOC) {
           const uint l = l0 + LID;
           if (l < VTA_LANES) {
-            const int r = alu_apply(op, a[l], use_imm ? imm : bv[l]);
+            const int r = ACC_WRAP(alu_apply(op, a[l], use_imm ? imm : bv[l]));
             a[l] = r;
-            out[l] = (char)r;
+            out[l] = OUT_OF(r);
           }
         }
 #else
@@ -439,9 +520,9 @@ void alu(const ulong* w, Sram s ALU_LOCAL_ARGS) {
           for (uint k = 0; k < VTA_ALU_LANES; ++k) {
             const uint l = l0 + k;
             if (l < VTA_LANES) {
-              const int r = alu_apply(op, a[l], use_imm ? imm : bv[l]);
+              const int r = ACC_WRAP(alu_apply(op, a[l], use_imm ? imm : bv[l]));
               a[l] = r;
-              out[l] = (char)r;
+              out[l] = OUT_OF(r);
             }
           }
         }
@@ -462,10 +543,10 @@ void alu(const ulong* w, Sram s ALU_LOCAL_ARGS) {
 #if VTA_SRAM_ONCHIP
 #define VTA_WORDS(bytes) (((bytes) + 3) / 4)
 #define UOP_WORDS VTA_UOP_BUFF_DEPTH
-#define INP_WORDS VTA_WORDS(VTA_INP_BUFF_DEPTH * VTA_INP_ELEM_BYTES)
-#define WGT_WORDS VTA_WORDS(VTA_WGT_BUFF_DEPTH * VTA_WGT_ELEM_BYTES)
+#define INP_WORDS VTA_WORDS(VTA_INP_BUFF_DEPTH * VTA_INP_VALUES * sizeof(inp_t))
+#define WGT_WORDS VTA_WORDS(VTA_WGT_BUFF_DEPTH * VTA_WGT_VALUES * sizeof(wgt_t))
 #define ACC_WORDS (VTA_ACC_BUFF_DEPTH * VTA_LANES)
-#define OUT_WORDS VTA_WORDS(VTA_OUT_BUFF_DEPTH * VTA_OUT_ELEM_BYTES)
+#define OUT_WORDS VTA_WORDS(VTA_OUT_BUFF_DEPTH * VTA_LANES * sizeof(out_t))
 #define COPY_WORDS(dst, src, n) \
   for (uint t = 0; t < (uint)(n); ++t) (dst)[t] = (src)[t]
 #endif
@@ -484,9 +565,9 @@ __kernel void vta_run(__global uchar* dram, ulong dram_lo, ulong dram_bytes, ulo
   COPY_WORDS(wgt_m, g_wgt, WGT_WORDS);
   COPY_WORDS(acc_m, g_acc, ACC_WORDS);
   COPY_WORDS(out_m, g_out, OUT_WORDS);
-  Sram s = {uop_m, (SRAM char*)inp_m, (SRAM char*)wgt_m, acc_m, (SRAM char*)out_m};
+  Sram s = {uop_m, (SRAM inp_t*)inp_m, (SRAM wgt_t*)wgt_m, acc_m, (SRAM out_t*)out_m};
 #else
-  Sram s = {g_uop, (SRAM char*)g_inp, (SRAM char*)g_wgt, g_acc, (SRAM char*)g_out};
+  Sram s = {g_uop, (SRAM inp_t*)g_inp, (SRAM wgt_t*)g_wgt, g_acc, (SRAM out_t*)g_out};
 #endif
 #if VTA_VARIANT_WORKGROUP
   __local uint l_uop[VTA_WG_STAGE > 0 ? VTA_WG_STAGE : 1];
@@ -545,7 +626,8 @@ __kernel void vta_run(__global uchar* dram, ulong dram_lo, ulong dram_bytes, ulo
 
 // What this program was built for, so that the host can check an offline
 // binary against the config: out[0..] = defines hash, variant, SRAM on chip,
-// local staging, batch, block_in, block_out, uop/inp/wgt/acc depths.
+// local staging, batch, block_in, block_out, uop/inp/wgt/acc depths,
+// inp/wgt/acc/out widths.
 __kernel void vta_info(__global uint* out) {
   out[0] = VTA_DEFINES_HASH;
   out[1] = VTA_VARIANT_WORKGROUP;
@@ -558,4 +640,8 @@ __kernel void vta_info(__global uint* out) {
   out[8] = VTA_INP_BUFF_DEPTH;
   out[9] = VTA_WGT_BUFF_DEPTH;
   out[10] = VTA_ACC_BUFF_DEPTH;
+  out[11] = VTA_INP_WIDTH;
+  out[12] = VTA_WGT_WIDTH;
+  out[13] = VTA_ACC_WIDTH;
+  out[14] = VTA_OUT_WIDTH;
 }

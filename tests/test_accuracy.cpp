@@ -124,7 +124,7 @@ TEST(Accuracy, RunReportsItAndWritesItToTheJsonReport) {
   const std::string json = (dir / "r.json").string();
   const auto r = vta::test::run_vta("run --model lenet5 --accuracy 3 --report-json " + json);
   ASSERT_EQ(r.code, 0) << r.out;
-  EXPECT_NE(r.out.find("accuracy against the float network (the same weights in real arithmetic) over 3 inputs"),
+  EXPECT_NE(r.out.find("accuracy against the float network (the real weights in real arithmetic) over 3 inputs"),
             std::string::npos)
       << r.out;
   std::ifstream f(json);

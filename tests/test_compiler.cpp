@@ -75,7 +75,7 @@ TEST_P(EndToEnd, BitExactAgainstTheIntegerReference) {
   for (size_t i = 0; i < b.expected.data.size(); ++i) diffs += res.output.data[i] != b.expected.data[i];
   EXPECT_EQ(diffs, 0u) << net_name << " on " << preset_name << "/" << backend_name;
   // The output is not degenerate: the check could fail.
-  std::set<int8_t> distinct(b.expected.data.begin(), b.expected.data.end());
+  std::set<int16_t> distinct(b.expected.data.begin(), b.expected.data.end());
   EXPECT_GT(distinct.size(), 3u);
   EXPECT_GT(res.segments_run, 0u);
   // Per-layer stats exist for every VTA layer.
@@ -301,8 +301,8 @@ TEST(Codegen, ResidualAddsAreFusedIntoTheirConv) {
 TEST(Codegen, AddOfASharedConvOutputIsNotFused) {
   std::mt19937 rng(5);
   auto int8s = [&](size_t n) {
-    std::vector<int8_t> v(n);
-    for (auto& x : v) x = static_cast<int8_t>(std::uniform_int_distribution<int>(-40, 40)(rng));
+    std::vector<int16_t> v(n);
+    for (auto& x : v) x = static_cast<int16_t>(std::uniform_int_distribution<int>(-40, 40)(rng));
     return v;
   };
   Calibrator cal("shared");

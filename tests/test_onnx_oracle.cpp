@@ -163,7 +163,7 @@ WideCase wide_case(const std::string& kind) {
   n.shift = kind == "conv" ? 1 : 16, n.relu = dense;  // both forms: k = 128 and k = 0 (ReLU)
   n.exp = in.exp - 7 + n.shift;
   g.output = g.add(n);
-  c.in = Tensor{in.out, std::vector<int8_t>(static_cast<size_t>(in.out.size()), 127)};
+  c.in = Tensor{in.out, std::vector<int16_t>(static_cast<size_t>(in.out.size()), 127)};
   c.in_dims = dense ? std::vector<int64_t>{1, cin} : std::vector<int64_t>{1, cin, 6, 6};
   c.out_dims = dense ? std::vector<int64_t>{1, cout} : std::vector<int64_t>{1, cout, 6, 6};
   return c;

@@ -137,7 +137,7 @@ TEST_P(OrtScales, ExactFormsOnVtaBitExactOnGoldenAndSystemc) {
   std::cout << GetParam() << ": ALU steps per epilogue (/ per-channel rows):" << steps << "\n";
   if (GetParam() == "resnet18") {  // the report says why each residual add stays on the host
     auto backend = vta::make_backend("golden", cfg);
-    Tensor in{g.at(0).out, std::vector<int8_t>(static_cast<size_t>(g.at(0).out.size()), 3)};
+    Tensor in{g.at(0).out, std::vector<int16_t>(static_cast<size_t>(g.at(0).out.size()), 3)};
     const Report r = make_report(net, run_network(net, *backend, in), cfg, "golden");
     int reasons = 0;
     for (const auto& row : r.rows)

@@ -139,15 +139,26 @@ TEST_P(Variants, RandomProgramsMatchGoldenBitExactly) {
   EXPECT_GT(macs, 0u);
 }
 
+/// gtest's name of a (preset or config file, variant) parameter.
+std::string variant_param_name(const ::testing::TestParamInfo<std::tuple<std::string, std::string>>& info) {
+  std::string n = std::filesystem::path(std::get<0>(info.param)).stem().string() + "_" + std::get<1>(info.param);
+  for (auto& ch : n)
+    if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
+  return n;
+}
+
 INSTANTIATE_TEST_SUITE_P(OpenCL, Variants,
                          ::testing::Combine(::testing::Values("vta-1x16x16", "vta-4x16x16", "vta-1x32x32"),
                                             ::testing::Values("single", "workgroup")),
-                         [](const auto& param_info) {
-                           std::string n = std::get<0>(param_info.param) + "_" + std::get<1>(param_info.param);
-                           for (auto& ch : n)
-                             if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
-                           return n;
-                         });
+                         variant_param_name);
+
+// Every element width (docs/design.md, "Data types"): 4-, 8- and 16-bit
+// operands and outputs, 16- and 32-bit accumulators, in both variants.
+#define VTA_DTYPE_CONFIG(name) VTA_SOURCE_DIR "/tests/configs/" name ".yaml"
+const auto kWidthConfigs = ::testing::Values(VTA_DTYPE_CONFIG("dtype-w4a4"), VTA_DTYPE_CONFIG("dtype-w8a8-acc16"),
+                                             VTA_DTYPE_CONFIG("dtype-w16a16"), VTA_DTYPE_CONFIG("dtype-w4a16"));
+INSTANTIATE_TEST_SUITE_P(Widths, Variants, ::testing::Combine(kWidthConfigs, ::testing::Values("single", "workgroup")),
+                         variant_param_name);
 
 TEST(Variants, SingleWithBuffersInGlobalMemoryMatchesGolden) {
   EnvGuard g("VTA_OPENCL_ONCHIP", "0");
@@ -162,6 +173,25 @@ TEST(Variants, WorkGroupSizesAgree) {
   for (const char* wg : {"7", "16", "256"}) {
     EnvGuard g("VTA_OPENCL_WG_SIZE", wg);
     EXPECT_EQ(vta::bringup::compare_with_golden("opencl", c, vta::random_program(c, 21)), "") << "work-group " << wg;
+  }
+}
+
+// The narrow and wide storage of the on-chip buffers in global memory (the
+// Widths suite keeps these small designs' buffers on chip), and a work-group
+// of 7 that splits the lanes of a 16-bit accumulator unevenly.
+TEST(Variants, WidthsWithBuffersInGlobalMemoryAndOddWorkGroupsMatchGolden) {
+  for (const char* name : {VTA_DTYPE_CONFIG("dtype-w4a4"), VTA_DTYPE_CONFIG("dtype-w16a16")}) {
+    const Config c = preset(name);
+    {
+      EnvGuard g("VTA_OPENCL_ONCHIP", "0");
+      EXPECT_FALSE(vta::opencl::OpenclBackend(c, {}).sram_on_chip());
+      for (uint32_t seed = 30; seed < 32; ++seed)
+        EXPECT_EQ(vta::bringup::compare_with_golden("opencl", c, vta::random_program(c, seed)), "")
+            << name << " seed " << seed;
+    }
+    EnvGuard g("VTA_OPENCL_WG_SIZE", "7");
+    const Config w = with_variant(c, "workgroup");
+    EXPECT_EQ(vta::bringup::compare_with_golden("opencl", w, vta::random_program(w, 33)), "") << name;
   }
 }
 
@@ -437,6 +467,15 @@ TEST(Binary, BuiltForAnotherConfigIsRejected) {
   write_file(c.opencl.binary, std::string(bin.begin(), bin.end()));
   const std::string msg = error_of([&] { vta::opencl::OpenclBackend(c, {}); });
   EXPECT_HAS(msg, "was built for a different config: batch 1 block_in 32 block_out 32");
+  // Element widths alone make another kernel (the ACC buffer halved keeps
+  // its depth): the message names them.
+  const std::vector<uint8_t> acc16 =
+      vta::opencl::build_binary(preset("vta-1x16x16", {{"dtype.acc_bits", "16"}, {"buffers.acc", "64KiB"}}));
+  c.opencl.binary = temp_path("vta-1x16x16-acc16.bin");
+  write_file(c.opencl.binary, std::string(acc16.begin(), acc16.end()));
+  const std::string wmsg = error_of([&] { vta::opencl::OpenclBackend(c, {}); });
+  EXPECT_HAS(wmsg, "dtype 8/8/16/8, defines hash");
+  EXPECT_HAS(wmsg, "dtype 8/8/32/8, hash");
   c.opencl.variant = "workgroup";
   c.opencl.binary = temp_path("vta-1x16x16-single.bin");
   const std::vector<uint8_t> single = vta::opencl::build_binary(preset("vta-1x16x16"));

@@ -25,9 +25,9 @@ namespace {
 using namespace vta::compiler;
 using vta::test::preset;
 
-std::vector<int8_t> random_i8(std::mt19937& rng, size_t n) {
-  std::vector<int8_t> v(n);
-  for (auto& x : v) x = static_cast<int8_t>(static_cast<int>(rng() % 255) - 127);
+std::vector<int16_t> random_i8(std::mt19937& rng, size_t n) {
+  std::vector<int16_t> v(n);
+  for (auto& x : v) x = static_cast<int16_t>(static_cast<int>(rng() % 255) - 127);
   return v;
 }
 

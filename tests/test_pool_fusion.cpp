@@ -31,8 +31,8 @@ Graph conv_pool(int64_t n, int64_t c, int64_t h, int64_t w, int64_t k, bool relu
                 unsigned seed, bool even = false) {
   std::mt19937 rng(seed);
   auto int8s = [&](size_t len) {
-    std::vector<int8_t> v(len);
-    for (auto& x : v) x = static_cast<int8_t>(std::uniform_int_distribution<int>(-50, 50)(rng));
+    std::vector<int16_t> v(len);
+    for (auto& x : v) x = static_cast<int16_t>(std::uniform_int_distribution<int>(-50, 50)(rng));
     return v;
   };
   Calibrator cal("conv_pool");
@@ -140,7 +140,7 @@ TEST(PoolFusion, ResNet18StemPoolIsFusedAndItsRowIsEmpty) {
     vta::test::expect_race_free(net, cfg);
     const int pool = node(net.graph, "maxpool1"), conv = node(net.graph, "conv1");
     ASSERT_EQ(pool_fused_into(net.graph, pool, cfg), conv) << name;
-    const std::vector<int8_t> want = run_graph(g, x)[static_cast<size_t>(g.output)].data;
+    const std::vector<int16_t> want = run_graph(g, x)[static_cast<size_t>(g.output)].data;
     auto golden = vta::make_backend("golden", cfg);
     EXPECT_EQ(run_network(net, *golden, x).output.data, want) << name << " on golden";
     auto backend = vta::make_backend("systemc", cfg);
@@ -182,10 +182,10 @@ TEST(PoolFusion, PoolsOutsideTheRulesKeepTheirPass) {
     std::mt19937 rng(9);
     Calibrator cal("shared");
     const Shape s{1, 16, 10, 10};
-    std::vector<int8_t> v(static_cast<size_t>(s.size()));
-    for (auto& e : v) e = static_cast<int8_t>(std::uniform_int_distribution<int>(-40, 40)(rng));
+    std::vector<int16_t> v(static_cast<size_t>(s.size()));
+    for (auto& e : v) e = static_cast<int16_t>(std::uniform_int_distribution<int>(-40, 40)(rng));
     const int x = cal.input(s, -7, Tensor{s, v});
-    std::vector<int8_t> w(16 * 16 * 9, 3);
+    std::vector<int16_t> w(16 * 16 * 9, 3);
     const int y = cal.conv(x, w, std::vector<int32_t>(16, 1), -7, 16, 3, 1, 1, true, 1, "conv");
     const int p = cal.max_pool(y, 3, 2, 1, "pool");
     const int q = cal.max_pool(y, 2, 2, 0, "other");

@@ -23,6 +23,7 @@
 #include "vta/compiler/frontend/zoo.h"
 #include "vta/compiler/frontend/zoo_cache.h"
 #include "vta/compiler/ops/reference.h"
+#include "vta/compiler/run/accuracy.h"
 #include "vta/isa/config.h"
 #include "vta/isa/error.h"
 #include "vta/model/backend.h"
@@ -261,6 +262,50 @@ TEST(SweepStages, HostModelCountsInTimeMs) {
     EXPECT_EQ(s.metrics.get("time_ms"), again.metrics.get("time_ms"));  // no wall clock in it
     EXPECT_LT(s.metrics.get("inferences_per_s"), f.metrics.get("inferences_per_s"));
   }
+}
+
+// The accuracy metrics: measured when an objective names one (16 inputs)
+// or the network asks (accuracy: N), the same as `vta run --accuracy N`'s
+// (inputs from seed + 1000), once per network and widths, on every network
+// stage; absent otherwise.
+TEST(SweepStages, AccuracyMetricsWhenAskedForAndAsVtaRunMeasuresThem) {
+  const std::string head = "name: a\nbase: vta-1x16x16\nnetworks: [{zoo: lenet5";
+  EXPECT_EQ(spec_of(head + "}]\n").networks[0].accuracy, 0);
+  EXPECT_EQ(spec_of(head + "}]\nobjectives: [{maximize: sqnr_db}]\n").networks[0].accuracy, 16);
+  const SweepSpec s = spec_of(head + ", accuracy: 4}]\nobjectives: [{minimize: cycles}]\n");
+  ASSERT_EQ(s.networks[0].accuracy, 4);
+  const PreparedNetwork n = prepare_network(s.networks[0], "t.yaml");
+  const vta::Config c = vta::load_config(vta::resolve_config_path("vta-1x16x16"), {});
+  const vta::compiler::Accuracy want = vta::compiler::measure_accuracy(n.graph, 4, 1001);
+  for (const StageResult& r : {stage_analytic(c, n), stage_systemc(c, n)}) {
+    EXPECT_DOUBLE_EQ(r.metrics.get("top1_agree"), want.top1_agree());
+    EXPECT_DOUBLE_EQ(r.metrics.get("sqnr_db"), want.output_sqnr_db);
+  }
+  PreparedNetwork off = n;
+  off.spec.accuracy = 0;
+  EXPECT_FALSE(stage_analytic(c, off).metrics.has("sqnr_db"));
+  // The store's result basis changes with the count (its results would).
+  EXPECT_NE(result_basis(s), result_basis(spec_of(head + "}]\nobjectives: [{minimize: cycles}]\n")));
+}
+
+// A point at other element widths runs the zoo network built at them
+// (stages.cpp at_widths()): stage 2 compiles it and its accuracy is that of
+// vta run at the same widths, finer than the 8-bit network's.
+TEST(SweepStages, WidthsRunTheNetworkBuiltAtThem) {
+  const SweepSpec s = spec_of(
+      "name: a\nbase: vta-1x16x16\nnetworks: [{zoo: lenet5, accuracy: 4}]\n"
+      "objectives: [{minimize: cycles}]\n");
+  const PreparedNetwork n = prepare_network(s.networks[0], "t.yaml");
+  const vta::Config c8 = vta::load_config(vta::resolve_config_path("vta-1x16x16"), {});
+  const vta::Config c16 =
+      vta::load_config(vta::resolve_config_path("vta-1x16x16"), {{"dtype.inp_bits", "16"}, {"dtype.out_bits", "16"}});
+  vta::compiler::ZooOptions zo;
+  zo.act_bits = 16;
+  const vta::compiler::Accuracy want = vta::compiler::measure_accuracy(vta::compiler::build_zoo("lenet5", zo), 4, 1001);
+  const StageResult r8 = stage_systemc(c8, n), r16 = stage_systemc(c16, n);
+  EXPECT_DOUBLE_EQ(r16.metrics.get("sqnr_db"), want.output_sqnr_db);
+  EXPECT_GT(r16.metrics.get("sqnr_db"), r8.metrics.get("sqnr_db"));
+  EXPECT_GT(r16.metrics.get("cycles"), r8.metrics.get("cycles"));  // 16-bit activations: twice the bytes
 }
 
 // A sweep over host.cpu: the device cycles stay, and host_ms follows the

@@ -513,7 +513,7 @@ TEST(UntrustedSweep, AnAddThatCannotBeBuiltIsNamedNotLoopedOn) {
   using namespace vta::compiler;
   Calibrator cal("sum-net");
   const Shape s{1, 16, 4, 4};
-  const int x = cal.input(s, -7, Tensor{s, std::vector<int8_t>(static_cast<size_t>(s.size()), 3)});
+  const int x = cal.input(s, -7, Tensor{s, std::vector<int16_t>(static_cast<size_t>(s.size()), 3)});
   const Graph g = cal.take(cal.add(x, x, false, "sum"));
   const std::string base = std::string(VTA_SOURCE_DIR) + "/configs/vta-1x16x16.yaml";
   for (const auto& [set, needle] : std::vector<std::pair<std::string, std::string>>{

@@ -89,8 +89,9 @@ Column run_net(const compiler::CompiledNetwork& net, const compiler::Tensor& inp
     col.regions.emplace_back(net.graph.nodes[static_cast<size_t>(l.node)].name, cyc);
     col.total += cyc;
   }
-  col.result.assign(reinterpret_cast<const uint8_t*>(res.output.data.data()),
-                    reinterpret_cast<const uint8_t*>(res.output.data.data()) + res.output.data.size());
+  col.result.assign(
+      reinterpret_cast<const uint8_t*>(res.output.data.data()),
+      reinterpret_cast<const uint8_t*>(res.output.data.data()) + res.output.data.size() * sizeof(int16_t));
   const auto* wide = reinterpret_cast<const uint8_t*>(res.output.wide.data());  // int32 outputs
   col.result.insert(col.result.end(), wide, wide + res.output.wide.size() * 4);
   return col;
@@ -124,6 +125,8 @@ int compare(const CompareOpts& o) {
       compiler::ZooOptions zo;
       zo.seed = o.seed;
       zo.image = o.image;
+      zo.act_bits = c.dtype.inp_bits;  // quantized to the config's widths
+      zo.wgt_bits = c.dtype.wgt_bits;
       // Through the zoo cache: the network does not depend on the designs compared.
       compiler::ZooRun z = compiler::zoo_run(o.model, zo, compiler::kAnyConfig, /*want_reference=*/false);
       g = std::move(z.graph);

@@ -20,6 +20,7 @@
 #include "vta/compiler/run/memory_split.h"
 #include "vta/compiler/run/report.h"
 #include "vta/compiler/run/runtime.h"
+#include "vta/compiler/schedule/placement.h"
 #include "vta/isa/error.h"
 #include "vta/isa/io_guard.h"
 #include "vta/isa/path_probe.h"
@@ -212,6 +213,14 @@ int run_network_command(const NetworkRunOptions& o, const Config& c) {
     sweeps::check_tune_count(*o.tune, "--tune");
   }
   pin_host_ops(Graph{}, o.host_ops);  // names checked before the network is built
+  check_compilable(c);                // the widths' rules, before a network is built for them
+  if (!o.onnx.empty() || !o.onnx_test.empty())
+    for (const auto& [knob, bits] :
+         {std::pair{"dtype.inp_bits", c.dtype.inp_bits}, std::pair{"dtype.wgt_bits", c.dtype.wgt_bits},
+          std::pair{"dtype.out_bits", c.dtype.out_bits}})
+      if (bits != 8)
+        fail("{}: {} is {}: ONNX models import as int8 (their QDQ tensors), so they run at 8 bits only",
+             o.onnx.empty() ? o.onnx_test : o.onnx, knob, bits);
   if (!o.onnx_test.empty()) return run_onnx_test(o, c);
   if (!o.inputs.empty()) return run_onnx_inputs(o, c);
   if (!o.expect.empty() || !o.output_dir.empty()) fail("run: --expect and --output-dir need --onnx with --input");
@@ -219,6 +228,8 @@ int run_network_command(const NetworkRunOptions& o, const Config& c) {
   zo.seed = o.seed;
   zo.batch = o.batch;
   zo.image = o.image;
+  zo.act_bits = c.dtype.inp_bits;  // the zoo quantizes to the config's widths
+  zo.wgt_bits = c.dtype.wgt_bits;
   const bool timing_only = o.backend_options.timing_only;
   Graph g;
   Tensor input;

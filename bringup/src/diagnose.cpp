@@ -47,10 +47,9 @@ uint32_t depth_of(const Config& c, MemId m) {
   }
 }
 
+/// Bytes of one element as read_sram returns it (packed at its width).
 uint64_t sram_elem(const Config& c, MemId m) {
-  return m == MemId::ACC   ? static_cast<uint64_t>(c.gemm.batch * c.gemm.block_out) * 4
-         : m == MemId::UOP ? 4
-                           : static_cast<uint64_t>(c.elem_bytes(static_cast<int>(m)));
+  return m == MemId::UOP ? 4 : static_cast<uint64_t>(c.elem_bytes(static_cast<int>(m)));
 }
 
 State run_on(const std::string& backend, const Config& c, ProgramImage image) {
@@ -98,7 +97,7 @@ std::string first_difference(const std::string& backend, const Config& c, const 
       if (a[k] == b[k]) continue;
       size_t diffs = 0;
       for (size_t j = k; j < a.size(); ++j) diffs += a[j] != b[j];
-      if (m == MemId::ACC || m == MemId::UOP) {  // 32-bit words
+      if ((m == MemId::ACC && c.dtype.acc_bits == 32) || m == MemId::UOP) {  // 32-bit words
         const size_t w = k / 4 * 4;
         int32_t x = 0, y = 0;
         std::memcpy(&x, a.data() + w, 4);

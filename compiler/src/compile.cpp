@@ -70,6 +70,7 @@ CompiledNetwork compile(const Graph& g, const Config& c, const CompileOptions& o
   const auto t0 = std::chrono::steady_clock::now();
   check_pass_name(o.dump_after);
   check_compilable(c);
+  check_widths(g, c);
   CompiledNetwork net;
   net.config_hash = c.hash();
   net.graph = g;

@@ -13,6 +13,7 @@
 #include <sstream>
 
 #include "cl_util.h"
+#include "vta/isa/elem_pack.h"
 #include "vta/isa/error.h"
 #include "vta/isa/read_file.h"
 #include "vta/kernels/opencl.h"
@@ -88,19 +89,53 @@ uint32_t prefix_hash(const Config& c, const Flavor& f) {
   return static_cast<uint32_t>(std::stoul(p.substr(at + 2, 8), nullptr, 16));
 }
 
+/// Bytes the kernel holds one value of `bits` bits in (kernels/vta.cl: char
+/// for 4 and 8 bits, short for 16, int for 32; sign-extended).
+uint64_t storage_bytes(int64_t bits) { return bits <= 8 ? 1 : bits <= 16 ? 2 : 4; }
+
+/// How the kernel holds the elements of each on-chip buffer: values per
+/// element, bytes per value, and the width the values are packed at.
+struct SramElem {
+  uint64_t values = 0, value_bytes = 0, depth = 0;
+  int bits = 0;
+  uint64_t bytes() const { return values * value_bytes; }
+};
+SramElem sram_elem(const Config& c, MemId mem) {
+  const auto& d = c.derived;
+  const auto lanes = static_cast<uint64_t>(c.gemm.batch * c.gemm.block_out);
+  auto u = [](int64_t v) { return static_cast<uint64_t>(v); };
+  switch (mem) {
+    case MemId::UOP:
+      return {1, 4, u(d.uop_depth), 32};
+    case MemId::INP:
+      return {u(c.gemm.batch * c.gemm.block_in), storage_bytes(c.dtype.inp_bits), u(d.inp_depth),
+              static_cast<int>(c.dtype.inp_bits)};
+    case MemId::WGT:
+      return {u(c.gemm.block_out * c.gemm.block_in), storage_bytes(c.dtype.wgt_bits), u(d.wgt_depth),
+              static_cast<int>(c.dtype.wgt_bits)};
+    case MemId::ACC:
+    case MemId::ACC_8BIT:
+      return {lanes, 4, u(d.acc_depth), static_cast<int>(c.dtype.acc_bits)};
+    case MemId::OUT:
+      return {lanes, storage_bytes(c.dtype.out_bits), u(d.out_depth), static_cast<int>(c.dtype.out_bits)};
+  }
+  fail("read_sram: unknown memory type {}", static_cast<int>(mem));
+}
+
 // Bytes of each on-chip buffer as the kernel holds it (rounded up to 16).
 struct SramSizes {
   uint64_t bytes[5];  // UOP, INP, WGT, ACC, OUT
   uint64_t total() const { return bytes[0] + bytes[1] + bytes[2] + bytes[3] + bytes[4]; }
 };
 SramSizes sram_sizes(const Config& c) {
-  const auto& d = c.derived;
-  const auto lanes = static_cast<uint64_t>(c.gemm.batch * c.gemm.block_out);
   auto r16 = [](uint64_t b) { return std::max<uint64_t>(16, (b + 15) / 16 * 16); };
-  return SramSizes{
-      {r16(static_cast<uint64_t>(d.uop_depth) * 4), r16(static_cast<uint64_t>(d.inp_depth * d.inp_elem_bytes)),
-       r16(static_cast<uint64_t>(d.wgt_depth * d.wgt_elem_bytes)), r16(static_cast<uint64_t>(d.acc_depth) * lanes * 4),
-       r16(static_cast<uint64_t>(d.out_depth * d.out_elem_bytes))}};
+  SramSizes s{};
+  const MemId mems[5] = {MemId::UOP, MemId::INP, MemId::WGT, MemId::ACC, MemId::OUT};
+  for (int k = 0; k < 5; ++k) {
+    const SramElem e = sram_elem(c, mems[k]);
+    s.bytes[k] = r16(e.depth * e.bytes());
+  }
+  return s;
 }
 
 std::string variant_of(const Config& c) {
@@ -241,11 +276,12 @@ std::shared_ptr<Built> build(const Config& c, const Found& dev, const Flavor& wa
   if (info[0] != expect)
     fail(
         "{} was built for a different config: batch {} block_in {} block_out {}, depths uop {} inp {} wgt {} acc {}, "
-        "defines hash {:08x}; config '{}' needs batch {} block_in {} block_out {}, depths uop {} inp {} wgt {} acc "
-        "{}, hash {:08x} (rebuild it for this config)",
-        b->origin, info[4], info[5], info[6], info[7], info[8], info[9], info[10], info[0], c.name, c.gemm.batch,
-        c.gemm.block_in, c.gemm.block_out, c.derived.uop_depth, c.derived.inp_depth, c.derived.wgt_depth,
-        c.derived.acc_depth, expect);
+        "dtype {}/{}/{}/{}, defines hash {:08x}; config '{}' needs batch {} block_in {} block_out {}, depths uop {} "
+        "inp {} wgt {} acc {}, dtype {}/{}/{}/{}, hash {:08x} (rebuild it for this config)",
+        b->origin, info[4], info[5], info[6], info[7], info[8], info[9], info[10], info[11], info[12], info[13],
+        info[14], info[0], c.name, c.gemm.batch, c.gemm.block_in, c.gemm.block_out, c.derived.uop_depth,
+        c.derived.inp_depth, c.derived.wgt_depth, c.derived.acc_depth, c.dtype.inp_bits, c.dtype.wgt_bits,
+        c.dtype.acc_bits, c.dtype.out_bits, expect);
   cache().emplace(key, b);
   return b;
 }
@@ -349,9 +385,6 @@ OpenclBackend::OpenclBackend(const Config& c, const BackendOptions& options)
   if (options.timing_only) fail("the opencl backend is untimed: timing-only mode needs a cycle model (systemc)");
   if (!options.trace_path.empty()) fail("the opencl backend is untimed: --trace needs a cycle model (systemc)");
   if (!options.wave_path.empty()) fail("the opencl backend has no RTL: --wave needs the verilator backend");
-  if (const std::string w = nondefault_widths(config()); !w.empty())
-    fail("opencl: the kernel is built for upstream's widths only (dtype 8/8/32/8); config '{}' has {}", config().name,
-         w);
   Impl& m = *impl_;
   const Found dev = select_device(config());
   m.built = build(config(), dev, choose_flavor(config(), dev.info));
@@ -415,37 +448,31 @@ RunStats OpenclBackend::stats() const { return impl_->stats; }
 
 std::vector<uint8_t> OpenclBackend::read_sram(MemId mem, uint32_t index, uint32_t count) const {
   const Impl& m = *impl_;
-  const auto& d = config().derived;
-  uint64_t elem = 0, depth = 0;
-  switch (mem) {
-    case MemId::UOP:
-      elem = 4, depth = static_cast<uint64_t>(d.uop_depth);
-      break;
-    case MemId::INP:
-      elem = static_cast<uint64_t>(d.inp_elem_bytes), depth = static_cast<uint64_t>(d.inp_depth);
-      break;
-    case MemId::WGT:
-      elem = static_cast<uint64_t>(d.wgt_elem_bytes), depth = static_cast<uint64_t>(d.wgt_depth);
-      break;
-    case MemId::ACC:
-    case MemId::ACC_8BIT:
-      elem = static_cast<uint64_t>(config().gemm.batch * config().gemm.block_out) * 4;
-      depth = static_cast<uint64_t>(d.acc_depth);
-      break;
-    case MemId::OUT:
-      elem = static_cast<uint64_t>(d.out_elem_bytes), depth = static_cast<uint64_t>(d.out_depth);
-      break;
-    default:
-      fail("read_sram: unknown memory type {}", static_cast<int>(mem));
-  }
-  if (uint64_t{index} + count > depth)
+  const SramElem e = sram_elem(config(), mem);
+  if (uint64_t{index} + count > e.depth)
     fail("read_sram: {} elements [{}, {}) are outside the {} buffer of {} elements", isa::mem_name(mem), index,
-         uint64_t{index} + count, isa::mem_name(mem), depth);
-  std::vector<uint8_t> out(count * elem);
-  if (!out.empty())
-    m.check(clEnqueueReadBuffer(m.queue, m.sram[m.sram_slot(mem)], CL_TRUE, index * elem, out.size(), out.data(), 0,
-                                nullptr, nullptr),
+         uint64_t{index} + count, isa::mem_name(mem), e.depth);
+  // The device holds one value per storage unit; the contract's bytes are
+  // the values packed at their width (isa/include/vta/isa/elem_pack.h).
+  std::vector<uint8_t> raw(count * e.bytes());
+  if (!raw.empty())
+    m.check(clEnqueueReadBuffer(m.queue, m.sram[m.sram_slot(mem)], CL_TRUE, index * e.bytes(), raw.size(), raw.data(),
+                                0, nullptr, nullptr),
             "reading an on-chip buffer");
+  const uint64_t n = count * e.values;
+  if (static_cast<uint64_t>(e.bits) == 8 * e.value_bytes) return raw;  // already packed (upstream's widths)
+  std::vector<uint8_t> out(isa::packed_bytes(e.bits, n));
+  if (e.value_bytes == 1) {
+    isa::pack_elems(reinterpret_cast<const int8_t*>(raw.data()), e.bits, out.data(), n);
+  } else if (e.value_bytes == 2) {
+    std::vector<int16_t> v(n);
+    std::memcpy(v.data(), raw.data(), raw.size());
+    isa::pack_elems(v.data(), e.bits, out.data(), n);
+  } else {
+    std::vector<int32_t> v(n);
+    std::memcpy(v.data(), raw.data(), raw.size());
+    isa::pack_elems(v.data(), e.bits, out.data(), n);
+  }
   return out;
 }
 

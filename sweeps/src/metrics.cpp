@@ -69,8 +69,8 @@ namespace {
 const std::vector<std::string>& all_metric_names() {
   static const std::vector<std::string> names = [] {
     std::vector<std::string> v = metric_names();
-    for (const MetricFrom from :
-         {MetricFrom::CYCLE_MODEL, MetricFrom::ESTIMATE, MetricFrom::ANALYTIC, MetricFrom::PLACE_ROUTE})
+    for (const MetricFrom from : {MetricFrom::CYCLE_MODEL, MetricFrom::ACCURACY, MetricFrom::ESTIMATE,
+                                  MetricFrom::ANALYTIC, MetricFrom::PLACE_ROUTE})
       for (const MetricInfo& m : metrics())
         if (m.from == from && std::find(v.begin(), v.end(), m.name) == v.end()) v.push_back(m.name);
     estimate::EstimateOptions o;
@@ -109,6 +109,7 @@ void add_resources(Metrics& m, const std::vector<std::pair<std::string, double>>
 #define VTA_METRIC_ANALYTIC(name, expr)
 #define VTA_METRIC_CYCLE_MODEL(name, expr)
 #define VTA_METRIC_PLACE_ROUTE(name, expr)
+#define VTA_METRIC_ACCURACY(name, expr)
 #define VTA_METRIC_ESTIMATE(name, expr) \
   if (const double v = (expr); std::isfinite(v)) m.set(#name, v);
 #include "vta/sweeps/metrics.def"
@@ -116,6 +117,7 @@ void add_resources(Metrics& m, const std::vector<std::pair<std::string, double>>
 #undef VTA_METRIC_ANALYTIC
 #undef VTA_METRIC_CYCLE_MODEL
 #undef VTA_METRIC_PLACE_ROUTE
+#undef VTA_METRIC_ACCURACY
 #undef VTA_METRIC_ESTIMATE
 }
 
@@ -130,12 +132,14 @@ Metrics network_metrics(const Config& c, const NetworkRun& in) {
   m.values.emplace_back(#name, name);
 #define VTA_METRIC_CYCLE_MODEL(name, expr)
 #define VTA_METRIC_PLACE_ROUTE(name, expr)
+#define VTA_METRIC_ACCURACY(name, expr)
 #define VTA_METRIC_ESTIMATE(name, expr)
 #include "vta/sweeps/metrics.def"
 #undef VTA_METRIC
 #undef VTA_METRIC_ANALYTIC
 #undef VTA_METRIC_CYCLE_MODEL
 #undef VTA_METRIC_PLACE_ROUTE
+#undef VTA_METRIC_ACCURACY
 #undef VTA_METRIC_ESTIMATE
   (void)mac_units;
   return m;

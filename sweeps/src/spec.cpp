@@ -235,7 +235,7 @@ NetworkSpec parse_network(const Ctx& x, const YAML::Node& n, const std::string& 
     net.zoo = n.as<std::string>();
     return net;
   }
-  check_keys(x, n, "a network", {"zoo", "onnx", "batch", "image", "seed"});
+  check_keys(x, n, "a network", {"zoo", "onnx", "batch", "image", "seed", "accuracy"});
   if (static_cast<bool>(n["zoo"]) == static_cast<bool>(n["onnx"]))
     fail("{}: a network needs exactly one of zoo: NAME or onnx: FILE", x.at(n));
   if (n["zoo"]) net.zoo = scalar(x, n["zoo"], "zoo");
@@ -251,6 +251,7 @@ NetworkSpec parse_network(const Ctx& x, const YAML::Node& n, const std::string& 
   if (n["batch"] && !n["batch"].IsSequence()) net.batch = integer(x, n["batch"], "batch", 1, 4096);
   if (n["image"]) net.image = integer(x, n["image"], "image", 1, 4096);
   if (n["seed"]) net.seed = static_cast<uint32_t>(integer(x, n["seed"], "seed", 0, 0xffffffffLL));
+  if (n["accuracy"]) net.accuracy = integer(x, n["accuracy"], "accuracy", 0, 10000);
   return net;
 }
 
@@ -373,7 +374,8 @@ std::vector<std::pair<std::string, std::string>> result_basis(const SweepSpec& s
     axes += "\n";
   }
   for (const auto& c : s.constraints) constraints += c.expr + "\n";
-  for (const auto& n : s.networks) networks += n.key() + "\n";
+  for (const auto& n : s.networks)
+    networks += n.key() + (n.accuracy > 0 ? fmt::format(" accuracy {}", n.accuracy) : "") + "\n";
   std::string strategy = fmt::format("{} samples {} generations {} seed {}", static_cast<int>(s.strategy), s.samples,
                                      s.generations, s.seed);
   if (s.strategy == Strategy::Evolve)
@@ -534,6 +536,15 @@ SweepSpec load_spec_text(const std::string& text, const std::string& source, con
             evolve ? "use strategy grid or random"
                    : "drop funnel.stage2's top_k / within_pct (every valid point then runs stage 2)");
     }
+  // The accuracy metrics cost a float and an integer run of the network per
+  // input (once per network and element widths): measured when a network
+  // asks (accuracy: N) or an objective names one.
+  const bool ranks_accuracy = std::any_of(s.objectives.begin(), s.objectives.end(), [](const Objective& o) {
+    const MetricInfo* m = find_metric(o.metric);
+    return m && m->from == MetricFrom::ACCURACY;
+  });
+  for (auto& n : s.networks)
+    if (n.accuracy < 0) n.accuracy = ranks_accuracy ? NetworkSpec::kAccuracyInputs : 0;
   if (s.strategy == Strategy::Evolve && s.axes.empty())
     fail("{}: strategy evolve needs at least one axis to mutate", source);
   // The points a run enumerates are held in memory (8 bytes each, and their

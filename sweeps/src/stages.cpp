@@ -4,6 +4,8 @@
 
 #include <chrono>
 #include <fstream>
+#include <map>
+#include <optional>
 #include <sstream>
 
 #include "vta/compiler/analytic.h"
@@ -11,7 +13,9 @@
 #include "vta/compiler/frontend/onnx.h"
 #include "vta/compiler/frontend/zoo.h"
 #include "vta/compiler/frontend/zoo_cache.h"
+#include "vta/compiler/ops/float_reference.h"
 #include "vta/compiler/ops/reference.h"
+#include "vta/compiler/run/accuracy.h"
 #include "vta/compiler/run/report.h"
 #include "vta/compiler/run/runtime.h"
 #include "vta/estimate/energy.h"
@@ -108,6 +112,52 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
+// The network at the config's element widths: a zoo network built at
+// dtype.inp_bits / dtype.wgt_bits (once per worker and widths: the zoo
+// quantizes to them, frontend/zoo.h), any other as prepared (ONNX models
+// import as int8, and the compiler names the knob at other widths).
+const PreparedNetwork& at_widths(const PreparedNetwork& n, const Config& c) {
+  const int a = static_cast<int>(c.dtype.inp_bits), w = static_cast<int>(c.dtype.wgt_bits);
+  if (n.spec.zoo.empty() || (n.graph.at(0).bits == a && n.graph.wgt_bits == w)) return n;
+  static std::map<std::string, PreparedNetwork> cache;
+  const std::string key = fmt::format("{}|a{}|w{}", n.spec.key(), a, w);
+  auto it = cache.find(key);
+  if (it == cache.end()) {
+    ZooOptions zo;
+    zo.seed = n.spec.seed;
+    zo.batch = n.spec.batch;
+    zo.image = n.spec.image;
+    zo.act_bits = a;
+    zo.wgt_bits = w;
+    ZooRun z = zoo_run(n.spec.zoo, zo, kAnyConfig, /*want_reference=*/false);
+    it = cache.emplace(key, PreparedNetwork{n.spec, std::move(z.graph), std::move(z.input)}).first;
+  }
+  return it->second;
+}
+
+// The ACCURACY metrics of metrics.def (top1_agree, sqnr_db): the integer
+// network against the float network on the network's `accuracy:` inputs,
+// drawn from seed + 1000 on as `vta run --model M --accuracy N` draws them.
+// They depend on the network and the element widths only, so each worker
+// computes them once per (network, widths) and keeps them; none when the
+// network has no float form (an imported integer model) or accuracy: 0.
+void add_accuracy(Metrics& m, const Config& c, const PreparedNetwork& prepared) {
+  if (prepared.spec.accuracy <= 0) return;
+  const PreparedNetwork& n = at_widths(prepared, c);
+  static std::map<std::string, std::optional<Accuracy>> cache;
+  const std::string key = fmt::format("{}|{}|{}", n.spec.key(), n.spec.accuracy, nondefault_widths(c));
+  auto it = cache.find(key);
+  if (it == cache.end()) {
+    std::optional<Accuracy> a;
+    if (float_form_problem(n.graph).empty())
+      a = measure_accuracy(n.graph, static_cast<int>(n.spec.accuracy), n.spec.seed + 1000);
+    it = cache.emplace(key, std::move(a)).first;
+  }
+  if (!it->second) return;
+  m.set("top1_agree", it->second->top1_agree());
+  m.set("sqnr_db", it->second->output_sqnr_db);
+}
+
 // Rows and metrics of a run's per-layer report (energy when the report has it).
 void fill_from_report(StageResult& r, const Report& rep, const Config& c, const PreparedNetwork& n) {
   int64_t vta_macs = 0;
@@ -123,6 +173,7 @@ void fill_from_report(StageResult& r, const Report& rep, const Config& c, const 
   r.metrics = network_metrics(c, {static_cast<double>(rep.total.cycles), bytes, rep.total.macs, vta_macs,
                                   n.graph.at(0).out.n, rep.total.host_model_ms});
   if (rep.total.energy_uj >= 0) r.metrics.set("energy_uj", rep.total.energy_uj);
+  add_accuracy(r.metrics, c, n);
 }
 
 // The per-layer report of a cycle-model run, with its energy.
@@ -135,7 +186,8 @@ Report energy_report(const CompiledNetwork& net, const NetworkResult& res, const
 
 }  // namespace
 
-StageResult stage_analytic(const Config& c, const PreparedNetwork& n) {
+StageResult stage_analytic(const Config& c, const PreparedNetwork& prepared) {
+  const PreparedNetwork& n = at_widths(prepared, c);
   const auto t0 = std::chrono::steady_clock::now();
   StageResult r;
   r.stage = kStageAnalytic;
@@ -144,6 +196,7 @@ StageResult stage_analytic(const Config& c, const PreparedNetwork& n) {
     r.layers.push_back(
         LayerRow{l.name, l.op, device_name(l.device), l.macs, l.cycles, l.load, l.gemm, l.alu, l.store, 0, l.bytes()});
   r.metrics = network_metrics(c, {e.cycles, e.bytes, e.macs, e.vta_macs, n.graph.at(0).out.n, e.host_us / 1e3});
+  add_accuracy(r.metrics, c, n);
   r.wall_s = seconds_since(t0);
   return r;
 }
@@ -162,7 +215,8 @@ CompiledNetwork compile_tuned(const Config& c, const PreparedNetwork& n, int tun
 
 }  // namespace
 
-StageResult stage_systemc(const Config& c, const PreparedNetwork& n, double static_w, int tune) {
+StageResult stage_systemc(const Config& c, const PreparedNetwork& prepared, double static_w, int tune) {
+  const PreparedNetwork& n = at_widths(prepared, c);
   const auto t0 = std::chrono::steady_clock::now();
   StageResult r;
   r.stage = kStageSystemC;
@@ -178,7 +232,9 @@ StageResult stage_systemc(const Config& c, const PreparedNetwork& n, double stat
   return r;
 }
 
-StageResult stage_verify(const Config& c, const PreparedNetwork& n, const RtlCheck& rtl, double static_w, int tune) {
+StageResult stage_verify(const Config& c, const PreparedNetwork& prepared, const RtlCheck& rtl, double static_w,
+                         int tune) {
+  const PreparedNetwork& n = at_widths(prepared, c);
   const auto t0 = std::chrono::steady_clock::now();
   StageResult r;
   r.stage = kStageVerify;

@@ -89,11 +89,11 @@ void emit_pool(Emitter& e, const Node& n, const Shape& in, const LayerAddrs& a, 
             e.emit(v);
           }
         } else {
-          if (max) e.emit(alu(AluOp::ADD, true, -128, out_rows));
+          if (max) e.emit(alu(AluOp::ADD, true, elem_min(n.bits), out_rows));
           e.emit(alu(max ? AluOp::MAX : AluOp::ADD, false, 0,
                      loop(Opcode::ALU, bank, k * k * ro, rows, tw, tw * ro, ro, s * iw * ro, s * ro)));
           if (max) {
-            Insn last = alu(AluOp::MIN, true, 127, out_rows);  // a no-op that carries the token
+            Insn last = alu(AluOp::MIN, true, elem_max(n.bits), out_rows);  // a no-op that carries the token
             last[Member::push_next] = 1;
             e.emit(last);
           } else {

@@ -210,6 +210,13 @@ void write_integer(Writer& w, const Node& n, const std::string& xu, const std::v
 }  // namespace
 
 std::string export_onnx_bytes(const Graph& graph, bool integer_form) {
+  // The export writes int8 tensors with the 8-bit zoo's scales (weights 2^-7).
+  const bool narrow = std::all_of(graph.nodes.begin(), graph.nodes.end(), [](const Node& n) { return n.bits == 8; });
+  if (graph.wgt_bits != 8 || !narrow)
+    fail(
+        "ONNX export of {}: its weights are {}-bit and its activations {}-bit; the export writes int8 tensors only "
+        "(set dtype.inp_bits, dtype.out_bits and dtype.wgt_bits to 8)",
+        graph.name, graph.wgt_bits, graph.nodes.empty() ? 8 : graph.nodes.front().bits);
   const Graph g = in_float_range(graph);
   std::set<std::string> integer;  // Conv2d / Dense in the integer form
   if (integer_form)
@@ -278,7 +285,7 @@ std::string export_onnx_bytes(const Graph& graph, bool integer_form) {
           write_integer(w, n, w.u8_view(x, in_exp(0)), wdims);
           break;
         }
-        w.init_int8(n.name + "_W", n.weight, wdims);
+        w.init_int8(n.name + "_W", std::vector<int8_t>(n.weight.begin(), n.weight.end()), wdims);
         w.init_int32(n.name + "_B", n.bias);
         const std::string wf = n.name + "_W_dq", bf = n.name + "_B_dq";
         w.node("DequantizeLinear", wf, {n.name + "_W", w.scale(-7), w.zero(false)}, {wf});

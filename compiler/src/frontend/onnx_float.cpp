@@ -31,10 +31,10 @@ int pow2_exp(const std::vector<float>& v) {
   return static_cast<int>(std::ceil(std::log2(m / 127.0f)));
 }
 
-std::vector<int8_t> quantize8(const std::vector<float>& v, int exp) {
-  std::vector<int8_t> q(v.size());
+std::vector<int16_t> quantize8(const std::vector<float>& v, int exp) {
+  std::vector<int16_t> q(v.size());
   for (size_t i = 0; i < v.size(); ++i)
-    q[i] = static_cast<int8_t>(std::clamp(std::lround(std::ldexp(v[i], -exp)), -127L, 127L));
+    q[i] = static_cast<int16_t>(std::clamp(std::lround(std::ldexp(v[i], -exp)), -127L, 127L));
   return q;
 }
 

@@ -37,7 +37,7 @@ struct Act {  // a dequantized activation: node id, scale exponent, zero point (
   float value() const { return scale != 0 ? scale : std::ldexp(1.0f, exp); }
 };
 struct Weight {
-  std::vector<int8_t> data;  // int8 domain: a uint8 weight u as u - 128
+  std::vector<int16_t> data;  // int8 domain: a uint8 weight u as u - 128
   std::vector<int64_t> dims;
   std::vector<int> exps;      // one (per tensor) or one per output channel (per axis 0)
   std::vector<float> scales;  // the same as floats
@@ -275,12 +275,12 @@ class Importer : public OnnxReader {
     if (w.zps.empty()) return;
     const int32_t z = w.zps[0];
     const bool fits =
-        std::all_of(out.weight.begin(), out.weight.end(), [&](int8_t v) { return v - z >= -128 && v - z <= 127; });
+        std::all_of(out.weight.begin(), out.weight.end(), [&](int16_t v) { return v - z >= -128 && v - z <= 127; });
     if (!fits) {
       out.w_zp = z;
       return;
     }
-    for (auto& v : out.weight.mut()) v = static_cast<int8_t>(v - z);
+    for (auto& v : out.weight.mut()) v = static_cast<int16_t>(v - z);
   }
 
   const Act& act(const onnx::NodeProto& n, int k) const {
@@ -418,7 +418,7 @@ class Importer : public OnnxReader {
       const std::vector<int64_t> v = int_values(t, n);
       if (is_weight) {
         Weight w{{}, {t.dims().begin(), t.dims().end()}, exps, fscales, std::move(wzps)};
-        for (int64_t x : v) w.data.push_back(static_cast<int8_t>(w_u8 ? x - 128 : x));
+        for (int64_t x : v) w.data.push_back(static_cast<int16_t>(w_u8 ? x - 128 : x));
         weights_[n.output(0)] = std::move(w);
       } else {
         Bias b;

@@ -218,12 +218,12 @@ Tensor input_tensor(const NpyArray& a, const Node& in, const std::string& path) 
     return t;
   }
   const int64_t lo = in.uint8 ? 0 : -128, hi = in.uint8 ? 255 : 127;
-  Tensor t{in.out, std::vector<int8_t>(a.values.size())};
+  Tensor t{in.out, std::vector<int16_t>(a.values.size())};
   for (size_t i = 0; i < a.values.size(); ++i) {
     if (a.values[i] < lo || a.values[i] > hi)
       fail("{}: element {} is {}, outside the {} range of input '{}'", path, i, a.values[i],
            in.uint8 ? "uint8" : "int8", in.name);
-    t.data[i] = static_cast<int8_t>(in.uint8 ? a.values[i] - 128 : a.values[i]);
+    t.data[i] = static_cast<int16_t>(in.uint8 ? a.values[i] - 128 : a.values[i]);
   }
   return t;
 }
@@ -232,7 +232,7 @@ std::vector<int64_t> output_values(const Tensor& t, const Node& producer) {
   if (producer.real) return float_bits(t.real);
   if (!t.wide.empty()) return {t.wide.begin(), t.wide.end()};
   std::vector<int64_t> v;
-  for (int8_t x : t.data) v.push_back(producer.uint8 ? int64_t{x} + 128 : int64_t{x});
+  for (int16_t x : t.data) v.push_back(producer.uint8 ? int64_t{x} + 128 : int64_t{x});
   return v;
 }
 

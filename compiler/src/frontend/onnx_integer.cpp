@@ -52,8 +52,8 @@ class IntegerOp {
     const bool w_uint8 = w.data_type() == onnx::TensorProto::UINT8;
     if (!w_uint8 && w.data_type() != onnx::TensorProto::INT8)
       r_.bad(n_, fmt::format("weight '{}' must be int8 or uint8", w.name()));
-    std::vector<int8_t> wv;
-    for (int64_t v : r_.int_values(w, n_)) wv.push_back(static_cast<int8_t>(w_uint8 ? v - 128 : v));
+    std::vector<int16_t> wv;
+    for (int64_t v : r_.int_values(w, n_)) wv.push_back(static_cast<int16_t>(w_uint8 ? v - 128 : v));
     out.w_zp = zero_point(wzk, w_uint8, "w_zero_point");
     const std::vector<int64_t> wd(w.dims().begin(), w.dims().end());
     if (conv)
@@ -118,7 +118,7 @@ class IntegerOp {
     return static_cast<int32_t>(uint8 ? v[0] - 128 : v[0]);
   }
 
-  void conv_node(Node& out, const Shape& is, const std::vector<int64_t>& wd, std::vector<int8_t> wv) const {
+  void conv_node(Node& out, const Shape& is, const std::vector<int64_t>& wd, std::vector<int16_t> wv) const {
     r_.only_attrs(n_, {"kernel_shape", "strides", "pads", "group", "dilations", "auto_pad"});
     if (wd.size() != 4) r_.bad(n_, "weight must be 4-D [O, C/group, K, K]");
     if (wd[2] != wd[3]) r_.bad(n_, "only square kernels are supported (weight dims)");
@@ -147,7 +147,7 @@ class IntegerOp {
   }
 
   // A (rows x K, a batch folded into the rows) times B ([K, N] or [batch, K, N]).
-  void matmul_node(Node& out, const Shape& is, const std::vector<int64_t>& wd, const std::vector<int8_t>& wv) const {
+  void matmul_node(Node& out, const Shape& is, const std::vector<int64_t>& wd, const std::vector<int16_t>& wv) const {
     if (is.h != 1 || is.w != 1) r_.bad(n_, "input A must be 2-D or 3-D (rows x K)");
     if (wd.size() != 2 && wd.size() != 3) r_.bad(n_, "input B must be 2-D [K, N] or 3-D [batch, K, N]");
     const int64_t sets = wd.size() == 3 ? wd[0] : 1, kk = wd[wd.size() - 2], nn = wd[wd.size() - 1];

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <optional>
 #include <random>
 #include <sstream>
 
@@ -17,65 +18,105 @@ namespace vta::compiler {
 
 namespace {
 
-// The zoo's builder: seeded random int8 weights (standing for q * 2^-7) and
-// int32 biases, named layers, calibrated by the Calibrator.
+// The zoo's builder: seeded random weights (int8 q and low bits r, the real
+// weight (256 q + r) * 2^-15: zoo.h) and int32 biases, named layers,
+// calibrated by the Calibrator at the widths of ZooOptions. At widths other
+// than 8/8 a second Calibrator builds the 8-bit network beside it, whose
+// accumulator scales give the biases their real values (zoo.h).
 class Builder {
  public:
-  Builder(std::string name, uint32_t seed) : name_(name), cal_(std::move(name)), rng_(seed) {}
+  Builder(std::string name, uint32_t seed, const ZooOptions& o = {})
+      : name_(name), cal_(name, o.act_bits, o.wgt_bits), rng_(seed), low_(seed ^ 0x6c6f7721u) {
+    if (o.act_bits != 8 || o.wgt_bits != 8) base_.emplace(std::move(name));
+  }
 
   int input(Shape s) {
     if (const std::string p = dims_problem({s.n, s.c, s.h, s.w}); !p.empty())
       fail("zoo model '{}': input {}x{}x{}x{} {}", name_, s.n, s.c, s.h, s.w, p);
-    Graph probe;
-    Node in;
-    in.out = s;
-    probe.nodes.push_back(in);
-    return cal_.input(s, -7, zoo_input(probe, rng_()));
+    const uint32_t seed = rng_();
+    for (Calibrator* c : calibrators()) {
+      const int bits = c == &cal_ ? cal_.bits() : 8;
+      Graph probe;
+      Node in;
+      in.out = s;
+      in.bits = bits;
+      probe.nodes.push_back(in);
+      c->input(s, 1 - bits, zoo_input(probe, seed));
+    }
+    return 0;
   }
   int conv(int x, int64_t oc, int64_t k, int64_t s, int64_t p, bool relu, int64_t groups = 1) {
     const Shape in = cal_.node(x).out;
     check_weights({oc, in.c / groups, k, k});
-    return cal_.conv(x, random_int8(static_cast<size_t>(oc * (in.c / groups) * k * k)),
-                     random_int32(static_cast<size_t>(oc), 512), -7, oc, k, s, p, relu, groups);
+    const RealParams r = real(x, static_cast<size_t>(oc * (in.c / groups) * k * k), static_cast<size_t>(oc));
+    if (base_) base_->conv_real(x, r, oc, k, s, p, relu, groups);
+    return cal_.conv_real(x, r, oc, k, s, p, relu, groups);
   }
   int dense(int x, int64_t out, bool relu) {
     const Shape in = cal_.node(x).out;
     check_weights({out, in.c, in.h, in.w});
-    return cal_.dense(x, random_int8(static_cast<size_t>(out * in.c * in.h * in.w)),
-                      random_int32(static_cast<size_t>(out), 512), -7, out, relu);
+    const RealParams r = real(x, static_cast<size_t>(out * in.c * in.h * in.w), static_cast<size_t>(out));
+    if (base_) base_->dense_real(x, r, out, relu);
+    return cal_.dense_real(x, r, out, relu);
   }
-  int add(int a, int b, bool relu) { return cal_.add(a, b, relu); }
-  int max_pool(int x, int64_t k, int64_t s, int64_t p) { return cal_.max_pool(x, k, s, p); }
-  int avg_pool(int x, int64_t k) { return cal_.avg_pool(x, k); }
-  int global_avg_pool(int x) { return cal_.global_avg_pool(x); }
-  int flatten(int x) { return cal_.flatten(x); }
+  int add(int a, int b, bool relu) {
+    return each([&](Calibrator& c) { return c.add(a, b, relu); });
+  }
+  int max_pool(int x, int64_t k, int64_t s, int64_t p) {
+    return each([&](Calibrator& c) { return c.max_pool(x, k, s, p); });
+  }
+  int avg_pool(int x, int64_t k) {
+    return each([&](Calibrator& c) { return c.avg_pool(x, k); });
+  }
+  int global_avg_pool(int x) {
+    return each([&](Calibrator& c) { return c.global_avg_pool(x); });
+  }
+  int flatten(int x) {
+    return each([&](Calibrator& c) { return c.flatten(x); });
+  }
   Graph take(int output) { return cal_.take(output); }
 
  private:
+  std::vector<Calibrator*> calibrators() {
+    std::vector<Calibrator*> v{&cal_};
+    if (base_) v.push_back(&*base_);
+    return v;
+  }
+  template <class F>
+  int each(F f) {
+    if (base_) f(*base_);
+    return f(cal_);
+  }
   // Before the weights are allocated: a layer of 10^11 weights is an error, not std::bad_alloc.
   void check_weights(const std::vector<int64_t>& dims) const {
     if (const std::string p = dims_problem(dims); !p.empty()) fail("zoo model '{}': weights {}", name_, p);
   }
-  std::vector<int8_t> random_int8(size_t n) {
+  // The real weights and biases of a layer reading node x: the biases from
+  // the main stream at the 8-bit network's accumulator scale, then q from
+  // the main stream (the 8-bit zoo's draws, in its order), r from the second.
+  RealParams real(int x, size_t weights, size_t outputs) {
+    RealParams r;
+    const double acc_scale = std::ldexp(1.0, (base_ ? base_->node(x) : cal_.node(x)).exp - 7);
+    std::uniform_int_distribution<int> b(-512, 512);
+    r.bias.resize(outputs);
+    for (auto& v : r.bias) v = b(rng_) * acc_scale;
     std::uniform_int_distribution<int> d(-127, 127);
-    std::vector<int8_t> v(n);
-    for (auto& x : v) x = static_cast<int8_t>(d(rng_));
-    return v;
-  }
-  std::vector<int32_t> random_int32(size_t n, int range) {
-    std::uniform_int_distribution<int> d(-range, range);
-    std::vector<int32_t> v(n);
-    for (auto& x : v) x = d(rng_);
-    return v;
+    std::vector<int16_t> w(weights);
+    for (auto& v : w) v = static_cast<int16_t>(d(rng_) * 256);
+    for (auto& v : w) v = static_cast<int16_t>(v + d(low_));
+    r.w = std::move(w);
+    r.w_exp = -15;
+    return r;
   }
 
   std::string name_;
   Calibrator cal_;
-  std::mt19937 rng_;
+  std::optional<Calibrator> base_;  // the 8-bit network, at other widths
+  std::mt19937 rng_, low_;
 };
 
 Graph lenet5(const ZooOptions& o) {
-  Builder b("lenet5", o.seed);
+  Builder b("lenet5", o.seed, o);
   const int64_t img = o.image ? o.image : 32;
   int x = b.input({o.batch, 1, img, img});
   x = b.conv(x, 6, 5, 1, 0, true);
@@ -89,7 +130,7 @@ Graph lenet5(const ZooOptions& o) {
 }
 
 Graph resnet(const std::string& name, const std::vector<int>& blocks, bool bottleneck, const ZooOptions& o) {
-  Builder b(name, o.seed);
+  Builder b(name, o.seed, o);
   const int64_t img = o.image ? o.image : 224;
   int x = b.input({o.batch, 3, img, img});
   x = b.conv(x, 64, 7, 2, 3, true);
@@ -121,7 +162,7 @@ Graph resnet(const std::string& name, const std::vector<int>& blocks, bool bottl
 }
 
 Graph vgg16(const ZooOptions& o) {
-  Builder b("vgg16", o.seed);
+  Builder b("vgg16", o.seed, o);
   const int64_t img = o.image ? o.image : 224;
   int x = b.input({o.batch, 3, img, img});
   const int64_t cfg[5][2] = {{64, 2}, {128, 2}, {256, 3}, {512, 3}, {512, 3}};
@@ -136,7 +177,7 @@ Graph vgg16(const ZooOptions& o) {
 }
 
 Graph mobilenet_v1(const ZooOptions& o) {
-  Builder b("mobilenet_v1", o.seed);
+  Builder b("mobilenet_v1", o.seed, o);
   const int64_t img = o.image ? o.image : 224;
   int x = b.input({o.batch, 3, img, img});
   x = b.conv(x, 32, 3, 2, 1, true);
@@ -187,8 +228,13 @@ Tensor zoo_input(const Graph& g, uint32_t seed) {
     return t;
   }
   std::uniform_int_distribution<int> d(-128, 127);
-  Tensor t{s, std::vector<int8_t>(static_cast<size_t>(s.size()))};
-  for (auto& x : t.data) x = static_cast<int8_t>(d(rng));
+  const int bits = g.at(0).bits;  // int8 values at A bits: shifted left, or rounded (half up) and clipped
+  Tensor t{s, std::vector<int16_t>(static_cast<size_t>(s.size()))};
+  for (auto& x : t.data) {
+    const int v = d(rng);
+    x = static_cast<int16_t>(bits >= 8 ? v * (1 << (bits - 8))
+                                       : std::min((v + (1 << (7 - bits))) >> (8 - bits), elem_max(bits)));
+  }
   return t;
 }
 
@@ -222,7 +268,7 @@ Graph build_zoo(const std::string& name, const ZooOptions& o) {
   if (name == "mobilenet_v1") return mobilenet_v1(o);
   if (name.rfind("conv:", 0) == 0) {
     auto v = parse_ints(name.substr(5), 7, name);
-    Builder b(name, o.seed);
+    Builder b(name, o.seed, o);
     int x = b.input({o.batch, v[0], v[1], v[2]});
     for (int i = 0; i < 6; ++i)
       if (v[static_cast<size_t>(i)] == 0) fail("zoo model '{}': C, H, W, O, K and S must be positive", name);
@@ -236,7 +282,7 @@ Graph build_zoo(const std::string& name, const ZooOptions& o) {
       if (v[i] == 0) fail("zoo model '{}': C, H, W, K and S must be positive", name);
     if (v[3] > v[1] + 2 * v[5] || v[3] > v[2] + 2 * v[5])
       fail("zoo model '{}': kernel larger than the padded input", name);
-    Builder b(name, o.seed);
+    Builder b(name, o.seed, o);
     int x = b.input({o.batch, v[0], v[1], v[2]});
     return b.take(b.conv(x, v[0], v[3], v[4], v[5], true, v[0]));
   }
@@ -245,7 +291,7 @@ Graph build_zoo(const std::string& name, const ZooOptions& o) {
     auto v = parse_ints(name.substr(8), max ? 6 : 4, name);
     for (size_t i = 0; i < (max ? 5u : 4u); ++i)
       if (v[i] == 0) fail("zoo model '{}': C, H, W, K{} must be positive", name, max ? " and S" : "");
-    Builder b(name, o.seed);
+    Builder b(name, o.seed, o);
     int x = b.input({o.batch, v[0], v[1], v[2]});
     if (max) {
       if (v[3] > v[1] + 2 * v[5] || v[3] > v[2] + 2 * v[5] || v[5] >= v[3]) fail("zoo model '{}': bad window", name);
@@ -260,7 +306,7 @@ Graph build_zoo(const std::string& name, const ZooOptions& o) {
   if (name.rfind("dense:", 0) == 0) {
     auto v = parse_ints(name.substr(6), 2, name);
     if (v[0] == 0 || v[1] == 0) fail("zoo model '{}': I and O must be positive", name);
-    Builder b(name, o.seed);
+    Builder b(name, o.seed, o);
     int x = b.input({o.batch, v[0], 1, 1});
     return b.take(b.dense(x, v[1], false));
   }

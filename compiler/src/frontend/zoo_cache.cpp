@@ -22,7 +22,7 @@ namespace {
 namespace fs = std::filesystem;
 
 // Bump when the entry layout or graph_io's record changes.
-constexpr uint32_t kZooCacheFormat = 11;
+constexpr uint32_t kZooCacheFormat = 12;
 constexpr char kMagic[8] = {'V', 'T', 'A', 'Z', 'O', 'O', '\n', '\0'};
 
 // The running program's build: entries made by another build of the zoo,
@@ -77,8 +77,8 @@ void prune_other_builds(const fs::path& own) {
 }
 
 std::string entry_key(const std::string& name, const ZooOptions& o, const std::string& config_hash) {
-  return fmt::format("{}|seed={}|batch={}|image={}|config={}|format={}|build={}", name, o.seed, o.batch, o.image,
-                     config_hash, kZooCacheFormat, build_stamp());
+  return fmt::format("{}|seed={}|batch={}|image={}|a={}|w={}|config={}|format={}|build={}", name, o.seed, o.batch,
+                     o.image, o.act_bits, o.wgt_bits, config_hash, kZooCacheFormat, build_stamp());
 }
 
 struct Entry {
@@ -128,7 +128,7 @@ std::string write_entry(const std::string& path, const std::string& key, const E
   std::string bytes(kMagic, sizeof kMagic);
   bytes.append(reinterpret_cast<const char*>(&kZooCacheFormat), 4);
   write_tensor(bytes,
-               Tensor{Shape{1, static_cast<int64_t>(key.size()), 1, 1}, std::vector<int8_t>(key.begin(), key.end())});
+               Tensor{Shape{1, static_cast<int64_t>(key.size()), 1, 1}, std::vector<int16_t>(key.begin(), key.end())});
   write_graph(bytes, e.graph);
   bytes.push_back(e.reference ? 1 : 0);
   if (e.reference) write_tensor(bytes, *e.reference);

@@ -9,7 +9,7 @@ namespace vta::compiler {
 
 // A field added to Node must be written and read below (and the zoo cache's
 // format version bumped): this fails to compile until the sizes agree again.
-static_assert(sizeof(Node) == 648, "Node changed: update graph_io.cpp and kZooCacheFormat in zoo_cache.cpp");
+static_assert(sizeof(Node) == 696, "Node changed: update graph_io.cpp and kZooCacheFormat in zoo_cache.cpp");
 
 namespace {
 
@@ -97,6 +97,10 @@ void write_node(std::string& out, const Node& n) {
   put(out, n.kernel), put(out, n.stride), put(out, n.pad), put(out, n.groups);
   put_vec(out, n.weight.get());
   put_vec(out, n.bias);
+  put_vec(out, n.real_weight.get());
+  put<int32_t>(out, n.real_w_exp);
+  put_vec(out, n.real_bias);
+  put<int32_t>(out, n.bits);
   put<int32_t>(out, n.shift);
   put<uint8_t>(out, n.relu);
   put<int32_t>(out, n.shift_a), put<int32_t>(out, n.shift_b);
@@ -149,8 +153,13 @@ Node read_node(Reader& r, int index) {
   n.device = static_cast<Device>(dev);
   n.pin_host = r.flag();
   n.kernel = r.get<int64_t>(), n.stride = r.get<int64_t>(), n.pad = r.get<int64_t>(), n.groups = r.get<int64_t>();
-  n.weight = r.vec<int8_t>();
+  n.weight = r.vec<int16_t>();
   n.bias = r.vec<int32_t>();
+  n.real_weight = r.vec<int16_t>();
+  n.real_w_exp = r.get<int32_t>();
+  n.real_bias = r.vec<double>();
+  n.bits = r.get<int32_t>();
+  if (n.bits != 4 && n.bits != 8 && n.bits != 16) r.bad(fmt::format("node {} has {}-bit elements", index, n.bits));
   n.shift = r.get<int32_t>();
   n.relu = r.flag();
   n.shift_a = r.get<int32_t>(), n.shift_b = r.get<int32_t>();
@@ -184,6 +193,7 @@ Node read_node(Reader& r, int index) {
 void write_graph(std::string& out, const Graph& g) {
   put_str(out, g.name);
   put<int32_t>(out, g.output);
+  put<int32_t>(out, g.wgt_bits);
   put<uint64_t>(out, g.nodes.size());
   for (const Node& n : g.nodes) write_node(out, n);
 }
@@ -199,6 +209,7 @@ Graph read_graph(const std::string& bytes, size_t& pos, const std::string& what)
   Graph g;
   g.name = r.str();
   g.output = r.get<int32_t>();
+  g.wgt_bits = r.get<int32_t>();
   const auto count = r.get<uint64_t>();
   if (count > bytes.size()) r.bad(fmt::format("{} nodes", count));
   g.nodes.reserve(count);
@@ -211,7 +222,7 @@ Tensor read_tensor(const std::string& bytes, size_t& pos, const std::string& wha
   Reader r(bytes, pos, what);
   Tensor t;
   t.shape = r.shape();
-  t.data = r.vec<int8_t>();
+  t.data = r.vec<int16_t>();
   t.wide = r.vec<int32_t>();
   if (t.data.size() + t.wide.size() != static_cast<uint64_t>(t.shape.size()))
     r.bad("a tensor's size does not match its shape");

@@ -45,19 +45,39 @@ std::string node_problem(const Graph& g, const Node& n) {
 // The weight scale exponent of a Conv2d / Dense: out.exp = in.exp + w_exp + shift.
 int weight_exp(const Node& n, const Node& in) { return n.exp - n.shift - in.exp; }
 
+// The real weights and biases of a Conv2d / Dense: Node::real_weight and
+// real_bias where the node has them (the zoo's), else its quantized ones.
+class RealWeights {
+ public:
+  RealWeights(const Node& n, const Node& in) : n_(n) {
+    const bool real = !n.real_weight.empty();
+    const int w_exp = weight_exp(n, in);
+    ws_ = pow2(real ? n.real_w_exp : w_exp);
+    bs_ = pow2(in.exp + w_exp);
+  }
+  double weight(size_t i) const { return (n_.real_weight.empty() ? n_.weight[i] : n_.real_weight[i]) * ws_; }
+  double bias(size_t o) const {
+    if (!n_.real_bias.empty()) return n_.real_bias[o];
+    return n_.bias.empty() ? 0.0 : n_.bias[o] * bs_;
+  }
+
+ private:
+  const Node& n_;
+  double ws_ = 1, bs_ = 1;
+};
+
 RealTensor conv(const Node& n, const Node& in_node, const RealTensor& in) {
   const Shape &is = in.shape, &os = n.out;
   const int64_t k = n.kernel, s = n.stride, p = n.pad, g = n.groups, icg = is.c / g, ocg = os.c / g;
   const int64_t rows = icg * k * k, cols = os.h * os.w;
-  const int w_exp = weight_exp(n, in_node);
-  const double ws = pow2(w_exp), bs = pow2(in_node.exp + w_exp);
+  const RealWeights rw(n, in_node);
   RealTensor out{os, std::vector<double>(static_cast<size_t>(os.size()))};
   // Per group: the weights (ocg x rows) times the im2col of the input (rows x cols), in double.
   Eigen::MatrixXd w(ocg, rows), col(rows, cols);
   for (int64_t b = 0; b < os.n; ++b)
     for (int64_t grp = 0; grp < g; ++grp) {
       for (int64_t o = 0; o < ocg; ++o)
-        for (int64_t r = 0; r < rows; ++r) w(o, r) = n.weight[static_cast<size_t>((grp * ocg + o) * rows + r)] * ws;
+        for (int64_t r = 0; r < rows; ++r) w(o, r) = rw.weight(static_cast<size_t>((grp * ocg + o) * rows + r));
       for (int64_t c = 0; c < icg; ++c)
         for (int64_t kh = 0; kh < k; ++kh)
           for (int64_t kw = 0; kw < k; ++kw) {
@@ -74,7 +94,7 @@ RealTensor conv(const Node& n, const Node& in_node, const RealTensor& in) {
       const Eigen::MatrixXd y = w * col;
       for (int64_t o = 0; o < ocg; ++o) {
         const int64_t oc = grp * ocg + o;
-        const double bias = n.bias.empty() ? 0.0 : n.bias[static_cast<size_t>(oc)] * bs;
+        const double bias = rw.bias(static_cast<size_t>(oc));
         double* dst = out.data.data() + (b * os.c + oc) * cols;
         for (int64_t q = 0; q < cols; ++q) {
           const double v = y(o, q) + bias;
@@ -87,15 +107,14 @@ RealTensor conv(const Node& n, const Node& in_node, const RealTensor& in) {
 
 RealTensor dense(const Node& n, const Node& in_node, const RealTensor& in) {
   const int64_t inner = in.shape.c * in.shape.h * in.shape.w;
-  const int w_exp = weight_exp(n, in_node);
-  const double ws = pow2(w_exp), bs = pow2(in_node.exp + w_exp);
+  const RealWeights rw(n, in_node);
   RealTensor out{n.out, std::vector<double>(static_cast<size_t>(n.out.size()))};
   for (int64_t b = 0; b < n.out.n; ++b)
     for (int64_t o = 0; o < n.out.c; ++o) {
       double acc = 0;
       for (int64_t i = 0; i < inner; ++i)
-        acc += in.data[static_cast<size_t>(b * inner + i)] * n.weight[static_cast<size_t>(o * inner + i)];
-      const double v = acc * ws + (n.bias.empty() ? 0.0 : n.bias[static_cast<size_t>(o)] * bs);
+        acc += in.data[static_cast<size_t>(b * inner + i)] * rw.weight(static_cast<size_t>(o * inner + i));
+      const double v = acc + rw.bias(static_cast<size_t>(o));
       out.data[static_cast<size_t>(b * n.out.c + o)] = n.relu ? std::max(v, 0.0) : v;
     }
   return out;

@@ -27,19 +27,29 @@ int64_t padded(int64_t r) { return (r + kGemmRowAlign - 1) / kGemmRowAlign * kGe
 // int16) stays in the L2 cache while every output channel reads it.
 int64_t chunk_positions(int64_t rp) { return std::clamp<int64_t>((int64_t{1} << 17) / rp, 8, 256); }
 
+// Whether the product of `n`'s weights and input needs the GEMM's exact
+// wide path (operands beyond [-255, 255]: 16-bit weights or activations).
+bool wide_operands(const Node& n, const Tensor& in) {
+  const auto out_of_range = [](int v) { return v < -255 || v > 255; };
+  return std::any_of(n.weight.begin(), n.weight.end(), [&](int16_t w) { return out_of_range(w - n.w_zp); }) ||
+         std::any_of(in.data.begin(), in.data.end(), [&](int16_t x) { return out_of_range(x - n.x_zp); });
+}
+
 // Conv2d accumulators (bias included), NCHW: per group, the weights as int16
 // rows (w - w_zp) times chunks of the im2col (x - x_zp, one row per output
 // position; padding stands for x_zp and adds 0).
-std::vector<int32_t> conv2d_acc(const Node& n, const Tensor& in) {
+template <class A>  // int32_t (the VTA's wrap-around) or int64_t (exact)
+std::vector<A> conv2d_acc(const Node& n, const Tensor& in) {
   const Shape& is = in.shape;
   const Shape& os = n.out;
   const int64_t k = n.kernel, s = n.stride, p = n.pad, g = n.groups;
   const int64_t icg = is.c / g, ocg = os.c / g;
   const int64_t cols = os.h * os.w, rows = icg * k * k, rp = padded(rows);
-  std::vector<int32_t> out(static_cast<size_t>(os.size()));
+  std::vector<A> out(static_cast<size_t>(os.size()));
   for (int64_t b = 0; b < os.n; ++b)
     for (int64_t oc = 0; oc < os.c; ++oc)
       std::fill_n(out.begin() + (b * os.c + oc) * cols, cols, n.bias.empty() ? 0 : n.bias[static_cast<size_t>(oc)]);
+  const bool wide = wide_operands(n, in);
   std::vector<int16_t> w(static_cast<size_t>(os.c * rp), 0);
   for (int64_t o = 0; o < os.c; ++o)
     for (int64_t r = 0; r < rows; ++r)
@@ -48,7 +58,7 @@ std::vector<int32_t> conv2d_acc(const Node& n, const Tensor& in) {
   std::vector<int16_t> col(static_cast<size_t>(chunk * rp), 0);
   for (int64_t b = 0; b < os.n; ++b)
     for (int64_t grp = 0; grp < g; ++grp) {
-      const int8_t* x = in.data.data() + (b * is.c + grp * icg) * is.h * is.w;
+      const int16_t* x = in.data.data() + (b * is.c + grp * icg) * is.h * is.w;
       for (int64_t q0 = 0; q0 < cols; q0 += chunk) {
         const int64_t nq = std::min(chunk, cols - q0);
         for (int64_t q = 0; q < nq; ++q) {
@@ -66,7 +76,7 @@ std::vector<int32_t> conv2d_acc(const Node& n, const Tensor& in) {
             }
         }
         gemm_abt_add(w.data() + grp * ocg * rp, ocg, col.data(), nq, rp, rp,
-                     out.data() + (b * os.c + grp * ocg) * cols + q0, cols, 1);
+                     out.data() + (b * os.c + grp * ocg) * cols + q0, cols, 1, wide);
       }
     }
   return out;
@@ -74,14 +84,16 @@ std::vector<int32_t> conv2d_acc(const Node& n, const Tensor& in) {
 
 // Dense accumulators (bias included), N x O. With weight_sets > 1 the rows
 // are that many equal groups, each with its own weights (a batched MatMul).
-std::vector<int32_t> dense_acc(const Node& n, const Tensor& in) {
+template <class A>
+std::vector<A> dense_acc(const Node& n, const Tensor& in) {
   const int64_t inner = in.shape.c * in.shape.h * in.shape.w, rp = padded(inner);
   const int64_t sets = n.weight_sets, rows = n.out.n / sets, oc = n.out.c;
   if (rows * sets != n.out.n) fail("{}: {} rows do not split into {} weight sets", n.name, n.out.n, sets);
-  std::vector<int32_t> out(static_cast<size_t>(n.out.size()));
+  std::vector<A> out(static_cast<size_t>(n.out.size()));
   for (int64_t b = 0; b < n.out.n; ++b)
     for (int64_t o = 0; o < oc; ++o)
       out[static_cast<size_t>(b * oc + o)] = n.bias.empty() ? 0 : n.bias[static_cast<size_t>(o)];
+  const bool wide = wide_operands(n, in);
   std::vector<int16_t> x(static_cast<size_t>(n.out.n * rp), 0);
   for (int64_t b = 0; b < n.out.n; ++b)
     for (int64_t i = 0; i < inner; ++i)
@@ -92,11 +104,12 @@ std::vector<int32_t> dense_acc(const Node& n, const Tensor& in) {
   for (int64_t set = 0; set < sets; ++set)
     for (int64_t o0 = 0; o0 < oc; o0 += block) {
       const int64_t no = std::min(block, oc - o0);
-      const int8_t* src = n.weight.data() + (set * oc + o0) * inner;
+      const int16_t* src = n.weight.data() + (set * oc + o0) * inner;
       for (int64_t o = 0; o < no; ++o)
         for (int64_t i = 0; i < inner; ++i)
           w[static_cast<size_t>(o * rp + i)] = static_cast<int16_t>(src[o * inner + i] - n.w_zp);
-      gemm_abt_add(w.data(), no, x.data() + set * rows * rp, rows, rp, rp, out.data() + set * rows * oc + o0, 1, oc);
+      gemm_abt_add(w.data(), no, x.data() + set * rows * rp, rows, rp, rp, out.data() + set * rows * oc + o0, 1, oc,
+                   wide);
     }
   return out;
 }
@@ -110,16 +123,18 @@ int64_t round_shift(int64_t v, int shift, bool round_even) {
   return round_even && tie && (q & 1) ? q - 1 : q;
 }
 
-int8_t clip8(int64_t v, const Node& n) {
-  return static_cast<int8_t>(std::clamp<int64_t>(v, n.relu ? std::max(n.zp, -128) : -128, 127));
+// Clipped to the node's output width (relu: from its zero point).
+int16_t clip8(int64_t v, const Node& n) {
+  const int32_t lo = elem_min(n.bits);
+  return static_cast<int16_t>(std::clamp<int64_t>(v, n.relu ? std::max(n.zp, lo) : lo, elem_max(n.bits)));
 }
 
 // The multiplier form of requantization (asymmetric nodes), in 64 bits.
-int8_t requantize_mult(int32_t acc, const Node& n) {
+int16_t requantize_mult(int32_t acc, const Node& n) {
   return clip8(round_shift(static_cast<int64_t>(acc) * n.mult, n.shift, n.round_even) + n.zp, n);
 }
 
-int8_t requantize_one(int32_t acc, const Node& n) {
+int16_t requantize_one(int32_t acc, const Node& n) {
   if (n.fmult != 0) return requantize_ort(acc, n.fmult, n.zp, n.relu);  // ONNX Runtime's float requantization
   if (n.round_even) {  // the shift form or the VTA form with m 1 (import makes no other)
     const int s = n.vta_rq.m != 0 ? n.vta_rq.pre + n.vta_rq.s : n.shift;
@@ -128,7 +143,7 @@ int8_t requantize_one(int32_t acc, const Node& n) {
   }
   if (n.vta_rq.m != 0) return requantize_vta(acc, n.vta_rq, n.zp, n.relu);
   if (n.asymmetric()) return requantize_mult(acc, n);
-  return requantize(acc, n.shift, n.relu);
+  return requantize(acc, n.shift, n.relu, n.bits);
 }
 
 }  // namespace
@@ -140,7 +155,7 @@ Tensor requantize_all(const Node& n, std::vector<int32_t> acc) {
       acc[i] = shift_left(acc[i], n.lshift[static_cast<size_t>((static_cast<int64_t>(i) / area) % n.out.c)]);
   }
   if (n.int32_out) return Tensor{n.out, {}, std::move(acc)};
-  Tensor out{n.out, std::vector<int8_t>(acc.size()), {}};
+  Tensor out{n.out, std::vector<int16_t>(acc.size()), {}};
   if (!n.fmults.empty()) {  // ONNX Runtime's float requantization, one multiplier per output channel
     const int64_t area = n.out.h * n.out.w;
     for (size_t i = 0; i < acc.size(); ++i)
@@ -156,16 +171,17 @@ namespace {
 
 Tensor add(const Node& n, const Tensor& a, const Tensor& b) {
   if (!(a.shape == b.shape)) fail("{}: add of different shapes", n.name);
-  Tensor out{n.out, std::vector<int8_t>(a.data.size())};
+  Tensor out{n.out, std::vector<int16_t>(a.data.size())};
   if (n.ort.a != 0) {  // ONNX Runtime's QLinearAdd
     const AddOrt p{n.x_zp, n.w_zp, n.zp, n.ort.a, n.ort.b, n.ort.out, n.uint8, n.relu};
-    for (size_t i = 0; i < a.data.size(); ++i) out.data[i] = add_ort(a.data[i], b.data[i], p);
+    for (size_t i = 0; i < a.data.size(); ++i)
+      out.data[i] = add_ort(static_cast<int8_t>(a.data[i]), static_cast<int8_t>(b.data[i]), p);
     return out;
   }
   for (size_t i = 0; i < a.data.size(); ++i) {
     const int32_t sum = wrap_add(shift_left(a.data[i] - n.x_zp, n.shift_a), shift_left(b.data[i] - n.w_zp, n.shift_b));
     out.data[i] = n.round_even || n.zp != 0 ? clip8(round_shift(sum, n.shift, n.round_even) + n.zp, n)
-                                            : requantize(sum, n.shift, n.relu);
+                                            : requantize(sum, n.shift, n.relu, n.bits);
   }
   return out;
 }
@@ -173,12 +189,12 @@ Tensor add(const Node& n, const Tensor& a, const Tensor& b) {
 Tensor pool(const Node& n, const Tensor& in, bool max) {
   const Shape& is = in.shape;
   const Shape& os = n.out;
-  Tensor out{os, std::vector<int8_t>(static_cast<size_t>(os.size()))};
+  Tensor out{os, std::vector<int16_t>(static_cast<size_t>(os.size()))};
   for (int64_t b = 0; b < os.n; ++b)
     for (int64_t c = 0; c < os.c; ++c)
       for (int64_t oh = 0; oh < os.h; ++oh)
         for (int64_t ow = 0; ow < os.w; ++ow) {
-          int32_t acc = max ? -128 : 0;
+          int32_t acc = max ? elem_min(n.bits) : 0;
           float fsum = 0;  // ONNX Runtime's float sum (Node::ort), in the same row order
           for (int64_t kh = 0; kh < n.pool; ++kh)
             for (int64_t kw = 0; kw < n.pool; ++kw) {
@@ -189,17 +205,17 @@ Tensor pool(const Node& n, const Tensor& in, bool max) {
               if (n.ort.a != 0) fsum += pool_term_ort(v - n.x_zp, n.ort.a);
             }
           out.data[static_cast<size_t>(((b * os.c + c) * os.h + oh) * os.w + ow)] =
-              max                         ? static_cast<int8_t>(acc)
+              max                         ? static_cast<int16_t>(acc)
               : n.ort.a != 0              ? avg_pool_ort(fsum, n.pool * n.pool, n.ort.out, n.zp, n.uint8, n.relu)
               : n.round_even || n.zp != 0 ? clip8(round_shift(acc, n.shift, n.round_even) + n.zp, n)
-                                          : requantize(acc, n.shift, n.relu);
+                                          : requantize(acc, n.shift, n.relu, n.bits);
         }
   return out;
 }
 
 Tensor global_avg_pool(const Node& n, const Tensor& in) {
   const Shape& is = in.shape;
-  Tensor out{n.out, std::vector<int8_t>(static_cast<size_t>(n.out.size()))};
+  Tensor out{n.out, std::vector<int16_t>(static_cast<size_t>(n.out.size()))};
   for (int64_t b = 0; b < is.n; ++b)
     for (int64_t c = 0; c < is.c; ++c) {
       int32_t sum = 0;
@@ -208,7 +224,7 @@ Tensor global_avg_pool(const Node& n, const Tensor& in) {
       out.data[static_cast<size_t>(b * is.c + c)] =
           n.fmult != 0                ? requantize_ort(sum, n.fmult, n.zp, n.relu)  // QLinearGlobalAveragePool
           : n.round_even || n.zp != 0 ? clip8(round_shift(int64_t{sum} * n.mult, n.shift, n.round_even) + n.zp, n)
-                                      : requantize(sum * n.mult, n.shift, n.relu);
+                                      : requantize(sum * n.mult, n.shift, n.relu, n.bits);
     }
   return out;
 }
@@ -217,16 +233,16 @@ Tensor global_avg_pool(const Node& n, const Tensor& in) {
 Tensor im2col(const Node& n, const Tensor& in) {
   const Shape& is = in.shape;
   const int64_t k = n.kernel;
-  Tensor out{n.out, std::vector<int8_t>(static_cast<size_t>(n.out.size()), 0)};
+  Tensor out{n.out, std::vector<int16_t>(static_cast<size_t>(n.out.size()), 0)};
   for (int64_t b = 0; b < is.n; ++b)
     for (int64_t c = 0; c < is.c; ++c)
       for (int64_t kh = 0; kh < k; ++kh)
         for (int64_t kw = 0; kw < k; ++kw) {
-          int8_t* dst = out.data.data() + (((b * is.c + c) * k + kh) * k + kw) * n.out.h * n.out.w;
+          int16_t* dst = out.data.data() + (((b * is.c + c) * k + kh) * k + kw) * n.out.h * n.out.w;
           for (int64_t oh = 0; oh < n.out.h; ++oh) {
             const int64_t y = oh * n.stride - n.pad + kh;
             if (y < 0 || y >= is.h) continue;
-            const int8_t* row = in.data.data() + ((b * is.c + c) * is.h + y) * is.w;
+            const int16_t* row = in.data.data() + ((b * is.c + c) * is.h + y) * is.w;
             for (int64_t ow = 0; ow < n.out.w; ++ow) {
               const int64_t x = ow * n.stride - n.pad + kw;
               if (x >= 0 && x < is.w) dst[oh * n.out.w + ow] = row[x];
@@ -239,7 +255,7 @@ Tensor im2col(const Node& n, const Tensor& in) {
 // Op::Pad: H and W padded by n.pad on each side with x_zp.
 Tensor pad(const Node& n, const Tensor& in) {
   const Shape& is = in.shape;
-  Tensor out{n.out, std::vector<int8_t>(static_cast<size_t>(n.out.size()), static_cast<int8_t>(n.x_zp))};
+  Tensor out{n.out, std::vector<int16_t>(static_cast<size_t>(n.out.size()), static_cast<int16_t>(n.x_zp))};
   for (int64_t bc = 0; bc < is.n * is.c; ++bc)
     for (int64_t y = 0; y < is.h; ++y)
       std::copy_n(in.data.data() + (bc * is.h + y) * is.w, is.w,
@@ -257,7 +273,7 @@ Tensor bands(const Node& n, const Tensor& in) {
   const bool plain = n.band_src.h == 0;
   const int64_t H = plain ? is.h : n.band_src.h, W = plain ? is.w : n.band_src.w, X = n.band.cols;
   const int64_t src_cols = plain ? 1 : n.band_src.cols;
-  Tensor out{n.out, std::vector<int8_t>(static_cast<size_t>(n.out.size()), 0)};
+  Tensor out{n.out, std::vector<int16_t>(static_cast<size_t>(n.out.size()), 0)};
   // Per output column: its source band column and column within the band, or -1 outside the image.
   std::vector<int64_t> band_col(static_cast<size_t>(n.out.w)), in_col(static_cast<size_t>(n.out.w));
   for (int64_t b = 0; b < n.out.n; ++b) {
@@ -270,7 +286,7 @@ Tensor bands(const Node& n, const Tensor& in) {
       for (int64_t y = 0; y < n.out.h; ++y) {
         const int64_t r = b / X * R * s - n.pad + y * d;
         if (r < 0 || r >= H) continue;
-        int8_t* dst = out.data.data() + ((b * n.out.c + c) * n.out.h + y) * n.out.w;
+        int16_t* dst = out.data.data() + ((b * n.out.c + c) * n.out.h + y) * n.out.w;
         const int64_t first = r / is.h * src_cols;  // the source band of column band 0
         for (int64_t x = 0; x < n.out.w; ++x) {
           const int64_t bc = band_col[static_cast<size_t>(x)];
@@ -290,10 +306,10 @@ Tensor quantize_linear(const Node& n, const Tensor& x) {
   const float scale = static_cast<float>(n.scale);
   const float zp = static_cast<float>(n.zp + (n.uint8 ? 128 : 0));
   const float lo = n.uint8 ? 0.0f : -128.0f, hi = n.uint8 ? 255.0f : 127.0f;
-  Tensor out{n.out, std::vector<int8_t>(x.real.size())};
+  Tensor out{n.out, std::vector<int16_t>(x.real.size())};
   for (size_t i = 0; i < x.real.size(); ++i) {
     const float q = std::clamp(std::nearbyint(x.real[i] / scale) + zp, lo, hi);
-    out.data[i] = static_cast<int8_t>(static_cast<int32_t>(q) - (n.uint8 ? 128 : 0));
+    out.data[i] = static_cast<int16_t>(static_cast<int32_t>(q) - (n.uint8 ? 128 : 0));
   }
   return out;
 }
@@ -302,7 +318,7 @@ Tensor quantize_linear(const Node& n, const Tensor& x) {
 // QLinearConcat does where its scale or zero point is not the output's:
 // sat(nearbyint(fl(fl((x - zx) * sx) / sy)) + zy) in float32 (a table per input).
 Tensor concat(const Node& n, const std::vector<const Tensor*>& in) {
-  Tensor out{n.out, std::vector<int8_t>(static_cast<size_t>(n.out.size()))};
+  Tensor out{n.out, std::vector<int16_t>(static_cast<size_t>(n.out.size()))};
   const int64_t area = n.out.h * n.out.w;
   const float lo = n.uint8 ? 0.0f : -128.0f, hi = n.uint8 ? 255.0f : 127.0f, off = n.uint8 ? 128.0f : 0.0f;
   int64_t c0 = 0;
@@ -318,8 +334,8 @@ Tensor concat(const Node& n, const std::vector<const Tensor*>& in) {
     const bool copy = n.in_scales[k] == static_cast<float>(n.scale) && n.in_zps[k] == n.zp;
     const int64_t block = x.shape.c * area;
     for (int64_t b = 0; b < n.out.n; ++b) {
-      const int8_t* src = x.data.data() + b * block;
-      int8_t* dst = out.data.data() + (b * n.out.c + c0) * area;
+      const int16_t* src = x.data.data() + b * block;
+      int16_t* dst = out.data.data() + (b * n.out.c + c0) * area;
       for (int64_t i = 0; i < block; ++i) dst[i] = copy ? src[i] : table[static_cast<size_t>(src[i] + 128)];
     }
     c0 += x.shape.c;
@@ -338,10 +354,9 @@ Tensor dequantize_linear(const Node& n, const Tensor& x) {
 
 }  // namespace
 
-int8_t requantize(int32_t acc, int shift, bool relu) {
-  const int32_t round = shift > 0 ? (int32_t{1} << (shift - 1)) : 0;
-  const int32_t v = wrap_add(acc, round) >> shift;
-  return static_cast<int8_t>(std::clamp(v, relu ? 0 : -128, 127));
+int16_t requantize(int32_t acc, int shift, bool relu, int bits) {
+  const int32_t v = rounding_shift(acc, shift);
+  return static_cast<int16_t>(std::clamp(v, relu ? 0 : elem_min(bits), elem_max(bits)));
 }
 
 Tensor run_node(const Node& n, const std::vector<const Tensor*>& in) {
@@ -349,9 +364,9 @@ Tensor run_node(const Node& n, const std::vector<const Tensor*>& in) {
     case Op::Input:
       fail("{}: the input node has no computation", n.name);
     case Op::Conv2d:
-      return requantize_all(n, conv2d_acc(n, *in.at(0)));
+      return requantize_all(n, conv2d_acc<int32_t>(n, *in.at(0)));
     case Op::Dense:
-      return requantize_all(n, dense_acc(n, *in.at(0)));
+      return requantize_all(n, dense_acc<int32_t>(n, *in.at(0)));
     case Op::Add:
       return add(n, *in.at(0), *in.at(1));
     case Op::MaxPool:
@@ -385,8 +400,14 @@ Tensor run_node(const Node& n, const std::vector<const Tensor*>& in) {
 }
 
 std::vector<int32_t> accumulators(const Node& n, const Tensor& in) {
-  if (n.op == Op::Conv2d) return conv2d_acc(n, in);
-  if (n.op == Op::Dense) return dense_acc(n, in);
+  if (n.op == Op::Conv2d) return conv2d_acc<int32_t>(n, in);
+  if (n.op == Op::Dense) return dense_acc<int32_t>(n, in);
+  fail("{}: {} has no accumulators", n.name, op_name(n.op));
+}
+
+std::vector<int64_t> accumulators64(const Node& n, const Tensor& in) {
+  if (n.op == Op::Conv2d) return conv2d_acc<int64_t>(n, in);
+  if (n.op == Op::Dense) return dense_acc<int64_t>(n, in);
   fail("{}: {} has no accumulators", n.name, op_name(n.op));
 }
 
@@ -396,8 +417,8 @@ std::vector<float> softmax(const Tensor& logits, const Node& producer) {
   const double scale = producer.scale != 0 ? producer.scale : std::ldexp(1.0, producer.exp);
   std::vector<float> out(logits.data.size());
   for (int64_t b = 0; b < s.n; ++b) {
-    const int8_t* x = logits.data.data() + b * inner;
-    const int8_t top = *std::max_element(x, x + inner);  // subtracted first: exp cannot overflow
+    const int16_t* x = logits.data.data() + b * inner;
+    const int16_t top = *std::max_element(x, x + inner);  // subtracted first: exp cannot overflow
     double sum = 0;
     for (int64_t i = 0; i < inner; ++i) sum += std::exp((x[i] - top) * scale);
     for (int64_t i = 0; i < inner; ++i)

@@ -151,7 +151,7 @@ std::vector<AluStep> all_steps(const Node& n) {
     steps.push_back({AluOp::ADD, 0, On::AbyT});
     steps.push_back({AluOp::SHR, s});
   };
-  int32_t lo = n.relu ? 0 : -128;
+  int32_t lo = n.relu ? 0 : elem_min(n.bits);  // the clip at the output width
   if (n.vta_rq.m == 0) {
     n.round_even ? shift_even(n.shift) : shift(n.shift);
   } else {
@@ -159,10 +159,10 @@ std::vector<AluStep> all_steps(const Node& n) {
     if (n.vta_rq.m > 1) steps.push_back({AluOp::MUL, n.vta_rq.m});
     n.round_even ? shift_even(n.vta_rq.s) : shift(n.vta_rq.s);
     if (n.zp != 0) steps.push_back({AluOp::ADD, n.zp});
-    if (n.relu) lo = std::max(n.zp, -128);
+    if (n.relu) lo = std::max(n.zp, elem_min(n.bits));
   }
   steps.push_back({AluOp::MAX, lo});
-  steps.push_back({AluOp::MIN, 127});
+  steps.push_back({AluOp::MIN, elem_max(n.bits)});
   return steps;
 }
 

@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "vta/compiler/ops/requant.h"
+#include "vta/isa/elem_pack.h"
 
 namespace vta::compiler {
 
@@ -37,6 +38,7 @@ int32_t packed_bias(const Node& n, int64_t channel) {
 
 bool bias_by_gemm(const Node& n, const Config& c) {
   if (n.op != Op::Conv2d && n.op != Op::Dense) return false;
+  if (c.dtype.inp_bits != 8 || c.dtype.wgt_bits != 8) return false;  // the lanes are int8 (1, -128, ...)
   for (int64_t o = 0; o < n.out.c; ++o)
     if (!lanes_of(packed_bias(n, o), c.gemm.block_in, nullptr)) return false;
   return true;
@@ -67,13 +69,16 @@ int fused_operand_shift(const Node& add) {
 
 bool residual_by_gemm(const Node& add, const Config& c) {
   const int s = fused_operand_shift(add);
-  return add.op == Op::Add && c.gemm.block_in == c.gemm.block_out && s >= 0 && s <= 6;
+  return add.op == Op::Add && c.gemm.block_in == c.gemm.block_out && s >= 0 && s <= c.dtype.wgt_bits - 2;
 }
 
 std::vector<uint8_t> scaled_identity(int shift, const Config& c) {
   const int64_t b = c.gemm.block_in;
-  std::vector<uint8_t> out(static_cast<size_t>(b * b), 0);
-  for (int64_t i = 0; i < b; ++i) out[static_cast<size_t>(i * b + i)] = static_cast<uint8_t>(1 << shift);
+  std::vector<int16_t> v(static_cast<size_t>(b * b), 0);
+  for (int64_t i = 0; i < b; ++i) v[static_cast<size_t>(i * b + i)] = static_cast<int16_t>(1 << shift);
+  const int bits = static_cast<int>(c.dtype.wgt_bits);
+  std::vector<uint8_t> out(isa::packed_bytes(bits, v.size()), 0);
+  isa::pack_elems(v.data(), bits, out.data(), v.size());
   return out;
 }
 

@@ -114,12 +114,13 @@ std::vector<TileClass> tile_classes(const ConvGeom& g, const Tile& t) {
 bool pool_before_requant(const Node& n) {
   if (n.op != Op::Conv2d || n.out.c <= 0 || n.weight.empty() || needs_scratch(n) || requant_row_count(n) > 0)
     return false;
-  // Per output channel: |acc| <= 128 sum |w| + |bias| (the bias with its folded step, packed_bias()).
+  // Per output channel: |acc| <= 2^(A-1) sum |w| + |bias| (the bias with its folded step, packed_bias()).
+  const int64_t top = -int64_t{elem_min(n.bits)};  // the largest input magnitude (A = the input's width too)
   const auto per = static_cast<int64_t>(n.weight.size()) / n.out.c;
   int64_t bound = 0;
   for (int64_t o = 0; o < n.out.c; ++o) {
     int64_t s = std::llabs(static_cast<long long>(packed_bias(n, o)));
-    for (int64_t i = 0; i < per; ++i) s += 128 * std::abs(static_cast<int>(n.weight[static_cast<size_t>(o * per + i)]));
+    for (int64_t i = 0; i < per; ++i) s += top * std::abs(static_cast<int>(n.weight[static_cast<size_t>(o * per + i)]));
     bound = std::max(bound, s);
   }
   constexpr int64_t lo32 = std::numeric_limits<int32_t>::min(), hi32 = std::numeric_limits<int32_t>::max();

@@ -68,12 +68,12 @@ int pool_fused_into(const Graph& g, int pool, const Config& c) {
   if (n.op != Op::Conv2d || x == g.output || readers(g, x) != 1) return -1;
   for (int i = x; i <= pool; ++i)
     if (placement(g, g.at(i), c) != Device::Vta) return -1;
-  // The pool compares the requantized values in ACC: they must be the int8 outputs, clipped there.
+  // The pool compares the requantized values in ACC: they must be the A-bit outputs, clipped there.
   const std::vector<AluStep> steps = requant_steps(n);
   if (steps.size() < 2) return -1;
   const AluStep &lo = steps[steps.size() - 2], &hi = steps.back();
-  if (lo.on != AluStep::On::A || lo.op != isa::AluOp::MAX || lo.imm < -128 || hi.on != AluStep::On::A ||
-      hi.op != isa::AluOp::MIN || hi.imm > 127)
+  if (lo.on != AluStep::On::A || lo.op != isa::AluOp::MAX || lo.imm < elem_min(n.bits) || hi.on != AluStep::On::A ||
+      hi.op != isa::AluOp::MIN || hi.imm > elem_max(n.bits))
     return -1;
   // The smallest tile of whole rows: one stride of rows, one channel block each way.
   const Shape in = g.at(n.inputs[0]).out;

@@ -226,9 +226,28 @@ void check_compilable(const Config& c) {
         "LOAD reads whole elements",
         c.name, c.gemm.block_in, c.gemm.block_out, c.gemm.batch, c.gemm.batch, c.gemm.block_out, c.gemm.batch,
         c.gemm.block_in);
-  if (const std::string w = nondefault_widths(c); !w.empty())
-    fail("config {}: the compiler lowers networks to upstream's widths only (dtype 8/8/32/8); this config has {}",
-         c.name, w);
+  if (c.dtype.out_bits != c.dtype.inp_bits)
+    fail(
+        "config {}: dtype.out_bits {} != dtype.inp_bits {}: the compiler stores a layer's output as OUT elements and "
+        "loads them back as the next layer's INP elements, so both widths must be equal",
+        c.name, c.dtype.out_bits, c.dtype.inp_bits);
+  if (c.dtype.acc_bits != 32)
+    fail(
+        "config {}: dtype.acc_bits {}: the compiler needs 32-bit accumulators (its biases, requantization steps and "
+        "calibration are int32; it has no per-layer bound that a {}-bit sum cannot wrap)",
+        c.name, c.dtype.acc_bits, c.dtype.acc_bits);
+}
+
+void check_widths(const Graph& g, const Config& c) {
+  const int a = g.nodes.empty() ? 8 : g.nodes.front().bits;
+  if (a != c.dtype.inp_bits)
+    fail(
+        "network {} has {}-bit activations and config {} has dtype.inp_bits {}: build or import it at the config's "
+        "width (the zoo quantizes to dtype.inp_bits; ONNX models import as int8 only)",
+        g.name, a, c.name, c.dtype.inp_bits);
+  if (g.wgt_bits > c.dtype.wgt_bits)
+    fail("network {} has {}-bit weights and config {} has dtype.wgt_bits {}: they do not fit the WGT elements", g.name,
+         g.wgt_bits, c.name, c.dtype.wgt_bits);
 }
 
 }  // namespace vta::compiler

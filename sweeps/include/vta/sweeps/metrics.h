@@ -22,7 +22,7 @@ struct Metrics {
 };
 
 /// When a metric exists and who computes it (metrics.def).
-enum class MetricFrom : uint8_t { ANALYTIC, CYCLE_MODEL, ESTIMATE, PLACE_ROUTE };
+enum class MetricFrom : uint8_t { ANALYTIC, CYCLE_MODEL, ESTIMATE, PLACE_ROUTE, ACCURACY };
 /// One line of metrics.def.
 struct MetricInfo {
   const char* name;

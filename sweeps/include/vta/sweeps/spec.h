@@ -28,6 +28,11 @@ struct NetworkSpec {
   std::string onnx;  // path of an ONNX model (resolved against the spec's folder), or empty
   int64_t batch = 1, image = 0;
   uint32_t seed = 1;
+  /// Inputs of the accuracy metrics (top1_agree, sqnr_db); 0: not measured.
+  /// Unless the network sets it, load_spec makes it kAccuracyInputs when an
+  /// objective is an accuracy metric, else 0.
+  int64_t accuracy = -1;
+  static constexpr int64_t kAccuracyInputs = 16;
   int line = 0;
   /// Stable text identifying the network in the store ("resnet18", "resnet18/b4/i112/s2").
   std::string key() const;

@@ -1,10 +1,12 @@
 #pragma once
-// The compiler's IR: a DAG of quantized int8 operators in topological order.
+// The compiler's IR: a DAG of quantized integer operators in topological order.
 //
-// Quantization is integer-only and shift-based: every int8 tensor t stands
-// for the real values q * 2^t.exp. Operators that produce int8 from an int32
-// accumulator requantize with a rounding right shift and a clip:
-//   out = clip((acc + 2^(shift-1)) >> shift, relu ? 0 : -128, 127)
+// Quantization is integer-only and shift-based: every tensor t stands for the
+// real values q * 2^t.exp. Its elements are A-bit integers (Node::bits: 8 by
+// default, 4 or 16 at other dtype widths), held as int16; weights are W-bit
+// (Graph::wgt_bits), held as int16 too. Operators that produce A bits from an
+// int32 accumulator requantize with a rounding right shift and a clip:
+//   out = clip((acc + 2^(shift-1)) >> shift, relu ? 0 : -2^(A-1), 2^(A-1) - 1)
 // which maps directly onto the VTA ALU (ADD, SHR, MAX, MIN). The integer
 // reference executor (reference.h) defines the exact semantics of each op.
 //
@@ -56,6 +58,10 @@ const char* op_name(Op op);
 
 enum class Device { Host, Vta };
 const char* device_name(Device d);
+
+/// The range of a signed `bits`-bit element.
+constexpr int32_t elem_min(int bits) { return -(int32_t{1} << (bits - 1)); }
+constexpr int32_t elem_max(int bits) { return (int32_t{1} << (bits - 1)) - 1; }
 
 struct Shape {
   int64_t n = 1, c = 1, h = 1, w = 1;
@@ -113,7 +119,8 @@ struct Node {
   Op op = Op::Input;
   std::vector<int> inputs;  // indices of earlier nodes
   Shape out;
-  int exp = 0;  // output scale: value = q * 2^exp
+  int exp = 0;   // output scale: value = q * 2^exp
+  int bits = 8;  // output element width A: values in [-2^(A-1), 2^(A-1) - 1] (requantization clips there)
   Device device = Device::Host;
   // The user's device annotation (`--host-ops`, pin_host_ops()): the node
   // stays on the host whatever VTA could run; partition() honours it.
@@ -121,8 +128,15 @@ struct Node {
 
   // Conv2d / Dense
   int64_t kernel = 1, stride = 1, pad = 0, groups = 1;
-  SharedVector<int8_t> weight;  // O x (I/groups) x K x K (shared between copies of the graph until written)
-  std::vector<int32_t> bias;    // O
+  SharedVector<int16_t> weight;  // O x (I/groups) x K x K, W-bit values (shared between copies until written)
+  std::vector<int32_t> bias;     // O
+  // The float network's weights and biases (float_reference.h) when they
+  // are finer than the quantized ones above (the zoo's: real weight
+  // real_weight * 2^real_w_exp, real bias real_bias); empty: weight * 2^w_exp
+  // and bias at the accumulator's scale.
+  SharedVector<int16_t> real_weight;
+  int real_w_exp = 0;
+  std::vector<double> real_bias;
   // Requantization (Conv2d, Dense, Add, AvgPool, GlobalAvgPool)
   int shift = 0;
   bool relu = false;
@@ -223,6 +237,7 @@ struct Graph {
   std::string name;
   std::vector<Node> nodes;
   int output = -1;
+  int wgt_bits = 8;  // the weights' width W (the node widths give the activations')
   /// Adds `n` (inputs must already exist) and returns its index.
   int add(Node n);
   const Node& at(int i) const { return nodes.at(static_cast<size_t>(i)); }
@@ -235,13 +250,13 @@ struct Graph {
 /// device than its input's.
 Device copy_target(const Graph& g, const Node& copy);
 
-/// An int8 tensor of a graph value (NCHW, row-major).
+/// A tensor of a graph value (NCHW, row-major): A-bit integers (Node::bits) held as int16.
 struct Tensor {
   Tensor() = default;
-  Tensor(Shape s, std::vector<int8_t> d, std::vector<int32_t> w = {}, std::vector<float> r = {})
+  Tensor(Shape s, std::vector<int16_t> d, std::vector<int32_t> w = {}, std::vector<float> r = {})
       : shape(s), data(std::move(d)), wide(std::move(w)), real(std::move(r)) {}
   Shape shape;
-  std::vector<int8_t> data;
+  std::vector<int16_t> data;
   std::vector<int32_t> wide;  // the values instead of `data` for an int32 tensor (Node::int32_out)
   std::vector<float> real;    // the values instead of `data` for a float32 tensor (Node::real)
 };

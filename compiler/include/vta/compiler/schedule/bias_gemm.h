@@ -17,7 +17,8 @@ namespace vta::compiler {
 /// bias_fold(), wrapping as the ALU's ADD does.
 int32_t packed_bias(const Node& n, int64_t channel);
 /// Whether every packed bias of `n` has the lane form above on config `c`
-/// (at least two INP lanes; |b| about 128 * 128 * (block_in - 1) at most).
+/// (at least two INP lanes; |b| about 128 * 128 * (block_in - 1) at most;
+/// 8-bit INP and WGT elements).
 bool bias_by_gemm(const Node& n, const Config& c);
 /// The layer's bias weights: `blocks` WGT elements (block_out rows of
 /// block_in lanes each), element e row r for output channel e block_out + r.
@@ -29,7 +30,7 @@ std::vector<uint8_t> bias_input(const Config& c);
 /// the GEMM core adds: loaded by the load module as an INP tile (one more
 /// step of the conv, after its epilogue's clip), times a WGT element 2^shift
 /// times the identity. Needs block_in = block_out (an OUT channel block is
-/// one INP element) and the operand's shift <= 6 (2^shift an int8). It
+/// one INP element) and the operand's shift <= dtype.wgt_bits - 2 (2^shift a weight). It
 /// replaces the operand's ACC_8BIT load in the compute module, its shift
 /// and the ALU ADD (ii_vector) with one GEMM cycle per output element, and
 /// the operand's ACC tile.

@@ -20,16 +20,18 @@ inline int64_t inp_per_pos(const Config& c) { return act_block(c) / c.gemm.block
 inline int64_t out_per_pos(const Config& c) { return act_block(c) / c.gemm.block_out; }
 
 /// Blocked DRAM layout of an activation: [N/batch][C/block][H][W] positions,
-/// each batch x block int8 (block = act_block(); square arrays: an INP, OUT
+/// each batch x block values of dtype.inp_bits (= dtype.out_bits) packed as
+/// elem_pack.h packs them (block = act_block(); square arrays: an INP, OUT
 /// or ACC_8BIT element).
 struct Blocked {
   int64_t nb, cb, h, w;  // element grid
   int64_t batch, block;  // element shape
+  int bits = 8;          // bits a value
   int64_t elems() const { return nb * cb * h * w; }
-  int64_t bytes() const { return elems() * batch * block; }
+  int64_t bytes() const { return elems() * batch * block * bits / 8; }
 };
 Blocked blocked(const Shape& s, const Config& c);
-/// NCHW int8 -> blocked bytes (zero padding) and back.
+/// NCHW values -> blocked bytes (zero padding) and back.
 std::vector<uint8_t> pack(const Tensor& t, const Config& c);
 Tensor unpack(const std::vector<uint8_t>& bytes, const Shape& s, const Config& c);
 

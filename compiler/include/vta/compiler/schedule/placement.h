@@ -26,6 +26,13 @@ std::string host_reason(const Graph& g, const Node& n, const Config& c);
 /// Throws vta::Error when no network can be compiled for `c`: a rectangular
 /// array (block_in != block_out) needs gemm.batch 1, since a batch x
 /// act_block() position cannot be whole INP and whole OUT elements at once.
+/// Element widths: the compiler chains a layer's OUT into the next layer's
+/// INP, so dtype.out_bits must equal dtype.inp_bits, and its requantization,
+/// biases and calibration assume dtype.acc_bits 32.
 void check_compilable(const Config& c);
+/// Throws vta::Error when graph `g` was quantized for other widths than
+/// config `c`'s: its activations (the input node's bits) must be
+/// dtype.inp_bits wide and its weights (Graph::wgt_bits) at most dtype.wgt_bits.
+void check_widths(const Graph& g, const Config& c);
 
 }  // namespace vta::compiler
