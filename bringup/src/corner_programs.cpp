@@ -6,6 +6,7 @@
 #include <functional>
 #include <random>
 
+#include "vta/isa/elem_pack.h"
 #include "vta/isa/error.h"
 #include "vta/model/dram.h"
 
@@ -55,13 +56,14 @@ struct Corners {
     const uint32_t at = b.buffer("out", MemId::OUT, n, random_bytes(n * elem(MemId::OUT), seed()));
     return store(sram, at, 1, n, n);
   }
-  /// ACC bytes whose int32 lanes are taken from `values` in turn.
+  /// ACC bytes whose lanes are taken from `values` in turn, packed at
+  /// dtype.acc_bits (each value's low bits).
   std::vector<uint8_t> acc_values(uint32_t n, const std::vector<int32_t>& values) {
-    std::vector<uint8_t> bytes(static_cast<size_t>(n) * lanes * 4);
-    for (size_t k = 0; k < static_cast<size_t>(n) * lanes; ++k) {
-      const int32_t v = values[k % values.size()];
-      std::memcpy(bytes.data() + 4 * k, &v, 4);
-    }
+    const size_t count = static_cast<size_t>(n) * lanes;
+    std::vector<int32_t> v(count);
+    for (size_t k = 0; k < count; ++k) v[k] = values[k % values.size()];
+    std::vector<uint8_t> bytes(static_cast<size_t>(n) * elem(MemId::ACC));
+    isa::pack_elems(v.data(), static_cast<int>(c.dtype.acc_bits), bytes.data(), count);
     return bytes;
   }
   bool fits(MemId m, uint64_t sram, uint64_t elems) const { return sram + elems <= static_cast<uint64_t>(depth(m)); }

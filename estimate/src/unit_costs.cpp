@@ -56,16 +56,18 @@ DspCosts dsp_costs(Family f, int64_t bus_bits) {
   return {3.0, dma};
 }
 
-// Element widths (dtype): what yosys 0.23 maps a 16-term signed dot
-// product (one output's products and its accumulate, registered) to, per
-// MAC (estimate/README.md, "Element widths"): synth_xilinx puts every
-// product of at least 9 bits in a DSP48E1 (mul2dsp's DSP_Y_MINWIDTH 9), so
-// 4x8, 8x8, 16x8 and 16x16 each take one DSP and no LUT, and a 4x4 product
-// (8 bits) goes to fabric: 1 233 LUT6 for the 16 MACs and a 16-bit
-// accumulate, 77 per MAC. synth_ecp5 maps every width up to 18 bits to one
-// MULT18X18D. Intel's 18x19 halves take operands up to 16 bits.
+// Element widths (dtype; estimate/README.md, "Element widths"): yosys 0.23
+// synth_xilinx puts every product of at least 9 bits in a DSP48E1 (mul2dsp's
+// DSP_Y_MINWIDTH 9), so 4x8, 8x8, 16x8 and 16x16 each take one DSP and no
+// LUT, and a 4x4 product (8 bits) goes to fabric. Its LUTs: the RTL's MAC
+// array at 4/4/16/4 on the 1x8x8 calibration base (sim/rtl/README.md,
+// "Element widths") is 2 311 LUT6 for 64 MACs, of which the fitted per-MAC
+// logic (unit_costs_fit.inc) is 257: 32 more per MAC. (A bare 16-term dot
+// product, estimate/calibration/dot.sv, takes 77 a MAC: the RTL's adder
+// tree is shared differently.) synth_ecp5 maps every width up to 18 bits to
+// one MULT18X18D. Intel's 18x19 halves take operands up to 16 bits.
 namespace {
-constexpr double kFabricMacLut = 1233.0 / 16.0;
+constexpr double kFabricMacLut = (2311.0 - 257.0) / 64.0;
 }
 
 MacCost mac_cost(Family f, int64_t a_bits, int64_t b_bits, bool pack) {
