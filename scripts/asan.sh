@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The sanitizer stage of CI: builds the `asan` preset (clang,
 # AddressSanitizer + UndefinedBehaviorSanitizer, no recovery; the verilated
-# models unsanitized), runs every test label but `synth` under it, then runs
+# models unsanitized), runs every test label but `synth`, `format` and
+# `slurm` under it, then runs
 # each libFuzzer target of the same tree on its committed corpus with a fixed
 # seed and a fixed number of executions (scripts/fuzz.sh --ci: the same inputs
 # here and in CI for the same commit). Extra arguments go to ctest.
@@ -135,7 +136,12 @@ no_leak_check+=(opencl/Qdq/QLinearConvOracle.WithoutZeroPointsBitExact/qlinearco
   opencl/Qdq/QLinearConvOracle.WithoutZeroPointsBitExact/qlinearconv_s8_small_m)
 skipped+=("${no_leak_check[@]}")
 skip="^($(IFS='|'; echo "${skipped[*]}"))\$"
-ctest --preset asan -j "$(nproc)" -LE "synth|format" -E "$skip" "$@"
+# The Slurm test (label slurm) submits a sweep to the machine's real
+# single-node cluster and waits on its scheduler: 123 s here, the stage's
+# last test alone on the machine (2026-11-28); the main suite runs it, and
+# the sweep code its jobs run (shards, merge) is sanitized here by the
+# SweepRunner tests.
+ctest --preset asan -j "$(nproc)" -LE "synth|format|slurm" -E "$skip" "$@"
 ASAN_OPTIONS="${ASAN_OPTIONS/detect_leaks=1/detect_leaks=0}" \
   ctest --preset asan -R "^($(IFS='|'; echo "${no_leak_check[*]}"))\$" "$@"
 bash scripts/fuzz.sh --ci
