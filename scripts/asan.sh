@@ -33,8 +33,7 @@ conf="${VTA_CONFORMANCE_DIR:-$(pwd)/tests/data/conformance/vectors}"
 # Repeats the main suite makes and this stage need not (seconds each there,
 # one to three minutes each here): the same proof or the same compile of a
 # large network once per preset or backend. Under the sanitizers one copy
-# runs: the golden copy of mobilenet_v1_ort_pc's per-channel proof (the
-# SystemC copy repeats it, 205 CPU s at load 6); ResNet-18's remainder
+# runs: ResNet-18's remainder
 # tiles, race check and end-to-end run on vta-1x16x16 (the 1x32x32 and
 # 4x16x16 copies compile the same layers with other tiles, 70 to 85 CPU s
 # each); the ONNX Runtime export oracle on resnet18, mobilenet_v1 and the
@@ -48,9 +47,18 @@ conf="${VTA_CONFORMANCE_DIR:-$(pwd)/tests/data/conformance/vectors}"
 # arrays, the ALU beside the GEMM, the tuning cache), or MobileNet again on
 # another preset, run the same code on the same layers: 30 to 80 s each
 # here, seconds each in the main suite, which runs them all.
+# The per-channel proofs of the large ONNX models (mobilenet_v1_ort_pc: 100
+# s here, 205 s its SystemC copy; the quantizer's resnet18_s8_pc and
+# mobilenet_v2_u8_pc: 33 and 41 s) run in the main suite only since CI went
+# past 45 minutes (2026-11-28, seventh session): the same importer code runs
+# here on the small per-channel models (residual_s8_pc, cnn_flatten_s8_pc,
+# pools_u8_pc, ...: 2 s each) and Nets/OrtScales' mobilenet_v1_pc.
 # One flat group of whole names: CMake's regular expressions hold at most
 # ten ( ) groups, and a longer pattern silently excludes nothing.
 skipped=(
+  Asym/AsymOracle.ImportRunsBitExactWithOnnxRuntime/mobilenet_v1_ort_pc
+  Qdq/QdqOracle.FloatInOutBitExactWithOnnxRuntime/resnet18_s8_pc
+  Qdq/QdqOracle.FloatInOutBitExactWithOnnxRuntime/mobilenet_v2_u8_pc
   Asym/AsymOracle.ImportRunsBitExactWithOnnxRuntime/resnet18_plain_ort_pc
   systemc/Asym/AsymOracle.ImportRunsBitExactWithOnnxRuntime/resnet18_plain_ort_pc
   opencl/Asym/AsymOracle.ImportRunsBitExactWithOnnxRuntime/resnet18_plain_ort_pc
