@@ -30,13 +30,15 @@ Graph lenet(Widths x) {
   return build_zoo("lenet5", o);
 }
 
-// vta-1x16x16 at the widths; 4-bit weights with half the WGT buffer (the
-// same 1024 elements: a deeper WGT would not fit GEMM's 64-bit word).
+// vta-1x16x16 at the widths; 4-bit weights with half the WGT buffer and
+// 4-bit activations with half the INP buffer (the same 1024 and 4096
+// elements: deeper buffers would not fit GEMM's 64-bit word).
 vta::Config config(Widths x) {
   const std::string a = std::to_string(x.a);
   std::vector<vta::Override> o = {
       {"dtype.inp_bits", a}, {"dtype.out_bits", a}, {"dtype.wgt_bits", std::to_string(x.w)}};
   if (x.w == 4) o.push_back({"buffers.wgt", "128KiB"});
+  if (x.a == 4) o.push_back({"buffers.inp", "16KiB"});
   return vta::test::preset("vta-1x16x16", o);
 }
 
@@ -55,11 +57,16 @@ TEST_P(WidthRun, Lenet5IsBitExact) {
   const NetworkResult res = run_network(net, *backend, x);
   const Tensor want = run_graph(g, x)[static_cast<size_t>(g.output)];
   EXPECT_EQ(res.output.data, want.data);
-  // Values use the width: 16-bit activations beyond int8, 4-bit weights within [-8, 7].
+  // Values use the width: 16-bit activations beyond int8, 4-bit ones
+  // within [-8, 7] (and not all zero).
   int top = 0;
   for (int16_t v : want.data) top = std::max(top, std::abs(static_cast<int>(v)));
   if (a == 16) {
     EXPECT_GT(top, 127);
+  }
+  if (a == 4) {
+    EXPECT_LE(top, 8);
+    EXPECT_GT(top, 0);
   }
   uint64_t macs = 0;
   for (const auto& l : res.layers) macs += l.stats.get("gemm.macs");
@@ -67,7 +74,7 @@ TEST_P(WidthRun, Lenet5IsBitExact) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Widths, WidthRun,
-                         ::testing::Combine(::testing::Values(8, 16), ::testing::Values(4, 8, 16),
+                         ::testing::Combine(::testing::Values(4, 8, 16), ::testing::Values(4, 8, 16),
                                             ::testing::Values(std::string("golden"), std::string("systemc"))),
                          [](const auto& p) {
                            return "a" + std::to_string(std::get<0>(p.param)) + "w" +
@@ -100,12 +107,14 @@ TEST(Widths, FourBitWeightsClipToTheirRange) {
 // The finer the widths, the closer to the float network (one float network
 // for all: the same real weights and biases).
 TEST(Widths, AccuracyImprovesWithWidth) {
+  const double w4a4 = measure_accuracy(lenet({4, 4}), 4, 1001).output_sqnr_db;
   const double w4a8 = measure_accuracy(lenet({8, 4}), 4, 1001).output_sqnr_db;
   const double w8a8 = measure_accuracy(lenet({8, 8}), 4, 1001).output_sqnr_db;
   const double w8a16 = measure_accuracy(lenet({16, 8}), 4, 1001).output_sqnr_db;
   const double w16a16 = measure_accuracy(lenet({16, 16}), 4, 1001).output_sqnr_db;
-  std::cout << "LeNet-5 output SQNR: w4a8 " << w4a8 << " dB, w8a8 " << w8a8 << " dB, w8a16 " << w8a16 << " dB, w16a16 "
-            << w16a16 << " dB\n";
+  std::cout << "LeNet-5 output SQNR: w4a4 " << w4a4 << " dB, w4a8 " << w4a8 << " dB, w8a8 " << w8a8 << " dB, w8a16 "
+            << w8a16 << " dB, w16a16 " << w16a16 << " dB\n";
+  EXPECT_LT(w4a4, w4a8);
   EXPECT_LT(w4a8, w8a8);
   EXPECT_LT(w8a8, w8a16);
   EXPECT_LT(w8a16, w16a16);
