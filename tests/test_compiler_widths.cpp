@@ -10,10 +10,12 @@
 #include "test_support.h"
 #include "vta/compiler/compile.h"
 #include "vta/compiler/frontend/zoo.h"
+#include "vta/compiler/ops/acc_bound.h"
 #include "vta/compiler/ops/float_reference.h"
 #include "vta/compiler/ops/reference.h"
 #include "vta/compiler/run/accuracy.h"
 #include "vta/compiler/run/runtime.h"
+#include "vta/compiler/schedule/placement.h"
 
 namespace {
 
@@ -80,6 +82,74 @@ INSTANTIATE_TEST_SUITE_P(Widths, WidthRun,
                            return "a" + std::to_string(std::get<0>(p.param)) + "w" +
                                   std::to_string(std::get<1>(p.param)) + "_" + std::get<2>(p.param);
                          });
+
+// 16-bit accumulators (w4a4 on vta-1x16x16; ACC at 16 bits holds twice the
+// elements, so half the ACC bytes): a node runs on VTA only when every
+// value its accumulators can hold fits (acc_peak()), exactly as the
+// 32-bit integer reference computes it; the others go to the host, saying
+// how many bits they need.
+vta::Config acc16() {
+  return vta::test::preset("vta-1x16x16", {{"dtype.inp_bits", "4"},
+                                           {"dtype.out_bits", "4"},
+                                           {"dtype.wgt_bits", "4"},
+                                           {"dtype.acc_bits", "16"},
+                                           {"buffers.wgt", "128KiB"},
+                                           {"buffers.inp", "16KiB"},
+                                           {"buffers.acc", "64KiB"}});
+}
+
+TEST(Widths, SixteenBitAccumulatorsRunLeNetOnVtaBitExact) {
+  const Graph g = lenet({4, 4});
+  const vta::Config c = acc16();
+  const CompiledNetwork net = compile(g, c);
+  int on_vta = 0;
+  for (const Node& n : net.graph.nodes)
+    if (n.op == Op::Conv2d || n.op == Op::Dense) {
+      EXPECT_EQ(placement(net.graph, n, c), Device::Vta) << n.name << ": " << host_reason(net.graph, n, c);
+      ASSERT_TRUE(acc_peak(n).has_value()) << n.name;
+      EXPECT_LE(*acc_peak(n), 32767) << n.name;
+      ++on_vta;
+    }
+  EXPECT_EQ(on_vta, 5);
+  const Tensor x = zoo_input(g, 7);
+  const Tensor want = run_graph(g, x)[static_cast<size_t>(g.output)];
+  for (const char* backend_name : {"golden", "systemc"}) {
+    auto backend = vta::make_backend(backend_name, c);
+    EXPECT_EQ(run_network(net, *backend, x).output.data, want.data) << backend_name;
+  }
+}
+
+TEST(Widths, SixteenBitAccumulatorsSendLayersThatCouldWrapToTheHost) {
+  ZooOptions o;
+  o.act_bits = 4;
+  o.wgt_bits = 4;
+  o.image = 32;
+  const Graph g = build_zoo("resnet18", o);
+  const vta::Config c = acc16();
+  const CompiledNetwork net = compile(g, c);
+  int host = 0, vta = 0;
+  for (const Node& n : net.graph.nodes) {
+    if (n.op != Op::Conv2d && n.op != Op::Dense && n.op != Op::Add) continue;
+    const auto peak = acc_peak(n);
+    ASSERT_TRUE(peak.has_value()) << n.name;
+    if (*peak <= 32767) {
+      EXPECT_EQ(placement(net.graph, n, c), Device::Vta) << n.name << ": " << host_reason(net.graph, n, c);
+      ++vta;
+    } else {
+      EXPECT_EQ(placement(net.graph, n, c), Device::Host) << n.name;
+      const std::string why = host_reason(net.graph, n, c);
+      EXPECT_NE(why.find("dtype.acc_bits 16"), std::string::npos) << why;
+      EXPECT_NE(why.find(fmt::format("reach +-{} ", *peak)), std::string::npos) << why;
+      EXPECT_NE(why.find("which needs 1"), std::string::npos) << why;
+      ++host;
+    }
+  }
+  EXPECT_GT(vta, 5) << "the early layers fit 16 bits";
+  EXPECT_GT(host, 5) << "the deep layers' sums need 17 to 19 bits";
+  const Tensor x = zoo_input(g, 3);
+  auto backend = vta::make_backend("golden", c);
+  EXPECT_EQ(run_network(net, *backend, x).output.data, run_graph(g, x)[static_cast<size_t>(g.output)].data);
+}
 
 TEST(Widths, W8IsTheDefaultNetworkBitForBit) {
   const Graph d = build_zoo("lenet5");

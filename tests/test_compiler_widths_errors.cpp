@@ -20,11 +20,6 @@ TEST(WidthErrors, OutputWidthMustEqualInputWidth) {
                "them back as the next layer's INP elements");
 }
 
-TEST(WidthErrors, SixteenBitAccumulatorsAreRefused) {
-  expect_error("run --model lenet5 --set dtype.acc_bits=16 --set buffers.acc=64KiB",
-               "dtype.acc_bits 16: the compiler needs 32-bit accumulators");
-}
-
 TEST(WidthErrors, OnnxModelsRunAtEightBitsOnly) {
   const std::string model = std::string(VTA_SOURCE_DIR) + "/tests/data/onnx-qdq/qlinearconv_s8.onnx";
   expect_error("run --onnx " + model + " --set dtype.wgt_bits=4 --set buffers.wgt=128KiB",

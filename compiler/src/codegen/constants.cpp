@@ -50,16 +50,18 @@ std::vector<uint8_t> pack_weights(const Node& n, const Shape& in, const ConvGeom
   return packed(out, c);
 }
 
-// One int32 per output channel as ACC elements (the bias, the shift row).
+// One value per output channel as ACC elements of dtype.acc_bits (the bias,
+// the shift row); placement() keeps a node whose values do not fit narrow
+// accumulators on the host.
 std::vector<uint8_t> pack_channels(const Node& n, const ConvGeom& g, const Config& c,
                                    const std::function<int32_t(int64_t)>& value) {
   const int64_t bo = c.gemm.block_out, batch = c.gemm.batch;
-  std::vector<uint8_t> out(static_cast<size_t>(g.cob * g.ro * batch * bo * 4), 0);
+  std::vector<int32_t> v(static_cast<size_t>(g.cob * g.ro * batch * bo), 0);
   for (int64_t o = 0; o < n.out.c; ++o)
-    for (int64_t b = 0; b < batch; ++b) {
-      const int32_t v = value(o);
-      std::memcpy(out.data() + ((o / bo * batch + b) * bo + o % bo) * 4, &v, 4);
-    }
+    for (int64_t b = 0; b < batch; ++b) v[static_cast<size_t>((o / bo * batch + b) * bo + o % bo)] = value(o);
+  const int bits = static_cast<int>(c.dtype.acc_bits);
+  std::vector<uint8_t> out(isa::packed_bytes(bits, v.size()), 0);
+  isa::pack_elems(v.data(), bits, out.data(), v.size());
   return out;
 }
 

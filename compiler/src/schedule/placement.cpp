@@ -17,7 +17,9 @@
 // outputs, batched weights: Node::asymmetric()), except the multiplier form
 // lowered to VTA ALU steps (requant.h), which runs on VTA when the config
 // has ALU MUL. Nodes the user pinned to the host (Node::pin_host, `vta run
-// --host-ops`) stay there.
+// --host-ops`) stay there. With accumulators narrower than 32 bits
+// (dtype.acc_bits 16) a node VTA computes in ACC stays on VTA only when its
+// sums cannot wrap (acc_peak(), docs/design.md "Data types").
 //
 // Device annotation as the TVM heterogeneous-execution RFC describes it,
 // without its post-DFS-order flaw: each node's device is a function of the
@@ -53,6 +55,23 @@ const Node& producer(const Graph& g, int id) {
   return n.op == Op::DeviceCopy ? producer(g, n.inputs.at(0)) : n;
 }
 
+// Narrow accumulators (dtype.acc_bits < 32): a node VTA computes in ACC
+// runs there only when every value it can hold fits (acc_peak()).
+bool fits_acc(const Node& n, const Config& c) {
+  if (c.dtype.acc_bits >= 32) return true;
+  if (n.op != Op::Conv2d && n.op != Op::Dense && n.op != Op::Add && n.op != Op::AvgPool && n.op != Op::MaxPool)
+    return true;
+  const auto peak = acc_peak(n);
+  return peak && *peak <= elem_max(static_cast<int>(c.dtype.acc_bits));
+}
+
+// The bits a two's complement value of magnitude up to v needs.
+int bits_for(int64_t v) {
+  int b = 1;
+  while ((int64_t{1} << (b - 1)) - 1 < v) ++b;
+  return b;
+}
+
 }  // namespace
 
 Device placement(const Graph& g, const Node& n, const Config& c) {
@@ -66,6 +85,7 @@ Device placement(const Graph& g, const Node& n, const Config& c) {
   // Half to even: exact on VTA for one shift of at most 15, with the scratch
   // tile of a conv / dense epilogue (requant_steps()); otherwise the host.
   if (!vta_requant_exact(n) || (needs_scratch(n) && n.op != Op::Conv2d && n.op != Op::Dense)) return Device::Host;
+  if (!fits_acc(n, c)) return Device::Host;
   switch (n.op) {
     case Op::Conv2d: {
       const int64_t in_c = g.at(n.inputs[0]).out.c;
@@ -153,6 +173,18 @@ std::string vta_op_reason(const Graph& g, const Node& n, const Config& c) {
   if (needs_scratch(n) && n.op != Op::Conv2d && n.op != Op::Dense)
     return fmt::format("{} rounds half to even, which needs the scratch tile of a conv / dense epilogue",
                        op_name(n.op));
+  if (!fits_acc(n, c)) {
+    const auto peak = acc_peak(n);
+    if (!peak)
+      return fmt::format(
+          "config {} has dtype.acc_bits {}: this requantization form's ALU steps are written for 32-bit "
+          "accumulators (only the plain rounding shift runs on narrower ones)",
+          c.name, c.dtype.acc_bits);
+    return fmt::format(
+        "config {} has dtype.acc_bits {}: its accumulators reach +-{} for {}-bit inputs (weights, bias and rounding "
+        "included), which needs {} bits",
+        c.name, c.dtype.acc_bits, *peak, n.bits, bits_for(*peak));
+  }
   switch (n.op) {
     case Op::Conv2d: {
       const int64_t in_c = g.at(n.inputs[0]).out.c;
@@ -231,11 +263,6 @@ void check_compilable(const Config& c) {
         "config {}: dtype.out_bits {} != dtype.inp_bits {}: the compiler stores a layer's output as OUT elements and "
         "loads them back as the next layer's INP elements, so both widths must be equal",
         c.name, c.dtype.out_bits, c.dtype.inp_bits);
-  if (c.dtype.acc_bits != 32)
-    fail(
-        "config {}: dtype.acc_bits {}: the compiler needs 32-bit accumulators (its biases, requantization steps and "
-        "calibration are int32; it has no per-layer bound that a {}-bit sum cannot wrap)",
-        c.name, c.dtype.acc_bits, c.dtype.acc_bits);
 }
 
 void check_widths(const Graph& g, const Config& c) {

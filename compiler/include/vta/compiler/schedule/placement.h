@@ -27,8 +27,9 @@ std::string host_reason(const Graph& g, const Node& n, const Config& c);
 /// array (block_in != block_out) needs gemm.batch 1, since a batch x
 /// act_block() position cannot be whole INP and whole OUT elements at once.
 /// Element widths: the compiler chains a layer's OUT into the next layer's
-/// INP, so dtype.out_bits must equal dtype.inp_bits, and its requantization,
-/// biases and calibration assume dtype.acc_bits 32.
+/// INP, so dtype.out_bits must equal dtype.inp_bits. (Narrow accumulators
+/// are a placement rule, not a refusal: placement() keeps on VTA the nodes
+/// whose sums fit dtype.acc_bits, acc_peak().)
 void check_compilable(const Config& c);
 /// Throws vta::Error when graph `g` was quantized for other widths than
 /// config `c`'s: its activations (the input node's bits) must be
