@@ -126,6 +126,32 @@ TEST(EstimateWidths, NarrowAccumulatorsShrinkLanesBuffersAndTheAluMultiply) {
 
 // Horowitz's scaling: multiply energy with the product of the widths, add
 // energy with the accumulator's (energy.h, width_scale).
+// Fmax by width (estimate/calibration/depth_widths.csv): at 16-bit
+// accumulators the ALU's multiply is one DSP and leaves the floor to the
+// load engines' multiplies (13.60 ns against 14.88), and the accumulate
+// stage is shorter; a 4 x 4 product in LUTs makes the multiply stage longer
+// (6.27 ns against the DSP's 5.70). ECP5 multiplies every width in a DSP.
+TEST(EstimateWidths, FmaxFollowsTheAccumulatorAndTheMultiplier) {
+  auto at = [](std::vector<vta::Override> w, const char* depth, const char* family = "xc7") {
+    w.push_back({"gemm.pipeline_depth", depth});
+    return estimate_of(w, family).fmax;
+  };
+  const auto deep = at({}, "8"), deep16 = at({{"dtype.acc_bits", "16"}}, "8");
+  EXPECT_NEAR(deep.rest_path_ns, 14.88, 0.01);
+  EXPECT_NEAR(deep16.rest_path_ns, 13.60, 0.01);
+  EXPECT_GT(deep16.mhz, 1.09 * deep.mhz);
+  EXPECT_NE(deep16.basis.find("the ALU's MUL is 16-bit"), std::string::npos) << deep16.basis;
+  // One GEMM stage (depth 4): the 16-bit accumulate is 1.45 ns shorter.
+  EXPECT_NEAR(at({}, "4").gemm_path_ns - at({{"dtype.acc_bits", "16"}}, "4").gemm_path_ns, 1.45, 1e-9);
+  // The multiply stage alone (depth 8 on 1x16x16: 6 stages).
+  const auto w4a4 = at({{"dtype.inp_bits", "4"}, {"dtype.wgt_bits", "4"}, {"dtype.acc_bits", "16"}}, "8");
+  EXPECT_NEAR(w4a4.gemm_path_ns, 6.27, 0.01);
+  EXPECT_NEAR(deep.gemm_path_ns, 5.73, 0.01);
+  EXPECT_NEAR(
+      at({{"dtype.inp_bits", "4"}, {"dtype.wgt_bits", "4"}, {"dtype.acc_bits", "16"}}, "8", "ecp5").gemm_path_ns, 5.73,
+      0.01);
+}
+
 TEST(EstimateWidths, EnergyPerMacScalesWithTheWidths) {
   const auto scale = [](const std::vector<vta::Override>& ov) { return vta::estimate::width_scale(design(ov)); };
   EXPECT_DOUBLE_EQ(scale({}).mac, 1.0);

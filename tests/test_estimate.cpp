@@ -380,47 +380,53 @@ TEST(Estimate, FmaxFallsWithBlockIn) {
 }
 
 // The Fmax model against the synthesized logic depth it is fitted to
-// (estimate/calibration/depth.csv): each design's GEMM path (its longest
-// stage) within 15 % of the measurement (fitted designs within 5 %, held-out
-// ones within 11 %) and its other paths within 10 % (one constant, the
-// floor), and the model orders the designs' GEMM paths as measured.
+// (estimate/calibration/depth.csv) and the element-width designs its width
+// constants come from (depth_widths.csv): each design's GEMM path (its
+// longest stage) within 15 % of the measurement (fitted designs within 5 %,
+// held-out ones within 11 %, width designs within 9 %) and its other paths
+// within 10 % (two constants, the floor with and without the ALU's 32-bit
+// MUL), and the model orders the designs' GEMM paths as measured, across
+// both sets.
 TEST(Estimate, FmaxOrdersDesignsAsTheMeasuredDepth) {
   const std::string dir = std::string(VTA_SOURCE_DIR) + "/estimate/calibration/";
-  std::ifstream f(dir + "depth.csv");
-  ASSERT_TRUE(f) << dir << "depth.csv";
   std::string line, header;
   struct Row {
     std::string name;
     double gemm_ns, rest_ns, model_ns;
   };
   std::vector<Row> rows;
-  while (std::getline(f, line)) {
-    if (line.empty() || line[0] == '#') continue;
-    if (header.empty()) {
-      header = line;
-      ASSERT_EQ(header.rfind("name,overrides,critical_ns,fmax_mhz,gemm_ns,rest_ns,", 0), 0u) << header;
-      continue;
+  for (const char* csv : {"depth.csv", "depth_widths.csv"}) {
+    std::ifstream f(dir + csv);
+    ASSERT_TRUE(f) << dir << csv;
+    header.clear();
+    while (std::getline(f, line)) {
+      if (line.empty() || line[0] == '#') continue;
+      if (header.empty()) {
+        header = line;
+        ASSERT_EQ(header.rfind("name,overrides,critical_ns,fmax_mhz,gemm_ns,rest_ns,", 0), 0u) << header;
+        continue;
+      }
+      // name,"k=v k=v",critical_ns,fmax_mhz,gemm_ns,rest_ns,...
+      const size_t q1 = line.find('"'), q2 = line.find('"', q1 + 1);
+      ASSERT_NE(q2, std::string::npos) << line;
+      std::vector<vta::Override> ov;
+      std::istringstream kvs(line.substr(q1 + 1, q2 - q1 - 1));
+      for (std::string kv; kvs >> kv;) ov.push_back({kv.substr(0, kv.find('=')), kv.substr(kv.find('=') + 1)});
+      std::istringstream nums(line.substr(q2 + 2));
+      Row r;
+      r.name = line.substr(0, q1 - 1);
+      char comma;
+      double critical_ns, fmax_mhz;
+      nums >> critical_ns >> comma >> fmax_mhz >> comma >> r.gemm_ns >> comma >> r.rest_ns;
+      const Estimate e = estimate(vta::load_config(dir + "base.yaml", ov), target("", "xc7"));
+      EXPECT_NEAR(e.fmax.gemm_path_ns, r.gemm_ns, 0.15 * r.gemm_ns) << r.name;
+      EXPECT_NEAR(e.fmax.rest_path_ns, r.rest_ns, 0.10 * r.rest_ns) << r.name;  // a constant in the model
+      EXPECT_NEAR(e.fmax.rtl_mhz, 1000.0 / std::max(e.fmax.gemm_path_ns, e.fmax.rest_path_ns), 1e-9) << r.name;
+      r.model_ns = e.fmax.gemm_path_ns;
+      rows.push_back(r);
     }
-    // name,"k=v k=v",critical_ns,fmax_mhz,gemm_ns,rest_ns,...
-    const size_t q1 = line.find('"'), q2 = line.find('"', q1 + 1);
-    ASSERT_NE(q2, std::string::npos) << line;
-    std::vector<vta::Override> ov;
-    std::istringstream kvs(line.substr(q1 + 1, q2 - q1 - 1));
-    for (std::string kv; kvs >> kv;) ov.push_back({kv.substr(0, kv.find('=')), kv.substr(kv.find('=') + 1)});
-    std::istringstream nums(line.substr(q2 + 2));
-    Row r;
-    r.name = line.substr(0, q1 - 1);
-    char comma;
-    double critical_ns, fmax_mhz;
-    nums >> critical_ns >> comma >> fmax_mhz >> comma >> r.gemm_ns >> comma >> r.rest_ns;
-    const Estimate e = estimate(vta::load_config(dir + "base.yaml", ov), target("", "xc7"));
-    EXPECT_NEAR(e.fmax.gemm_path_ns, r.gemm_ns, 0.15 * r.gemm_ns) << r.name;
-    EXPECT_NEAR(e.fmax.rest_path_ns, r.rest_ns, 0.10 * r.rest_ns) << r.name;  // a constant in the model
-    EXPECT_NEAR(e.fmax.rtl_mhz, 1000.0 / std::max(e.fmax.gemm_path_ns, e.fmax.rest_path_ns), 1e-9) << r.name;
-    r.model_ns = e.fmax.gemm_path_ns;
-    rows.push_back(r);
   }
-  ASSERT_GE(rows.size(), 6u);
+  ASSERT_GE(rows.size(), 20u);
   for (const Row& a : rows) {
     for (const Row& b : rows) {
       if (a.gemm_ns > 1.10 * b.gemm_ns) {

@@ -20,6 +20,21 @@
 // The constants are fitted by `critical_path.py --fit --write`
 // (fmax_fit.inc).
 //
+// Element widths (estimate/calibration/depth_widths.csv: the same
+// measurement on the 1x8x8 base at other dtype widths; estimate/README.md,
+// "Fmax by element width"):
+//   acc_bits 16: the ALU's multiply is 16 x 16 -> 16, one DSP, and is no
+//   longer the floor: the load engines' multiplies are, kRestNoMulNs (13.60
+//   ns measured on all four acc_bits 16 designs, at depths 4 and 8); the
+//   accumulate of the last GEMM stage is 16 bits: 1.45 ns shorter
+//   (kNarrowAccSavingNs, w03 against p01 at depth 4).
+//   A product of fewer than 9 bits (4 x 4) is built in LUTs, not a DSP
+//   (mac_cost(), xc7 and xcup): the multiply stage takes 6.27 ns against
+//   the DSP's 5.70 at depth 8 (w07), kFabricMultNs in place of kMultNs.
+//   16-bit operands stay in one DSP: no change is modelled (w02 and w06
+//   measure the GEMM path 0.85 ns shorter and 0 ns longer than 8 bits, the
+//   floor 0.5 ns longer with 16-bit OUT: within the fit's residual).
+//
 // The RTL by the delay table (`rtl_mhz`, xc7 only): 1000 / period(c) (the
 // table's absolute accuracy, about +-30 %).
 //
@@ -41,6 +56,8 @@
 // kDepthFitResidual).
 #include "fmax.h"
 
+#include "unit_costs.h"
+
 #include <algorithm>
 #include <vector>
 
@@ -52,6 +69,10 @@ namespace {
 
 #include "ecp5_fit.inc"
 #include "fmax_fit.inc"
+
+// Element widths, measured (depth_widths.csv, see the top of this file).
+constexpr double kNarrowAccSavingNs = 1.45;        // a 16-bit accumulate against a 32-bit one
+constexpr double kFabricMultNs = 6.27 - kStageNs;  // a 4 x 4 product in LUTs, the first stage alone
 
 struct Timing {
   double floor_mhz;  // the clock the core's floor path closes at
@@ -102,18 +123,24 @@ std::vector<GemmStage> gemm_stages(int64_t pipeline_depth, int64_t block_in) {
   return stages;
 }
 
-double gemm_stage_ns(const GemmStage& s) {
-  return kStageNs + (s.first ? kMultNs : 0.0) + kLevelNs * s.levels + (s.last ? kAccNs : 0.0);
+double gemm_stage_ns(const GemmStage& s, const StageWidths& w) {
+  const double mult = w.fabric_mult ? kFabricMultNs : kMultNs;
+  const double acc = w.acc_bits <= 16 ? kAccNs - kNarrowAccSavingNs : kAccNs;
+  return kStageNs + (s.first ? mult : 0.0) + kLevelNs * s.levels + (s.last ? acc : 0.0);
 }
 
 Fmax estimate_fmax(const Config& c, Family f) {
   const Timing t = timing(f);
   const std::vector<GemmStage> stages = gemm_stages(c.gemm.pipeline_depth, c.gemm.block_in);
+  const bool xilinx = f == Family::xc7 || f == Family::xcup;
+  const StageWidths w{xilinx && mac_cost(f, c.dtype.inp_bits, c.dtype.wgt_bits, false).dsp == 0, c.dtype.acc_bits};
   double gemm = 0;
-  for (const auto& s : stages) gemm = std::max(gemm, gemm_stage_ns(s));
+  for (const auto& s : stages) gemm = std::max(gemm, gemm_stage_ns(s, w));
   // The ALU's 32-bit multiply (three cascaded DSPs) is the floor where
-  // isa.alu_mul builds it; without it the DMA engines' address multiplies.
-  const double rest = c.isa.alu_mul ? kRestNs : kRestNoMulNs;
+  // isa.alu_mul builds it; without it, or at 16-bit accumulators (a
+  // one-DSP multiply), the DMA engines' address multiplies.
+  const bool mul_floor = c.isa.alu_mul && c.dtype.acc_bits > 16;
+  const double rest = mul_floor ? kRestNs : kRestNoMulNs;
   const double period = std::max(rest, gemm);
 
   Fmax r;
@@ -129,7 +156,10 @@ Fmax estimate_fmax(const Config& c, Family f) {
       "{}; scaled by the synthesized depth: GEMM path {:.1f} ns over {} stage(s), floor {:.1f} ns ({}; xc7 -1 "
       "delay table), +-{:.0f} %",
       t.basis, r.gemm_path_ns, r.stages, r.rest_path_ns,
-      c.isa.alu_mul ? "the ALU's 32-bit MUL" : "the load engines' address multiplies, no ALU MUL", t.band * 100);
+      mul_floor       ? "the ALU's 32-bit MUL"
+      : c.isa.alu_mul ? "the load engines' address multiplies; the ALU's MUL is 16-bit"
+                      : "the load engines' address multiplies, no ALU MUL",
+      t.band * 100);
   return r;
 }
 
