@@ -153,11 +153,11 @@ Estimate estimate(const Config& c, const EstimateOptions& o) {
   // Buffers, as the RTL builds them.
   {
     const int64_t uop_banks = beat > 4 ? beat / 4 : 1;
-    // alu.concurrent (sim/rtl/src/vta_concurrent.sv): the GEMM pipe's copy
-    // has a second read port for the issue stage's uop scan, and the ALU
-    // pipe reads its own copy.
+    // alu.concurrent (sim/rtl/src/vta_concurrent.sv): the issue stage's uop
+    // scan reads the GEMM pipe's copy through its DMA write port (one
+    // true dual-port column, vta_ram P1W), and the ALU pipe reads its own copy.
     b.buffer("buf_uop",
-             {32, d.uop_depth / uop_banks, static_cast<int>(uop_banks), c.alu.concurrent ? 2 : 1, c.buffers.uop});
+             {32, d.uop_depth / uop_banks, static_cast<int>(uop_banks), 1, c.buffers.uop, false, c.alu.concurrent});
     if (c.alu.concurrent)
       b.buffer("buf_uop_alu", {32, d.uop_depth / uop_banks, static_cast<int>(uop_banks), 1, c.buffers.uop});
     b.buffer("buf_inp", {d.inp_elem_bytes * 8, d.inp_depth, 1, 1, c.buffers.inp});

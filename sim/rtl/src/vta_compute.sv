@@ -14,7 +14,7 @@
 // sequencer (pipe V), each with its UOP copy; ACC and OUT as ACC_BANKS banks
 // (bank k: indices [k*H, (k+1)*H)), each bank's ports taken by the pipe whose
 // step addresses it (never both: C2); at the issue stage the scan (C1) of the
-// head instruction's uops, one a cycle on the G copy's second read port,
+// head instruction's uops, one a cycle through the G copy's write port,
 // into its bank set, and the check (C2) of its own pipe and of the other
 // pipe's bank set. `ready` says the head may issue (rule 4's token check is
 // the core's); each pipe's completion is on `pipe_done`, and the core makes

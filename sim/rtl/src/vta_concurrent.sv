@@ -5,8 +5,10 @@
 //
 // C1 (scan): the head GEMM / ALU's uops are read one a cycle, from its first
 // cycle at the head with no DMA instruction in flight (so after the previous
-// issue, or the previous LOAD's completion), on the G copy's second read
-// port; each uop's data arrives a cycle later and widens the hull of its
+// issue, or the previous LOAD's completion), through the G copy's write
+// port (vta_ram P1W: no LOAD UOP writes while a scan reads, so the copy
+// stays one block RAM column in true dual-port mode, not two); each uop's
+// data arrives a cycle later and widens the hull of its
 // destination (and, for a vector ALU, source) range by bank index. The scan
 // of n uops ends in the cycle its last uop arrives, c + n, when the head may
 // issue with the bank set complete (U = 0: no uops, no banks, at once).
@@ -80,11 +82,11 @@ module vta_concurrent #(
   localparam int AW = vta_pkg::ACC_WIDTH;  // bits per accumulator lane
   localparam int OW = vta_pkg::OUT_WIDTH;  // bits per output lane
 
-  // ---- the two UOP copies (G's second read port is the scan's) ----
+  // ---- the two UOP copies (the scan reads G's through its write port) ----
   logic g_uop_re, v_uop_re, sc_re;
   logic [UA-1:0] g_uop_raddr, v_uop_raddr, sc_raddr;
   logic [31:0] g_uop_q, v_uop_q, sc_q;
-  vta_lane_ram #(.W(32), .DEPTH(vta_pkg::UOP_BUFF_DEPTH), .K(KU), .NR(2)) u_uop_g (
+  vta_lane_ram #(.W(32), .DEPTH(vta_pkg::UOP_BUFF_DEPTH), .K(KU), .NR(2), .P1W(1'b1)) u_uop_g (
       .clk, .wr_en(uop_wen), .wr_addr(uop_waddr), .wr_data(uop_wdata), .re(g_uop_re), .raddr(g_uop_raddr),
       .rdata(g_uop_q), .re1(sc_re), .raddr1(sc_raddr), .rdata1(sc_q), .dbg_re(dbg_re_uop),
       .dbg_addr(UA'(dbg_addr)), .dbg_data(dbg_uop));

@@ -1,12 +1,14 @@
 // A buffer written K consecutive elements a cycle (a DMA beat carrying K
 // elements, K a power of two) and read one element a cycle on each of NR
 // read ports (1 or 2): K banks, element e in bank e % K at row e / K. With
-// K = 1 it is one vta_ram.
+// K = 1 it is one vta_ram. P1W: read port 1 goes through each bank's write
+// port (vta_ram's P1W; never in a cycle that writes).
 module vta_lane_ram #(
     parameter int W = 32,
     parameter int DEPTH = 8192,
     parameter int K = 2,
-    parameter int NR = 1
+    parameter int NR = 1,
+    parameter bit P1W = 1'b0
 ) (
     input  logic                     clk,
     input  logic [K-1:0]             wr_en,    // lane j writes element wr_addr + j
@@ -28,7 +30,7 @@ module vta_lane_ram #(
 
   generate
     if (K == 1) begin : g_one
-      vta_ram #(.W(W), .DEPTH(DEPTH), .G(W), .NR(NR)) u_ram (
+      vta_ram #(.W(W), .DEPTH(DEPTH), .G(W), .NR(NR), .P1W(P1W)) u_ram (
           .clk, .we(wr_en[0]), .waddr(wr_addr), .wdata(wr_data), .wmask(1'b1),
           .re0(re), .raddr0(raddr), .rdata0(rdata), .re1, .raddr1, .rdata1,
           .dbg_re, .dbg_addr, .dbg_data);
@@ -59,7 +61,7 @@ module vta_lane_ram #(
         wire [RW-1:0] rrow1 = raddr1[AW-1:LK];
         wire [RW-1:0] drow = dbg_addr[AW-1:LK];
         wire unused_low = ^elem[LK-1:0];
-        vta_ram #(.W(W), .DEPTH(DEPTH / K), .G(W), .NR(NR)) u_ram (
+        vta_ram #(.W(W), .DEPTH(DEPTH / K), .G(W), .NR(NR), .P1W(P1W)) u_ram (
             .clk, .we(wr_en[lane]), .waddr(elem[AW-1:LK]), .wdata(wr_data[lane*W+:W]), .wmask(1'b1),
             .re0(re), .raddr0(rrow), .rdata0(bank_q[b]), .re1, .raddr1(rrow1), .rdata1(bank_q1[b]),
             .dbg_re, .dbg_addr(drow), .dbg_data(bank_dbg[b]));

@@ -2,12 +2,16 @@
 // G-bit granules, one or two registered read ports (read-first: a read in the
 // same cycle as a write to the same address returns the old data; the
 // consumers forward the write themselves), and a debug read port that exists
-// only in simulation.
+// only in simulation. P1W: read port 1 reads through the write port's
+// address (its user never reads in a cycle that writes), so that the RAM
+// keeps two address ports and maps to one block RAM column in true dual-port
+// mode instead of two copies; simulation stops on a read that meets a write.
 module vta_ram #(
     parameter int W = 8,       // element bits
     parameter int DEPTH = 16,  // elements
     parameter int G = 8,       // write-mask granule bits (W % G == 0)
-    parameter int NR = 1       // read ports: 1 or 2
+    parameter int NR = 1,      // read ports: 1 or 2
+    parameter bit P1W = 1'b0   // port 1 shares the write port's address (NR = 2)
 ) (
     input  logic                     clk,
     input  logic                     we,
@@ -25,17 +29,25 @@ module vta_ram #(
     output logic [W-1:0]             dbg_data
 );
   logic [W-1:0] mem[DEPTH];
+  // The write port's address: with P1W it also carries port 1's reads.
+  wire [$clog2(DEPTH)-1:0] wa = P1W && NR > 1 && !we ? raddr1 : waddr;
 
   always_ff @(posedge clk) begin
     if (we)
       for (int g = 0; g < W / G; g++)
-        if (wmask[g]) mem[waddr][g*G+:G] <= wdata[g*G+:G];
+        if (wmask[g]) mem[wa][g*G+:G] <= wdata[g*G+:G];
   end
 
   always_ff @(posedge clk) if (re0) rdata0 <= mem[raddr0];
 
   generate
-    if (NR > 1) begin : g_port1
+    if (NR > 1 && P1W) begin : g_port1w
+      always_ff @(posedge clk) if (re1 && !we) rdata1 <= mem[wa];
+`ifndef SYNTHESIS
+      always_ff @(posedge clk)
+        if (re1 && we) $fatal(1, "vta_ram: a read on port 1 meets a write (P1W shares their address)");
+`endif
+    end else if (NR > 1) begin : g_port1
       always_ff @(posedge clk) if (re1) rdata1 <= mem[raddr1];
     end else begin : g_no_port1
       assign rdata1 = '0;
