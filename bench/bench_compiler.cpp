@@ -6,7 +6,9 @@
 // arrays included, timing-only; and the other zoo networks (ResNet-50,
 // MobileNet-v1, VGG-16) on the three presets (Zoo benchmarks), with the
 // report's roofline bound (the sum over the layers of max(MACs / array,
-// DRAM bytes / bus)) beside the cycles.
+// DRAM bytes / bus)) beside the cycles; and the utilisation bound of each run
+// (Report::util_bound: per layer max(roofline, GEMM + ALU), or with
+// alu.concurrent max(roofline, GEMM, ALU)).
 #include <benchmark/benchmark.h>
 
 #include <map>
@@ -77,6 +79,7 @@ void BM_UtilResNet18(benchmark::State& state, const char* preset, const char* kn
   const Report r = timing_only_runs(state, compile(resnet18(), cfg), cfg, zoo_input(resnet18(), 1));
   state.counters["cycles"] = static_cast<double>(r.total.cycles);
   state.counters["gemm_util_%"] = r.total.util;
+  state.counters["bound_%"] = r.util_bound;
 }
 
 // A zoo network at batch 1 on a preset, timing-only: cycles, GEMM-core
@@ -92,6 +95,7 @@ void BM_Zoo(benchmark::State& state, const char* network, const char* preset, bo
   state.counters["cycles"] = static_cast<double>(r.total.cycles);
   state.counters["gemm_util_%"] = r.total.util;
   state.counters["roofline"] = static_cast<double>(r.total.roofline);
+  state.counters["bound_%"] = r.util_bound;
   state.counters["host_ms"] = r.total.host_ms;
 }
 

@@ -88,11 +88,18 @@ void emit_conv(Emitter& e, const Node& n, const ConvGeom& g, const Tile& t, cons
     for (int64_t r = 0; r < g.rows; ++r)
       for (int64_t ap = 0; ap < 2; ++ap)
         for (int64_t o = 0; o < TO; ++o) put(skipb(ap) + o / ro * area + o % ro, rowb(ap, r) + o, 0);
-  if (g.skip_gemm)  // the operand's INP tile at the start of its step's half, the identity after it
+  // alu.concurrent: a tile's epilogue and stores after the next tile's first
+  // GEMM step (defers_epilogue()); every token queue keeps its order of pops
+  // and pushes, and the two touch different ACC halves. A fused Add's
+  // operand rides with the next tile's first step (operand_at()).
+  const bool defer = defers_epilogue(g, t, c, add != nullptr), ride = defer && add != nullptr;
+  const OperandAt op_at = ride ? operand_at(g, t) : OperandAt{};
+  if (g.skip_gemm)  // the operand's INP tile at the start of its step's half (or after a step's), the identity after it
     for (int64_t sp = 0; sp < 2; ++sp)
       for (int64_t ap = 0; ap < 2; ++ap)
         for (int64_t o = 0; o < TO; ++o)
-          put(accb(ap) + o / ro * area + o % ro, inpb(sp) + o / ro * t.th * t.tw * ri + o % ro, wgtb(sp));
+          put(accb(ap) + o / ro * area + o % ro, inpb(sp) + op_at.inp + o / ro * t.th * t.tw * ri + o % ro,
+              wgtb(sp) + op_at.wgt);
   if (g.bias_gemm)
     for (int64_t sp = 0; sp < 2; ++sp)
       for (int64_t ap = 0; ap < 2; ++ap)
@@ -191,11 +198,18 @@ void emit_conv(Emitter& e, const Node& n, const ConvGeom& g, const Tile& t, cons
   e.emit(
       mem(Opcode::LOAD, MemId::UOP, 0, a.uop, 1, static_cast<int64_t>(uops.size()), static_cast<int64_t>(uops.size())));
 
-  // alu.concurrent: a tile's epilogue and stores after the next tile's first
-  // GEMM step (defers_epilogue()); every token queue keeps its order of pops
-  // and pushes, and the two touch different ACC halves.
-  const bool defer = defers_epilogue(g, t, c, add != nullptr);
   std::vector<Insn> pending;  // the previous tile's epilogue, deferred
+  // A deferred fused Add (ride): the previous tile's operand loads (in the
+  // form of a step of their own), and its epilogue after its operand GEMM
+  // (at sg in `pending`): the Add's requantization and stores, emitted after
+  // the next tile's second GEMM step.
+  std::vector<Insn> rider, pending_b;
+  // The rider as part of a step: no token of its own; its GEMM pushes the step's.
+  auto ride_along = [&]() {
+    if (rider.front()[Member::pop_next]) rider.front()[Member::pop_next] = 0, ++e.c2l;
+    rider.back()[Member::push_next] = 0;
+    pending.back()[Member::pop_prev] = 0;
+  };
   int64_t q = 0, tile = 0;
   for_each_tile(g, t, [&](int64_t nb, int64_t oh0, int64_t ow0, int64_t ob0) {
     const int64_t th = std::min(t.th, g.ho - oh0), toc = std::min(t.toc, g.cob - ob0);
@@ -239,6 +253,11 @@ void emit_conv(Emitter& e, const Node& n, const ConvGeom& g, const Tile& t, cons
         e.emit(mem(Opcode::LOAD, MemId::WGT, wgtb(sp) + bias_wgt_at, a.bias + ob0 * ro, 1, toc * ro, toc * ro));
       }
       w[Member::push_next] = 1;
+      if (j == 0 && !rider.empty()) {
+        ride_along();
+        for (const Insn& i : rider) e.emit(i);
+        rider.clear();
+      }
       e.emit(w);
       // compute
       // Immediates only with a bias by GEMM: the reset bank's uops (dst alone).
@@ -304,33 +323,40 @@ void emit_conv(Emitter& e, const Node& n, const ConvGeom& g, const Tile& t, cons
       Insn gm = loop(Opcode::GEMM, gemm.at[wc][cc] + (sp * 2 + ap) * gemm.size[wc][cc], toc * ro * TI * kk, th, tw,
                      tw * ro, ro, g.s * iwc * ri, g.s * ri);
       gm[Member::pop_prev] = popped ? 0 : 1;
-      gm[Member::push_prev] = 1;
-      ++e.c2l;
+      const bool rides = j == 0 && !pending_b.empty();  // the operand GEMM in `pending` pushes instead
+      gm[Member::push_prev] = rides ? 0 : 1;
+      e.c2l += rides ? 0 : 1;
       e.emit(gm);
       if (j == 0) {
         for (const Insn& i : pending) e.emit(i);
         pending.clear();
       }
+      if (j == 1) {
+        for (const Insn& i : pending_b) e.emit(i);
+        pending_b.clear();
+      }
       // A residual operand by GEMM: step q + 1 loads its toc blocks of th x tw positions and the identity.
       const int64_t sq = (q + 1) % 2;
       const bool operand_step = j == steps - 1 && add && g.skip_gemm;
+      const size_t operand_from = e.insns.size();
       if (operand_step) {
         const int64_t blk = t.th * t.tw * ri;  // an operand block's INP elements in SRAM
         const int64_t loads = whole ? 1 : toc;
         for (int64_t o = 0; o < loads; ++o) {
           Insn l = whole
-                       ? mem(Opcode::LOAD, MemId::INP, inpb(sq), a.in2 + ((nb * g.cob + ob0) * g.ho + oh0) * g.wo * ri,
-                             toc, th * tw * ri, g.ho * g.wo * ri)
-                       : mem(Opcode::LOAD, MemId::INP, inpb(sq) + o * blk,
+                       ? mem(Opcode::LOAD, MemId::INP, inpb(sq) + op_at.inp,
+                             a.in2 + ((nb * g.cob + ob0) * g.ho + oh0) * g.wo * ri, toc, th * tw * ri, g.ho * g.wo * ri)
+                       : mem(Opcode::LOAD, MemId::INP, inpb(sq) + op_at.inp + o * blk,
                              a.in2 + (((nb * g.cob + ob0 + o) * g.ho + oh0) * g.wo + ow0) * ri, th, tw * ri, g.wo * ri);
           if (o == 0 && q + 1 >= 2) l[Member::pop_next] = 1, --e.c2l;
           e.emit(l);
         }
-        Insn w1 = mem(Opcode::LOAD, MemId::WGT, wgtb(sq), a.identity, 1, 1, 1);
+        Insn w1 = mem(Opcode::LOAD, MemId::WGT, wgtb(sq) + op_at.wgt, a.identity, 1, 1, 1);
         w1[Member::push_next] = 1;
         e.emit(w1);
       }
       const size_t epilogue_at = e.insns.size();
+      size_t sg_end = 0;  // after the operand GEMM
       if (j == steps - 1) {
         if (!g.bias_gemm) e.emit(alu(AluOp::ADD, false, 0, epi));  // + bias row of each channel block
         if (!g.pool_first) emit_requant(e, epi, n, add == nullptr && pool == nullptr, &banks);
@@ -343,6 +369,7 @@ void emit_conv(Emitter& e, const Node& n, const ConvGeom& g, const Tile& t, cons
             sg[Member::push_prev] = 1;
             ++e.c2l;
             e.emit(sg);
+            sg_end = e.insns.size();
           } else if (whole)
             e.emit(mem(Opcode::LOAD, MemId::ACC_8BIT, skipb(ap), a.in2 + ((nb * g.cob + ob0) * g.ho + oh0) * g.wo * ro,
                        toc, th * tw * ro, g.ho * g.wo * ro));
@@ -358,7 +385,7 @@ void emit_conv(Emitter& e, const Node& n, const ConvGeom& g, const Tile& t, cons
           }
           emit_requant(e, epi, *add);
         }
-        if (operand_step) ++q;  // the operand's step
+        if (operand_step && !ride) ++q;  // the operand's step (riding: the next tile's first step)
         if (pool) {
           const int64_t R = pool_rows(g, th);
           auto pl = [&](int64_t bank, int64_t io, int64_t ii, int64_t dfo, int64_t dfi, int64_t sfo, int64_t sfi) {
@@ -424,13 +451,23 @@ void emit_conv(Emitter& e, const Node& n, const ConvGeom& g, const Tile& t, cons
         }
       }
       if (defer && j == steps - 1) {
-        pending.assign(e.insns.begin() + static_cast<std::ptrdiff_t>(epilogue_at), e.insns.end());
-        e.insns.resize(epilogue_at);
+        const auto at = [&](size_t i) { return e.insns.begin() + static_cast<std::ptrdiff_t>(i); };
+        if (ride) {
+          rider.assign(at(operand_from), at(epilogue_at));
+          pending.assign(at(epilogue_at), at(sg_end));
+          pending_b.assign(at(sg_end), e.insns.end());
+          e.insns.resize(operand_from);
+        } else {
+          pending.assign(at(epilogue_at), e.insns.end());
+          e.insns.resize(epilogue_at);
+        }
       }
     }
     ++tile;
   });
-  for (const Insn& i : pending) e.emit(i);
+  // The last tile's: a fused Add's operand in a step of its own.
+  for (const auto* v : {&rider, &pending, &pending_b})
+    for (const Insn& i : *v) e.emit(i);
 }
 
 }  // namespace vta::compiler::codegen

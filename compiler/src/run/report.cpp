@@ -58,12 +58,13 @@ Report make_report(const CompiledNetwork& net, const NetworkResult& res, const C
   r.network = net.graph.name;
   r.config_name = c.name;
   r.config_hash = c.hash();
+  r.concurrent_alu = c.alu.concurrent;
   r.backend = backend;
   r.compile_seconds = net.compile_seconds;
   r.run_seconds = res.wall_seconds;
   const double mac_per_cycle = static_cast<double>(c.gemm.batch * c.gemm.block_in * c.gemm.block_out);
   const double bus = static_cast<double>(c.memory.bus_bits) / 8.0;
-  uint64_t vta_macs = 0, vta_cycles = 0;
+  uint64_t vta_macs = 0, vta_cycles = 0, vta_bound = 0;
   for (const auto& l : res.layers) {
     const Node& n = net.graph.at(l.node);
     ReportRow row;
@@ -106,7 +107,10 @@ Report make_report(const CompiledNetwork& net, const NetworkResult& res, const C
       row.util =
           row.cycles ? 100.0 * static_cast<double>(row.macs) / (static_cast<double>(row.cycles) * mac_per_cycle) : 0;
       row.gops = row.time_us > 0 ? 2.0 * static_cast<double>(row.macs) / (row.time_us * 1e3) : 0;
-      if (n.device == Device::Vta) vta_macs += static_cast<uint64_t>(row.macs), vta_cycles += row.cycles;
+      if (n.device == Device::Vta) {
+        vta_macs += static_cast<uint64_t>(row.macs), vta_cycles += row.cycles;
+        vta_bound += std::max(row.roofline, c.alu.concurrent ? std::max(row.gemm, row.alu) : row.gemm + row.alu);
+      }
       if (row.est_cycles >= 0 && row.cycles > 0)
         row.est_err_pct = 100.0 * (row.est_cycles - static_cast<double>(row.cycles)) / static_cast<double>(row.cycles);
     }
@@ -132,6 +136,8 @@ Report make_report(const CompiledNetwork& net, const NetworkResult& res, const C
   t.time_us = static_cast<double>(t.cycles) / c.clock.mhz;
   t.util = vta_cycles ? 100.0 * static_cast<double>(vta_macs) / (static_cast<double>(vta_cycles) * mac_per_cycle) : 0;
   t.gops = t.time_us > 0 ? 2.0 * static_cast<double>(t.macs) / (t.time_us * 1e3) : 0;
+  r.util_bound =
+      vta_bound ? 100.0 * static_cast<double>(vta_macs) / (static_cast<double>(vta_bound) * mac_per_cycle) : 0;
   return r;
 }
 
@@ -172,8 +178,12 @@ std::string report_table(const Report& r) {
   };
   for (const auto& w : r.rows) line(w);
   line(r.total);
-  out += fmt::format("compile {:.2f} s, run {:.2f} s (wall); GEMM-core utilisation over the VTA layers {:.1f} %\n",
+  out += fmt::format("compile {:.2f} s, run {:.2f} s (wall); GEMM-core utilisation over the VTA layers {:.1f} %",
                      r.compile_seconds, r.run_seconds, r.total.util);
+  if (r.util_bound > 0)
+    out += fmt::format(" (bound {:.1f} %: per layer max(roofline, {}))", r.util_bound,
+                       r.concurrent_alu ? "GEMM, ALU" : "GEMM + ALU");
+  out += "\n";
   double copy_ms = 0;
   int copies = 0;
   for (const auto& w : r.rows)

@@ -239,12 +239,17 @@ double tile_timeline(const Parts& p, const Tile& t) {
   // (in-order issue); the store waits for that GEMM too (C4, in-order
   // pushes); a tile's head (its ACC loads drain both pipes, C3) waits for
   // the ALU pipe.
-  const bool defer = defers_epilogue(g, t, p.c, p.residual_ops >= 0);
+  // A fused Add's operand by GEMM (ride, operand_rides()): its loads join
+  // the next tile's first step; the conv's ALU ops (part A) and the operand
+  // GEMM follow that step's GEMM, the rest of the epilogue (part B) and the
+  // store its second; the first step's half is free once the operand GEMM ends.
+  const bool defer = defers_epilogue(g, t, p.c, p.residual_ops >= 0), ride = defer && p.skip();
   struct Pending {
     bool any = false;
     double ready = 0, alu = 0, last_op = 0, store = 0;
     int64_t insns = 0, stores = 0, th = 0, tw = 0;
     int64_t parity = 0;
+    double part_a = 0, operand_load = 0, operand_gemm = 0;  // ride
   } pend;
   double alu_end = 0;
   // Runs the pending epilogue from `from`; its store waits for `gemm_done`. Returns when its last op issues.
@@ -288,7 +293,7 @@ double tile_timeline(const Parts& p, const Tile& t) {
     for (int64_t j = 0; j < std::min<int64_t>(2, steps); ++j) {
       const int64_t tic = g.dw ? 1 : std::min(t.tic, g.cib - j * t.tic);
       load_free = std::max(load_free, gemm_end[(q + j) % 2]) + p.load(th, tw, toc, tic, oh0, ow0) +
-                  (j == 0 ? p.bias_load(toc) : 0.0);
+                  (j == 0 ? p.bias_load(toc) + (pend.any && ride ? pend.operand_load : 0.0) : 0.0);
       load_end[j] = load_free;
     }
     const double head_at = std::max({compute_free, store_end[tile % 2], alu_end});
@@ -315,7 +320,12 @@ double tile_timeline(const Parts& p, const Tile& t) {
       const double gemm_at = std::max(compute_free, j < 2 ? load_end[j] : load_free);
       compute_free = gemm_at + p.gemm(th, tw, toc, tic) + (j == 0 ? p.bias_gemm(th, tw, toc) : 0.0);
       gemm_end[q % 2] = compute_free;
-      if (j == 0 && pend.any) {
+      if (j == 0 && pend.any && ride) {  // part A, then the operand GEMM on the GEMM pipe
+        const double a_end = std::max(pend.ready, gemm_at + 1.0) + pend.part_a;
+        compute_free = std::max(compute_free, a_end) + pend.operand_gemm;
+        gemm_end[q % 2] = compute_free;
+        pend.ready = compute_free;
+      } else if ((j == 0 && pend.any) || (j == 1 && ride && pend.any)) {
         const double last_issue = run_pending(gemm_at + 1.0, compute_free);
         if (j + 1 < steps) compute_free = std::max(compute_free, last_issue + 1.0);
       }
@@ -323,6 +333,11 @@ double tile_timeline(const Parts& p, const Tile& t) {
     const bool whole = whole_rows(g, t, th, tw);
     if (defer) {
       const double ar = p.area(th, tw, toc);
+      // ride: the conv's own epilogue ALU ops before the operand GEMM (as the serial path's conv_alu)
+      const double part_a = ride ? ar * p.groups * static_cast<double>(p.epilogue_ops() - (g.bias_gemm ? 0 : 1)) *
+                                           static_cast<double>(p.c.alu.ii_imm) +
+                                       (g.bias_gemm ? 0.0 : ar * p.groups * static_cast<double>(p.c.alu.ii_vector))
+                                 : 0.0;
       pend = {true,
               compute_free,
               p.tail(th, tw, toc, whole),
@@ -334,7 +349,11 @@ double tile_timeline(const Parts& p, const Tile& t) {
               whole ? 1 : toc,
               th,
               tw,
-              tile % 2};
+              tile % 2,
+              part_a,
+              ride ? p.operand_load(th, tw, toc, whole) : 0.0,
+              ride ? p.operand_gemm(th, tw, toc) : 0.0};
+      pend.alu -= part_a;
       ++tile;
       return;
     }
@@ -367,6 +386,11 @@ double tile_timeline(const Parts& p, const Tile& t) {
       load_free = std::max(load_free, store_start + static_cast<double>(store_over) * p.store_one(th, tw));
     ++tile;
   });
+  if (pend.any && ride) {  // the last tile's operand: a step of its own
+    load_free = std::max(load_free, gemm_end[q % 2]) + pend.operand_load;
+    pend.ready = std::max({compute_free, pend.ready + pend.part_a, load_free}) + pend.operand_gemm;
+    compute_free = pend.ready;
+  }
   if (pend.any) run_pending(0.0, compute_free);
   return std::max(store_end[0], store_end[1]);
 }

@@ -65,6 +65,14 @@ struct Report {
   std::string energy_basis;  // the technology table behind energy_uj, when filled
   std::vector<ReportRow> rows;
   ReportRow total;  // sums; util is over the VTA layers
+  // The GEMM utilisation no schedule of these tiles beats, over the timed VTA
+  // layers: their MACs over the sum of each layer's bound, max(roofline, GEMM
+  // + ALU cycles) on the serial compute module, max(roofline, GEMM, ALU) with
+  // alu.concurrent (the two pipes overlap; docs/scheduling.md, "Concurrent
+  // ALU"). The GEMM and ALU cycles are the run's own (its tiles' resets,
+  // bias and operand GEMMs, epilogues), percent.
+  double util_bound = 0;
+  bool concurrent_alu = false;  // the design's alu.concurrent: which bound util_bound is
   // Per inference: device runs (VTA layers between two host nodes, queued as
   // one run) and host-device synchronisations (NetworkResult::syncs).
   uint64_t device_runs = 0, syncs = 0;

@@ -150,16 +150,37 @@ inline bool whole_rows(const ConvGeom& g, const Tile& t, int64_t th, int64_t tw)
   if (g.pk) return pool_rows(g, th) == pool_rmax(g, t) && g.pho * g.pwo * g.ro < (int64_t{1} << 16);
   return tw == g.wo && th == t.th && g.ho * g.wo * g.ro < (int64_t{1} << 16);
 }
+/// A fused Add's operand by GEMM, deferred (defers_epilogue()): tile k's
+/// operand and its identity are loaded with tile k+1's first step, after that
+/// step's inputs (and bias lanes) in the same INP and WGT halves, so that the
+/// load tokens keep their order: that step's GEMM pops the token, and the
+/// operand's GEMM (after the next tile's first GEMM, with the conv's
+/// requantization before it) pushes the half's token instead of it. The
+/// last tile's operand takes a step of its own at the same place in its half.
+/// Whether both fit beside the step: the first INP and WGT elements they take.
+struct OperandAt {
+  int64_t inp = 0, wgt = 0;
+};
+inline OperandAt operand_at(const ConvGeom& g, const Tile& t) {
+  const int64_t ih = (t.th - 1) * g.s + g.k, iw = (t.tw - 1) * g.s + g.k, bias = g.bias_gemm ? 1 : 0;
+  return {(g.dw ? t.toc : t.tic) * g.ri * ih * iw + bias, t.toc * g.ro * (t.tic * g.ri * g.k * g.k + bias)};
+}
+inline bool operand_rides(const ConvGeom& g, const Tile& t, const Config& c) {
+  const OperandAt at = operand_at(g, t);
+  return g.skip_gemm && at.inp + t.toc * g.ri * t.th * t.tw <= c.derived.inp_depth / 2 &&
+         at.wgt + 1 <= c.derived.wgt_depth / 2;
+}
 /// With alu.concurrent (docs/timing.md, "Concurrent ALU"): whether
 /// emit_conv() emits each tile's epilogue and stores after the next tile's
 /// first GEMM step, so that the ALU pipe runs them beside it (tiles alternate
 /// ACC halves, the two banks). Only for tiles of several steps (with one, the
 /// store would wait for the next tile's whole GEMM, rule C4, and the tile
 /// after it for that store), without a fused pool (its epilogue reads the
-/// other half), a fused Add (an operand by GEMM pops a load token; an
-/// ACC_8BIT load drains both pipes) or a depthwise conv (one step).
+/// other half) or a depthwise conv (one step). A fused Add only with its
+/// operand by GEMM (an ACC_8BIT load drains both pipes) and where the operand
+/// rides with the next tile's first step (operand_rides()).
 inline bool defers_epilogue(const ConvGeom& g, const Tile& t, const Config& c, bool fused_add) {
-  return c.alu.concurrent && !fused_add && g.pk == 0 && !g.dw && g.cib > t.tic;
+  return c.alu.concurrent && g.pk == 0 && !g.dw && g.cib > t.tic && (!fused_add || operand_rides(g, t, c));
 }
 /// Calls f(nb, oh0, ow0, ob0) for every output tile of `t` in emit_conv()'s
 /// order: rows, columns, then channel blocks; with a fused pool, channel
