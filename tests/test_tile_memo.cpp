@@ -141,8 +141,8 @@ TEST(TileMemo, AKnobTheKeyLeavesOutChangesNoTile) {
           }
       }
   }
-  EXPECT_GT(tried, 100);     // most knobs have legal other values
-  EXPECT_GT(left_out, 10);   // the host's and OpenCL's knobs, the clock at a fixed port
+  EXPECT_GT(tried, 100);    // most knobs have legal other values
+  EXPECT_GT(left_out, 10);  // the host's and OpenCL's knobs, the clock at a fixed port
 }
 
 // The memo's tile equals a fresh search's, also where it was stored by

@@ -16,8 +16,7 @@ void put(std::string& k, const std::string& v) {
 }  // namespace
 
 void append_knobs(std::string& key, const Config& c, bool (*take)(std::string_view section)) {
-#define VTA_SECTION(sec, doc) \
-  if (take(#sec)) {
+#define VTA_SECTION(sec, doc) if (take(#sec)) {
 #define VTA_KNOB(sec, name, ...) put(key, c.sec.name);
 #define VTA_KNOB_LATE VTA_KNOB
 #define VTA_END(sec) }
