@@ -16,7 +16,8 @@ using vta::sweeps::WorkerPool;
 
 TEST(SweepWorkers, ConsecutiveRequestsGoToOneWorkerInRuns) {
   // 2 workers, 64 requests: runs of 64 / (2 x 8) = 4.
-  WorkerPool pool(2, [](const std::string&) { return std::to_string(::getpid()); }, 60);
+  WorkerPool pool(
+      2, [](const std::string&) { return std::to_string(::getpid()); }, 60);
   std::vector<std::string> requests;
   for (int i = 0; i < 64; ++i) requests.push_back(std::to_string(i));
   std::vector<std::string> by(requests.size());
@@ -34,10 +35,13 @@ TEST(SweepWorkers, ConsecutiveRequestsGoToOneWorkerInRuns) {
 
 TEST(SweepWorkers, AFailedRequestLeavesTheRestOfItsRunToTheNewWorker) {
   // Request 1 kills its worker; the replacement answers 2 and 3 (same run).
-  WorkerPool pool(1, [](const std::string& r) {
-    if (r == "1") ::_exit(3);
-    return r;
-  }, 60);
+  WorkerPool pool(
+      1,
+      [](const std::string& r) {
+        if (r == "1") ::_exit(3);
+        return r;
+      },
+      60);
   std::map<size_t, std::pair<bool, std::string>> got;
   pool.run({"0", "1", "2", "3"}, [&](size_t i, bool ok, const std::string& text) { got[i] = {ok, text}; });
   ASSERT_EQ(got.size(), 4u);
