@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <sstream>
 
 #include "vta/isa/control_chars.h"
@@ -495,8 +496,28 @@ Override parse_override(std::string_view text, std::string_view what) {
   return {std::string(text.substr(0, eq)), std::string(text.substr(eq + 1))};
 }
 
-Config load_config_text(const std::string& yaml, const std::string& source, const std::vector<Override>& overrides) {
+namespace {
+
+// A config file as its YAML sets it, before overrides: the knobs, the line
+// of each key (for later messages), the line of `name:` (0 when it came
+// from the file name).
+struct ParsedYaml {
   Config c;
+  std::vector<std::pair<std::string, int>> lines;
+  int name_line = 0;
+};
+
+ParsedYaml parse_config_yaml(const std::string& yaml, const std::string& source) {
+  ParsedYaml p;
+  Config& c = p.c;
+  auto& lines = p.lines;
+  int& name_line = p.name_line;
+  auto line_of = [&](std::string_view key) {
+    int line = 0;
+    for (auto& [k, l] : lines)
+      if (k == key) line = l;
+    return line;
+  };
   c.source = source;
   c.name = std::filesystem::path(source).stem().string();
   YAML::Node root;
@@ -509,19 +530,10 @@ Config load_config_text(const std::string& yaml, const std::string& source, cons
   } catch (const YAML::Exception& e) {
     // yaml-cpp marks an error at the end of the input one line past the
     // last; name a line the file has.
-    const auto lines =
+    const auto count =
         static_cast<int>(std::count(yaml.begin(), yaml.end(), '\n')) + (yaml.empty() || yaml.back() != '\n' ? 1 : 0);
-    fail("{}:{}: YAML syntax error: {}", source, std::clamp(e.mark.line + 1, 1, std::max(lines, 1)), e.msg);
+    fail("{}:{}: YAML syntax error: {}", source, std::clamp(e.mark.line + 1, 1, std::max(count, 1)), e.msg);
   }
-  std::vector<std::pair<std::string, int>> lines;  // key -> line, for later messages
-  int name_line = 0;                               // the line of `name:`, 0 when it came from the file name
-  // The line of `key` in the file, -1 when it was last set by --set, 0 if unset.
-  auto line_of = [&](std::string_view key) {
-    int line = 0;
-    for (auto& [k, l] : lines)
-      if (k == key) line = l;
-    return line;
-  };
   if (root && !root.IsNull()) {
     if (!root.IsMap()) fail("{}:{}: a config must be a YAML mapping of sections", source, root.Mark().line + 1);
     std::vector<std::string> seen;  // a section (or name) given twice is an error, not merged
@@ -560,6 +572,32 @@ Config load_config_text(const std::string& yaml, const std::string& source, cons
       }
     }
   }
+  return p;
+}
+
+}  // namespace
+
+Config load_config_text(const std::string& yaml, const std::string& source, const std::vector<Override>& overrides) {
+  // A sweep loads the same base text once per design point, with other
+  // overrides: the parse of the last text is kept (per thread).
+  thread_local std::string last_yaml, last_source;
+  thread_local std::optional<ParsedYaml> last;
+  if (!last || yaml != last_yaml || source != last_source) {
+    last.reset();
+    ParsedYaml parsed = parse_config_yaml(yaml, source);
+    last_yaml = yaml, last_source = source;
+    last = std::move(parsed);
+  }
+  Config c = last->c;
+  std::vector<std::pair<std::string, int>> lines = last->lines;  // key -> line, for later messages
+  const int name_line = last->name_line;
+  // The line of `key` in the file, -1 when it was last set by --set, 0 if unset.
+  auto line_of = [&](std::string_view key) {
+    int line = 0;
+    for (auto& [k, l] : lines)
+      if (k == key) line = l;
+    return line;
+  };
   for (const auto& [key, value] : overrides) {
     const KnobInfo* k = find_knob(key);
     if (!k) {

@@ -378,6 +378,11 @@ class Runner {
     w.add(info, r);
     count(stage, r);
     const bool ok = r.status == "ok";
+    // The runner selects on metrics alone (as a resume reads them,
+    // Store::results(false)): the layers are in the store, and a million
+    // points of ResNet-50's 70 rows would not fit in memory.
+    r.layers.clear();
+    r.layers.shrink_to_fit();
     done_[info.key][stage] = std::move(r);
     return ok;
   }

@@ -5,6 +5,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <csignal>
@@ -115,13 +116,20 @@ void WorkerPool::reap(Worker& w) {
 void WorkerPool::run(const std::vector<std::string>& requests,
                      const std::function<void(size_t, bool, const std::string&)>& done) {
   size_t next = 0, finished = 0;
+  const size_t run = std::clamp<size_t>(requests.size() / (workers_.size() * 8), 1, 256);
+  for (auto& w : workers_) w.run_next = w.run_end = 0;
   while (finished < requests.size()) {
-    // Hand out work to idle workers.
+    // Hand out work to idle workers: the next of its run, or a new run.
     for (auto& w : workers_) {
       if (w.pid < 0) spawn(w);
-      while (w.task < 0 && next < requests.size()) {
-        const size_t i = next++;
+      while (w.task < 0) {
+        if (w.run_next == w.run_end) {
+          if (next == requests.size()) break;
+          w.run_next = next, w.run_end = next = std::min(requests.size(), next + run);
+        }
+        const size_t i = w.run_next;
         if (send_msg(w.to, requests[i])) {
+          ++w.run_next;
           w.task = static_cast<long>(i);
           w.deadline = now_s() + timeout_s_;
           break;
@@ -131,7 +139,6 @@ void WorkerPool::run(const std::vector<std::string>& requests,
         ::waitpid(w.pid, &status, 0);
         w.pid = -1;
         spawn(w);
-        --next;
       }
     }
     std::vector<pollfd> fds;

@@ -31,24 +31,41 @@ bool lanes_of(int32_t b, int64_t lanes, int8_t* w) {
 
 }  // namespace
 
-int32_t packed_bias(const Node& n, int64_t channel) {
+namespace {
+
+// The bias plus its fold, wrapping as the ALU's ADD does.
+int32_t plus_fold(const Node& n, int64_t channel, int32_t fold) {
   const int32_t b = n.bias.empty() ? 0 : n.bias[static_cast<size_t>(channel)];
-  return static_cast<int32_t>(static_cast<uint32_t>(b) + static_cast<uint32_t>(bias_fold(n, channel)));
+  return static_cast<int32_t>(static_cast<uint32_t>(b) + static_cast<uint32_t>(fold));
+}
+
+}  // namespace
+
+int32_t packed_bias(const Node& n, int64_t channel) { return plus_fold(n, channel, bias_fold(n, channel)); }
+
+std::vector<int32_t> packed_biases(const Node& n) {
+  // bias_fold() is the same for every channel unless the requantization is per channel (Node::frqs).
+  const int32_t fold = n.frqs.empty() ? bias_fold(n) : 0;
+  std::vector<int32_t> out(static_cast<size_t>(std::max<int64_t>(n.out.c, 0)));
+  for (int64_t o = 0; o < n.out.c; ++o)
+    out[static_cast<size_t>(o)] = plus_fold(n, o, n.frqs.empty() ? fold : bias_fold(n, o));
+  return out;
 }
 
 bool bias_by_gemm(const Node& n, const Config& c) {
   if (n.op != Op::Conv2d && n.op != Op::Dense) return false;
   if (c.dtype.inp_bits != 8 || c.dtype.wgt_bits != 8) return false;  // the lanes are int8 (1, -128, ...)
-  for (int64_t o = 0; o < n.out.c; ++o)
-    if (!lanes_of(packed_bias(n, o), c.gemm.block_in, nullptr)) return false;
+  for (int32_t b : packed_biases(n))
+    if (!lanes_of(b, c.gemm.block_in, nullptr)) return false;
   return true;
 }
 
 std::vector<uint8_t> pack_bias_weights(const Node& n, int64_t blocks, const Config& c) {
   const int64_t bo = c.gemm.block_out, bi = c.gemm.block_in;
   std::vector<uint8_t> out(static_cast<size_t>(blocks * bo * bi), 0);
+  const std::vector<int32_t> biases = packed_biases(n);
   for (int64_t o = 0; o < n.out.c && o < blocks * bo; ++o)
-    lanes_of(packed_bias(n, o), bi, reinterpret_cast<int8_t*>(out.data() + o * bi));
+    lanes_of(biases[static_cast<size_t>(o)], bi, reinterpret_cast<int8_t*>(out.data() + o * bi));
   return out;
 }
 

@@ -89,7 +89,7 @@ int residual_imm_ops(const Node* add, bool skip_gemm) {
   return (add->shift_a > 0) + (add->shift_b > 0) + requant_imm_ops(*add);
 }
 
-std::vector<TileClass> tile_classes(const ConvGeom& g, const Tile& t) {
+TileClasses tile_classes(const ConvGeom& g, const Tile& t) {
   const int64_t hs[2] = {t.th, g.ho % t.th}, ws[2] = {t.tw, g.wo % t.tw}, os[2] = {t.toc, g.cob % t.toc};
   const int64_t nh[2] = {g.ho / t.th, 1}, nw[2] = {g.wo / t.tw, 1}, no[2] = {g.cob / t.toc, 1};
   TileClass steps;
@@ -99,14 +99,14 @@ std::vector<TileClass> tile_classes(const ConvGeom& g, const Tile& t) {
     steps.steps[0] = g.cib / t.tic, steps.tic[0] = t.tic;
     if (g.cib % t.tic != 0) steps.steps[1] = 1, steps.tic[1] = g.cib % t.tic;
   }
-  std::vector<TileClass> v;
+  TileClasses v;
   for (int h = 0; h < 2; ++h)
     for (int w = 0; w < 2; ++w)
       for (int o = 0; o < 2; ++o) {
         if (hs[h] == 0 || ws[w] == 0 || os[o] == 0 || nh[h] * nw[w] * no[o] == 0) continue;
         TileClass tc = steps;
         tc.count = g.nb * nh[h] * nw[w] * no[o], tc.th = hs[h], tc.tw = ws[w], tc.toc = os[o];
-        v.push_back(tc);
+        v.at[v.n++] = tc;
       }
   return v;
 }

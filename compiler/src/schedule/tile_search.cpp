@@ -9,22 +9,30 @@
 // model picks the cheapest: the load, compute and store modules' timelines
 // over the layer's steps and tiles under the rules of docs/timing.md
 // (tile_timeline()), evaluated where a busy-cycle bound (tile_bound()) could
-// beat the best so far. Results are memoised by (layer shape, config hash).
+// beat the best so far. Results are memoised by the layer's shape and the
+// knobs the search reads (search_knobs()), so designs that differ only in
+// knobs it does not read share them.
 #include "vta/compiler/schedule/tile_search.h"
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <map>
 #include <mutex>
+#include <optional>
 
 #include "vta/compiler/ops/requant.h"
 #include "vta/compiler/schedule/conv_geom.h"
 #include "vta/compiler/schedule/memory_time.h"
+#include "vta/isa/config_key.h"
 #include "vta/isa/error.h"
+#include "vta/sim/dram/config.h"
 
 namespace vta::compiler {
 
 namespace {
+
+constexpr double kNoLimit = std::numeric_limits<double>::infinity();
 
 // The cost model's parts of one tile shape (docs/timing.md rules, bytes over
 // the bus): a step's loads (load module) and GEMM, and per tile the compute
@@ -289,10 +297,15 @@ double tile_timeline(const Parts& p, const Tile& t) {
     // already granted to the streaming load module (rule 13): up to
     // outstanding_reads bursts of a WGT row.
     double load_end[2] = {0, 0};
+    // A step's loads and GEMM: every step but the last has tic blocks
+    // (depthwise: one), the last what is left; each computed once a tile.
+    const int64_t tic_last = g.dw ? 1 : g.cib - (steps - 1) * t.tic, tic_full = g.dw ? 1 : t.tic;
+    const double step_load[2] = {p.load(th, tw, toc, tic_full, oh0, ow0), p.load(th, tw, toc, tic_last, oh0, ow0)};
+    const double step_gemm[2] = {p.gemm(th, tw, toc, tic_full), p.gemm(th, tw, toc, tic_last)};
+    auto last = [&](int64_t j) { return j + 1 == steps ? 1 : 0; };
     load_free = std::max(load_free, dispatch(tile));
     for (int64_t j = 0; j < std::min<int64_t>(2, steps); ++j) {
-      const int64_t tic = g.dw ? 1 : std::min(t.tic, g.cib - j * t.tic);
-      load_free = std::max(load_free, gemm_end[(q + j) % 2]) + p.load(th, tw, toc, tic, oh0, ow0) +
+      load_free = std::max(load_free, gemm_end[(q + j) % 2]) + step_load[last(j)] +
                   (j == 0 ? p.bias_load(toc) + (pend.any && ride ? pend.operand_load : 0.0) : 0.0);
       load_end[j] = load_free;
     }
@@ -315,10 +328,9 @@ double tile_timeline(const Parts& p, const Tile& t) {
     }
     compute_free = head_at + queued + p.head(th, tw, toc);
     for (int64_t j = 0; j < steps; ++j, ++q) {
-      const int64_t tic = g.dw ? 1 : std::min(t.tic, g.cib - j * t.tic);
-      if (j >= 2) load_free = std::max(load_free, gemm_end[q % 2]) + p.load(th, tw, toc, tic, oh0, ow0);
+      if (j >= 2) load_free = std::max(load_free, gemm_end[q % 2]) + step_load[last(j)];
       const double gemm_at = std::max(compute_free, j < 2 ? load_end[j] : load_free);
-      compute_free = gemm_at + p.gemm(th, tw, toc, tic) + (j == 0 ? p.bias_gemm(th, tw, toc) : 0.0);
+      compute_free = gemm_at + step_gemm[last(j)] + (j == 0 ? p.bias_gemm(th, tw, toc) : 0.0);
       gemm_end[q % 2] = compute_free;
       if (j == 0 && pend.any && ride) {  // part A, then the operand GEMM on the GEMM pipe
         const double a_end = std::max(pend.ready, gemm_at + 1.0) + pend.part_a;
@@ -405,19 +417,48 @@ double tile_cost(const ConvGeom& g, const Tile& t, const Config& c, int requant_
   return tile_timeline(Parts(g, c, requant_ops, residual_ops), t);
 }
 
-std::string tile_key(const Node& n, const Shape& in, const Config& c, const Node* add) {
-  const ConvGeom g = conv_geom(n, in, c, add);
+namespace {
+
+// The layer's shape in blocks and its epilogue: what tile_key() and the
+// memo key of choose_tile() say of the layer.
+std::string layer_shape_key(const ConvGeom& g, const Node& n, const Node* add) {
   // Depthwise or not is part of the shape: a depthwise layer loads toc input blocks per step, not tic.
   // A fused pool: its window, stride and output shape.
   const std::string pool = g.pk ? fmt::format("m{}s{}>{}x{}{}", g.pk, g.ps, g.pho, g.pwo, g.pool_first ? "f" : "") : "";
-  return fmt::format("{}{}:{}x{}x{}x{}>{}x{}x{}k{}s{}p{}r{}a{}t{}w{}v{}b{}{}|{}", op_name(n.op), g.dw ? "dw" : "", g.nb,
+  return fmt::format("{}{}:{}x{}x{}x{}>{}x{}x{}k{}s{}p{}r{}a{}t{}w{}v{}b{}{}|", op_name(n.op), g.dw ? "dw" : "", g.nb,
                      g.cib, g.h, g.w, g.cob, g.ho, g.wo, g.k, g.s, g.p, requant_imm_ops(n),
                      residual_imm_ops(add, g.skip_gemm), g.scratch + 2 * g.scratch2 + 4 * g.scratch3,
-                     g.rows * (g.t_rows ? 2 : 1), g.vector_steps, g.bias_gemm + 2 * g.skip_gemm, pool, c.hash());
+                     g.rows * (g.t_rows ? 2 : 1), g.vector_steps, g.bias_gemm + 2 * g.skip_gemm, pool);
 }
 
-std::vector<Tile> tile_candidates(const Node& n, const Shape& in, const Config& c, const Node* add, int count) {
-  const ConvGeom g = conv_geom(n, in, c, add);
+// The sections of config_knobs.def the search reads every knob of (search_knobs()).
+constexpr bool searched(std::string_view section) {
+  return section != "host" && section != "opencl" && section != "clock";
+}
+
+}  // namespace
+
+std::string tile_key(const Node& n, const Shape& in, const Config& c, const Node* add) {
+  return layer_shape_key(conv_geom(n, in, c, add), n, add) + c.hash();
+}
+
+std::string search_knobs(const Config& c) {
+  std::string k;
+  k.reserve(512);
+  append_knobs(k, c, searched);
+  // A DRAM preset's time is in ns, crossed into core cycles at the clock (MemoryTime).
+  if (sim::dram::enabled(c)) append_value(k, c.clock.mhz);
+  return k;
+}
+
+namespace {
+
+// tile_candidates() with the tiles whose bound is above `limit` left out
+// (none: infinity). With the cycles of a tile among the candidates as the
+// limit, the best tile is the same, as a tile whose bound is above them
+// cannot beat it (nor tie with it: the first of equal tiles is kept), and
+// fewer timelines are run.
+std::vector<Tile> search(const ConvGeom& g, const Node& n, const Config& c, const Node* add, int count, double limit) {
   const int requant_ops = requant_imm_ops(n), residual_ops = residual_imm_ops(add, g.skip_gemm);
   // Candidate sizes: every distinct ceil(total / parts).
   auto splits = [](int64_t total) {
@@ -434,10 +475,11 @@ std::vector<Tile> tile_candidates(const Node& n, const Shape& in, const Config& 
   std::vector<Tile> best;  // cheapest first, at most `want`
   // Widths and input channel steps: the balanced size of each count (a
   // divisor where one gives that count).
-  const std::vector<int64_t> tics = g.dw ? std::vector<int64_t>{1} : splits(g.cib);
+  const std::vector<int64_t> tics = g.dw ? std::vector<int64_t>{1} : splits(g.cib), tocs = splits(g.cob),
+                             tws = g.pk ? std::vector<int64_t>{g.wo} : splits(g.wo);
   for (int64_t tic : tics) {
-    for (int64_t toc : splits(g.cob)) {
-      for (int64_t tw : g.pk ? std::vector<int64_t>{g.wo} : splits(g.wo)) {
+    for (int64_t toc : tocs) {
+      for (int64_t tw : tws) {
         // The largest th that fits, then the balanced one with the same tile
         // count; with a fused pool, in multiples of its stride u (or the whole map).
         const int64_t u = g.pk ? g.ps : 1;
@@ -456,7 +498,10 @@ std::vector<Tile> tile_candidates(const Node& n, const Shape& in, const Config& 
         const int64_t tiles = (g.ho + rows(lo) - 1) / rows(lo);
         t.th = std::min(g.ho, ((g.ho + tiles - 1) / tiles + u - 1) / u * u);
         // The timeline only where the bound could beat the worst kept.
-        if (best.size() == want && tile_bound(parts, t) >= best.back().est_cycles) continue;
+        if (best.size() == want || limit < kNoLimit) {
+          const double bound = tile_bound(parts, t);
+          if (bound > limit || (best.size() == want && bound >= best.back().est_cycles)) continue;
+        }
         t.est_cycles = tile_timeline(parts, t);
         if (best.size() == want && t.est_cycles >= best.back().est_cycles) continue;
         auto at = std::upper_bound(best.begin(), best.end(), t.est_cycles,
@@ -466,7 +511,7 @@ std::vector<Tile> tile_candidates(const Node& n, const Shape& in, const Config& 
       }
     }
   }
-  if (best.empty()) {
+  if (best.empty() && limit == kNoLimit) {
     // The smallest tile (one position, or the whole rows a fused pool
     // needs): when its uops are what does not fit, say so (a sweep over
     // buffers.uop meets this first).
@@ -485,20 +530,44 @@ std::vector<Tile> tile_candidates(const Node& n, const Shape& in, const Config& 
   return best;
 }
 
+}  // namespace
+
+std::vector<Tile> tile_candidates(const Node& n, const Shape& in, const Config& c, const Node* add, int count) {
+  return search(conv_geom(n, in, c, add), n, c, add, count, kNoLimit);
+}
+
 Tile choose_tile(const Node& n, const Shape& in, const Config& c, const Node* add) {
   static std::mutex mu;
   static std::map<std::string, Tile> memo;
-  const std::string key = tile_key(n, in, c, add);
+  // The last best tile of each layer shape and the knobs that choose which
+  // tiles fit (search_knobs()' GEMM shape, widths and buffers): the same
+  // candidates, so its cycles on `c` bound the search (search()).
+  static std::map<std::string, Tile> hints;
+  const ConvGeom g = conv_geom(n, in, c, add);
+  const std::string shape = layer_shape_key(g, n, add);
+  const std::string key = shape + search_knobs(c);
+  std::string fit = shape;
+  append_knobs(fit, c, [](std::string_view s) { return s == "gemm" || s == "dtype" || s == "buffers"; });
+  std::optional<Tile> hint;
   {
     std::lock_guard<std::mutex> lock(mu);
     if (auto it = memo.find(key); it != memo.end()) return it->second;
+    if (auto it = hints.find(fit); it != hints.end()) hint = it->second;
   }
-  const Tile best = tile_candidates(n, in, c, add, 1).front();
+  double limit = kNoLimit;
+  if (hint && tile_fits(g, *hint, c, add && add->op == Op::Add))
+    limit = tile_cost(g, *hint, c, requant_imm_ops(n), residual_imm_ops(add, g.skip_gemm));
+  std::vector<Tile> best = search(g, n, c, add, 1, limit);
+  // A hint that was not among the candidates (never so far) bounds too low: search them all.
+  if (limit < kNoLimit && (best.empty() || best.front().est_cycles > limit)) best = search(g, n, c, add, 1, kNoLimit);
+  const Tile t = best.front();
   std::lock_guard<std::mutex> lock(mu);
-  // A long sweep visits millions of configs, each with its own keys: bound the memo.
+  // A long sweep visits millions of configs, each with its own keys: bound the memos.
   if (memo.size() >= 100000) memo.clear();
-  memo[key] = best;
-  return best;
+  if (hints.size() >= 100000) hints.clear();
+  memo[key] = t;
+  hints[fit] = t;
+  return t;
 }
 
 }  // namespace vta::compiler

@@ -22,13 +22,18 @@ class WorkerPool {
 
   /// Runs every request; calls `done(i, ok, text)` in the parent as request i
   /// finishes (text: the reply, or why the worker failed), in finishing order.
+  /// A worker takes the requests in runs of consecutive ones (about an eighth
+  /// of its share, at most 256): neighbouring requests of a sweep are
+  /// neighbouring design points, which share most knobs, so what a worker
+  /// keeps from one (the tile search's memo) serves the next.
   void run(const std::vector<std::string>& requests, const std::function<void(size_t, bool, const std::string&)>& done);
 
  private:
   struct Worker {
     int pid = -1, to = -1, from = -1;
-    long task = -1;       // request index in flight, -1 when idle
-    double deadline = 0;  // monotonic seconds
+    long task = -1;                    // request index in flight, -1 when idle
+    size_t run_next = 0, run_end = 0;  // the rest of its run of requests
+    double deadline = 0;               // monotonic seconds
   };
   void spawn(Worker& w);
   void reap(Worker& w);

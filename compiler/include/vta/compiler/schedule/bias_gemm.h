@@ -16,6 +16,8 @@ namespace vta::compiler {
 /// The int32 each output channel adds to its accumulator: the bias plus
 /// bias_fold(), wrapping as the ALU's ADD does.
 int32_t packed_bias(const Node& n, int64_t channel);
+/// packed_bias() of every output channel (the fold's steps built once, not per channel).
+std::vector<int32_t> packed_biases(const Node& n);
 /// Whether every packed bias of `n` has the lane form above on config `c`
 /// (at least two INP lanes; |b| about 128 * 128 * (block_in - 1) at most;
 /// 8-bit INP and WGT elements).

@@ -205,7 +205,18 @@ struct TileClass {
   int64_t count = 0, th = 0, tw = 0, toc = 0;
   int64_t steps[2] = {0, 0}, tic[2] = {0, 0};
 };
-std::vector<TileClass> tile_classes(const ConvGeom& g, const Tile& t);
+/// The classes of a tile: at most eight (a full and a remainder size in
+/// rows, columns and channel blocks), held in place, as the tile search asks
+/// for them once per candidate tile.
+struct TileClasses {
+  TileClass at[8];
+  size_t n = 0;
+  const TileClass* begin() const { return at; }
+  const TileClass* end() const { return at + n; }
+  size_t size() const { return n; }
+  const TileClass& operator[](size_t i) const { return at[i]; }
+};
+TileClasses tile_classes(const ConvGeom& g, const Tile& t);
 /// ALU immediates of residual Add `add` fused into a conv (-1: none);
 /// `skip_gemm`: its operand added by the GEMM core (ConvGeom::skip_gemm),
 /// the conv's own shift and the requantization.

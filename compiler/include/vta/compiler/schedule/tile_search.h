@@ -18,7 +18,8 @@ double tile_cost(const ConvGeom& g, const Tile& t, const Config& c, int requant_
 /// The cost model's cycles of a fused pool's passes over a tile of th conv
 /// rows and toc channel blocks (its reset GEMM and ALU ops).
 double tile_pool_cycles(const ConvGeom& g, int64_t th, int64_t toc, const Config& c);
-/// The best tile for a conv/dense node on `c` (memoised by shape and config);
+/// The best tile for a conv/dense node on `c` (memoised by the layer's shape
+/// and search_knobs(c));
 /// `add`: the node fused into its epilogue (fused_epilogue()), if any.
 Tile choose_tile(const Node& n, const Shape& in, const Config& c, const Node* add = nullptr);
 /// The cost model's best `count` tiles for the same layer, cheapest first
@@ -28,5 +29,12 @@ std::vector<Tile> tile_candidates(const Node& n, const Shape& in, const Config& 
 /// and the config hash (the memo key of choose_tile(), and of
 /// CompileOptions::tiles).
 std::string tile_key(const Node& n, const Shape& in, const Config& c, const Node* add = nullptr);
+/// The knobs of `c` the search reads, as raw bytes (a memo key, not text):
+/// every knob of config_knobs.def but the host's and the OpenCL target's
+/// and, at a fixed-latency port (memory.dram = fixed), the clock: a DRAM
+/// preset's time is in ns and the clock converts it to cycles, a fixed
+/// port's is in cycles already. TileMemo.* (test_tile_memo.cpp) checks, knob
+/// by knob of the table, that one left out changes no tile.
+std::string search_knobs(const Config& c);
 
 }  // namespace vta::compiler

@@ -1,0 +1,32 @@
+// Memo keys over a config's knobs (config_key.h), expanded from config_knobs.def.
+#include "vta/isa/config_key.h"
+
+namespace vta {
+
+namespace {
+
+void put(std::string& k, int64_t v) { k.append(reinterpret_cast<const char*>(&v), sizeof v); }
+void put(std::string& k, double v) { k.append(reinterpret_cast<const char*>(&v), sizeof v); }
+void put(std::string& k, bool v) { k.push_back(v ? '1' : '0'); }
+void put(std::string& k, const std::string& v) {
+  put(k, static_cast<int64_t>(v.size()));
+  k += v;
+}
+
+}  // namespace
+
+void append_knobs(std::string& key, const Config& c, bool (*take)(std::string_view section)) {
+#define VTA_SECTION(sec, doc) if (take(#sec)) {
+#define VTA_KNOB(sec, name, ...) put(key, c.sec.name);
+#define VTA_KNOB_LATE VTA_KNOB
+#define VTA_END(sec) }
+#include "vta/isa/config_knobs.def"
+#undef VTA_SECTION
+#undef VTA_KNOB
+#undef VTA_KNOB_LATE
+#undef VTA_END
+}
+
+void append_value(std::string& key, double v) { put(key, v); }
+
+}  // namespace vta

@@ -1,0 +1,177 @@
+// The tile search's memo (tile_search.h): choose_tile() keys a layer's tile
+// by the layer's shape and search_knobs(), the knobs the search reads, not
+// by the whole config's hash, so that designs differing only in knobs the
+// search does not read share the search. These tests change each knob of
+// config_knobs.def in turn (the table, not a list written here) and check
+// that a change the key does not see changes no layer's tiles, and that a
+// tile from the memo equals a fresh search's.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "test_support.h"
+#include "vta/compiler/compile.h"
+#include "vta/compiler/frontend/zoo.h"
+#include "vta/compiler/frontend/zoo_cache.h"
+#include "vta/compiler/schedule/fusion.h"
+#include "vta/compiler/schedule/tile_search.h"
+
+namespace {
+
+using namespace vta;
+using namespace vta::compiler;
+using vta::test::preset;
+
+// Base designs: the preset as it is (its board's DRAM) and at a fixed-latency port.
+std::vector<std::pair<std::string, std::vector<Override>>> bases() {
+  return {{"vta-1x16x16", {}}, {"vta-1x16x16", {{"memory.dram", "fixed"}}}};
+}
+
+// Other values of knob `k` to try (those the loader refuses are skipped).
+std::vector<std::string> other_values(const KnobInfo& k, const Config& c) {
+  const std::string now = knob_value_text(c, k);
+  std::vector<std::string> out;
+  switch (k.kind) {
+    case KnobKind::INT:
+    case KnobKind::POW2:
+    case KnobKind::SIZE: {
+      const auto v = std::get<int64_t*>(k.ref(const_cast<Config&>(c)));
+      for (int64_t x : {*v * 2, *v / 2, *v + 1, *v - 1, static_cast<int64_t>(k.min), static_cast<int64_t>(k.max)})
+        out.push_back(std::to_string(x));
+      break;
+    }
+    case KnobKind::REAL: {
+      const auto v = std::get<double*>(k.ref(const_cast<Config&>(c)));
+      for (double x : {*v * 1.5, *v * 0.5, *v + 1.0}) out.push_back(fmt::format("{}", x));
+      break;
+    }
+    case KnobKind::BOOL:
+      out.push_back(now == "true" ? "false" : "true");
+      break;
+    case KnobKind::ENUM: {
+      std::string choices = k.choices;
+      for (size_t at = 0; at <= choices.size();) {
+        const size_t bar = std::min(choices.find('|', at), choices.size());
+        out.push_back(choices.substr(at, bar - at));
+        at = bar + 1;
+      }
+      break;
+    }
+    case KnobKind::STR:
+      out.push_back(k.key() == "memory.dram_mapping" ? "ro.ba.ra.bg.ch.co" : "other");
+      break;
+  }
+  std::erase(out, now);
+  return out;
+}
+
+// The conv/dense layers of a network after the graph passes, with what each fuses.
+struct Layer {
+  const Node* node;
+  Shape in;
+  const Node* fused;
+};
+std::vector<Layer> layers_of(const Graph& g, const Config& c) {
+  std::vector<Layer> out;
+  for (size_t i = 0; i < g.nodes.size(); ++i) {
+    const Node& n = g.nodes[i];
+    if (n.device != Device::Vta || (n.op != Op::Conv2d && n.op != Op::Dense)) continue;
+    const int f = fused_epilogue(g, static_cast<int>(i), c);
+    out.push_back({&n, g.at(n.inputs[0]).out, f >= 0 ? &g.at(f) : nullptr});
+  }
+  return out;
+}
+
+// Small networks whose layers have every kind of epilogue: fused residual
+// adds and a fused max pool (ResNet-18), depthwise convs and a dense layer (MobileNet-v1).
+const std::vector<Graph>& networks() {
+  static const std::vector<Graph> nets = [] {
+    std::vector<Graph> v;
+    for (const char* name : {"resnet18", "mobilenet_v1"}) {
+      ZooOptions o;
+      o.image = 64;
+      v.push_back(zoo_run(name, o, kAnyConfig, false).graph);
+    }
+    return v;
+  }();
+  return nets;
+}
+
+bool same(const std::vector<Tile>& a, const std::vector<Tile>& b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i)
+    if (a[i].th != b[i].th || a[i].tw != b[i].tw || a[i].toc != b[i].toc || a[i].tic != b[i].tic ||
+        a[i].est_cycles != b[i].est_cycles)
+      return false;
+  return true;
+}
+
+// Every knob of the table: where a change leaves search_knobs() as it was,
+// every layer's best three tiles, and their cycles, stay as they were.
+TEST(TileMemo, AKnobTheKeyLeavesOutChangesNoTile) {
+  int left_out = 0, tried = 0;
+  for (const auto& [name, set] : bases()) {
+    const Config base = preset(name, set);
+    std::vector<Graph> graphs;
+    for (const Graph& g : networks()) graphs.push_back(run_graph_passes(g, base));
+    for (const KnobInfo& k : knobs())
+      for (const std::string& value : other_values(k, base)) {
+        std::vector<Override> o = set;
+        o.emplace_back(k.key(), value);
+        Config c;
+        try {
+          c = preset(name, o);
+        } catch (const Error&) {
+          continue;  // not a legal design
+        }
+        ++tried;
+        if (search_knobs(c) != search_knobs(base)) continue;
+        ++left_out;
+        for (const Graph& g : graphs)
+          for (const Layer& l : layers_of(g, base)) {
+            std::vector<Tile> want, got;
+            try {
+              want = tile_candidates(*l.node, l.in, base, l.fused, 3);
+            } catch (const Error&) {
+              continue;  // no tile fits the base
+            }
+            EXPECT_NO_THROW(got = tile_candidates(*l.node, l.in, c, l.fused, 3)) << k.key() << "=" << value;
+            EXPECT_TRUE(same(want, got)) << k.key() << "=" << value << " changes the tiles of " << l.node->name
+                                         << " but not search_knobs()";
+          }
+      }
+  }
+  EXPECT_GT(tried, 100);    // most knobs have legal other values
+  EXPECT_GT(left_out, 10);  // the host's and OpenCL's knobs, the clock at a fixed port
+}
+
+// The memo's tile equals a fresh search's, also where it was stored by
+// another design (the same search knobs at another clock, another host).
+TEST(TileMemo, AMemoisedTileIsTheSearchsOwn) {
+  for (const char* dram : {"fixed", "ddr4-2400"})
+    for (const char* mhz : {"100", "250", "333"})
+      for (const char* bus : {"64", "128"}) {
+        const Config c = preset(
+            "vta-1x16x16", {{"memory.dram", dram}, {"clock.mhz", mhz}, {"memory.bus_bits", bus}, {"host.op_ns", mhz}});
+        for (const Graph& net : networks()) {
+          const Graph g = run_graph_passes(net, c);
+          for (const Layer& l : layers_of(g, c)) {
+            const Tile memo = choose_tile(*l.node, l.in, c, l.fused);
+            const Tile fresh = tile_candidates(*l.node, l.in, c, l.fused, 1).front();
+            EXPECT_TRUE(same({memo}, {fresh})) << dram << " " << mhz << " MHz " << bus << " bits " << l.node->name;
+          }
+        }
+      }
+}
+
+// What the memo buys: at a fixed-latency port the clock is not a search knob.
+TEST(TileMemo, TheClockIsASearchKnobOnlyWithADramPreset) {
+  auto key = [&](const char* dram, const char* mhz) {
+    return search_knobs(preset("vta-1x16x16", {{"memory.dram", dram}, {"clock.mhz", mhz}}));
+  };
+  EXPECT_EQ(key("fixed", "100"), key("fixed", "300"));
+  EXPECT_NE(key("ddr4-2400", "100"), key("ddr4-2400", "300"));
+  EXPECT_NE(key("fixed", "100"), key("ddr4-2400", "100"));
+}
+
+}  // namespace
