@@ -396,7 +396,7 @@ TEST(Estimate, FmaxOrdersDesignsAsTheMeasuredDepth) {
     double gemm_ns, rest_ns, model_ns;
   };
   std::vector<Row> rows;
-  for (const char* csv : {"depth.csv", "depth_widths.csv"}) {
+  for (const char* csv : {"depth.csv", "depth_widths.csv", "depth_concurrent.csv"}) {
     std::ifstream f(dir + csv);
     ASSERT_TRUE(f) << dir << csv;
     header.clear();

@@ -31,6 +31,12 @@
 //   A product of fewer than 9 bits (4 x 4) is built in LUTs, not a DSP
 //   (mac_cost(), xc7 and xcup): the multiply stage takes 6.27 ns against
 //   the DSP's 5.70 at depth 8 (w07), kFabricMultNs in place of kMultNs.
+// alu.concurrent (depth_concurrent.csv): the floor, the ALU's MUL path, also
+//   passes the ACC banks' pipe mux: +1.32 ns (c02). Before the scan's loop
+//   offsets were registered (commit 4c652fb) the issue stage's hull
+//   multiplies were the core's longest path, 20.75 ns (c01). Without MUL or
+//   at 16-bit accumulators the concurrent floor is not measured (the load
+//   multiplies are taken).
 //   16-bit operands stay in one DSP: no change is modelled (w02 and w06
 //   measure the GEMM path 0.85 ns shorter and 0 ns longer than 8 bits, the
 //   floor 0.5 ns longer with 16-bit OUT: within the fit's residual).
@@ -70,6 +76,10 @@ namespace {
 #include "ecp5_fit.inc"
 #include "fmax_fit.inc"
 
+// alu.concurrent, measured (depth_concurrent.csv): the ALU's MUL path runs
+// through the ACC banks' pipe mux (vta_concurrent.sv), 16.12 ns against
+// 14.80 on the 1x8x8 base at depth 8.
+constexpr double kConcurrentBankMuxNs = 16.12 - 14.80;
 // Element widths, measured (depth_widths.csv, see the top of this file).
 constexpr double kNarrowAccSavingNs = 1.45;        // a 16-bit accumulate against a 32-bit one
 constexpr double kFabricMultNs = 6.27 - kStageNs;  // a 4 x 4 product in LUTs, the first stage alone
@@ -140,7 +150,7 @@ Fmax estimate_fmax(const Config& c, Family f) {
   // isa.alu_mul builds it; without it, or at 16-bit accumulators (a
   // one-DSP multiply), the DMA engines' address multiplies.
   const bool mul_floor = c.isa.alu_mul && c.dtype.acc_bits > 16;
-  const double rest = mul_floor ? kRestNs : kRestNoMulNs;
+  const double rest = mul_floor ? kRestNs + (c.alu.concurrent ? kConcurrentBankMuxNs : 0.0) : kRestNoMulNs;
   const double period = std::max(rest, gemm);
 
   Fmax r;
@@ -156,9 +166,10 @@ Fmax estimate_fmax(const Config& c, Family f) {
       "{}; scaled by the synthesized depth: GEMM path {:.1f} ns over {} stage(s), floor {:.1f} ns ({}; xc7 -1 "
       "delay table), +-{:.0f} %",
       t.basis, r.gemm_path_ns, r.stages, r.rest_path_ns,
-      mul_floor       ? "the ALU's 32-bit MUL"
-      : c.isa.alu_mul ? "the load engines' address multiplies; the ALU's MUL is 16-bit"
-                      : "the load engines' address multiplies, no ALU MUL",
+      mul_floor && c.alu.concurrent ? "the ALU's 32-bit MUL through the ACC banks' pipe mux"
+      : mul_floor                   ? "the ALU's 32-bit MUL"
+      : c.isa.alu_mul               ? "the load engines' address multiplies; the ALU's MUL is 16-bit"
+                                    : "the load engines' address multiplies, no ALU MUL",
       t.band * 100);
   return r;
 }
