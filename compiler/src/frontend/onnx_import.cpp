@@ -68,6 +68,7 @@ struct Pending {  // a float result waiting for its QuantizeLinear
   // a power of two (then ONNX Runtime's float form, ort_ops.h).
   std::vector<float> in_scales;
   bool ort_in = false;
+  float alpha = 0, beta = 0;  // HardSigmoid's attributes (Op::Lookup)
   static constexpr int kNoOffset = -10000;
 };
 
@@ -554,7 +555,8 @@ class Importer : public OnnxReader {
     if (op == "Relu") {
       need(1);
       auto it = pending_.find(n.input(0));
-      if (it == pending_.end()) bad(n, "Relu must follow Conv, Gemm or Add (before QuantizeLinear)");
+      if (it == pending_.end() || it->second.node.op == Op::Lookup || it->second.node.op == Op::Mul)
+        bad(n, "Relu must follow Conv, Gemm or Add (before QuantizeLinear)");
       Pending p = it->second;
       p.node.relu = true;
       pending_[n.output(0)] = std::move(p);
@@ -587,6 +589,53 @@ class Importer : public OnnxReader {
       p.node.mult = 4096;
       p.in_exps = {x.exp};
       p.reduce_sum = true;
+      pending_[n.output(0)] = std::move(p);
+      return;
+    }
+    if (op == "Mul" && acts_.count(n.input(0)) && n.input_size() == 2 && acts_.count(n.input(1))) {
+      // DQ, DQ -> Mul -> Q: ONNX Runtime's QLinearMul (host), the smaller
+      // operand N x C x 1 x 1 broadcast over H x W (squeeze-excitation)
+      const Act& x = act(n, 0);
+      const Act& y = act(n, 1);
+      const bool swap = g_.at(x.node).out.size() < g_.at(y.node).out.size();
+      const Act& a = swap ? y : x;
+      const Act& b = swap ? x : y;
+      const Shape sa = g_.at(a.node).out, sb = g_.at(b.node).out;
+      if (!(sa == sb) && !(sb.n == sa.n && sb.c == sa.c && sb.h == 1 && sb.w == 1))
+        bad(n, fmt::format("inputs are {}x{}x{}x{} and {}x{}x{}x{}: supported with the same shape or one N x C x 1 x 1 "
+                           "(broadcast over H x W)",
+                           sa.n, sa.c, sa.h, sa.w, sb.n, sb.c, sb.h, sb.w));
+      Pending p;
+      p.node.name = n.name();
+      p.node.op = Op::Mul;
+      p.node.inputs = {a.node, b.node};
+      p.node.x_zp = a.zp, p.node.w_zp = b.zp;
+      p.node.out = sa;
+      p.in_exps = {a.exp, b.exp};
+      p.in_scales = {a.value(), b.value()};
+      p.ort_in = true;
+      pending_[n.output(0)] = std::move(p);
+      return;
+    }
+    if (op == "Sigmoid" || op == "HardSigmoid" || op == "HardSwish") {
+      need(1);
+      if (op == "HardSigmoid")
+        only_attrs(n, {"alpha", "beta"});
+      else
+        only_attrs(n, {});
+      if (!acts_.count(n.input(0))) bad(n, fmt::format("input '{}' must be a DequantizeLinear output", n.input(0)));
+      const Act& x = act(n, 0);
+      Pending p;
+      p.node.name = n.name().empty() ? n.output(0) : n.name();
+      p.node.op = Op::Lookup;
+      p.node.lookup.onnx_op = op;
+      p.node.inputs = {x.node};
+      p.node.x_zp = x.zp;
+      p.node.out = g_.at(x.node).out;
+      p.in_exps = {x.exp};
+      p.in_scales = {x.value()};
+      p.ort_in = true;
+      if (op == "HardSigmoid") p.alpha = attr_f(n, "alpha", 0.2f), p.beta = attr_f(n, "beta", 0.5f);
       pending_[n.output(0)] = std::move(p);
       return;
     }
@@ -737,9 +786,9 @@ class Importer : public OnnxReader {
     }
     if (import_integer_op(n, integer)) return;
     bad(n,
-        "operator is not supported (QuantizeLinear, DequantizeLinear, Conv, Gemm, Relu, Add, MaxPool, "
-        "AveragePool, GlobalAveragePool, Flatten, Reshape, Concat, Pad, QLinearConv, ConvInteger, QLinearMatMul, "
-        "MatMulInteger)");
+        "operator is not supported (QuantizeLinear, DequantizeLinear, Conv, Gemm, Relu, Add, Mul, Sigmoid, "
+        "HardSigmoid, HardSwish, MaxPool, AveragePool, GlobalAveragePool, Flatten, Reshape, Concat, Pad, "
+        "QLinearConv, ConvInteger, QLinearMatMul, MatMulInteger)");
   }
 
   // Pad in constant mode with the value 0 (the zero point once quantized)
@@ -853,6 +902,10 @@ class Importer : public OnnxReader {
   void finish_float(Pending& p, float y_scale, int exp, int32_t zp, bool u8, const onnx::NodeProto& q) {
     Node& n = p.node;
     if (p.offset_exp != Pending::kNoOffset) bad(q, "a rounding offset before a float requantization");
+    if (n.op == Op::Lookup || n.op == Op::Mul) {
+      finish_ort(p, y_scale, exp, zp, u8, q);
+      return;
+    }
     if (n.op == Op::Add || n.op == Op::AvgPool || n.op == Op::GlobalAvgPool) {
       if (p.reduce_sum) bad(q, fmt::format("the scale {} is not a power of two (after ReduceSum)", y_scale));
       finish_ort(p, y_scale, exp, zp, u8, q);
@@ -919,8 +972,16 @@ class Importer : public OnnxReader {
       n.fmult = global_avg_pool_scale_ort(p.in_scales[0], y_scale, is.h * is.w);
       return;
     }
+    if (n.op == Op::Lookup) {
+      UnaryOrt f{UnaryOrt::Fn::Sigmoid, p.alpha, p.beta, n.x_zp, zp, p.in_scales[0], y_scale, u8};
+      if (n.lookup.onnx_op == "HardSigmoid") f.fn = UnaryOrt::Fn::HardSigmoid;
+      if (n.lookup.onnx_op == "HardSwish") f.fn = UnaryOrt::Fn::HardSwish;
+      const auto t = unary_table_ort(f);
+      n.lookup.table.assign(t.begin(), t.end());
+      return;
+    }
     n.ort.a = p.in_scales[0];
-    n.ort.b = n.op == Op::Add ? p.in_scales[1] : 0;
+    n.ort.b = n.op == Op::Add || n.op == Op::Mul ? p.in_scales[1] : 0;
     n.ort.out = y_scale;
   }
 

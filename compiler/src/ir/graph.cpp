@@ -45,6 +45,10 @@ const char* op_name(Op op) {
       return "quantize";
     case Op::Dequantize:
       return "dequantize";
+    case Op::Lookup:
+      return "lookup";
+    case Op::Mul:
+      return "mul";
   }
   return "?";
 }

@@ -343,6 +343,23 @@ Tensor concat(const Node& n, const std::vector<const Tensor*>& in) {
   return out;
 }
 
+// Op::Mul: ONNX Runtime's QLinearMul of a and b, b broadcast over H x W
+// when it is N x C x 1 x 1.
+Tensor mul(const Node& n, const Tensor& a, const Tensor& b) {
+  const MulOrt p{n.x_zp, n.w_zp, n.zp, n.ort.a, n.ort.b, n.ort.out, n.uint8};
+  const int64_t area = b.shape == a.shape ? 1 : a.shape.h * a.shape.w;
+  Tensor out{n.out, std::vector<int16_t>(a.data.size())};
+  for (size_t i = 0; i < a.data.size(); ++i) out.data[i] = mul_ort(a.data[i], b.data[i / static_cast<size_t>(area)], p);
+  return out;
+}
+
+// Op::Lookup: the output code of each input code.
+Tensor lookup(const Node& n, const Tensor& x) {
+  Tensor out{n.out, std::vector<int16_t>(x.data.size())};
+  for (size_t i = 0; i < x.data.size(); ++i) out.data[i] = n.lookup.table.at(static_cast<size_t>(x.data[i] + 128));
+  return out;
+}
+
 // ONNX Runtime's DequantizeLinear: float(int32(x) - zp) * scale in float32
 // (the held int8 value and zero point differ from uint8 ones by the same 128).
 Tensor dequantize_linear(const Node& n, const Tensor& x) {
@@ -395,6 +412,10 @@ Tensor run_node(const Node& n, const std::vector<const Tensor*>& in) {
       return quantize_linear(n, *in.at(0));
     case Op::Dequantize:
       return dequantize_linear(n, *in.at(0));
+    case Op::Lookup:
+      return lookup(n, *in.at(0));
+    case Op::Mul:
+      return mul(n, *in.at(0), *in.at(1));
   }
   fail("{}: unknown op", n.name);
 }
