@@ -1,18 +1,21 @@
 // ONNX Runtime's DequantizeLinear -> Sigmoid / HardSigmoid / HardSwish ->
-// QuantizeLinear on every input code, and DQ, DQ -> Mul -> Q (QLinearMul) on
+// QuantizeLinear on every input code, DQ, DQ -> Mul -> Q (QLinearMul) on
 // every pair of codes, same shape and broadcast over H x W as
-// squeeze-excitation writes it: imported, run by the integer reference and
-// compared with ONNX Runtime (ort_ops.h has the formulas).
+// squeeze-excitation writes it, and DQ -> Softmax -> Q (QLinearSoftmax) on
+// random rows of logits: imported, run by the integer reference and compared
+// with ONNX Runtime (ort_ops.h has the formulas).
 #include <gtest/gtest.h>
 
 #include <filesystem>
 #include <fstream>
+#include <random>
 
 #include "onnx_builder.h"
 #include "ort_oracle.h"
 #include "vta/compiler/frontend/npy.h"
 #include "vta/compiler/frontend/onnx.h"
 #include "vta/compiler/ops/reference.h"
+#include "vta/isa/error.h"
 
 namespace {
 
@@ -155,6 +158,54 @@ INSTANTIATE_TEST_SUITE_P(Scales, OrtMul,
                                            MulCase{"odd", 0.1234f, 0.00392f, 0.05f, 77, 3, 10, false},
                                            MulCase{"squeeze_excite", 0.0473f, 1 / 255.0f, 0.029f, 131, 0, 0, true},
                                            MulCase{"ties", 0.5f, 0.25f, 0.25f, 128, 128, 128, true}),
+                         [](const auto& i) { return i.param.name; });
+
+struct SoftmaxCase {
+  std::string name;
+  int64_t d;  // logits a row
+  float sx, sy;
+  int zx, zy;
+  bool u8;
+};
+
+class OrtSoftmax : public ::testing::TestWithParam<SoftmaxCase> {};
+
+TEST_P(OrtSoftmax, RandomRowsAsOnnxRuntime) {
+  REQUIRE_ORACLE();
+  const SoftmaxCase& c = GetParam();
+  OnnxBuilder b(17);
+  const int64_t rows = 256;
+  b.input("x", elem(c.u8), {rows, c.d, 1, 1});
+  b.node("Flatten", {dq(b, "x", c.sx, c.zx, c.u8)}, {"flat"});
+  b.node("QuantizeLinear", {"flat", "x_s", "x_z"}, {"flat_q"});
+  b.node("DequantizeLinear", {"flat_q", "x_s", "x_z"}, {"flat_f"});
+  b.node("Softmax", {"flat_f"}, {"p"});
+  quantize(b, "p", c.sy, c.zy, c.u8, {rows, c.d});
+  const fs::path dir = work_dir("softmax_" + c.name);
+  { std::ofstream(dir / "model.onnx", std::ios::binary) << b.bytes(); }
+  if (!c.u8) {  // ONNX Runtime 1.17 fuses uint8 only; its float Softmax for int8 is refused, naming the input
+    EXPECT_THROW(import_onnx((dir / "model.onnx").string()), vta::Error);
+    return;
+  }
+  const Graph g = import_onnx((dir / "model.onnx").string());
+  ASSERT_EQ(g.at(g.output).op, Op::Softmax);
+  std::mt19937 rng(3);
+  std::uniform_int_distribution<int> u(c.u8 ? 0 : -128, c.u8 ? 255 : 127);
+  NpyArray x;
+  x.type = c.u8 ? NpyType::Uint8 : NpyType::Int8;
+  x.dims = {rows, c.d, 1, 1};
+  for (int64_t i = 0; i < rows * c.d; ++i) x.values.push_back(u(rng));
+  const NpyArray ort = vta::test::run_ort(dir / "model.onnx", "x", x);
+  const vta::test::Diff d = vta::test::compare(ort.values, run_host(g, {x}));
+  std::cout << fmt::format("ORT Softmax {}: {} elements, {} differ from the host\n", c.name, d.elements, d.differing);
+  EXPECT_EQ(ort.values.size(), static_cast<size_t>(rows * c.d));
+  EXPECT_EQ(d.differing, 0u) << "largest difference " << d.largest;
+}
+
+INSTANTIATE_TEST_SUITE_P(Rows, OrtSoftmax,
+                         ::testing::Values(SoftmaxCase{"logits_u8", 10, 0.0091f, 1 / 255.0f, 125, 0, true},
+                                           SoftmaxCase{"wide_u8", 1000, 0.02f, 0.00392f, 128, 0, true},
+                                           SoftmaxCase{"logits_s8_refused", 10, 0.13f, 0.0039f, 0, -128, false}),
                          [](const auto& i) { return i.param.name; });
 
 }  // namespace

@@ -290,6 +290,13 @@ class Importer : public OnnxReader {
     return it->second;
   }
 
+  // The default domain's opset (check_model_form() made sure there is one).
+  int64_t opset() const {
+    for (const auto& o : m_.opset_import())
+      if (o.domain().empty() || o.domain() == "ai.onnx") return o.version();
+    return 0;
+  }
+
   // An activation whose scale is a power of two (Add and the pools requantize by shifts).
   const Act& pow2_act(const onnx::NodeProto& n, int k) const {
     const Act& a = act(n, k);
@@ -555,7 +562,8 @@ class Importer : public OnnxReader {
     if (op == "Relu") {
       need(1);
       auto it = pending_.find(n.input(0));
-      if (it == pending_.end() || it->second.node.op == Op::Lookup || it->second.node.op == Op::Mul)
+      if (it == pending_.end() || it->second.node.op == Op::Lookup || it->second.node.op == Op::Mul ||
+          it->second.node.op == Op::Softmax)
         bad(n, "Relu must follow Conv, Gemm or Add (before QuantizeLinear)");
       Pending p = it->second;
       p.node.relu = true;
@@ -619,6 +627,8 @@ class Importer : public OnnxReader {
     }
     if (op == "Sigmoid" || op == "HardSigmoid" || op == "HardSwish") {
       need(1);
+      if (op == "HardSwish" && opset() < 14)
+        bad(n, fmt::format("HardSwish is an operator of opset 14 and later; the model's opset is {}", opset()));
       if (op == "HardSigmoid")
         only_attrs(n, {"alpha", "beta"});
       else
@@ -639,12 +649,46 @@ class Importer : public OnnxReader {
       pending_[n.output(0)] = std::move(p);
       return;
     }
+    if (op == "Softmax") {
+      // DQ -> Softmax -> Q over the logits of Gemm or Flatten (2-D in ONNX):
+      // ONNX Runtime's QLinearSoftmax (host)
+      need(1);
+      only_attrs(n, {"axis"});
+      if (!acts_.count(n.input(0))) bad(n, fmt::format("input '{}' must be a DequantizeLinear output", n.input(0)));
+      const Act& x = act(n, 0);
+      const Node& src = g_.at(x.node);
+      const int64_t axis = attr_i(n, "axis", opset() < 13 ? 1 : -1);
+      if ((src.op != Op::Dense && src.op != Op::Flatten) || (axis != 1 && axis != -1))
+        bad(n, fmt::format("supported over the last axis of a 2-D tensor (the output of Gemm or Flatten), not axis "
+                           "{} of the output of {}",
+                           axis, op_name(src.op)));
+      // ONNX Runtime 1.17 fuses it for uint8 only; int8 runs its float
+      // Softmax (MLAS's exp), whose roundings are not reproduced (115 of 2 560
+      // codes differed from QLinearSoftmax's form, tests/test_onnx_ort_unary.cpp)
+      if (!src.uint8)
+        bad(n, fmt::format("input '{}' is int8: ONNX Runtime runs an int8 Softmax in float (MLAS's exp), which is "
+                           "not reproduced bit for bit (quantize with uint8 activations)",
+                           n.input(0)));
+      Pending p;
+      p.node.name = n.name();
+      p.node.op = Op::Softmax;
+      p.node.inputs = {x.node};
+      p.node.x_zp = x.zp;
+      p.node.out = src.out;
+      p.in_exps = {x.exp};
+      p.in_scales = {x.value()};
+      p.ort_in = true;
+      pending_[n.output(0)] = std::move(p);
+      return;
+    }
     if (op == "Mul") {
       need(2);
       auto it = pending_.find(n.input(0));
       if (it == pending_.end() || !it->second.reduce_sum || it->second.scaled || it->second.node.relu ||
           it->second.offset_exp != Pending::kNoOffset)
-        bad(n, "Mul is supported only right after a ReduceSum over H and W (a global average pool)");
+        bad(n,
+            "Mul is supported between two DequantizeLinear outputs (QLinearMul) or right after a ReduceSum over H "
+            "and W (a global average pool)");
       const double m = std::ldexp(static_cast<double>(float_scalar(n, 1)), 12);
       if (!(m >= 1 && m <= 4096 && m == std::floor(m)))
         bad(n, fmt::format("the multiplier {} is not k * 2^-12 with k in 1..4096", float_scalar(n, 1)));
@@ -787,7 +831,7 @@ class Importer : public OnnxReader {
     if (import_integer_op(n, integer)) return;
     bad(n,
         "operator is not supported (QuantizeLinear, DequantizeLinear, Conv, Gemm, Relu, Add, Mul, Sigmoid, "
-        "HardSigmoid, HardSwish, MaxPool, AveragePool, GlobalAveragePool, Flatten, Reshape, Concat, Pad, "
+        "HardSigmoid, HardSwish, Softmax, MaxPool, AveragePool, GlobalAveragePool, Flatten, Reshape, Concat, Pad, "
         "QLinearConv, ConvInteger, QLinearMatMul, MatMulInteger)");
   }
 
@@ -902,7 +946,7 @@ class Importer : public OnnxReader {
   void finish_float(Pending& p, float y_scale, int exp, int32_t zp, bool u8, const onnx::NodeProto& q) {
     Node& n = p.node;
     if (p.offset_exp != Pending::kNoOffset) bad(q, "a rounding offset before a float requantization");
-    if (n.op == Op::Lookup || n.op == Op::Mul) {
+    if (n.op == Op::Lookup || n.op == Op::Mul || n.op == Op::Softmax) {
       finish_ort(p, y_scale, exp, zp, u8, q);
       return;
     }

@@ -2,8 +2,10 @@
 #include "vta/compiler/ops/ort_ops.h"
 
 #include <algorithm>
+#include <array>
 #include <climits>
 #include <cmath>
+#include <limits>
 
 namespace vta::compiler {
 
@@ -81,6 +83,25 @@ std::array<int8_t, 256> unary_table_ort(const UnaryOrt& p) {
     t[static_cast<size_t>(v + 128)] = static_cast<int8_t>(static_cast<int32_t>(q) - off);
   }
   return t;
+}
+
+void softmax_ort(const int16_t* x, int16_t* y, int64_t d, const SoftmaxOrt& p) {
+  const float top = std::numeric_limits<float>::max() / static_cast<float>(d);
+  const double b = std::max(0.0, std::log(static_cast<double>(top)) - 5.0) / static_cast<double>(p.sx);
+  std::array<float, 256> t{};
+  for (int i = 0; i < 256; ++i)
+    t[static_cast<size_t>(i)] = static_cast<float>(std::exp((i - 255 + b) * static_cast<double>(p.sx)));
+  const int32_t xmax = *std::max_element(x, x + d);
+  auto at = [&](int64_t k) { return t[static_cast<size_t>(255 - (xmax - x[k]))]; };
+  float sum = 0;
+  for (int64_t k = 0; k < d; ++k) sum += at(k);
+  const float ys = std::floor(1.0f / p.sy);
+  const int32_t off = p.uint8 ? 128 : 0;
+  for (int64_t k = 0; k < d; ++k) {
+    const int64_t q = static_cast<int64_t>(std::nearbyint(at(k) * ys / sum)) + p.zy + off;
+    const int32_t v = q > 255 ? (p.uint8 ? 255 : -1) : (p.uint8 ? static_cast<int32_t>(q) : static_cast<int8_t>(q));
+    y[k] = static_cast<int16_t>(v - off);
+  }
 }
 
 float pool_term_ort(int32_t dx, float sx) { return sx * static_cast<float>(dx); }

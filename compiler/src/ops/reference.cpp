@@ -353,6 +353,16 @@ Tensor mul(const Node& n, const Tensor& a, const Tensor& b) {
   return out;
 }
 
+// Op::Softmax of an imported QDQ graph (Node::ort set): ONNX Runtime's
+// QLinearSoftmax over C x H x W of each image.
+Tensor qlinear_softmax(const Node& n, const Tensor& x) {
+  const SoftmaxOrt p{n.ort.a, n.ort.out, n.zp, n.uint8};
+  const int64_t d = n.out.c * n.out.h * n.out.w;
+  Tensor out{n.out, std::vector<int16_t>(x.data.size())};
+  for (int64_t b = 0; b < n.out.n; ++b) softmax_ort(x.data.data() + b * d, out.data.data() + b * d, d, p);
+  return out;
+}
+
 // Op::Lookup: the output code of each input code.
 Tensor lookup(const Node& n, const Tensor& x) {
   Tensor out{n.out, std::vector<int16_t>(x.data.size())};
@@ -395,6 +405,7 @@ Tensor run_node(const Node& n, const std::vector<const Tensor*>& in) {
     case Op::Flatten:
       return Tensor{n.out, in.at(0)->data, {}};
     case Op::Softmax:
+      if (n.ort.a != 0) return qlinear_softmax(n, *in.at(0));
       return Tensor{n.out, in.at(0)->data, {}};  // int8 pass-through; softmax() gives the probabilities
     case Op::Reshape:
       return Tensor{n.out, in.at(0)->data, in.at(0)->wide};

@@ -203,6 +203,9 @@ std::string host_reason(const Graph& g, const Node& n, const Config& c) {
     case Op::Reshape:
       return "a copy into NCHW order (VTA's tensors are blocked by channel; the host reorders)";
     case Op::Softmax:
+      if (n.ort.a != 0)
+        return "QLinearSoftmax: a float table of exponentials of the codes, their float sum and quotient (ONNX "
+               "Runtime's); VTA has no float datapath or division";
       return "softmax: exponentials in float (host op)";
     case Op::Concat:
       return "concat along channels: a copy of each input, requantized to the output's scale where it differs "

@@ -84,6 +84,23 @@ struct UnaryOrt {
 /// The output code (int8 domain) of each input code v at index v + 128.
 std::array<int8_t, 256> unary_table_ort(const UnaryOrt& p);
 
+/// QLinearSoftmax (DQ -> Softmax -> Q over the last axis): the input's scale,
+/// the output's scale and zero point (int8 domain), the type.
+struct SoftmaxOrt {
+  float sx = 0, sy = 0;
+  int32_t zy = 0;
+  bool uint8 = true;
+};
+
+/// ONNX Runtime's QLinearSoftmax of the `d` int8-domain codes at x, into y
+/// (contrib_ops/cpu/quantization/qlinear_softmax.cc): a float table
+/// t[i] = float(exp((i - 255 + b) sx)) in double, b = max(0, ln(fl(FLT_MAX / d))
+/// - 5) / sx; each code x at i = 255 - (max x - x); v = fl(sum t) in order;
+/// y = min(nearbyint(fl(fl(t Y) / v)) + zy, 255) with Y = floor(fl(1 / sy))
+/// (int8: the sum wraps to int8, as its cast does). The input's zero point
+/// cancels.
+void softmax_ort(const int16_t* x, int16_t* y, int64_t d, const SoftmaxOrt& p);
+
 /// One dequantized input of QLinearAveragePool: fl(dx * sx).
 float pool_term_ort(int32_t dx, float sx);
 
