@@ -107,7 +107,7 @@ INSTANTIATE_TEST_SUITE_P(Qdq, QdqOracle,
                                            "cnn_flatten_u8_wu8", "cnn_flatten_u8_wu8_pc", "cnn_flatten_s8_wasym",
                                            "residual_u8_wu8", "cnn_flatten_op13_u8_wu8", "cnn_flatten_op19_s8_wasym",
                                            "branches_u8", "branches_u8_pc", "branches_u8_wu8", "branches_op13_u8",
-                                           "branches_op19_u8_pc", "softmax_u8"),
+                                           "branches_op19_u8_pc", "softmax_u8", "resize_u8"),
                          [](const auto& i) { return i.param; });
 
 // torchvision's networks as make_torchvision.py writes them (random weights

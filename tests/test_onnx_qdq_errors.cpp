@@ -138,11 +138,6 @@ TEST(OnnxQdqErrors, ConcatOfInt8Activations) {
       {"node 'cat' (Concat)", "input 'left_DequantizeLinear_Output' is int8", "quantize with uint8 activations"});
 }
 
-// Resize in the quantizer's QDQ form: not imported, the node named.
-TEST(OnnxQdqErrors, ResizeNotImported) {
-  expect_refused(kModels / "resize_u8.onnx", {"node 'up' (Resize)", "operator is not supported"});
-}
-
 // The quantizer's model with one node's attribute or operator changed.
 fs::path edited_node(const std::string& name, const std::string& node,
                      const std::function<void(onnx::NodeProto&)>& edit) {
@@ -170,6 +165,20 @@ TEST(OnnxQdqErrors, SoftmaxOverAnotherAxis) {
     a->set_i(0);
   });
   expect_refused(m, {"node 'softmax' (Softmax)", "not axis 0 of the output of dense"});
+}
+
+// Resize other than nearest by a whole factor: refused, naming the attribute
+// or the scales.
+TEST(OnnxQdqErrors, ResizeOtherThanNearest) {
+  const fs::path lin =
+      edited_node("resize_u8", "up", [](onnx::NodeProto& n) { n.mutable_attribute(0)->set_s("linear"); });
+  expect_refused(lin, {"node 'up' (Resize)", "attribute mode is 'linear': only 'nearest' is supported"});
+  const fs::path m = edited("resize_u8", "scales", [](onnx::TensorProto& t) {
+    t.clear_raw_data();
+    t.clear_float_data();
+    for (float v : {1.0f, 1.0f, 1.5f, 1.5f}) t.add_float_data(v);
+  });
+  expect_refused(m, {"node 'up' (Resize)", "scales [1, 1, f, f]"});
 }
 
 // Sigmoid on the 8-bit tensor itself (no DequantizeLinear before it), and

@@ -351,6 +351,7 @@ std::string export_onnx_bytes(const Graph& graph, bool integer_form) {
         fail("export of {}: Softmax is not exported (the zoo ends at the logits)", g.name);
       case Op::Lookup:
       case Op::Mul:
+      case Op::Upsample:
         fail("export of {}: node '{}' is ONNX Runtime's quantized {} (imported models only)", g.name, n.name,
              op_name(n.op));
       case Op::Quantize:

@@ -779,7 +779,7 @@ class Importer : public OnnxReader {
       pending_[n.output(0)] = std::move(p);
       return;
     }
-    if (op == "MaxPool" || op == "Flatten" || op == "Reshape" || op == "Pad") {
+    if (op == "MaxPool" || op == "Flatten" || op == "Reshape" || op == "Pad" || op == "Resize") {
       need(op == "Reshape" || op == "Pad" ? 2 : 1);
       // On an 8-bit tensor, or on its DequantizeLinear (ONNX Runtime's
       // quantizer writes DQ -> op -> Q at one scale): the op on the 8-bit values.
@@ -804,6 +804,10 @@ class Importer : public OnnxReader {
         out.pad = symmetric_hw_pad(n);
         out.x_zp = out.zp = via->zp;
         out.out = Shape{in.out.n, in.out.c, in.out.h + 2 * out.pad, in.out.w + 2 * out.pad};
+      } else if (op == "Resize") {
+        out.op = Op::Upsample;
+        out.pool = nearest_factor(n, in.out);
+        out.out = Shape{in.out.n, in.out.c, in.out.h * out.pool, in.out.w * out.pool};
       } else if (op == "MaxPool") {
         only_attrs(n, {"kernel_shape", "strides", "pads", "auto_pad", "dilations", "ceil_mode", "storage_order"});
         const auto [k, s, pad] = window(n, in.out);
@@ -831,8 +835,44 @@ class Importer : public OnnxReader {
     if (import_integer_op(n, integer)) return;
     bad(n,
         "operator is not supported (QuantizeLinear, DequantizeLinear, Conv, Gemm, Relu, Add, Mul, Sigmoid, "
-        "HardSigmoid, HardSwish, Softmax, MaxPool, AveragePool, GlobalAveragePool, Flatten, Reshape, Concat, Pad, "
+        "HardSigmoid, HardSwish, Softmax, Resize, MaxPool, AveragePool, GlobalAveragePool, Flatten, Reshape, Concat, "
+        "Pad, "
         "QLinearConv, ConvInteger, QLinearMatMul, MatMulInteger)");
+  }
+
+  // Resize in nearest mode by one integer factor f in H and W (scales [1, 1,
+  // f, f] or sizes [N, C, f H, f W]) where output pixel y reads input y / f:
+  // half_pixel (or pytorch_half_pixel) coordinates rounded to the nearest,
+  // or asymmetric ones rounded down. Returns f; anything else is refused.
+  int64_t nearest_factor(const onnx::NodeProto& n, const Shape& in) const {
+    only_attrs(n, {"mode", "coordinate_transformation_mode", "nearest_mode", "cubic_coeff_a", "exclude_outside",
+                   "extrapolation_value"});
+    std::string mode = "nearest", ct = "half_pixel", nm = "round_prefer_floor";
+    for (const auto& a : n.attribute()) {
+      if (a.name() == "mode") mode = a.s();
+      if (a.name() == "coordinate_transformation_mode") ct = a.s();
+      if (a.name() == "nearest_mode") nm = a.s();
+    }
+    if (mode != "nearest") bad(n, fmt::format("attribute mode is '{}': only 'nearest' is supported", mode));
+    const bool half =
+        (ct == "half_pixel" || ct == "pytorch_half_pixel") && (nm == "round_prefer_floor" || nm == "round_prefer_ceil");
+    if (!half && !(ct == "asymmetric" && nm == "floor"))
+      bad(n, fmt::format("coordinate_transformation_mode '{}' with nearest_mode '{}': supported are half_pixel (or "
+                         "pytorch_half_pixel) rounded to the nearest, and asymmetric with floor",
+                         ct, nm));
+    std::vector<int64_t> f;
+    const int k = opset() < 11 ? 1 : 2;  // opset 10: X, scales; 11 and later: X, roi, scales, sizes
+    if (n.input_size() > k && !n.input(k).empty()) {
+      for (float v : float_values(n, k))
+        f.push_back(v == std::floor(v) && v >= 1 && v <= 16 ? static_cast<int64_t>(v) : -1);
+    } else if (n.input_size() > 3 && !n.input(3).empty()) {
+      const std::vector<int64_t> sz = int_values(initializer(n, 3), n);
+      const std::vector<int64_t> dims{in.n, in.c, in.h, in.w};
+      for (size_t i = 0; i < sz.size() && i < 4; ++i) f.push_back(sz[i] % dims[i] == 0 ? sz[i] / dims[i] : -1);
+    }
+    if (f.size() != 4 || f[0] != 1 || f[1] != 1 || f[2] != f[3] || f[2] < 1 || f[2] > 16)
+      bad(n, "supported with scales [1, 1, f, f] (or the sizes they give), f a whole number from 1 to 16");
+    return f[2];
   }
 
   // Pad in constant mode with the value 0 (the zero point once quantized)

@@ -49,6 +49,8 @@ const char* op_name(Op op) {
       return "lookup";
     case Op::Mul:
       return "mul";
+    case Op::Upsample:
+      return "upsample";
   }
   return "?";
 }

@@ -142,7 +142,7 @@ Node read_node(Reader& r, int index) {
   Node n;
   n.name = r.str();
   const auto op = r.get<int32_t>();
-  if (op < 0 || op > static_cast<int32_t>(Op::Mul)) r.bad(fmt::format("node {} has op {}", index, op));
+  if (op < 0 || op > static_cast<int32_t>(Op::Upsample)) r.bad(fmt::format("node {} has op {}", index, op));
   n.op = static_cast<Op>(op);
   n.inputs = r.vec<int>();
   for (int in : n.inputs)

@@ -363,6 +363,17 @@ Tensor qlinear_softmax(const Node& n, const Tensor& x) {
   return out;
 }
 
+// Op::Upsample: each value repeated pool x pool times (nearest).
+Tensor upsample(const Node& n, const Tensor& x) {
+  Tensor out{n.out, std::vector<int16_t>(static_cast<size_t>(n.out.size()))};
+  size_t i = 0;
+  for (int64_t p = 0; p < n.out.n * n.out.c; ++p)
+    for (int64_t y = 0; y < n.out.h; ++y)
+      for (int64_t xx = 0; xx < n.out.w; ++xx)
+        out.data[i++] = x.data[static_cast<size_t>((p * x.shape.h + y / n.pool) * x.shape.w + xx / n.pool)];
+  return out;
+}
+
 // Op::Lookup: the output code of each input code.
 Tensor lookup(const Node& n, const Tensor& x) {
   Tensor out{n.out, std::vector<int16_t>(x.data.size())};
@@ -427,6 +438,8 @@ Tensor run_node(const Node& n, const std::vector<const Tensor*>& in) {
       return lookup(n, *in.at(0));
     case Op::Mul:
       return mul(n, *in.at(0), *in.at(1));
+    case Op::Upsample:
+      return upsample(n, *in.at(0));
   }
   fail("{}: unknown op", n.name);
 }

@@ -216,6 +216,11 @@ std::string host_reason(const Graph& g, const Node& n, const Config& c) {
     case Op::Im2col:
     case Op::Bands:
       return fmt::format("{}: a host reordering made by the compiler", op_name(n.op));
+    case Op::Upsample:
+      return fmt::format(
+          "nearest Resize by {}: a copy of each value {}x{} times on the 8-bit codes (ONNX Runtime "
+          "drops the Q/DQ pair at one scale); host op",
+          n.pool, n.pool, n.pool);
     case Op::Lookup:
       return fmt::format(
           "{} between DequantizeLinear and QuantizeLinear: a table of the 256 input codes, computed as ONNX Runtime "

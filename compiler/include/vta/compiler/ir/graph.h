@@ -57,6 +57,8 @@ enum class Op {
                   // (ONNX Runtime's DQ -> Sigmoid / HardSigmoid / HardSwish -> Q, ort_ops.h; Node::lookup)
   Mul,            // host only, made at import: ONNX Runtime's QLinearMul (ort_ops.h) of inputs a and b, b of
                   // the same shape or N x C x 1 x 1 (broadcast over H x W); scales in Node::ort
+  Upsample,       // host only, made at import (Resize, nearest, integer factor `pool`):
+                  // out[n][c][y][x] = in[n][c][y / pool][x / pool]
 };
 const char* op_name(Op op);
 
