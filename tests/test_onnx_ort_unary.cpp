@@ -83,7 +83,7 @@ TEST_P(OrtUnary, EveryCodeAsOnnxRuntime) {
   const std::vector<int64_t> dims{1, 1, 16, 16};
   b.input("x", elem(c.u8), dims);
   auto* n = b.node(c.op, {dq(b, "x", c.sx, c.zx, c.u8)}, {"f"});
-  if (c.alpha != 0) OnnxBuilder::attr(n, "alpha", c.alpha);
+  if (c.alpha != 0) OnnxBuilder::attr_f(n, "alpha", c.alpha);
   quantize(b, "f", c.sy, c.zy, c.u8, dims);
   const fs::path dir = work_dir(c.name);
   { std::ofstream(dir / "model.onnx", std::ios::binary) << b.bytes(); }
