@@ -113,8 +113,23 @@ INSTANTIATE_TEST_SUITE_P(Scales, OrtAdd,
                                            AddCase{"ties_third", 0.1f, 0.05f, 0.3f, 100, 150, 120, false},
                                            AddCase{"calibrated_odd", 0.07f, 0.11f, 0.35f, 97, 163, 131, false},
                                            AddCase{"ties_relu", 0.05f, 0.15f, 0.1f, 77, 201, 0, true},
-                                           AddCase{"ties_relu_unfused", 0.05f, 0.15f, 0.1f, 77, 201, 20, true}),
+                                           AddCase{"ties_relu_unfused", 0.05f, 0.15f, 0.1f, 77, 201, 20, true},
+                                           // ResNet-50 per channel, layer2.0's Add (make_torchvision.py)
+                                           AddCase{"resnet50_layer2", 0.014899705536663532f, 0.01612613908946514f,
+                                                   0.010270929895341396f, 132, 107, 0, false},
+                                           // the fused zero-point product decides 4 pairs
+                                           AddCase{"fma_zero_points", 0.016698373f, 0.012575811f, 0.011960641f, 184, 65,
+                                                   253, false}),
                          [](const auto& i) { return i.param.name; });
+
+// The element of ResNet-50's layer2.0 Add (per channel) where the sum of two
+// products for the zero points gave 154 (fl(154.49998)): ONNX Runtime's
+// kernel fuses ra za + rb zb into one multiply-add and gives 155.
+TEST(OrtAddElement, Resnet50Layer2FusedZeroPointProduct) {
+  const AddOrt p{132 - 128, 107 - 128, -128, 0.014899705536663532f, 0.01612613908946514f, 0.010270929895341396f,
+                 true,      false};
+  EXPECT_EQ(add_ort(153 - 128, 186 - 128, p) + 128, 155);
+}
 
 struct PoolCase {
   std::string name;

@@ -138,10 +138,66 @@ TEST(OnnxQdqErrors, ConcatOfInt8Activations) {
       {"node 'cat' (Concat)", "input 'left_DequantizeLinear_Output' is int8", "quantize with uint8 activations"});
 }
 
-// Resize and Softmax in the quantizer's QDQ form: not imported, the node named.
-TEST(OnnxQdqErrors, ResizeAndSoftmaxNotImported) {
-  expect_refused(kModels / "resize_u8.onnx", {"node 'up' (Resize)", "operator is not supported"});
-  expect_refused(kModels / "softmax_u8.onnx", {"node 'softmax' (Softmax)", "operator is not supported"});
+// The quantizer's model with one node's attribute or operator changed.
+fs::path edited_node(const std::string& name, const std::string& node,
+                     const std::function<void(onnx::NodeProto&)>& edit) {
+  onnx::ModelProto m;
+  std::ifstream f(kModels / (name + ".onnx"), std::ios::binary);
+  EXPECT_TRUE(m.ParseFromIstream(&f));
+  bool found = false;
+  for (auto& n : *m.mutable_graph()->mutable_node())
+    if (n.name() == node) edit(n), found = true;
+  EXPECT_TRUE(found) << node;
+  const fs::path out = tmp_dir() / (name + "_" + node + ".onnx");
+  std::ofstream o(out, std::ios::binary);
+  m.SerializeToOstream(&o);
+  return out;
+}
+
+// Softmax over another axis than the logits' (QLinearSoftmax's form is over
+// the last axis of Gemm's 2-D output).
+TEST(OnnxQdqErrors, SoftmaxOverAnotherAxis) {
+  const fs::path m = edited_node("softmax_u8", "softmax", [](onnx::NodeProto& n) {
+    n.clear_attribute();
+    auto* a = n.add_attribute();
+    a->set_name("axis");
+    a->set_type(onnx::AttributeProto::INT);
+    a->set_i(0);
+  });
+  expect_refused(m, {"node 'softmax' (Softmax)", "not axis 0 of the output of dense"});
+}
+
+// Resize other than nearest by a whole factor: refused, naming the attribute
+// or the scales.
+TEST(OnnxQdqErrors, ResizeOtherThanNearest) {
+  const fs::path lin =
+      edited_node("resize_u8", "up", [](onnx::NodeProto& n) { n.mutable_attribute(0)->set_s("linear"); });
+  expect_refused(lin, {"node 'up' (Resize)", "attribute mode is 'linear': only 'nearest' is supported"});
+  const fs::path m = edited("resize_u8", "scales", [](onnx::TensorProto& t) {
+    t.clear_raw_data();
+    t.clear_float_data();
+    for (float v : {1.0f, 1.0f, 1.5f, 1.5f}) t.add_float_data(v);
+  });
+  expect_refused(m, {"node 'up' (Resize)", "scales [1, 1, f, f]"});
+}
+
+// Sigmoid on the 8-bit tensor itself (no DequantizeLinear before it), and
+// Mul by a float constant: refused, the node named (the lookup table and
+// QLinearMul take dequantized 8-bit tensors).
+TEST(OnnxQdqErrors, SigmoidAndMulNeedDequantizedInputs) {
+  const fs::path sig = edited_node("softmax_u8", "softmax", [](onnx::NodeProto& n) {
+    n.set_op_type("Sigmoid");
+    n.clear_attribute();
+    n.set_input(0, "fc_QuantizeLinear_Output");
+  });
+  expect_refused(sig,
+                 {"node 'softmax' (Sigmoid)", "input 'fc_QuantizeLinear_Output' must be a DequantizeLinear output"});
+  const fs::path mul = edited_node("softmax_u8", "softmax", [](onnx::NodeProto& n) {
+    n.set_op_type("Mul");
+    n.clear_attribute();
+    n.add_input("fc_scale");
+  });
+  expect_refused(mul, {"node 'softmax' (Mul)", "between two DequantizeLinear outputs (QLinearMul)"});
 }
 
 // A float input given as integers, and a NaN: the file and the input named.

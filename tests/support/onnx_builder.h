@@ -60,6 +60,12 @@ class OnnxBuilder {
     a->set_type(onnx::AttributeProto::INTS);
     for (auto x : v) a->add_ints(x);
   }
+  static void attr_f(onnx::NodeProto* n, const std::string& name, float v) {
+    auto* a = n->add_attribute();
+    a->set_name(name);
+    a->set_type(onnx::AttributeProto::FLOAT);
+    a->set_f(v);
+  }
   static void attr(onnx::NodeProto* n, const std::string& name, int64_t v) {
     auto* a = n->add_attribute();
     a->set_name(name);

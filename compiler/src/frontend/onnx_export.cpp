@@ -349,6 +349,11 @@ std::string export_onnx_bytes(const Graph& graph, bool integer_form) {
         fail("export of {}: DeviceCopy is internal to the compiler (insert_copies)", g.name);
       case Op::Softmax:
         fail("export of {}: Softmax is not exported (the zoo ends at the logits)", g.name);
+      case Op::Lookup:
+      case Op::Mul:
+      case Op::Upsample:
+        fail("export of {}: node '{}' is ONNX Runtime's quantized {} (imported models only)", g.name, n.name,
+             op_name(n.op));
       case Op::Quantize:
       case Op::Dequantize:
         fail("export of {}: node '{}' converts a float graph input or output (imported models only)", g.name, n.name);

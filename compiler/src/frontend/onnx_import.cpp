@@ -68,6 +68,7 @@ struct Pending {  // a float result waiting for its QuantizeLinear
   // a power of two (then ONNX Runtime's float form, ort_ops.h).
   std::vector<float> in_scales;
   bool ort_in = false;
+  float alpha = 0, beta = 0;  // HardSigmoid's attributes (Op::Lookup)
   static constexpr int kNoOffset = -10000;
 };
 
@@ -287,6 +288,13 @@ class Importer : public OnnxReader {
     auto it = acts_.find(n.input(k));
     if (it == acts_.end()) bad(n, fmt::format("input '{}' must be a dequantized int8 activation", n.input(k)));
     return it->second;
+  }
+
+  // The default domain's opset (check_model_form() made sure there is one).
+  int64_t opset() const {
+    for (const auto& o : m_.opset_import())
+      if (o.domain().empty() || o.domain() == "ai.onnx") return o.version();
+    return 0;
   }
 
   // An activation whose scale is a power of two (Add and the pools requantize by shifts).
@@ -554,7 +562,9 @@ class Importer : public OnnxReader {
     if (op == "Relu") {
       need(1);
       auto it = pending_.find(n.input(0));
-      if (it == pending_.end()) bad(n, "Relu must follow Conv, Gemm or Add (before QuantizeLinear)");
+      if (it == pending_.end() || it->second.node.op == Op::Lookup || it->second.node.op == Op::Mul ||
+          it->second.node.op == Op::Softmax)
+        bad(n, "Relu must follow Conv, Gemm or Add (before QuantizeLinear)");
       Pending p = it->second;
       p.node.relu = true;
       pending_[n.output(0)] = std::move(p);
@@ -590,12 +600,95 @@ class Importer : public OnnxReader {
       pending_[n.output(0)] = std::move(p);
       return;
     }
+    if (op == "Mul" && acts_.count(n.input(0)) && n.input_size() == 2 && acts_.count(n.input(1))) {
+      // DQ, DQ -> Mul -> Q: ONNX Runtime's QLinearMul (host), the smaller
+      // operand N x C x 1 x 1 broadcast over H x W (squeeze-excitation)
+      const Act& x = act(n, 0);
+      const Act& y = act(n, 1);
+      const bool swap = g_.at(x.node).out.size() < g_.at(y.node).out.size();
+      const Act& a = swap ? y : x;
+      const Act& b = swap ? x : y;
+      const Shape sa = g_.at(a.node).out, sb = g_.at(b.node).out;
+      if (!(sa == sb) && !(sb.n == sa.n && sb.c == sa.c && sb.h == 1 && sb.w == 1))
+        bad(n, fmt::format("inputs are {}x{}x{}x{} and {}x{}x{}x{}: supported with the same shape or one N x C x 1 x 1 "
+                           "(broadcast over H x W)",
+                           sa.n, sa.c, sa.h, sa.w, sb.n, sb.c, sb.h, sb.w));
+      Pending p;
+      p.node.name = n.name();
+      p.node.op = Op::Mul;
+      p.node.inputs = {a.node, b.node};
+      p.node.x_zp = a.zp, p.node.w_zp = b.zp;
+      p.node.out = sa;
+      p.in_exps = {a.exp, b.exp};
+      p.in_scales = {a.value(), b.value()};
+      p.ort_in = true;
+      pending_[n.output(0)] = std::move(p);
+      return;
+    }
+    if (op == "Sigmoid" || op == "HardSigmoid" || op == "HardSwish") {
+      need(1);
+      if (op == "HardSwish" && opset() < 14)
+        bad(n, fmt::format("HardSwish is an operator of opset 14 and later; the model's opset is {}", opset()));
+      if (op == "HardSigmoid")
+        only_attrs(n, {"alpha", "beta"});
+      else
+        only_attrs(n, {});
+      if (!acts_.count(n.input(0))) bad(n, fmt::format("input '{}' must be a DequantizeLinear output", n.input(0)));
+      const Act& x = act(n, 0);
+      Pending p;
+      p.node.name = n.name().empty() ? n.output(0) : n.name();
+      p.node.op = Op::Lookup;
+      p.node.lookup.onnx_op = op;
+      p.node.inputs = {x.node};
+      p.node.x_zp = x.zp;
+      p.node.out = g_.at(x.node).out;
+      p.in_exps = {x.exp};
+      p.in_scales = {x.value()};
+      p.ort_in = true;
+      if (op == "HardSigmoid") p.alpha = attr_f(n, "alpha", 0.2f), p.beta = attr_f(n, "beta", 0.5f);
+      pending_[n.output(0)] = std::move(p);
+      return;
+    }
+    if (op == "Softmax") {
+      // DQ -> Softmax -> Q over the logits of Gemm or Flatten (2-D in ONNX):
+      // ONNX Runtime's QLinearSoftmax (host)
+      need(1);
+      only_attrs(n, {"axis"});
+      if (!acts_.count(n.input(0))) bad(n, fmt::format("input '{}' must be a DequantizeLinear output", n.input(0)));
+      const Act& x = act(n, 0);
+      const Node& src = g_.at(x.node);
+      const int64_t axis = attr_i(n, "axis", opset() < 13 ? 1 : -1);
+      if ((src.op != Op::Dense && src.op != Op::Flatten) || (axis != 1 && axis != -1))
+        bad(n, fmt::format("supported over the last axis of a 2-D tensor (the output of Gemm or Flatten), not axis "
+                           "{} of the output of {}",
+                           axis, op_name(src.op)));
+      // ONNX Runtime 1.17 fuses it for uint8 only; int8 runs its float
+      // Softmax (MLAS's exp), whose roundings are not reproduced (115 of 2 560
+      // codes differed from QLinearSoftmax's form, tests/test_onnx_ort_unary.cpp)
+      if (!src.uint8)
+        bad(n, fmt::format("input '{}' is int8: ONNX Runtime runs an int8 Softmax in float (MLAS's exp), which is "
+                           "not reproduced bit for bit (quantize with uint8 activations)",
+                           n.input(0)));
+      Pending p;
+      p.node.name = n.name();
+      p.node.op = Op::Softmax;
+      p.node.inputs = {x.node};
+      p.node.x_zp = x.zp;
+      p.node.out = src.out;
+      p.in_exps = {x.exp};
+      p.in_scales = {x.value()};
+      p.ort_in = true;
+      pending_[n.output(0)] = std::move(p);
+      return;
+    }
     if (op == "Mul") {
       need(2);
       auto it = pending_.find(n.input(0));
       if (it == pending_.end() || !it->second.reduce_sum || it->second.scaled || it->second.node.relu ||
           it->second.offset_exp != Pending::kNoOffset)
-        bad(n, "Mul is supported only right after a ReduceSum over H and W (a global average pool)");
+        bad(n,
+            "Mul is supported between two DequantizeLinear outputs (QLinearMul) or right after a ReduceSum over H "
+            "and W (a global average pool)");
       const double m = std::ldexp(static_cast<double>(float_scalar(n, 1)), 12);
       if (!(m >= 1 && m <= 4096 && m == std::floor(m)))
         bad(n, fmt::format("the multiplier {} is not k * 2^-12 with k in 1..4096", float_scalar(n, 1)));
@@ -686,7 +779,7 @@ class Importer : public OnnxReader {
       pending_[n.output(0)] = std::move(p);
       return;
     }
-    if (op == "MaxPool" || op == "Flatten" || op == "Reshape" || op == "Pad") {
+    if (op == "MaxPool" || op == "Flatten" || op == "Reshape" || op == "Pad" || op == "Resize") {
       need(op == "Reshape" || op == "Pad" ? 2 : 1);
       // On an 8-bit tensor, or on its DequantizeLinear (ONNX Runtime's
       // quantizer writes DQ -> op -> Q at one scale): the op on the 8-bit values.
@@ -711,6 +804,10 @@ class Importer : public OnnxReader {
         out.pad = symmetric_hw_pad(n);
         out.x_zp = out.zp = via->zp;
         out.out = Shape{in.out.n, in.out.c, in.out.h + 2 * out.pad, in.out.w + 2 * out.pad};
+      } else if (op == "Resize") {
+        out.op = Op::Upsample;
+        out.pool = nearest_factor(n, in.out);
+        out.out = Shape{in.out.n, in.out.c, in.out.h * out.pool, in.out.w * out.pool};
       } else if (op == "MaxPool") {
         only_attrs(n, {"kernel_shape", "strides", "pads", "auto_pad", "dilations", "ceil_mode", "storage_order"});
         const auto [k, s, pad] = window(n, in.out);
@@ -737,9 +834,45 @@ class Importer : public OnnxReader {
     }
     if (import_integer_op(n, integer)) return;
     bad(n,
-        "operator is not supported (QuantizeLinear, DequantizeLinear, Conv, Gemm, Relu, Add, MaxPool, "
-        "AveragePool, GlobalAveragePool, Flatten, Reshape, Concat, Pad, QLinearConv, ConvInteger, QLinearMatMul, "
-        "MatMulInteger)");
+        "operator is not supported (QuantizeLinear, DequantizeLinear, Conv, Gemm, Relu, Add, Mul, Sigmoid, "
+        "HardSigmoid, HardSwish, Softmax, Resize, MaxPool, AveragePool, GlobalAveragePool, Flatten, Reshape, Concat, "
+        "Pad, "
+        "QLinearConv, ConvInteger, QLinearMatMul, MatMulInteger)");
+  }
+
+  // Resize in nearest mode by one integer factor f in H and W (scales [1, 1,
+  // f, f] or sizes [N, C, f H, f W]) where output pixel y reads input y / f:
+  // half_pixel (or pytorch_half_pixel) coordinates rounded to the nearest,
+  // or asymmetric ones rounded down. Returns f; anything else is refused.
+  int64_t nearest_factor(const onnx::NodeProto& n, const Shape& in) const {
+    only_attrs(n, {"mode", "coordinate_transformation_mode", "nearest_mode", "cubic_coeff_a", "exclude_outside",
+                   "extrapolation_value"});
+    std::string mode = "nearest", ct = "half_pixel", nm = "round_prefer_floor";
+    for (const auto& a : n.attribute()) {
+      if (a.name() == "mode") mode = a.s();
+      if (a.name() == "coordinate_transformation_mode") ct = a.s();
+      if (a.name() == "nearest_mode") nm = a.s();
+    }
+    if (mode != "nearest") bad(n, fmt::format("attribute mode is '{}': only 'nearest' is supported", mode));
+    const bool half =
+        (ct == "half_pixel" || ct == "pytorch_half_pixel") && (nm == "round_prefer_floor" || nm == "round_prefer_ceil");
+    if (!half && !(ct == "asymmetric" && nm == "floor"))
+      bad(n, fmt::format("coordinate_transformation_mode '{}' with nearest_mode '{}': supported are half_pixel (or "
+                         "pytorch_half_pixel) rounded to the nearest, and asymmetric with floor",
+                         ct, nm));
+    std::vector<int64_t> f;
+    const int k = opset() < 11 ? 1 : 2;  // opset 10: X, scales; 11 and later: X, roi, scales, sizes
+    if (n.input_size() > k && !n.input(k).empty()) {
+      for (float v : float_values(n, k))
+        f.push_back(v == std::floor(v) && v >= 1 && v <= 16 ? static_cast<int64_t>(v) : -1);
+    } else if (n.input_size() > 3 && !n.input(3).empty()) {
+      const std::vector<int64_t> sz = int_values(initializer(n, 3), n);
+      const std::vector<int64_t> dims{in.n, in.c, in.h, in.w};
+      for (size_t i = 0; i < sz.size() && i < 4; ++i) f.push_back(sz[i] % dims[i] == 0 ? sz[i] / dims[i] : -1);
+    }
+    if (f.size() != 4 || f[0] != 1 || f[1] != 1 || f[2] != f[3] || f[2] < 1 || f[2] > 16)
+      bad(n, "supported with scales [1, 1, f, f] (or the sizes they give), f a whole number from 1 to 16");
+    return f[2];
   }
 
   // Pad in constant mode with the value 0 (the zero point once quantized)
@@ -853,6 +986,10 @@ class Importer : public OnnxReader {
   void finish_float(Pending& p, float y_scale, int exp, int32_t zp, bool u8, const onnx::NodeProto& q) {
     Node& n = p.node;
     if (p.offset_exp != Pending::kNoOffset) bad(q, "a rounding offset before a float requantization");
+    if (n.op == Op::Lookup || n.op == Op::Mul || n.op == Op::Softmax) {
+      finish_ort(p, y_scale, exp, zp, u8, q);
+      return;
+    }
     if (n.op == Op::Add || n.op == Op::AvgPool || n.op == Op::GlobalAvgPool) {
       if (p.reduce_sum) bad(q, fmt::format("the scale {} is not a power of two (after ReduceSum)", y_scale));
       finish_ort(p, y_scale, exp, zp, u8, q);
@@ -919,8 +1056,16 @@ class Importer : public OnnxReader {
       n.fmult = global_avg_pool_scale_ort(p.in_scales[0], y_scale, is.h * is.w);
       return;
     }
+    if (n.op == Op::Lookup) {
+      UnaryOrt f{UnaryOrt::Fn::Sigmoid, p.alpha, p.beta, n.x_zp, zp, p.in_scales[0], y_scale, u8};
+      if (n.lookup.onnx_op == "HardSigmoid") f.fn = UnaryOrt::Fn::HardSigmoid;
+      if (n.lookup.onnx_op == "HardSwish") f.fn = UnaryOrt::Fn::HardSwish;
+      const auto t = unary_table_ort(f);
+      n.lookup.table.assign(t.begin(), t.end());
+      return;
+    }
     n.ort.a = p.in_scales[0];
-    n.ort.b = n.op == Op::Add ? p.in_scales[1] : 0;
+    n.ort.b = n.op == Op::Add || n.op == Op::Mul ? p.in_scales[1] : 0;
     n.ort.out = y_scale;
   }
 

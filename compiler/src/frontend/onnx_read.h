@@ -132,6 +132,11 @@ class OnnxReader {
       if (a.name() == name) return a.i();
     return def;
   }
+  float attr_f(const onnx::NodeProto& n, const std::string& name, float def) const {
+    for (const auto& a : n.attribute())
+      if (a.name() == name) return a.f();
+    return def;
+  }
   std::vector<int64_t> attr_ints(const onnx::NodeProto& n, const std::string& name) const {
     for (const auto& a : n.attribute())
       if (a.name() == name) return {a.ints().begin(), a.ints().end()};

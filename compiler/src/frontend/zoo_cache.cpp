@@ -22,7 +22,7 @@ namespace {
 namespace fs = std::filesystem;
 
 // Bump when the entry layout or graph_io's record changes.
-constexpr uint32_t kZooCacheFormat = 12;
+constexpr uint32_t kZooCacheFormat = 13;
 constexpr char kMagic[8] = {'V', 'T', 'A', 'Z', 'O', 'O', '\n', '\0'};
 
 // The running program's build: entries made by another build of the zoo,

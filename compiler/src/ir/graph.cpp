@@ -45,6 +45,12 @@ const char* op_name(Op op) {
       return "quantize";
     case Op::Dequantize:
       return "dequantize";
+    case Op::Lookup:
+      return "lookup";
+    case Op::Mul:
+      return "mul";
+    case Op::Upsample:
+      return "upsample";
   }
   return "?";
 }

@@ -9,7 +9,7 @@ namespace vta::compiler {
 
 // A field added to Node must be written and read below (and the zoo cache's
 // format version bumped): this fails to compile until the sizes agree again.
-static_assert(sizeof(Node) == 696, "Node changed: update graph_io.cpp and kZooCacheFormat in zoo_cache.cpp");
+static_assert(sizeof(Node) == 752, "Node changed: update graph_io.cpp and kZooCacheFormat in zoo_cache.cpp");
 
 namespace {
 
@@ -122,6 +122,7 @@ void write_node(std::string& out, const Node& n) {
   for (const FloatRequantVta& f : n.frqs) put_frq(out, f);
   put_vec(out, n.lshift);
   put_vec(out, n.in_scales), put_vec(out, n.in_zps);
+  put_str(out, n.lookup.onnx_op), put_vec(out, n.lookup.table);
   for (const Node::Banding* b : {&n.band, &n.band_src}) put(out, b->h), put(out, b->w), put(out, b->cols);
 }
 
@@ -141,7 +142,7 @@ Node read_node(Reader& r, int index) {
   Node n;
   n.name = r.str();
   const auto op = r.get<int32_t>();
-  if (op < 0 || op > static_cast<int32_t>(Op::DeviceCopy)) r.bad(fmt::format("node {} has op {}", index, op));
+  if (op < 0 || op > static_cast<int32_t>(Op::Upsample)) r.bad(fmt::format("node {} has op {}", index, op));
   n.op = static_cast<Op>(op);
   n.inputs = r.vec<int>();
   for (int in : n.inputs)
@@ -183,6 +184,10 @@ Node read_node(Reader& r, int index) {
   n.lshift = r.vec<int8_t>();
   n.in_scales = r.vec<float>();
   n.in_zps = r.vec<int32_t>();
+  n.lookup.onnx_op = r.str();
+  n.lookup.table = r.vec<int8_t>();
+  if (!n.lookup.table.empty() && n.lookup.table.size() != 256)
+    r.bad(fmt::format("node {} has a table of {} codes", index, n.lookup.table.size()));
   for (Node::Banding* b : {&n.band, &n.band_src})
     b->h = r.get<int64_t>(), b->w = r.get<int64_t>(), b->cols = r.get<int64_t>();
   return n;

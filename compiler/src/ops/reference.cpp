@@ -343,6 +343,44 @@ Tensor concat(const Node& n, const std::vector<const Tensor*>& in) {
   return out;
 }
 
+// Op::Mul: ONNX Runtime's QLinearMul of a and b, b broadcast over H x W
+// when it is N x C x 1 x 1.
+Tensor mul(const Node& n, const Tensor& a, const Tensor& b) {
+  const MulOrt p{n.x_zp, n.w_zp, n.zp, n.ort.a, n.ort.b, n.ort.out, n.uint8};
+  const int64_t area = b.shape == a.shape ? 1 : a.shape.h * a.shape.w;
+  Tensor out{n.out, std::vector<int16_t>(a.data.size())};
+  for (size_t i = 0; i < a.data.size(); ++i) out.data[i] = mul_ort(a.data[i], b.data[i / static_cast<size_t>(area)], p);
+  return out;
+}
+
+// Op::Softmax of an imported QDQ graph (Node::ort set): ONNX Runtime's
+// QLinearSoftmax over C x H x W of each image.
+Tensor qlinear_softmax(const Node& n, const Tensor& x) {
+  const SoftmaxOrt p{n.ort.a, n.ort.out, n.zp, n.uint8};
+  const int64_t d = n.out.c * n.out.h * n.out.w;
+  Tensor out{n.out, std::vector<int16_t>(x.data.size())};
+  for (int64_t b = 0; b < n.out.n; ++b) softmax_ort(x.data.data() + b * d, out.data.data() + b * d, d, p);
+  return out;
+}
+
+// Op::Upsample: each value repeated pool x pool times (nearest).
+Tensor upsample(const Node& n, const Tensor& x) {
+  Tensor out{n.out, std::vector<int16_t>(static_cast<size_t>(n.out.size()))};
+  size_t i = 0;
+  for (int64_t p = 0; p < n.out.n * n.out.c; ++p)
+    for (int64_t y = 0; y < n.out.h; ++y)
+      for (int64_t xx = 0; xx < n.out.w; ++xx)
+        out.data[i++] = x.data[static_cast<size_t>((p * x.shape.h + y / n.pool) * x.shape.w + xx / n.pool)];
+  return out;
+}
+
+// Op::Lookup: the output code of each input code.
+Tensor lookup(const Node& n, const Tensor& x) {
+  Tensor out{n.out, std::vector<int16_t>(x.data.size())};
+  for (size_t i = 0; i < x.data.size(); ++i) out.data[i] = n.lookup.table.at(static_cast<size_t>(x.data[i] + 128));
+  return out;
+}
+
 // ONNX Runtime's DequantizeLinear: float(int32(x) - zp) * scale in float32
 // (the held int8 value and zero point differ from uint8 ones by the same 128).
 Tensor dequantize_linear(const Node& n, const Tensor& x) {
@@ -378,6 +416,7 @@ Tensor run_node(const Node& n, const std::vector<const Tensor*>& in) {
     case Op::Flatten:
       return Tensor{n.out, in.at(0)->data, {}};
     case Op::Softmax:
+      if (n.ort.a != 0) return qlinear_softmax(n, *in.at(0));
       return Tensor{n.out, in.at(0)->data, {}};  // int8 pass-through; softmax() gives the probabilities
     case Op::Reshape:
       return Tensor{n.out, in.at(0)->data, in.at(0)->wide};
@@ -395,6 +434,12 @@ Tensor run_node(const Node& n, const std::vector<const Tensor*>& in) {
       return quantize_linear(n, *in.at(0));
     case Op::Dequantize:
       return dequantize_linear(n, *in.at(0));
+    case Op::Lookup:
+      return lookup(n, *in.at(0));
+    case Op::Mul:
+      return mul(n, *in.at(0), *in.at(1));
+    case Op::Upsample:
+      return upsample(n, *in.at(0));
   }
   fail("{}: unknown op", n.name);
 }

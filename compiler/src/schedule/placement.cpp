@@ -235,6 +235,9 @@ std::string host_reason(const Graph& g, const Node& n, const Config& c) {
     case Op::Reshape:
       return "a copy into NCHW order (VTA's tensors are blocked by channel; the host reorders)";
     case Op::Softmax:
+      if (n.ort.a != 0)
+        return "QLinearSoftmax: a float table of exponentials of the codes, their float sum and quotient (ONNX "
+               "Runtime's); VTA has no float datapath or division";
       return "softmax: exponentials in float (host op)";
     case Op::Concat:
       return "concat along channels: a copy of each input, requantized to the output's scale where it differs "
@@ -245,6 +248,22 @@ std::string host_reason(const Graph& g, const Node& n, const Config& c) {
     case Op::Im2col:
     case Op::Bands:
       return fmt::format("{}: a host reordering made by the compiler", op_name(n.op));
+    case Op::Upsample:
+      return fmt::format(
+          "nearest Resize by {}: a copy of each value {}x{} times on the 8-bit codes (ONNX Runtime "
+          "drops the Q/DQ pair at one scale); host op",
+          n.pool, n.pool, n.pool);
+    case Op::Lookup:
+      return fmt::format(
+          "{} between DequantizeLinear and QuantizeLinear: a table of the 256 input codes, computed as ONNX Runtime "
+          "does (float32{}, then QuantizeLinear); VTA's ALU has no table lookup or float datapath",
+          n.lookup.onnx_op, n.lookup.onnx_op == "Sigmoid" ? ", MLAS's rational logistic" : "");
+    case Op::Mul:
+      return fmt::format(
+          "QLinearMul{}: ONNX Runtime rounds fl(fl(da db) fl(sa sb / sc)) + zc in float32 (scales {}, {} -> {}); "
+          "VTA's ALU multiplies integers and has no exact form of this rounding; host op",
+          g.at(n.inputs.at(1)).out == n.out ? "" : " broadcast over H x W (squeeze-excitation)", n.ort.a, n.ort.b,
+          n.ort.out);
     default:
       return vta_op_reason(g, n, c);
   }

@@ -5,8 +5,9 @@
 # recommends (quant_pre_process: shape inference, and its basic graph
 # optimizations fold the exporter's Identity and Constant nodes) and quantized by ONNX Runtime's static
 # quantizer (QDQ, uint8 activations, int8 weights per tensor and per channel;
-# the same calibration as make_models.py). The outputs are tens of MB, so
-# they are not committed (issue 35; the results are in docs/onnx.md). Needs
+# the same calibration as make_models.py). Five outputs are committed beside
+# this file (the MobileNet-v3 and EfficientNet-B0 ones and tv_resnet18_u8;
+# README.md says why), the others are made on demand (issue 35). Needs
 # torch and torchvision (not installed by CI), e.g. in a venv of its own:
 #   python -m venv /tmp/torchvenv && /tmp/torchvenv/bin/pip install torch torchvision onnx onnxruntime
 #   /tmp/torchvenv/bin/python tests/data/onnx-qdq/make_torchvision.py /tmp/tv

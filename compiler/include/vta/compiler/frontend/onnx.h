@@ -44,6 +44,12 @@
 //   refused naming both. DQ -> Pad (constant 0, H and W alike) -> Q is a
 //   host Op::Pad with the zero point; DQ, DQ -> Concat (channels, uint8) ->
 //   Q a host Op::Concat requantizing each input as ONNX Runtime does.
+//   DQ -> Sigmoid / HardSigmoid / HardSwish -> Q is a host Op::Lookup of the
+//   256 input codes (ONNX Runtime's float function, ort_ops.h); DQ, DQ ->
+//   Mul -> Q (same shapes, or the second N x C x 1 x 1) a host Op::Mul
+//   (QLinearMul); uint8 DQ -> Softmax -> Q over Gemm's / Flatten's logits
+//   a host Op::Softmax with Node::ort set (QLinearSoftmax); DQ -> Resize
+//   (nearest, a whole factor) -> Q at one scale a host Op::Upsample.
 //
 // The integer operators QLinearConv, ConvInteger, QLinearMatMul and
 // MatMulInteger take int8 or uint8 tensors with any scales and per-tensor

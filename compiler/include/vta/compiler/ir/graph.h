@@ -53,6 +53,12 @@ enum class Op {
   DeviceCopy,     // made by insert_copies() (copies.cpp) where a value crosses between host and VTA: the
                   // value of its one input, moved to the other device (its input's device -> the other);
                   // identity on the data, run by the host (the link's copy or cache flush/invalidate)
+  Lookup,         // host only, made at import: out = table[x + 128], a function of the 256 input codes
+                  // (ONNX Runtime's DQ -> Sigmoid / HardSigmoid / HardSwish -> Q, ort_ops.h; Node::lookup)
+  Mul,            // host only, made at import: ONNX Runtime's QLinearMul (ort_ops.h) of inputs a and b, b of
+                  // the same shape or N x C x 1 x 1 (broadcast over H x W); scales in Node::ort
+  Upsample,       // host only, made at import (Resize, nearest, integer factor `pool`):
+                  // out[n][c][y][x] = in[n][c][y / pool][x / pool]
 };
 const char* op_name(Op op);
 
@@ -215,6 +221,14 @@ struct Node {
   // output's (scale, zp); an input with both equal to the output's is copied.
   std::vector<float> in_scales;
   std::vector<int32_t> in_zps;
+  // Op::Lookup: the ONNX operator it computes (its host reason names it) and
+  // the output code of each input code v at table[v + 128].
+  struct LookupTable {
+    std::string onnx_op;
+    std::vector<int8_t> table;
+    bool operator==(const LookupTable&) const = default;
+  };
+  LookupTable lookup;
   // Dense: the input rows form weight_sets equal groups, each multiplied by
   // its own O x I weights (a batched MatMul); weight holds them one after another.
   int64_t weight_sets = 1;
