@@ -108,6 +108,30 @@ TEST(CliOnnxInputs, ReportsWithInputs) {
   EXPECT_HAS(text, "\"host_reason\": \"a copy into NCHW order");  // every host node says why
 }
 
+// Cycles of a user's model on its own input (--timing-only on a cycle
+// model): no tensors are computed, so the check says it was skipped and the
+// run passes; an expected output or an output folder cannot go with it.
+TEST(CliOnnxInputs, TimingOnlySkipsTheCheck) {
+  const fs::path json = lenet().dir / "t.json";
+  fs::remove(json);
+  const auto r = run_vta(run_lenet("-b systemc --timing-only --report-json " + json.string()));
+  EXPECT_EQ(r.code, 0) << r.out;
+  EXPECT_HAS(r.out, "check: skipped (timing-only mode computes no tensors)");
+  EXPECT_EQ(r.out.find("DIFFERS"), std::string::npos) << r.out;
+  std::ifstream j(json);
+  const std::string text((std::istreambuf_iterator<char>(j)), std::istreambuf_iterator<char>());
+  EXPECT_HAS(text, "\"check\": \"skipped (timing-only mode computes no tensors)\"");
+}
+
+TEST(CliOnnxInputsErrors, TimingOnlyRefusesAnExpectedOutput) {
+  const auto r = run_vta(run_lenet("-b systemc --timing-only --expect " + lenet().input.string()));
+  EXPECT_EQ(r.code, 2) << r.out;
+  EXPECT_HAS(r.out, "--timing-only computes no output tensors, so --expect cannot go with it");
+  const auto d = run_vta(run_lenet("-b systemc --timing-only --output-dir " + (lenet().dir / "o").string()));
+  EXPECT_EQ(d.code, 2) << d.out;
+  EXPECT_HAS(d.out, "so --output-dir cannot go with it");
+}
+
 // A report is never written over this command's input or expected output:
 // refused before anything runs, the files unchanged.
 TEST(CliOnnxInputsErrors, ReportOverAnInputIsRefused) {
