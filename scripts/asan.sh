@@ -122,6 +122,14 @@ for cfg in dtype_w4a4 dtype_w8a8_acc16 dtype_w16a16 dtype_w4a16; do
   for v in single workgroup; do skipped+=("Widths/Variants.RandomProgramsMatchGoldenBitExactly/${cfg}_$v"); done
 done
 skipped+=(Verilator.ElementWidthsMatchSystemC)
+# torchvision's networks through ONNX Runtime's quantizer (2026-11-28,
+# seventh session): 5 to 90 s each in the main suite, whole networks whose
+# operators the small QDQ models run here (tests/test_onnx_ort_unary.cpp
+# checks every code of the new host ops under the sanitizers).
+for net in tv_mobilenet_v3_small_u8 tv_mobilenet_v3_small_u8_pc tv_efficientnet_b0_u8 tv_efficientnet_b0_u8_pc \
+  tv_resnet18_u8; do
+  for b in "" systemc/ opencl/; do skipped+=("${b}Qdq/TorchvisionOracle.BitExactWithOnnxRuntime/$net"); done
+done
 # LeakSanitizer's stop-the-world tracer dies at exit, every time, after
 # these tests' `vta` runs on the OpenCL backend have passed ("Tracer caught
 # signal 11 ... LeakSanitizer has encountered a fatal error", while pocl's
