@@ -33,15 +33,23 @@ using vta::test::oracle_backend;
 
 const fs::path kModels = fs::path(VTA_SOURCE_DIR) / "tests" / "data" / "onnx-qdq";
 
+// The committed model `name` copied into this backend's oracle folder
+// (build/.../onnx_oracle/BACKEND/FOLDER): ONNX Runtime's files go beside it.
+fs::path oracle_model(const std::string& name, const std::string& folder) {
+  const fs::path dir = fs::path(VTA_BINARY_DIR) / "onnx_oracle" / oracle_backend() / folder;
+  fs::create_directories(dir);
+  const fs::path model = dir / "model.onnx";
+  fs::copy_file(kModels / (name + ".onnx"), model, fs::copy_options::overwrite_existing);
+  return model;
+}
+
 class QdqOracle : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(QdqOracle, FloatInOutBitExactWithOnnxRuntime) {
   REQUIRE_ORACLE();
   const std::string name = GetParam();
-  const fs::path dir = fs::path(VTA_BINARY_DIR) / "onnx_oracle" / oracle_backend() / ("qdq_" + name);
-  fs::create_directories(dir);
-  const fs::path model = dir / "model.onnx";
-  fs::copy_file(kModels / (name + ".onnx"), model, fs::copy_options::overwrite_existing);
+  const fs::path model = oracle_model(name, "qdq_" + name);
+  const fs::path dir = model.parent_path();
   const Graph g = import_onnx(model.string());
   ASSERT_TRUE(g.at(0).real) << "the graph input is the float tensor";
   ASSERT_EQ(g.at(g.output).op, Op::Dequantize);
@@ -128,10 +136,7 @@ TEST_P(TorchvisionOracle, BitExactWithOnnxRuntime) {
   // other QDQ models' on every backend).
   if (name.ends_with("_pc") && oracle_backend() != "golden")
     GTEST_SKIP() << name << " runs on golden (25 to 90 s of compile a backend)";
-  const fs::path dir = fs::path(VTA_BINARY_DIR) / "onnx_oracle" / oracle_backend() / name;
-  fs::create_directories(dir);
-  const fs::path model = dir / "model.onnx";  // the oracle writes beside the model
-  fs::copy_file(kModels / (name + ".onnx"), model, fs::copy_options::overwrite_existing);
+  const fs::path model = oracle_model(name, name);
   const Graph g = import_onnx(model.string());
   const vta::Config cfg = vta::test::preset("vta-1x16x16");
   const CompiledNetwork net = compile(g, cfg);
@@ -179,10 +184,7 @@ TEST_P(QLinearConvOracle, WithoutZeroPointsBitExact) {
   REQUIRE_ORACLE();
   const std::string name = GetParam();
   const bool on_vta = name == "qlinearconv_s8";
-  const fs::path dir = fs::path(VTA_BINARY_DIR) / "onnx_oracle" / oracle_backend() / name;
-  fs::create_directories(dir);
-  const fs::path model = dir / "model.onnx";
-  fs::copy_file(kModels / (name + ".onnx"), model, fs::copy_options::overwrite_existing);
+  const fs::path model = oracle_model(name, name);
   const Graph g = import_onnx(model.string());
   EXPECT_EQ(g.at(g.output).frq.on, on_vta) << g.dump();
   const vta::Config cfg = vta::test::preset("vta-1x16x16");

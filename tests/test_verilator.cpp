@@ -74,6 +74,21 @@ TEST(Verilator, ConcurrentAluMatchesSystemC) {
   expect_random_programs_match(preset("vta-1x16x16", {{"alu.concurrent", "true"}}));
 }
 
+// Network `g` compiled for `cfg`, run on the RTL and on SystemC: the same
+// output and every stat equal. Returns the RTL's output and cycles.
+std::pair<std::vector<int16_t>, double> expect_rtl_equals_systemc(const vta::compiler::Graph& g,
+                                                                  const vta::compiler::Tensor& in,
+                                                                  const vta::Config& cfg) {
+  const vta::compiler::CompiledNetwork net = vta::compiler::compile(g, cfg);
+  auto rtl = vta::make_backend("verilator", cfg);
+  auto sc = vta::make_backend("systemc", cfg);
+  const auto r = vta::compiler::run_network(net, *rtl, in);
+  const auto s = vta::compiler::run_network(net, *sc, in);
+  EXPECT_EQ(r.output.data, s.output.data);
+  EXPECT_EQ(rtl->stats().total.items(), sc->stats().total.items());
+  return {r.output.data, static_cast<double>(rtl->stats().total.get("cycles.total"))};
+}
+
 // ResNet-18's 3x3 convs of stages 1 and 3 at full size (the zoo's
 // single-layer networks) on the same design, where codegen runs each tile's
 // epilogue (ALU) beside the next tile's GEMMs: stats equal SystemC's, the
@@ -87,16 +102,10 @@ TEST(Verilator, ConcurrentAluResNet18LayersMatchSystemC) {
     SCOPED_TRACE(layer);
     const vta::compiler::Graph g = vta::compiler::build_zoo(layer);
     const vta::compiler::Tensor in = vta::compiler::zoo_input(g, 7);
-    const vta::compiler::CompiledNetwork net = vta::compiler::compile(g, cfg);
-    auto rtl = vta::make_backend("verilator", cfg);
-    auto sc = vta::make_backend("systemc", cfg);
-    const auto r = vta::compiler::run_network(net, *rtl, in);
-    const auto s = vta::compiler::run_network(net, *sc, in);
-    EXPECT_EQ(r.output.data, s.output.data);
-    EXPECT_EQ(rtl->stats().total.items(), sc->stats().total.items());
+    const double cycles = expect_rtl_equals_systemc(g, in, cfg).second;
     auto one = vta::make_backend("systemc", serial);
     vta::compiler::run_network(vta::compiler::compile(g, serial), *one, in);
-    EXPECT_LT(rtl->stats().total.get("cycles.total"), one->stats().total.get("cycles.total"));
+    EXPECT_LT(cycles, one->stats().total.get("cycles.total"));
   }
 }
 
@@ -111,14 +120,8 @@ TEST(Verilator, ConcurrentAluResNet18MatchesSystemC) {
   o.image = 32;
   const vta::compiler::Graph g = vta::compiler::build_zoo("resnet18", o);
   const vta::compiler::Tensor in = vta::compiler::zoo_input(g, 7);
-  const vta::compiler::CompiledNetwork net = vta::compiler::compile(g, cfg);
-  auto rtl = vta::make_backend("verilator", cfg);
-  auto sc = vta::make_backend("systemc", cfg);
-  const auto r = vta::compiler::run_network(net, *rtl, in);
-  const auto s = vta::compiler::run_network(net, *sc, in);
-  EXPECT_EQ(r.output.data, s.output.data);
-  EXPECT_EQ(r.output.data, vta::compiler::run_graph(g, in)[static_cast<size_t>(g.output)].data);
-  EXPECT_EQ(rtl->stats().total.items(), sc->stats().total.items());
+  EXPECT_EQ(expect_rtl_equals_systemc(g, in, cfg).first,
+            vta::compiler::run_graph(g, in)[static_cast<size_t>(g.output)].data);
 }
 
 // Element widths (docs/design.md, "Data types"; sim/rtl/README.md, "Element
