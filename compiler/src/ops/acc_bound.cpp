@@ -26,9 +26,10 @@ int64_t acc_bound(const Node& n, int64_t o) {
 }
 
 std::optional<int64_t> acc_peak(const Node& n) {
-  const bool plain = !n.frq.on && n.frqs.empty() && n.lshift.empty() && n.vta_rq.m == 0 && !n.round_even && n.zp == 0 &&
-                     n.x_zp == 0 && n.w_zp == 0 && n.mult == 1 && n.ort.a == 0 && n.fmult == 0 && n.fmults.empty() &&
-                     !n.int32_out && n.weight_sets == 1;
+  // The plain rounding shift: no zero point or multiplier (asymmetric()),
+  // none of the exact float forms, no per-channel shift rows, half up.
+  const bool plain = !n.asymmetric() && !n.frq.on && n.frqs.empty() && n.fmults.empty() && n.lshift.empty() &&
+                     n.vta_rq.m == 0 && !n.round_even;
   if (!plain) return std::nullopt;
   const int64_t amax = int64_t{1} << (n.bits - 1);
   // The rounding constant 2^(s-1) (s capped at 15: a longer shift truncates
