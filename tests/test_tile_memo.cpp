@@ -164,6 +164,28 @@ TEST(TileMemo, AMemoisedTileIsTheSearchsOwn) {
       }
 }
 
+// The search's bounds are kept across designs that differ only in the GEMM
+// pipeline depth (each side of a bound is affine in it): visited deepest
+// last, each depth's tile is still the one a search without any memo picks,
+// and every candidate timed (no bound at all), with the epilogues serial and
+// beside the GEMMs (alu.concurrent: the bound then counts the GEMM pipe
+// alone).
+TEST(TileMemo, BoundsKeptAcrossDepthsPickTheSearchsTile) {
+  for (const char* concurrent : {"false", "true"})
+    for (const char* depth : {"4", "9", "17"}) {
+      const Config c = preset("vta-1x16x16", {{"gemm.pipeline_depth", depth}, {"alu.concurrent", concurrent}});
+      for (const Graph& net : networks()) {
+        const Graph g = run_graph_passes(net, c);
+        for (const Layer& l : layers_of(g, c)) {
+          const Tile memo = choose_tile(*l.node, l.in, c, l.fused);
+          const Tile every = tile_candidates(*l.node, l.in, c, l.fused, 1 << 20).front();
+          EXPECT_TRUE(same({memo}, {every}))
+              << "depth " << depth << " concurrent " << concurrent << " " << l.node->name;
+        }
+      }
+    }
+}
+
 // What the memo buys: at a fixed-latency port the clock is not a search knob.
 TEST(TileMemo, TheClockIsASearchKnobOnlyWithADramPreset) {
   auto key = [&](const char* dram, const char* mhz) {

@@ -8,18 +8,24 @@
 // a tile must fit half of each buffer. Among the tiles that fit, the cost
 // model picks the cheapest: the load, compute and store modules' timelines
 // over the layer's steps and tiles under the rules of docs/timing.md
-// (tile_timeline()), evaluated where a busy-cycle bound (tile_bound()) could
-// beat the best so far. Results are memoised by the layer's shape and the
-// knobs the search reads (search_knobs()), so designs that differ only in
-// knobs it does not read share them.
+// (tile_timeline()), evaluated where a bound (tile_bound()) could beat the
+// best so far. Results are memoised by the layer's shape and the knobs the
+// search reads (search_knobs()), so designs that differ only in knobs it
+// does not read share them; the tiles that fit (fit_candidates()) by the
+// shape and the knobs that choose them, and their bounds (depth_bounds()) by
+// every search knob but the GEMM pipeline depth, so that a sweep's designs
+// share the parts of the search their knobs do not change.
 #include "vta/compiler/schedule/tile_search.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <optional>
+#include <unordered_map>
 
 #include "vta/compiler/ops/requant.h"
 #include "vta/compiler/schedule/conv_geom.h"
@@ -33,6 +39,29 @@ namespace vta::compiler {
 namespace {
 
 constexpr double kNoLimit = std::numeric_limits<double>::infinity();
+
+// The last few results of a pure function of integer arguments: the
+// timeline asks the same questions tile after tile (the tiles of a row share
+// their rows inside the image, the tiles of a channel range their shape),
+// and the answers cost divisions and DRAM table lookups.
+template <int N, int K>
+class Recent {
+ public:
+  template <class F>
+  double get(const std::array<int64_t, K>& key, F f) {
+    for (int i = 0; i < used_; ++i)
+      if (keys_[i] == key) return values_[i];
+    const double v = f();
+    keys_[next_] = key, values_[next_] = v;
+    next_ = (next_ + 1) % N, used_ = std::min(used_ + 1, N);
+    return v;
+  }
+
+ private:
+  std::array<std::array<int64_t, K>, N> keys_{};
+  std::array<double, N> values_{};
+  int used_ = 0, next_ = 0;
+};
 
 // The cost model's parts of one tile shape (docs/timing.md rules, bytes over
 // the bus): a step's loads (load module) and GEMM, and per tile the compute
@@ -59,8 +88,12 @@ struct Parts {
   double load(int64_t th, int64_t tw, int64_t toc, int64_t tic, int64_t oh0 = -1, int64_t ow0 = -1) const {
     // Rules 9 and 11: the load module's LOADs run one after another, each
     // an issue cycle, the read latency and its rows' beats.
-    return inp_load(th, tw, toc, tic, oh0, ow0) + dma(toc * g.ro, tic * g.ri * g.k * g.k * c.derived.wgt_elem_bytes);
+    const std::array<int64_t, 7> key{th, tw, toc, tic, inside(oh0, th, g.h), inside(ow0, tw, g.w), oh0 < 0};
+    return loads_.get(key, [&] {
+      return inp_load(th, tw, toc, tic, oh0, ow0) + dma(toc * g.ro, tic * g.ri * g.k * g.k * c.derived.wgt_elem_bytes);
+    });
   }
+  mutable Recent<4, 7> loads_;
   // The input rows (or columns) inside the image of the window of `n`
   // output rows from `o0` over `extent` input rows; o0 < 0: the fewest.
   int64_t inside(int64_t o0, int64_t n, int64_t extent) const {
@@ -106,6 +139,10 @@ struct Parts {
   // The reset GEMM, the bias row's ACC load unless the bias is a GEMM, and
   // one ACC load per operand row.
   double head(int64_t th, int64_t tw, int64_t toc) const {
+    return heads_.get({th, tw, toc}, [&] { return head_of(th, tw, toc); });
+  }
+  mutable Recent<2, 3> heads_;
+  double head_of(int64_t th, int64_t tw, int64_t toc) const {
     const double row = mem.bytes(static_cast<double>(toc * g.ro * c.derived.acc_elem_bytes)) + rl;
     return area(th, tw, toc) + static_cast<double>(c.gemm.pipeline_depth) + (g.bias_gemm ? 0.0 : row) +
            static_cast<double>(g.rows) * (1.0 + row);
@@ -122,6 +159,10 @@ struct Parts {
   int64_t epilogue_ops() const { return (g.bias_gemm ? 0 : 1) + requant_ops; }
   // `whole`: whole_rows(), one ACC_8BIT load and one STORE for all toc blocks.
   double tail(int64_t th, int64_t tw, int64_t toc, bool whole) const {
+    return tails_.get({th, tw, toc, whole}, [&] { return tail_of(th, tw, toc, whole); });
+  }
+  mutable Recent<2, 4> tails_;
+  double tail_of(int64_t th, int64_t tw, int64_t toc, bool whole) const {
     const double ar = area(th, tw, toc);
     // A fused pool on the accumulators: the requantization over its output only.
     const double rq = g.pool_first ? static_cast<double>(toc * g.ro * pool_rows(g, th) * g.pwo) : ar;
@@ -176,6 +217,10 @@ struct Parts {
     return 2.0 + mem.rows(static_cast<double>(th), static_cast<double>(tw * g.ro * c.derived.out_elem_bytes)) + wl;
   }
   double store(int64_t th, int64_t tw, int64_t toc, bool whole) const {
+    return stores_.get({th, tw, toc, whole}, [&] { return store_of(th, tw, toc, whole); });
+  }
+  mutable Recent<2, 4> stores_;
+  double store_of(int64_t th, int64_t tw, int64_t toc, bool whole) const {
     if (g.pk) {  // the pooled rows: one run of R pwo positions per block
       const double run = mem.rows(1, static_cast<double>(pool_rows(g, th) * g.pwo * g.ro * c.derived.out_elem_bytes));
       return whole ? 2.0 + static_cast<double>(toc) * run + wl : static_cast<double>(toc) * (2.0 + run + wl);
@@ -201,26 +246,53 @@ struct Parts {
   }
 };
 
-// A bound no schedule of tile `t` beats: the load module's and the compute
-// module's busy cycles.
-double tile_bound(const Parts& p, const Tile& t) {
+// A bound no schedule of tile `t` beats (its classes [begin, end)), from
+// the load and compute modules' busy cycles and what cannot overlap them:
+//  - the load module loads every step; after its last load, at least a
+//    step's GEMM (or a fused Add's operand GEMM), and (the epilogue neither
+//    deferred nor split around an operand GEMM) a tile's epilogue, and a
+//    store follow;
+//  - the compute module's first GEMM waits for the first step's loads (only
+//    a tile's head may run beside them), and a store follows its last
+//    instruction. Its busy cycles are every head, GEMM and epilogue; with
+//    the epilogues deferred to the ALU pipe (defers_epilogue()), the GEMM
+//    pipe's alone (heads, GEMMs), as the epilogues run beside them.
+// The minimum over the classes stands for "a step", "a tile": whichever
+// comes last.
+struct BoundSides {
+  double load = 0, compute = 0;
+};
+BoundSides tile_bound(const Parts& p, const Tile& t, const TileClass* begin, const TileClass* end) {
+  const bool defer = defers_epilogue(p.g, t, p.c, p.residual_ops >= 0);
   double loads = 0, compute = 0;
-  for (const TileClass& tc : tile_classes(p.g, t)) {
+  double first_load = kNoLimit, head = 0, last_gemm = kNoLimit, last_tail = kNoLimit, last_store = kNoLimit;
+  for (const TileClass* it = begin; it != end; ++it) {
+    const TileClass& tc = *it;
     const double n = static_cast<double>(tc.count);
     const bool whole = whole_rows(p.g, t, tc.th, tc.tw);
-    compute +=
-        n * (p.head(tc.th, tc.tw, tc.toc) + p.bias_gemm(tc.th, tc.tw, tc.toc) + p.tail(tc.th, tc.tw, tc.toc, whole));
+    const double hd = p.head(tc.th, tc.tw, tc.toc), tail = p.tail(tc.th, tc.tw, tc.toc, whole);
+    compute += n * (hd + p.bias_gemm(tc.th, tc.tw, tc.toc) + (defer ? 0.0 : tail));
+    head = std::max(head, hd);
+    last_tail = std::min(last_tail, tail);
+    last_store = std::min(last_store, p.store(tc.th, tc.tw, tc.toc, whole));
     loads += n * p.bias_load(tc.toc);
-    if (p.skip())
-      compute += n * p.operand_gemm(tc.th, tc.tw, tc.toc), loads += n * p.operand_load(tc.th, tc.tw, tc.toc, whole);
+    if (p.skip()) {  // the last load may be an operand's, its GEMM the last, and part of the epilogue before it
+      const double og = p.operand_gemm(tc.th, tc.tw, tc.toc);
+      compute += n * og, loads += n * p.operand_load(tc.th, tc.tw, tc.toc, whole);
+      last_gemm = std::min(last_gemm, og);
+    }
     for (int j = 0; j < 2; ++j) {
       if (tc.steps[j] == 0) continue;
       const double steps = n * static_cast<double>(tc.steps[j]);
-      loads += steps * p.load(tc.th, tc.tw, tc.toc, tc.tic[j]);
-      compute += steps * p.gemm(tc.th, tc.tw, tc.toc, tc.tic[j]);
+      const double load = p.load(tc.th, tc.tw, tc.toc, tc.tic[j]), gemm = p.gemm(tc.th, tc.tw, tc.toc, tc.tic[j]);
+      loads += steps * load;
+      compute += steps * gemm;
+      first_load = std::min(first_load, load);
+      last_gemm = std::min(last_gemm, gemm);
     }
   }
-  return std::max(loads, compute);
+  return {loads + last_gemm + (defer || p.skip() ? 0.0 : last_tail) + last_store,
+          first_load + compute - head + last_store};
 }
 
 // The layer's cycles with tile `t`: the three modules' timelines over the
@@ -453,13 +525,22 @@ std::string search_knobs(const Config& c) {
 
 namespace {
 
-// tile_candidates() with the tiles whose bound is above `limit` left out
-// (none: infinity). With the cycles of a tile among the candidates as the
-// limit, the best tile is the same, as a tile whose bound is above them
-// cannot beat it (nor tie with it: the first of equal tiles is kept), and
-// fewer timelines are run.
-std::vector<Tile> search(const ConvGeom& g, const Node& n, const Config& c, const Node* add, int count, double limit) {
-  const int requant_ops = requant_imm_ops(n), residual_ops = residual_imm_ops(add, g.skip_gemm);
+// The tiles search() weighs for a layer, in its order, with their classes
+// (tile_classes()): for every input channel step tic, output channel count
+// toc and width tw (the balanced size of each count: a divisor where one
+// gives that count) that fit at one row (or one pool stride), the largest
+// th that fits, then the balanced one with the same tile count; with a
+// fused pool, in multiples of its stride u (or the whole map). They depend
+// on the layer's shape and the knobs tile_fits() reads (the GEMM shape,
+// widths and buffers) only, so a sweep's designs that share those share
+// them (fit_candidates()).
+struct Candidates {
+  std::vector<Tile> tiles;
+  std::vector<TileClass> classes;  // tile i's: [first[i], first[i + 1])
+  std::vector<uint32_t> first;
+};
+
+Candidates enumerate(const ConvGeom& g, const Config& c, bool residual) {
   // Candidate sizes: every distinct ceil(total / parts).
   auto splits = [](int64_t total) {
     std::vector<int64_t> v;
@@ -469,21 +550,14 @@ std::vector<Tile> search(const ConvGeom& g, const Node& n, const Config& c, cons
     }
     return v;
   };
-  const Parts parts(g, c, requant_ops, residual_ops);
-  const bool residual = add && add->op == Op::Add;
-  const auto want = static_cast<size_t>(std::max(count, 1));
-  std::vector<Tile> best;  // cheapest first, at most `want`
-  // Widths and input channel steps: the balanced size of each count (a
-  // divisor where one gives that count).
+  Candidates out;
   const std::vector<int64_t> tics = g.dw ? std::vector<int64_t>{1} : splits(g.cib), tocs = splits(g.cob),
                              tws = g.pk ? std::vector<int64_t>{g.wo} : splits(g.wo);
-  for (int64_t tic : tics) {
-    for (int64_t toc : tocs) {
+  const int64_t u = g.pk ? g.ps : 1;
+  auto rows = [&](int64_t m) { return std::min(m * u, g.ho); };
+  for (int64_t tic : tics)
+    for (int64_t toc : tocs)
       for (int64_t tw : tws) {
-        // The largest th that fits, then the balanced one with the same tile
-        // count; with a fused pool, in multiples of its stride u (or the whole map).
-        const int64_t u = g.pk ? g.ps : 1;
-        auto rows = [&](int64_t m) { return std::min(m * u, g.ho); };
         Tile t{rows(1), tw, toc, tic, 0};
         if (!tile_fits(g, t, c, residual)) continue;
         int64_t lo = 1, hi = (g.ho + u - 1) / u;
@@ -497,76 +571,210 @@ std::vector<Tile> search(const ConvGeom& g, const Node& n, const Config& c, cons
         }
         const int64_t tiles = (g.ho + rows(lo) - 1) / rows(lo);
         t.th = std::min(g.ho, ((g.ho + tiles - 1) / tiles + u - 1) / u * u);
-        // The timeline only where the bound could beat the worst kept.
-        if (best.size() == want || limit < kNoLimit) {
-          const double bound = tile_bound(parts, t);
-          if (bound > limit || (best.size() == want && bound >= best.back().est_cycles)) continue;
-        }
-        t.est_cycles = tile_timeline(parts, t);
-        if (best.size() == want && t.est_cycles >= best.back().est_cycles) continue;
-        auto at = std::upper_bound(best.begin(), best.end(), t.est_cycles,
-                                   [](double e, const Tile& x) { return e < x.est_cycles; });
-        best.insert(at, t);
-        if (best.size() > want) best.pop_back();
+        out.first.push_back(static_cast<uint32_t>(out.classes.size()));
+        for (const TileClass& tc : tile_classes(g, t)) out.classes.push_back(tc);
+        out.tiles.push_back(t);
       }
-    }
+  out.first.push_back(static_cast<uint32_t>(out.classes.size()));
+  return out;
+}
+
+// enumerate()'s list for `fit` (the layer's shape and the knobs it reads),
+// kept while the sweep is on designs that share them. Bounded: a list is a
+// few hundred tiles, and a sweep meets thousands of shapes and buffer sets.
+std::shared_ptr<const Candidates> fit_candidates(const std::string& fit, const ConvGeom& g, const Config& c,
+                                                 bool residual) {
+  static std::mutex mu;
+  static std::unordered_map<std::string, std::shared_ptr<const Candidates>> memo;
+  {
+    std::lock_guard<std::mutex> lock(mu);
+    if (auto it = memo.find(fit); it != memo.end()) return it->second;
   }
-  if (best.empty() && limit == kNoLimit) {
-    // The smallest tile (one position, or the whole rows a fused pool
-    // needs): when its uops are what does not fit, say so (a sweep over
-    // buffers.uop meets this first).
-    const Tile least{g.pk ? std::min(g.ps, g.ho) : 1, g.pk ? g.wo : 1, 1, 1, 0};
-    const int64_t uops = conv_uops(least, g, residual);
-    if (uops > c.derived.uop_depth)
-      fail(
-          "layer {}: no tile of {} fits config {}: the smallest needs {} uops, more than the UOP buffer holds "
-          "(buffers.uop = {} bytes, {} uops)",
-          n.name, op_name(n.op), c.name, uops, c.buffers.uop, c.derived.uop_depth);
+  auto list = std::make_shared<const Candidates>(enumerate(g, c, residual));
+  std::lock_guard<std::mutex> lock(mu);
+  if (memo.size() >= 4096) memo.clear();
+  memo.emplace(fit, list);
+  return list;
+}
+
+// No tile of the layer fits `c`: the error, naming the layer and what does not fit.
+[[noreturn]] void no_tile_fits(const ConvGeom& g, const Node& n, const Config& c, const Node* add) {
+  // The smallest tile (one position, or the whole rows a fused pool
+  // needs): when its uops are what does not fit, say so (a sweep over
+  // buffers.uop meets this first).
+  const bool residual = add && add->op == Op::Add;
+  const Tile least{g.pk ? std::min(g.ps, g.ho) : 1, g.pk ? g.wo : 1, 1, 1, 0};
+  const int64_t uops = conv_uops(least, g, residual);
+  if (uops > c.derived.uop_depth)
     fail(
-        "layer {}: no tile of {} fits the SRAM buffers of config {} (a single output position needs more than half "
-        "of a buffer)",
-        n.name, op_name(n.op), c.name);
+        "layer {}: no tile of {} fits config {}: the smallest needs {} uops, more than the UOP buffer holds "
+        "(buffers.uop = {} bytes, {} uops)",
+        n.name, op_name(n.op), c.name, uops, c.buffers.uop, c.derived.uop_depth);
+  fail(
+      "layer {}: no tile of {} fits the SRAM buffers of config {} (a single output position needs more than half "
+      "of a buffer)",
+      n.name, op_name(n.op), c.name);
+}
+
+// The best `count` tiles of `list` (cheapest first; the first of equal ones
+// first), timing a tile only where its bound could beat the worst kept.
+std::vector<Tile> search(const ConvGeom& g, const Node& n, const Config& c, const Node* add, int count,
+                         const Candidates& list) {
+  if (list.tiles.empty()) no_tile_fits(g, n, c, add);
+  const Parts parts(g, c, requant_imm_ops(n), residual_imm_ops(add, g.skip_gemm));
+  const auto want = static_cast<size_t>(std::max(count, 1));
+  std::vector<Tile> best;  // cheapest first, at most `want`
+  for (size_t i = 0; i < list.tiles.size(); ++i) {
+    Tile t = list.tiles[i];
+    if (best.size() == want) {
+      const BoundSides b =
+          tile_bound(parts, t, list.classes.data() + list.first[i], list.classes.data() + list.first[i + 1]);
+      if (std::max(b.load, b.compute) >= best.back().est_cycles) continue;
+    }
+    t.est_cycles = tile_timeline(parts, t);
+    if (best.size() == want && t.est_cycles >= best.back().est_cycles) continue;
+    auto at = std::upper_bound(best.begin(), best.end(), t.est_cycles,
+                               [](double e, const Tile& x) { return e < x.est_cycles; });
+    best.insert(at, t);
+    if (best.size() > want) best.pop_back();
   }
   return best;
+}
+
+// The bounds (tile_bound()) of a candidate list on the designs that share
+// every search knob but the GEMM pipeline depth P. Either side of a bound
+// is affine in P (each GEMM instruction takes P more cycles): side + slope
+// P, kept per candidate, so that a sweep over P bounds each tile once.
+struct Bounds {
+  std::vector<double> load, load_slope, compute, compute_slope;
+  bool affine = true;  // checked at three depths (else best_tile() bounds each tile on its own design)
+};
+
+Bounds fill_bounds(const ConvGeom& g, const Config& c, int requant_ops, int residual_ops, const Candidates& list) {
+  Bounds b;
+  Config deeper = c, deepest = c;
+  deeper.gemm.pipeline_depth += 1, deepest.gemm.pipeline_depth += 2;
+  const Parts parts[3] = {Parts(g, c, requant_ops, residual_ops), Parts(g, deeper, requant_ops, residual_ops),
+                          Parts(g, deepest, requant_ops, residual_ops)};
+  const double p0 = static_cast<double>(c.gemm.pipeline_depth);
+  for (size_t i = 0; i < list.tiles.size(); ++i) {
+    BoundSides s[3];
+    for (int k = 0; k < 3; ++k)
+      s[k] = tile_bound(parts[k], list.tiles[i], list.classes.data() + list.first[i],
+                        list.classes.data() + list.first[i + 1]);
+    const double ls = s[1].load - s[0].load, cs = s[1].compute - s[0].compute;
+    b.affine = b.affine && std::abs(s[2].load - s[1].load - ls) <= 1e-6 * s[2].load &&
+               std::abs(s[2].compute - s[1].compute - cs) <= 1e-6 * s[2].compute;
+    b.load.push_back(s[0].load - ls * p0), b.load_slope.push_back(ls);
+    b.compute.push_back(s[0].compute - cs * p0), b.compute_slope.push_back(cs);
+  }
+  return b;
+}
+
+// fill_bounds() for `key` (the layer's shape and every search knob but P), kept while a sweep visits its designs.
+std::shared_ptr<const Bounds> depth_bounds(const std::string& key, const ConvGeom& g, const Config& c, int requant_ops,
+                                           int residual_ops, const Candidates& list) {
+  static std::mutex mu;
+  static std::unordered_map<std::string, std::shared_ptr<const Bounds>> memo;
+  {
+    std::lock_guard<std::mutex> lock(mu);
+    if (auto it = memo.find(key); it != memo.end()) return it->second;
+  }
+  auto b = std::make_shared<const Bounds>(fill_bounds(g, c, requant_ops, residual_ops, list));
+  std::lock_guard<std::mutex> lock(mu);
+  if (memo.size() >= 4096) memo.clear();  // about 4 buffer sets of ResNet-50 at a few thousand candidates each
+  memo.emplace(key, b);
+  return b;
+}
+
+// The cheapest tile of `list` on `c` (the first of equal ones), and its
+// index, by branch and bound: the timeline of `hint` (a candidate likely to
+// be good: the last design's best) or of the candidate with the lowest bound
+// first, then of every candidate whose bound does not rule it out against
+// the best so far. The same tile as timing every candidate, in fewer
+// timelines. The bounds come from depth_bounds() (key `bounds_key`), up to
+// rounding: a candidate is ruled out only by a bound above the best by more
+// than kSlack of it.
+constexpr double kSlack = 1e-9;
+std::pair<Tile, size_t> best_tile(const ConvGeom& g, const Node& n, const Config& c, const Node* add,
+                                  const Candidates& list, std::optional<size_t> hint, const std::string& bounds_key) {
+  if (list.tiles.empty()) no_tile_fits(g, n, c, add);
+  const int requant_ops = requant_imm_ops(n), residual_ops = residual_imm_ops(add, g.skip_gemm);
+  const Parts parts(g, c, requant_ops, residual_ops);
+  const std::shared_ptr<const Bounds> b = depth_bounds(bounds_key, g, c, requant_ops, residual_ops, list);
+  const double P = static_cast<double>(c.gemm.pipeline_depth);
+  thread_local std::vector<double> bound;
+  bound.resize(list.tiles.size());
+  size_t lowest = 0;
+  for (size_t i = 0; i < list.tiles.size(); ++i) {
+    if (b->affine) {
+      bound[i] = std::max(b->load[i] + b->load_slope[i] * P, b->compute[i] + b->compute_slope[i] * P);
+    } else {
+      const BoundSides s = tile_bound(parts, list.tiles[i], list.classes.data() + list.first[i],
+                                      list.classes.data() + list.first[i + 1]);
+      bound[i] = std::max(s.load, s.compute);
+    }
+    if (bound[i] < bound[lowest]) lowest = i;
+  }
+  double best = kNoLimit;
+  size_t at = 0;
+  const size_t first = hint && *hint < list.tiles.size() ? *hint : lowest;
+  auto time = [&](size_t i) {
+    const double cycles = tile_timeline(parts, list.tiles[i]);
+    if (cycles < best || (cycles == best && i < at)) best = cycles, at = i;
+  };
+  time(first);
+  for (size_t i = 0; i < list.tiles.size(); ++i)
+    if (i != first && bound[i] <= best * (1 + kSlack)) time(i);
+  Tile t = list.tiles[at];
+  t.est_cycles = best;
+  return {t, at};
+}
+
+// The memo key of fit_candidates(): the layer's shape and the knobs that
+// choose which tiles fit (search_knobs()' GEMM shape, widths and buffers).
+std::string fit_key(const std::string& shape, const Config& c) {
+  std::string fit = shape;
+  append_knobs(fit, c, [](std::string_view s) { return s == "gemm" || s == "dtype" || s == "buffers"; });
+  return fit;
 }
 
 }  // namespace
 
 std::vector<Tile> tile_candidates(const Node& n, const Shape& in, const Config& c, const Node* add, int count) {
-  return search(conv_geom(n, in, c, add), n, c, add, count, kNoLimit);
+  const ConvGeom g = conv_geom(n, in, c, add);
+  const Candidates list = enumerate(g, c, add && add->op == Op::Add);
+  return search(g, n, c, add, count, list);
 }
 
 Tile choose_tile(const Node& n, const Shape& in, const Config& c, const Node* add) {
   static std::mutex mu;
-  static std::map<std::string, Tile> memo;
-  // The last best tile of each layer shape and the knobs that choose which
-  // tiles fit (search_knobs()' GEMM shape, widths and buffers): the same
-  // candidates, so its cycles on `c` bound the search (search()).
-  static std::map<std::string, Tile> hints;
+  static std::unordered_map<std::string, Tile> memo;
+  // The index of the last best tile of each layer shape and the knobs that
+  // choose which tiles fit (fit_key()): the same candidates, so it is
+  // likely good on `c` too, and timed first (best_tile()).
+  static std::unordered_map<std::string, size_t> hints;
   const ConvGeom g = conv_geom(n, in, c, add);
   const std::string shape = layer_shape_key(g, n, add);
   const std::string key = shape + search_knobs(c);
-  std::string fit = shape;
-  append_knobs(fit, c, [](std::string_view s) { return s == "gemm" || s == "dtype" || s == "buffers"; });
-  std::optional<Tile> hint;
+  const std::string fit = fit_key(shape, c);
+  std::optional<size_t> hint;
   {
     std::lock_guard<std::mutex> lock(mu);
     if (auto it = memo.find(key); it != memo.end()) return it->second;
     if (auto it = hints.find(fit); it != hints.end()) hint = it->second;
   }
-  double limit = kNoLimit;
-  if (hint && tile_fits(g, *hint, c, add && add->op == Op::Add))
-    limit = tile_cost(g, *hint, c, requant_imm_ops(n), residual_imm_ops(add, g.skip_gemm));
-  std::vector<Tile> best = search(g, n, c, add, 1, limit);
-  // A hint that was not among the candidates (never so far) bounds too low: search them all.
-  if (limit < kNoLimit && (best.empty() || best.front().est_cycles > limit)) best = search(g, n, c, add, 1, kNoLimit);
-  const Tile t = best.front();
+  const std::shared_ptr<const Candidates> list = fit_candidates(fit, g, c, add && add->op == Op::Add);
+  thread_local Config flat;
+  flat = c;
+  flat.gemm.pipeline_depth = 0;
+  const auto [t, at] = best_tile(g, n, c, add, *list, hint, shape + search_knobs(flat));
   std::lock_guard<std::mutex> lock(mu);
   // A long sweep visits millions of configs, each with its own keys: bound the memos.
   if (memo.size() >= 100000) memo.clear();
   if (hints.size() >= 100000) hints.clear();
   memo[key] = t;
-  hints[fit] = t;
+  hints[fit] = at;
   return t;
 }
 
