@@ -48,7 +48,7 @@ struct Case {
 class Oracle : public ::testing::TestWithParam<Case> {};
 
 TEST_P(Oracle, ExportRunsBitExactInOnnxRuntime) {
-  REQUIRE_ORACLE();
+  REQUIRE_EXACT_INT8_ORACLE();
   const Case& c = GetParam();
   if (c.big && oracle_backend() != "golden") GTEST_SKIP() << c.net << " runs on the golden model only";
   const std::vector<uint32_t> seeds = c.image > 0 ? std::vector<uint32_t>{1} : std::vector<uint32_t>{1, 2};
@@ -230,7 +230,7 @@ struct AsymCase {
 class AsymOracle : public ::testing::TestWithParam<AsymCase> {};
 
 TEST_P(AsymOracle, ImportRunsBitExactWithOnnxRuntime) {
-  REQUIRE_ORACLE();
+  REQUIRE_EXACT_INT8_ORACLE();
   const AsymCase& c = GetParam();
   for (uint32_t seed : {1u, 2u}) {
     vta::test::AsymQdqBuilder b(seed);

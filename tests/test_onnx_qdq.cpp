@@ -46,7 +46,7 @@ fs::path oracle_model(const std::string& name, const std::string& folder) {
 class QdqOracle : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(QdqOracle, FloatInOutBitExactWithOnnxRuntime) {
-  REQUIRE_ORACLE();
+  REQUIRE_EXACT_INT8_ORACLE();
   const std::string name = GetParam();
   const fs::path model = oracle_model(name, "qdq_" + name);
   const fs::path dir = model.parent_path();
@@ -127,7 +127,7 @@ INSTANTIATE_TEST_SUITE_P(Qdq, QdqOracle,
 class TorchvisionOracle : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(TorchvisionOracle, BitExactWithOnnxRuntime) {
-  REQUIRE_ORACLE();
+  REQUIRE_EXACT_INT8_ORACLE();
   const std::string name = GetParam();
   // The per-channel models compile for 25 to 90 s each (every channel's
   // requantization is checked on all its accumulators): golden runs them,

@@ -2,7 +2,9 @@
 // The outside oracle: ONNX Runtime 1.17 (onnxruntime-node, installed by
 // scripts/setup.sh) run by tests/onnx_oracle/run_ort.js on .npy / .pb
 // inputs. Tests that use it skip when node or the package is missing,
-// except under CI, where that fails (REQUIRE_ORACLE()).
+// except under CI, where that fails (REQUIRE_ORACLE()). Where ONNX Runtime's
+// 8-bit convolutions are not exact on the machine's CPU, the tests that
+// compare convolutions with it skip, saying why (REQUIRE_EXACT_INT8_ORACLE()).
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
@@ -15,6 +17,9 @@
 #include <string>
 #include <vector>
 
+#include <unistd.h>
+
+#include "onnx_builder.h"
 #include "vta/compiler/frontend/npy.h"
 
 namespace vta::test {
@@ -91,5 +96,63 @@ inline compiler::NpyArray run_ort(const std::filesystem::path& model, const std:
   compiler::write_npy((dir / "input.npy").string(), input);
   return run_ort_files(model, fmt::format("'{}={}'", input_name, (dir / "input.npy").string()), dir);
 }
+
+/// Empty where ONNX Runtime's optimized 8-bit convolution is exact on this
+/// machine's CPU; otherwise why not. Its MLAS kernels for x86 CPUs without
+/// VNNI (AVX2 only) multiply 8-bit operands with VPMADDUBSW, which
+/// saturates each pair of products to 16 bits (microsoft/onnxruntime#6004,
+/// #24220; Intel's "Nuances of int8 computations"), so a QLinearConv (or
+/// the QDQ convolution ORT fuses into one) whose pairs pass 32767 differs
+/// from the integer result; VNNI CPUs (VPDPBUSD) accumulate in 32 bits. The
+/// probe: 64 input channels of 255 against weights of -128, a sum of
+/// -2 088 960 that maps to 72; pairs saturated at -32768 give 136. Run once
+/// per test process.
+inline std::string ort_int8_inexact() {
+  static const std::string why = [] {
+    namespace fs = std::filesystem;
+    using onnx::TensorProto;
+    const fs::path dir = fs::path(::testing::TempDir()) / fmt::format("ort_int8_probe_{}", ::getpid());
+    fs::create_directories(dir);
+    OnnxBuilder b(13);
+    b.input("x", TensorProto::UINT8, {1, 64, 1, 1});
+    b.output("y", TensorProto::UINT8, {1, 1, 1, 1});
+    b.scalar("xs", 1.0f), b.ints("xz", TensorProto::UINT8, {}, {0});
+    b.ints("w", TensorProto::INT8, {1, 64, 1, 1}, std::vector<int64_t>(64, -128));
+    b.scalar("ws", 1.0f), b.ints("wz", TensorProto::INT8, {}, {0});
+    b.scalar("ys", 16384.0f), b.ints("yz", TensorProto::UINT8, {}, {200});
+    b.node("QLinearConv", {"x", "xs", "xz", "w", "ws", "wz", "ys", "yz"}, {"y"});
+    {
+      std::ofstream f(dir / "probe.onnx", std::ios::binary);
+      f << b.bytes();
+    }
+    compiler::NpyArray x;
+    x.type = compiler::NpyType::Uint8, x.dims = {1, 64, 1, 1}, x.values.assign(64, 255);
+    std::string out;
+    try {
+      const int64_t y = run_ort(dir / "probe.onnx", "x", x).values.at(0);
+      if (y != 72)
+        out = fmt::format(
+            "ONNX Runtime's 8-bit convolution is not exact on this CPU: a QLinearConv of 64 x 255 x -128 gives {} "
+            "where the integer result is 72 ({}: MLAS's kernels for CPUs without VNNI saturate pairs of products "
+            "to 16 bits)",
+            y, y == 136 ? "pairs saturated" : "another error");
+    } catch (const std::exception& e) {
+      out = std::string("the ONNX Runtime probe failed: ") + e.what();
+    }
+    fs::remove_all(dir);
+    return out;
+  }();
+  return why;
+}
+
+/// REQUIRE_ORACLE(), and a skip (under CI too: the CPU, not the setup, is
+/// what is missing) where ort_int8_inexact() says why ONNX Runtime cannot be
+/// an exact oracle for 8-bit convolutions on this machine.
+#define REQUIRE_EXACT_INT8_ORACLE()                                                         \
+  do {                                                                                      \
+    REQUIRE_ORACLE();                                                                       \
+    const std::string inexact = vta::test::ort_int8_inexact();                              \
+    if (!inexact.empty()) GTEST_SKIP() << "no exact ONNX Runtime oracle here: " << inexact; \
+  } while (0)
 
 }  // namespace vta::test
