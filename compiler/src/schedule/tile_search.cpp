@@ -171,6 +171,27 @@ struct Parts {
     return e;
   }
   int64_t pool_insns() const { return pool_banks(g); }
+  // The pooled rows' reset GEMM (part of pool_tail()).
+  double pool_reset(int64_t th, int64_t toc) const {
+    return static_cast<double>(toc * g.ro * pool_rows(g, th) * g.pwo + c.gemm.pipeline_depth);
+  }
+  // Deferred (defers_pool()): the first pooled row's ops on the rows above the tile (window rows kh < pp).
+  double pool_cross(int64_t toc) const {
+    const double to = static_cast<double>(toc * g.ro), A = static_cast<double>(c.alu.latency);
+    const double iiv = groups * static_cast<double>(c.alu.ii_vector);
+    return static_cast<double>(g.pp) * (A + static_cast<double>(g.pwo - g.pp) * to * iiv + (g.pp > 0 ? A + to * iiv : 0.0));
+  }
+  // The last op of a fused pool's passes (the deferred epilogue's): the
+  // requantization's last immediate over the pooled rows, or the vertical
+  // pass's last op (column 0's where the left border makes it apart).
+  double pool_last_op(int64_t th, int64_t toc) const {
+    const double to = static_cast<double>(toc * g.ro), R = static_cast<double>(pool_rows(g, th));
+    if (g.pool_first && requant_ops > 0)
+      return to * R * static_cast<double>(g.pwo) * groups * static_cast<double>(c.alu.ii_imm) +
+             static_cast<double>(c.alu.latency);
+    return to * R * static_cast<double>(g.pp > 0 ? 1 : g.pwo) * groups * static_cast<double>(c.alu.ii_vector) +
+           static_cast<double>(c.alu.latency);
+  }
   // One STORE per output channel block (rule 10: issue, beats, WL each).
   double store_one(int64_t th, int64_t tw) const {
     return 2.0 + mem.rows(static_cast<double>(th), static_cast<double>(tw * g.ro * c.derived.out_elem_bytes)) + wl;
@@ -202,14 +223,17 @@ struct Parts {
 };
 
 // A bound no schedule of tile `t` beats: the load module's and the compute
-// module's busy cycles.
+// module's busy cycles (with a deferred fused pool, the GEMM pipe's or the
+// ALU pipe's).
 double tile_bound(const Parts& p, const Tile& t) {
-  double loads = 0, compute = 0;
+  double loads = 0, compute = 0, alu = 0;
+  const bool pipes = defers_pool(p.g, p.c);
   for (const TileClass& tc : tile_classes(p.g, t)) {
     const double n = static_cast<double>(tc.count);
     const bool whole = whole_rows(p.g, t, tc.th, tc.tw);
-    compute +=
-        n * (p.head(tc.th, tc.tw, tc.toc) + p.bias_gemm(tc.th, tc.tw, tc.toc) + p.tail(tc.th, tc.tw, tc.toc, whole));
+    const double tail = p.tail(tc.th, tc.tw, tc.toc, whole), reset = pipes ? p.pool_reset(tc.th, tc.toc) : 0.0;
+    alu += n * (tail - reset);
+    compute += n * (p.head(tc.th, tc.tw, tc.toc) + p.bias_gemm(tc.th, tc.tw, tc.toc) + reset);
     loads += n * p.bias_load(tc.toc);
     if (p.skip())
       compute += n * p.operand_gemm(tc.th, tc.tw, tc.toc), loads += n * p.operand_load(tc.th, tc.tw, tc.toc, whole);
@@ -220,7 +244,7 @@ double tile_bound(const Parts& p, const Tile& t) {
       compute += steps * p.gemm(tc.th, tc.tw, tc.toc, tc.tic[j]);
     }
   }
-  return std::max(loads, compute);
+  return std::max(loads, pipes ? std::max(compute, alu) : compute + alu);
 }
 
 // The layer's cycles with tile `t`: the three modules' timelines over the
@@ -251,6 +275,11 @@ double tile_timeline(const Parts& p, const Tile& t) {
   // the next tile's first step; the conv's ALU ops (part A) and the operand
   // GEMM follow that step's GEMM, the rest of the epilogue (part B) and the
   // store its second; the first step's half is free once the operand GEMM ends.
+  // A fused pool (defers_pool()): after the tile's last GEMM step and the
+  // previous tile's epilogue, its pooled rows' reset on the GEMM pipe, then
+  // (below the top tile) its first pooled row's ops on the rows above it, on
+  // the ALU pipe (they read the other half); the deferred epilogue is the
+  // rest of the pool's passes.
   const bool defer = defers_epilogue(g, t, p.c, p.residual_ops >= 0), ride = defer && p.skip();
   struct Pending {
     bool any = false;
@@ -327,6 +356,7 @@ double tile_timeline(const Parts& p, const Tile& t) {
         queued = std::max(queued, std::min(inp_end - head_at, p.inp_granted_beats(th, tw)));
     }
     compute_free = head_at + queued + p.head(th, tw, toc);
+    double last_issue = 0;  // the previous tile's deferred epilogue: when its last op issues
     for (int64_t j = 0; j < steps; ++j, ++q) {
       if (j >= 2) load_free = std::max(load_free, gemm_end[q % 2]) + step_load[last(j)];
       const double gemm_at = std::max(compute_free, j < 2 ? load_end[j] : load_free);
@@ -337,12 +367,28 @@ double tile_timeline(const Parts& p, const Tile& t) {
         compute_free = std::max(compute_free, a_end) + pend.operand_gemm;
         gemm_end[q % 2] = compute_free;
         pend.ready = compute_free;
+      } else if (j == 1 && ride && pend.any && store_split(g, toc) > 0) {
+        // Part B and the stores after the step's first part (store_split()), beside its second.
+        const double cols = static_cast<double>(toc * g.ro), first = static_cast<double>(store_split(g, toc));
+        const double work = step_gemm[last(j)] - static_cast<double>(p.c.gemm.pipeline_depth);
+        const double first_end = gemm_at + work * first / cols + static_cast<double>(p.c.gemm.pipeline_depth);
+        last_issue = run_pending(gemm_at + 1.0, first_end);
+        compute_free = std::max(first_end, last_issue + 1.0) + work * (cols - first) / cols +
+                       static_cast<double>(p.c.gemm.pipeline_depth);
+        gemm_end[q % 2] = compute_free;
       } else if ((j == 0 && pend.any) || (j == 1 && ride && pend.any)) {
-        const double last_issue = run_pending(gemm_at + 1.0, compute_free);
+        last_issue = run_pending(gemm_at + 1.0, compute_free);
         if (j + 1 < steps) compute_free = std::max(compute_free, last_issue + 1.0);
       }
     }
     const bool whole = whole_rows(g, t, th, tw);
+    if (defer && g.pk) {
+      compute_free = std::max(compute_free, last_issue + 1.0) + p.pool_reset(th, toc);
+      if (oh0 > 0 && g.pp > 0) {
+        alu_end = std::max(alu_end, compute_free) + p.pool_cross(toc);
+        compute_free = alu_end;
+      }
+    }
     if (defer) {
       const double ar = p.area(th, tw, toc);
       // ride: the conv's own epilogue ALU ops before the operand GEMM (as the serial path's conv_alu)
@@ -366,6 +412,8 @@ double tile_timeline(const Parts& p, const Tile& t) {
               ride ? p.operand_load(th, tw, toc, whole) : 0.0,
               ride ? p.operand_gemm(th, tw, toc) : 0.0};
       pend.alu -= part_a;
+      if (g.pk)
+        pend.alu -= p.pool_reset(th, toc) + (oh0 > 0 ? p.pool_cross(toc) : 0.0), pend.last_op = p.pool_last_op(th, toc);
       ++tile;
       return;
     }
