@@ -359,8 +359,8 @@ void emit_conv(Emitter& e, const Node& n, const ConvGeom& g, const Tile& t, cons
           const auto ki = static_cast<size_t>(kh);
           if (g.pwo > x0)
             e.emit(alu(op, false, 0,
-                       loop(Opcode::ALU, vert_banks[1][ki] + ap * TO, toc * ro, 1, g.pwo - x0, g.pwo * ro, ro,
-                            g.ps * W, g.ps * ro)));
+                       loop(Opcode::ALU, vert_banks[1][ki] + ap * TO, toc * ro, 1, g.pwo - x0, g.pwo * ro, ro, g.ps * W,
+                            g.ps * ro)));
           if (x0 > 0)
             e.emit(alu(op, false, 0,
                        loop(Opcode::ALU, vert0_banks[1][ki] + ap * TO, toc * ro, 1, 1, g.pwo * ro, 0, g.ps * W, 0)));

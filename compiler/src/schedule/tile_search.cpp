@@ -179,7 +179,8 @@ struct Parts {
   double pool_cross(int64_t toc) const {
     const double to = static_cast<double>(toc * g.ro), A = static_cast<double>(c.alu.latency);
     const double iiv = groups * static_cast<double>(c.alu.ii_vector);
-    return static_cast<double>(g.pp) * (A + static_cast<double>(g.pwo - g.pp) * to * iiv + (g.pp > 0 ? A + to * iiv : 0.0));
+    return static_cast<double>(g.pp) *
+           (A + static_cast<double>(g.pwo - g.pp) * to * iiv + (g.pp > 0 ? A + to * iiv : 0.0));
   }
   // The last op of a fused pool's passes (the deferred epilogue's): the
   // requantization's last immediate over the pooled rows, or the vertical
@@ -367,13 +368,14 @@ double tile_timeline(const Parts& p, const Tile& t) {
         compute_free = std::max(compute_free, a_end) + pend.operand_gemm;
         gemm_end[q % 2] = compute_free;
         pend.ready = compute_free;
-      } else if (j == 1 && ride && pend.any && store_split(g, toc) > 0) {
+      } else if (const int64_t split = j == 1 && ride && pend.any ? store_split(g, toc) : 0; split > 0) {
         // Part B and the stores after the step's first part (store_split()), beside its second.
-        const double cols = static_cast<double>(toc * g.ro), first = static_cast<double>(store_split(g, toc));
+        const double cols = static_cast<double>(toc * g.ro), first = static_cast<double>(split);
         const double work = step_gemm[last(j)] - static_cast<double>(p.c.gemm.pipeline_depth);
         const double first_end = gemm_at + work * first / cols + static_cast<double>(p.c.gemm.pipeline_depth);
         last_issue = run_pending(gemm_at + 1.0, first_end);
-        compute_free = std::max(first_end, last_issue + 1.0) + work * (cols - first) / cols +
+        const double scan = (cols - first) * static_cast<double>((last(j) ? tic_last : tic_full) * g.ri * g.k * g.k);
+        compute_free = std::max(first_end, last_issue + 1.0 + scan) + work * (cols - first) / cols +
                        static_cast<double>(p.c.gemm.pipeline_depth);
         gemm_end[q % 2] = compute_free;
       } else if ((j == 0 && pend.any) || (j == 1 && ride && pend.any)) {
