@@ -8,6 +8,7 @@
 #include "vta/compiler/schedule/bias_gemm.h"
 #include "vta/compiler/schedule/conv_geom.h"
 #include "vta/compiler/schedule/fusion.h"
+#include "vta/compiler/schedule/tile_search.h"
 #include "vta/isa/error.h"
 
 namespace vta::compiler::codegen {
@@ -94,6 +95,7 @@ void emit_conv(Emitter& e, const Node& n, const ConvGeom& g, const Tile& t, cons
   // operand rides with the next tile's first step (operand_at()).
   const bool defer = defers_epilogue(g, t, c, add != nullptr), ride = defer && add != nullptr;
   const OperandAt op_at = ride ? operand_at(g, t) : OperandAt{};
+  const bool splits = ride && splits_stores(g, t, c, true);
   if (g.skip_gemm)  // the operand's INP tile at the start of its step's half (or after a step's), the identity after it
     for (int64_t sp = 0; sp < 2; ++sp)
       for (int64_t ap = 0; ap < 2; ++ap)
@@ -324,7 +326,7 @@ void emit_conv(Emitter& e, const Node& n, const ConvGeom& g, const Tile& t, cons
       // step's GEMM by output columns (store_split()): its stores then
       // follow the first part (C4) and run beside the second.
       const int64_t bank0 = gemm.at[wc][cc] + (sp * 2 + ap) * gemm.size[wc][cc];
-      const int64_t split = j == 1 && !pending_b.empty() ? store_split(g, toc) : 0;
+      const int64_t split = splits && j == 1 && !pending_b.empty() ? store_split(g, toc) : 0;
       auto gemm_part = [&](int64_t o0, int64_t o1) {
         return loop(Opcode::GEMM, bank0 + o0 * TI * kk, (o1 - o0) * TI * kk, th, tw, tw * ro, ro, g.s * iwc * ri,
                     g.s * ri);

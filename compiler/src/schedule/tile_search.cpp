@@ -282,6 +282,7 @@ double tile_timeline(const Parts& p, const Tile& t) {
   // the ALU pipe (they read the other half); the deferred epilogue is the
   // rest of the pool's passes.
   const bool defer = defers_epilogue(g, t, p.c, p.residual_ops >= 0), ride = defer && p.skip();
+  const bool splits = ride && splits_stores(g, t, p.c, true);
   struct Pending {
     bool any = false;
     double ready = 0, alu = 0, last_op = 0, store = 0;
@@ -368,7 +369,7 @@ double tile_timeline(const Parts& p, const Tile& t) {
         compute_free = std::max(compute_free, a_end) + pend.operand_gemm;
         gemm_end[q % 2] = compute_free;
         pend.ready = compute_free;
-      } else if (const int64_t split = j == 1 && ride && pend.any ? store_split(g, toc) : 0; split > 0) {
+      } else if (const int64_t split = j == 1 && splits && pend.any ? store_split(g, toc) : 0; split > 0) {
         // Part B and the stores after the step's first part (store_split()), beside its second.
         const double cols = static_cast<double>(toc * g.ro), first = static_cast<double>(split);
         const double work = step_gemm[last(j)] - static_cast<double>(p.c.gemm.pipeline_depth);
@@ -458,6 +459,10 @@ double tile_timeline(const Parts& p, const Tile& t) {
 }
 
 }  // namespace
+
+bool splits_stores(const ConvGeom& g, const Tile& t, const Config& c, bool fused_add) {
+  return fused_add && g.skip_gemm && defers_epilogue(g, t, c, true) && g.ho * g.wo >= 28 * 28;
+}
 
 double tile_pool_cycles(const ConvGeom& g, int64_t th, int64_t toc, const Config& c) {
   return Parts(g, c, 0, -1).pool_tail(th, toc);
