@@ -20,9 +20,9 @@ double tile_cost(const ConvGeom& g, const Tile& t, const Config& c, int requant_
 /// of at least 28x28 output positions (per batch band). Measured on
 /// ResNet-18, the split pays on conv3/5 and conv8/10 (56x56, 28x28: up to
 /// 7 %) and costs about 1 % on the 14x14 conv13/15 and on vta-4x16x16's
-/// 7x28 bands of conv8/10, where the stores then run beside the loads that
-/// bound those layers; the cost model, which does not see that contention,
-/// predicts a gain on all of them, so it cannot make the choice.
+/// 7x28 bands of conv8/10 (likely: the stores then run beside the loads that
+/// nearly bound those layers); the cost model predicts a gain on all of
+/// them, so it cannot make the choice: an empirical rule.
 bool splits_stores(const ConvGeom& g, const Tile& t, const Config& c, bool fused_add);
 /// The cost model's cycles of a fused pool's passes over a tile of th conv
 /// rows and toc channel blocks (its reset GEMM and ALU ops).
