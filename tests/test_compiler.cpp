@@ -159,7 +159,10 @@ INSTANTIATE_TEST_SUITE_P(Zoo, ConcurrentAlu,
 // least a quarter of conv3's, conv8's and conv13's ALU cycles (31 to 72 %;
 // 10 to 12 % when only their tile boundaries overlapped), and the report's
 // bound is max(roofline, GEMM, ALU) per layer, above the utilisation and
-// above the serial bound.
+// above the serial bound. The stem's fused pool (batch-1 presets) is
+// deferred too (defers_pool()): the knob saves at least half of its ALU
+// cycles (68 % and 74 %; about none before), and the cost model follows it
+// within the fused pool's 10 %.
 TEST(ConcurrentAlu, FusedAddEpiloguesOverlapTheGemms) {
   const Built& b = built("resnet18");
   for (const char* name : {"vta-1x16x16", "vta-1x32x32", "vta-4x16x16"}) {
@@ -177,6 +180,11 @@ TEST(ConcurrentAlu, FusedAddEpiloguesOverlapTheGemms) {
     int fused = 0;
     for (size_t i = 0; i < r[0].rows.size(); ++i) {
       const ReportRow &off = r[0].rows[i], &on = r[1].rows[i];
+      if (off.layer == "conv1" && std::string(name) != "vta-4x16x16") {  // its pool fused (PoolFusion.*)
+        EXPECT_GE(static_cast<int64_t>(off.cycles) - static_cast<int64_t>(on.cycles),
+                  static_cast<int64_t>(off.alu / 2));
+        EXPECT_LE(std::abs(on.est_err_pct), 10.0);
+      }
       if (off.layer != "conv3" && off.layer != "conv8" && off.layer != "conv13") continue;
       EXPECT_GE(off.cycles - on.cycles, off.alu / 4) << off.layer;
       ++fused;

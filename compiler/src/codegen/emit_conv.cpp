@@ -8,6 +8,7 @@
 #include "vta/compiler/schedule/bias_gemm.h"
 #include "vta/compiler/schedule/conv_geom.h"
 #include "vta/compiler/schedule/fusion.h"
+#include "vta/compiler/schedule/tile_search.h"
 #include "vta/isa/error.h"
 
 namespace vta::compiler::codegen {
@@ -94,6 +95,7 @@ void emit_conv(Emitter& e, const Node& n, const ConvGeom& g, const Tile& t, cons
   // operand rides with the next tile's first step (operand_at()).
   const bool defer = defers_epilogue(g, t, c, add != nullptr), ride = defer && add != nullptr;
   const OperandAt op_at = ride ? operand_at(g, t) : OperandAt{};
+  const bool splits = ride && splits_stores(g, t, c, true);
   if (g.skip_gemm)  // the operand's INP tile at the start of its step's half (or after a step's), the identity after it
     for (int64_t sp = 0; sp < 2; ++sp)
       for (int64_t ap = 0; ap < 2; ++ap)
@@ -320,16 +322,51 @@ void emit_conv(Emitter& e, const Node& n, const ConvGeom& g, const Tile& t, cons
           e.emit(bg);
         }
       }
-      Insn gm = loop(Opcode::GEMM, gemm.at[wc][cc] + (sp * 2 + ap) * gemm.size[wc][cc], toc * ro * TI * kk, th, tw,
-                     tw * ro, ro, g.s * iwc * ri, g.s * ri);
+      // A deferred fused Add's second part (pending_b) splits the second
+      // step's GEMM by output columns (store_split()): its stores then
+      // follow the first part (C4) and run beside the second.
+      const int64_t bank0 = gemm.at[wc][cc] + (sp * 2 + ap) * gemm.size[wc][cc];
+      const int64_t split = splits && j == 1 && !pending_b.empty() ? store_split(g, toc) : 0;
+      auto gemm_part = [&](int64_t o0, int64_t o1) {
+        return loop(Opcode::GEMM, bank0 + o0 * TI * kk, (o1 - o0) * TI * kk, th, tw, tw * ro, ro, g.s * iwc * ri,
+                    g.s * ri);
+      };
+      Insn gm = gemm_part(split, toc * ro);
       gm[Member::pop_prev] = popped ? 0 : 1;
       const bool rides = j == 0 && !pending_b.empty();  // the operand GEMM in `pending` pushes instead
       gm[Member::push_prev] = rides ? 0 : 1;
       e.c2l += rides ? 0 : 1;
+      if (split > 0) {
+        Insn first = gemm_part(0, split);
+        first[Member::pop_prev] = gm[Member::pop_prev];
+        gm[Member::pop_prev] = 0;
+        e.emit(first);
+        for (const Insn& i : pending_b) e.emit(i);
+        pending_b.clear();
+      }
       e.emit(gm);
       if (j == 0) {
         for (const Insn& i : pending) e.emit(i);
         pending.clear();
+      }
+      // A deferred fused pool: this tile's pooled rows reset and its first
+      // pooled row started from the rows above it (window rows kh < pp, the
+      // first ADD, in the other half) before the next tile's GEMM.
+      if (pool && defer && j == steps - 1) {
+        Insn r = loop(Opcode::GEMM, out_bank + ap * TO, toc * ro, pool_rows(g, th), g.pwo, g.pwo * ro, ro, 0, 0);
+        r[Member::reset] = 1;
+        e.emit(r);
+        for (int64_t kh = 0; kh < g.pp && oh0 > 0; ++kh) {
+          const AluOp op = kh == 0 ? AluOp::ADD : AluOp::MAX;
+          const auto ki = static_cast<size_t>(kh);
+          if (g.pwo > x0)
+            e.emit(alu(op, false, 0,
+                       loop(Opcode::ALU, vert_banks[1][ki] + ap * TO, toc * ro, 1, g.pwo - x0, g.pwo * ro, ro, g.ps * W,
+                            g.ps * ro)));
+          if (x0 > 0)
+            e.emit(alu(op, false, 0,
+                       loop(Opcode::ALU, vert0_banks[1][ki] + ap * TO, toc * ro, 1, 1, g.pwo * ro, 0, g.ps * W, 0)));
+        }
       }
       if (j == 1) {
         for (const Insn& i : pending_b) e.emit(i);
@@ -402,13 +439,17 @@ void emit_conv(Emitter& e, const Node& n, const ConvGeom& g, const Tile& t, cons
           }
           Insn r = loop(Opcode::GEMM, out_bank + ap * TO, toc * ro, R, g.pwo, g.pwo * ro, ro, 0, 0);
           r[Member::reset] = 1;
-          ops.push_back(r);
-          // Window row pp first (every pooled row has it, ADD), then the others (MAX).
+          if (!defer) ops.push_back(r);  // deferred: before the next tile's GEMM
+          // Window row pp first (every pooled row has it, ADD), then the others
+          // (MAX). Deferred below the top tile: window row 0 first (every
+          // pooled row has it too), its first pooled row's op (part 1) made
+          // before the next tile's GEMM.
+          const bool cross = defer && oh0 > 0;
           for (int64_t i = 0; i < g.pk; ++i) {
-            const int64_t kh = (g.pp + i) % g.pk, prows = pool_y_end(g, th, kh);
+            const int64_t kh = cross ? i : (g.pp + i) % g.pk, prows = pool_y_end(g, th, kh);
             const AluOp op = i == 0 ? AluOp::ADD : AluOp::MAX;
             for (int part = 0; part < 3; ++part) {
-              if ((kh < g.pp) == (part == 0) || (part == 1 && oh0 == 0)) continue;  // the top: padding
+              if ((kh < g.pp) == (part == 0) || (part == 1 && (oh0 == 0 || cross))) continue;  // the top: padding
               const int64_t nrows = part == 1 ? 1 : prows - (part == 2 ? 1 : 0);
               if (nrows <= 0) continue;
               const size_t pi = static_cast<size_t>(part), ki = static_cast<size_t>(kh);

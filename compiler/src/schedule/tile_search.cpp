@@ -212,6 +212,28 @@ struct Parts {
     return e;
   }
   int64_t pool_insns() const { return pool_banks(g); }
+  // The pooled rows' reset GEMM (part of pool_tail()).
+  double pool_reset(int64_t th, int64_t toc) const {
+    return static_cast<double>(toc * g.ro * pool_rows(g, th) * g.pwo + c.gemm.pipeline_depth);
+  }
+  // Deferred (defers_pool()): the first pooled row's ops on the rows above the tile (window rows kh < pp).
+  double pool_cross(int64_t toc) const {
+    const double to = static_cast<double>(toc * g.ro), A = static_cast<double>(c.alu.latency);
+    const double iiv = groups * static_cast<double>(c.alu.ii_vector);
+    return static_cast<double>(g.pp) *
+           (A + static_cast<double>(g.pwo - g.pp) * to * iiv + (g.pp > 0 ? A + to * iiv : 0.0));
+  }
+  // The last op of a fused pool's passes (the deferred epilogue's): the
+  // requantization's last immediate over the pooled rows, or the vertical
+  // pass's last op (column 0's where the left border makes it apart).
+  double pool_last_op(int64_t th, int64_t toc) const {
+    const double to = static_cast<double>(toc * g.ro), R = static_cast<double>(pool_rows(g, th));
+    if (g.pool_first && requant_ops > 0)
+      return to * R * static_cast<double>(g.pwo) * groups * static_cast<double>(c.alu.ii_imm) +
+             static_cast<double>(c.alu.latency);
+    return to * R * static_cast<double>(g.pp > 0 ? 1 : g.pwo) * groups * static_cast<double>(c.alu.ii_vector) +
+           static_cast<double>(c.alu.latency);
+  }
   // One STORE per output channel block (rule 10: issue, beats, WL each).
   double store_one(int64_t th, int64_t tw) const {
     return 2.0 + mem.rows(static_cast<double>(th), static_cast<double>(tw * g.ro * c.derived.out_elem_bytes)) + wl;
@@ -247,7 +269,7 @@ struct Parts {
 };
 
 // A bound no schedule of tile `t` beats (its classes [begin, end)), from
-// the load and compute modules' busy cycles and what cannot overlap them:
+// the modules' busy cycles and what cannot overlap them:
 //  - the load module loads every step; after its last load, at least a
 //    step's GEMM (or a fused Add's operand GEMM), and (the epilogue neither
 //    deferred nor split around an operand GEMM) a tile's epilogue, and a
@@ -255,23 +277,27 @@ struct Parts {
 //  - the compute module's first GEMM waits for the first step's loads (only
 //    a tile's head may run beside them), and a store follows its last
 //    instruction. Its busy cycles are every head, GEMM and epilogue; with
-//    the epilogues deferred to the ALU pipe (defers_epilogue()), the GEMM
-//    pipe's alone (heads, GEMMs), as the epilogues run beside them.
+//    the epilogues deferred to the ALU pipe (defers_epilogue(),
+//    defers_pool()), the GEMM pipe's alone (heads, GEMMs, a deferred pool's
+//    reset GEMM), as the epilogues run beside them;
+//  - the ALU pipe runs the deferred epilogues one after another.
 // The minimum over the classes stands for "a step", "a tile": whichever
 // comes last.
 struct BoundSides {
-  double load = 0, compute = 0;
+  double load = 0, compute = 0, alu = 0;
 };
 BoundSides tile_bound(const Parts& p, const Tile& t, const TileClass* begin, const TileClass* end) {
-  const bool defer = defers_epilogue(p.g, t, p.c, p.residual_ops >= 0);
-  double loads = 0, compute = 0;
+  const bool pipes = defers_pool(p.g, p.c), defer = pipes || defers_epilogue(p.g, t, p.c, p.residual_ops >= 0);
+  double loads = 0, compute = 0, alu = 0;
   double first_load = kNoLimit, head = 0, last_gemm = kNoLimit, last_tail = kNoLimit, last_store = kNoLimit;
   for (const TileClass* it = begin; it != end; ++it) {
     const TileClass& tc = *it;
     const double n = static_cast<double>(tc.count);
     const bool whole = whole_rows(p.g, t, tc.th, tc.tw);
     const double hd = p.head(tc.th, tc.tw, tc.toc), tail = p.tail(tc.th, tc.tw, tc.toc, whole);
-    compute += n * (hd + p.bias_gemm(tc.th, tc.tw, tc.toc) + (defer ? 0.0 : tail));
+    const double reset = pipes ? p.pool_reset(tc.th, tc.toc) : 0.0;
+    compute += n * (hd + p.bias_gemm(tc.th, tc.tw, tc.toc) + (defer ? reset : tail));
+    if (defer) alu += n * (tail - reset);
     head = std::max(head, hd);
     last_tail = std::min(last_tail, tail);
     last_store = std::min(last_store, p.store(tc.th, tc.tw, tc.toc, whole));
@@ -292,7 +318,7 @@ BoundSides tile_bound(const Parts& p, const Tile& t, const TileClass* begin, con
     }
   }
   return {loads + last_gemm + (defer || p.skip() ? 0.0 : last_tail) + last_store,
-          first_load + compute - head + last_store};
+          first_load + compute - head + last_store, alu};
 }
 
 // The layer's cycles with tile `t`: the three modules' timelines over the
@@ -323,7 +349,13 @@ double tile_timeline(const Parts& p, const Tile& t) {
   // the next tile's first step; the conv's ALU ops (part A) and the operand
   // GEMM follow that step's GEMM, the rest of the epilogue (part B) and the
   // store its second; the first step's half is free once the operand GEMM ends.
+  // A fused pool (defers_pool()): after the tile's last GEMM step and the
+  // previous tile's epilogue, its pooled rows' reset on the GEMM pipe, then
+  // (below the top tile) its first pooled row's ops on the rows above it, on
+  // the ALU pipe (they read the other half); the deferred epilogue is the
+  // rest of the pool's passes.
   const bool defer = defers_epilogue(g, t, p.c, p.residual_ops >= 0), ride = defer && p.skip();
+  const bool splits = ride && splits_stores(g, t, p.c, true);
   struct Pending {
     bool any = false;
     double ready = 0, alu = 0, last_op = 0, store = 0;
@@ -399,6 +431,7 @@ double tile_timeline(const Parts& p, const Tile& t) {
         queued = std::max(queued, std::min(inp_end - head_at, p.inp_granted_beats(th, tw)));
     }
     compute_free = head_at + queued + p.head(th, tw, toc);
+    double last_issue = 0;  // the previous tile's deferred epilogue: when its last op issues
     for (int64_t j = 0; j < steps; ++j, ++q) {
       if (j >= 2) load_free = std::max(load_free, gemm_end[q % 2]) + step_load[last(j)];
       const double gemm_at = std::max(compute_free, j < 2 ? load_end[j] : load_free);
@@ -409,12 +442,29 @@ double tile_timeline(const Parts& p, const Tile& t) {
         compute_free = std::max(compute_free, a_end) + pend.operand_gemm;
         gemm_end[q % 2] = compute_free;
         pend.ready = compute_free;
+      } else if (const int64_t split = j == 1 && splits && pend.any ? store_split(g, toc) : 0; split > 0) {
+        // Part B and the stores after the step's first part (store_split()), beside its second.
+        const double cols = static_cast<double>(toc * g.ro), first = static_cast<double>(split);
+        const double work = step_gemm[last(j)] - static_cast<double>(p.c.gemm.pipeline_depth);
+        const double first_end = gemm_at + work * first / cols + static_cast<double>(p.c.gemm.pipeline_depth);
+        last_issue = run_pending(gemm_at + 1.0, first_end);
+        const double scan = (cols - first) * static_cast<double>((last(j) ? tic_last : tic_full) * g.ri * g.k * g.k);
+        compute_free = std::max(first_end, last_issue + 1.0 + scan) + work * (cols - first) / cols +
+                       static_cast<double>(p.c.gemm.pipeline_depth);
+        gemm_end[q % 2] = compute_free;
       } else if ((j == 0 && pend.any) || (j == 1 && ride && pend.any)) {
-        const double last_issue = run_pending(gemm_at + 1.0, compute_free);
+        last_issue = run_pending(gemm_at + 1.0, compute_free);
         if (j + 1 < steps) compute_free = std::max(compute_free, last_issue + 1.0);
       }
     }
     const bool whole = whole_rows(g, t, th, tw);
+    if (defer && g.pk) {
+      compute_free = std::max(compute_free, last_issue + 1.0) + p.pool_reset(th, toc);
+      if (oh0 > 0 && g.pp > 0) {
+        alu_end = std::max(alu_end, compute_free) + p.pool_cross(toc);
+        compute_free = alu_end;
+      }
+    }
     if (defer) {
       const double ar = p.area(th, tw, toc);
       // ride: the conv's own epilogue ALU ops before the operand GEMM (as the serial path's conv_alu)
@@ -438,6 +488,8 @@ double tile_timeline(const Parts& p, const Tile& t) {
               ride ? p.operand_load(th, tw, toc, whole) : 0.0,
               ride ? p.operand_gemm(th, tw, toc) : 0.0};
       pend.alu -= part_a;
+      if (g.pk)
+        pend.alu -= p.pool_reset(th, toc) + (oh0 > 0 ? p.pool_cross(toc) : 0.0), pend.last_op = p.pool_last_op(th, toc);
       ++tile;
       return;
     }
@@ -480,6 +532,10 @@ double tile_timeline(const Parts& p, const Tile& t) {
 }
 
 }  // namespace
+
+bool splits_stores(const ConvGeom& g, const Tile& t, const Config& c, bool fused_add) {
+  return fused_add && g.skip_gemm && defers_epilogue(g, t, c, true) && g.ho * g.wo >= 28 * 28;
+}
 
 double tile_pool_cycles(const ConvGeom& g, int64_t th, int64_t toc, const Config& c) {
   return Parts(g, c, 0, -1).pool_tail(th, toc);
@@ -629,7 +685,7 @@ std::vector<Tile> search(const ConvGeom& g, const Node& n, const Config& c, cons
     if (best.size() == want) {
       const BoundSides b =
           tile_bound(parts, t, list.classes.data() + list.first[i], list.classes.data() + list.first[i + 1]);
-      if (std::max(b.load, b.compute) >= best.back().est_cycles) continue;
+      if (std::max({b.load, b.compute, b.alu}) >= best.back().est_cycles) continue;
     }
     t.est_cycles = tile_timeline(parts, t);
     if (best.size() == want && t.est_cycles >= best.back().est_cycles) continue;
@@ -642,11 +698,11 @@ std::vector<Tile> search(const ConvGeom& g, const Node& n, const Config& c, cons
 }
 
 // The bounds (tile_bound()) of a candidate list on the designs that share
-// every search knob but the GEMM pipeline depth P. Either side of a bound
-// is affine in P (each GEMM instruction takes P more cycles): side + slope
-// P, kept per candidate, so that a sweep over P bounds each tile once.
+// every search knob but the GEMM pipeline depth P. Each side of a bound is
+// affine in P (each GEMM instruction takes P more cycles): side + slope P,
+// kept per candidate, so that a sweep over P bounds each tile once.
 struct Bounds {
-  std::vector<double> load, load_slope, compute, compute_slope;
+  std::vector<double> load, load_slope, compute, compute_slope, alu, alu_slope;
   bool affine = true;  // checked at three depths (else best_tile() bounds each tile on its own design)
 };
 
@@ -662,11 +718,13 @@ Bounds fill_bounds(const ConvGeom& g, const Config& c, int requant_ops, int resi
     for (int k = 0; k < 3; ++k)
       s[k] = tile_bound(parts[k], list.tiles[i], list.classes.data() + list.first[i],
                         list.classes.data() + list.first[i + 1]);
-    const double ls = s[1].load - s[0].load, cs = s[1].compute - s[0].compute;
+    const double ls = s[1].load - s[0].load, cs = s[1].compute - s[0].compute, as = s[1].alu - s[0].alu;
     b.affine = b.affine && std::abs(s[2].load - s[1].load - ls) <= 1e-6 * s[2].load &&
-               std::abs(s[2].compute - s[1].compute - cs) <= 1e-6 * s[2].compute;
+               std::abs(s[2].compute - s[1].compute - cs) <= 1e-6 * s[2].compute &&
+               std::abs(s[2].alu - s[1].alu - as) <= 1e-6 * s[2].alu;
     b.load.push_back(s[0].load - ls * p0), b.load_slope.push_back(ls);
     b.compute.push_back(s[0].compute - cs * p0), b.compute_slope.push_back(cs);
+    b.alu.push_back(s[0].alu - as * p0), b.alu_slope.push_back(as);
   }
   return b;
 }
@@ -708,11 +766,12 @@ std::pair<Tile, size_t> best_tile(const ConvGeom& g, const Node& n, const Config
   size_t lowest = 0;
   for (size_t i = 0; i < list.tiles.size(); ++i) {
     if (b->affine) {
-      bound[i] = std::max(b->load[i] + b->load_slope[i] * P, b->compute[i] + b->compute_slope[i] * P);
+      bound[i] = std::max({b->load[i] + b->load_slope[i] * P, b->compute[i] + b->compute_slope[i] * P,
+                           b->alu[i] + b->alu_slope[i] * P});
     } else {
       const BoundSides s = tile_bound(parts, list.tiles[i], list.classes.data() + list.first[i],
                                       list.classes.data() + list.first[i + 1]);
-      bound[i] = std::max(s.load, s.compute);
+      bound[i] = std::max({s.load, s.compute, s.alu});
     }
     if (bound[i] < bound[lowest]) lowest = i;
   }

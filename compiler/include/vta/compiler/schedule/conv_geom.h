@@ -175,13 +175,27 @@ inline bool operand_rides(const ConvGeom& g, const Tile& t, const Config& c) {
 /// first GEMM step, so that the ALU pipe runs them beside it (tiles alternate
 /// ACC halves, the two banks). Only for tiles of several steps (with one, the
 /// store would wait for the next tile's whole GEMM, rule C4, and the tile
-/// after it for that store), without a fused pool (its epilogue reads the
-/// other half) or a depthwise conv (one step). A fused Add only with its
-/// operand by GEMM (an ACC_8BIT load drains both pipes) and where the operand
-/// rides with the next tile's first step (operand_rides()).
+/// after it for that store) or with a fused pool (its passes outweigh that
+/// wait), and not for a depthwise conv (one step). A fused pool's pooled
+/// rows are reset, and its first pooled row started from the rows above the
+/// tile (window rows kh < pp, in the other half), after the tile's last GEMM
+/// step, before the next tile's GEMM overwrites them; the rest of its passes
+/// touch only the tile's half. A fused Add only with its operand by GEMM (an
+/// ACC_8BIT load drains both pipes) and where the operand rides with the
+/// next tile's first step (operand_rides()).
+inline bool defers_pool(const ConvGeom& g, const Config& c) { return c.alu.concurrent && g.pk > 0 && !g.dw; }
 inline bool defers_epilogue(const ConvGeom& g, const Tile& t, const Config& c, bool fused_add) {
-  return c.alu.concurrent && g.pk == 0 && !g.dw && g.cib > t.tic && (!fused_add || operand_rides(g, t, c));
+  if (g.pk) return defers_pool(g, c);
+  return c.alu.concurrent && !g.dw && g.cib > t.tic && (!fused_add || operand_rides(g, t, c));
 }
+/// A deferred fused Add (operand_rides()): tile k's requantization and
+/// stores follow the first part of tile k+1's second GEMM step, its first
+/// store_split() OUT element columns of toc ro (0: not split), so that the
+/// stores run beside the second part (rule C4) and tile k+2 need not wait
+/// for them. Half: on ResNet-18 a split sized to outlast the requantization
+/// (so that the second part's issue never waits) measured slower on
+/// vta-1x32x32's conv3/5 (148 k cycles against 137 k).
+inline int64_t store_split(const ConvGeom& g, int64_t toc) { return toc * g.ro / 2; }
 /// Calls f(nb, oh0, ow0, ob0) for every output tile of `t` in emit_conv()'s
 /// order: rows, columns, then channel blocks; with a fused pool, channel
 /// blocks, then rows (each tile right after the one above it, whose last

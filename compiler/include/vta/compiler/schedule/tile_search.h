@@ -15,6 +15,15 @@ namespace vta::compiler {
 /// `residual_ops` >= 0: a fused residual Add with that many ALU immediates
 /// (its input shifts and requantization) after its operand's load and ADD.
 double tile_cost(const ConvGeom& g, const Tile& t, const Config& c, int requant_ops, int residual_ops = -1);
+/// Whether emit_conv() splits the GEMM step that a deferred fused Add's
+/// second part follows (store_split(); the tile timeline follows): on maps
+/// of at least 28x28 output positions (per batch band). Measured on
+/// ResNet-18, the split pays on conv3/5 and conv8/10 (56x56, 28x28: up to
+/// 7 %) and costs about 1 % on the 14x14 conv13/15 and on vta-4x16x16's
+/// 7x28 bands of conv8/10 (likely: the stores then run beside the loads that
+/// nearly bound those layers); the cost model predicts a gain on all of
+/// them, so it cannot make the choice: an empirical rule.
+bool splits_stores(const ConvGeom& g, const Tile& t, const Config& c, bool fused_add);
 /// The cost model's cycles of a fused pool's passes over a tile of th conv
 /// rows and toc channel blocks (its reset GEMM and ALU ops).
 double tile_pool_cycles(const ConvGeom& g, int64_t th, int64_t toc, const Config& c);
