@@ -213,12 +213,16 @@ class Runner {
                                spec_.source)
                        .c_str());
     sum_.space = space_.size();
-    for (const auto& n : spec_.networks) nets_.push_back(prepare_network(n, spec_.source, opts_.use_cache));
+    // The networks are built meanwhile stage 0 runs (which needs only their
+    // keys); the workers, forked with them, start when a stage needs them (pool()).
+    preparing_ = std::async(std::launch::async, [this] {
+      std::vector<PreparedNetwork> nets;
+      for (const auto& n : spec_.networks) nets.push_back(prepare_network(n, spec_.source, opts_.use_cache));
+      return nets;
+    });
     for (const auto& n : spec_.networks) net_keys_.push_back(n.key());
     done_ = store_.results(false);
     jobs_ = opts_.jobs > 0 ? opts_.jobs : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-    pool_ = std::make_unique<WorkerPool>(
-        jobs_, [this](const std::string& req) { return work(req); }, spec_.timeout_s);
 
     if (spec_.strategy == Strategy::Evolve) {
       if (opts_.shards > 1)
@@ -238,6 +242,7 @@ class Runner {
     if (opts_.max_stage >= kStageVerify && spec_.funnel.stage3_top_k > 0 && opts_.shards == 1)
       run_stage(kStageVerify, select_stage3());
     if (opts_.max_stage >= kStagePnr && spec_.funnel.stage4_pnr && opts_.shards == 1) run_pnr(select_stage4());
+    networks();  // a network that cannot be built is an error even when no stage needed it
     pool_.reset();
     sum_.points = std::count_if(visits_.begin(), visits_.end(), [](const Visit& v) { return v.own; });
     sum_.wall_s = since(t0);
@@ -308,7 +313,7 @@ class Runner {
     for (int64_t idx : all) {
       if (shard_of(spec_, idx, opts_.shards) == opts_.shard) continue;
       const Design d = design(idx);
-      for (size_t n = 0; n < nets_.size(); ++n) {
+      for (size_t n = 0; n < net_keys_.size(); ++n) {
         Visit v;
         v.index = idx;
         v.net = static_cast<int>(n);
@@ -337,6 +342,21 @@ class Runner {
   }
 
   Design design(int64_t idx) { return load_design(spec_, space_, constraints_, idx); }
+
+  // The prepared networks, once built (run() starts them), and the workers,
+  // forked once they are (no other thread of this process runs then).
+  const std::vector<PreparedNetwork>& networks() {
+    if (preparing_.valid()) nets_ = preparing_.get();
+    return nets_;
+  }
+  WorkerPool& pool() {
+    if (!pool_) {
+      networks();
+      pool_ = std::make_unique<WorkerPool>(
+          jobs_, [this](const std::string& req) { return work(req); }, spec_.timeout_s);
+    }
+    return *pool_;
+  }
 
   // After a grid's space or constraints were edited (Store::Edit): the
   // points outside the new space marked (their rows stay, for an edit that
@@ -509,7 +529,7 @@ class Runner {
                       opts_.progress);
     int64_t finished = 0, failed = 0;
     Writer w(store_, stage == kStageAnalytic ? 256 : 1);
-    pool_->run(reqs, [&](size_t i, bool ok, const std::string& text) {
+    pool().run(reqs, [&](size_t i, bool ok, const std::string& text) {
       StageResult r;
       if (ok) {
         r = StageResult::from_json(nlohmann::json::parse(text));
@@ -590,7 +610,7 @@ class Runner {
 
   // Valid visits per network, in visiting order.
   std::vector<std::vector<size_t>> by_network() const {
-    std::vector<std::vector<size_t>> out(nets_.size());
+    std::vector<std::vector<size_t>> out(net_keys_.size());
     for (size_t v = 0; v < visits_.size(); ++v)
       if (visits_[v].valid) out[static_cast<size_t>(visits_[v].net)].push_back(v);
     return out;  // every shard's points: selection is global, running is per shard (run_stage)
@@ -676,7 +696,7 @@ class Runner {
   // where not ok): a design ranks by how it does on every network of the spec.
   std::vector<double> fitness(int64_t idx) const {
     const size_t k = spec_.objectives.size();
-    std::vector<double> out(k * nets_.size(), std::nan(""));
+    std::vector<double> out(k * net_keys_.size(), std::nan(""));
     for (const auto& v : visits_) {
       if (v.index != idx) continue;
       const StageResult* r = stored(v.info.key, kStageAnalytic);
@@ -731,7 +751,8 @@ class Runner {
   Space space_;
   ConstraintSet constraints_;
   std::vector<PreparedNetwork> nets_;
-  std::vector<std::string> net_keys_;  // NetworkSpec::key() of each
+  std::future<std::vector<PreparedNetwork>> preparing_;  // nets_, being built (networks())
+  std::vector<std::string> net_keys_;                    // NetworkSpec::key() of each
   std::map<std::string, std::map<int, StageResult>> done_;
   std::unique_ptr<WorkerPool> pool_;
   int jobs_ = 1;

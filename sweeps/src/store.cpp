@@ -643,7 +643,10 @@ void Store::put_many(const std::vector<std::pair<PointInfo, StageResult>>& rows)
     }
     t.commit();
   } catch (const SQLite::Exception& e) {
-    if (impl_->point) impl_->point->reset(), impl_->result->reset(), impl_->layer->reset();
+    // The prepared statements, ready for the next call (a reset repeats a
+    // failed step's error, already reported here).
+    for (auto* q : {impl_->point.get(), impl_->result.get(), impl_->layer.get()})
+      if (q) q->tryReset();
     fail("{}: cannot write the results store: {} (nothing of these {} results was written)", path_, e.what(),
          rows.size());
   }
