@@ -7,6 +7,10 @@
 // Counters: points_per_s of the stage measured (stage 0 alone over every
 // design; stage 1 alone over the designs stage 0 passed; stage 2 on a store
 // whose stage 1 is done), the points it ran, and the whole command's seconds.
+// BM_Stage0Slides is issue 34's acceptance run: stage 0 of
+// sweeps/examples/slides-1m.yaml (1 088 640 designs on ResNet-50), with the
+// store's bytes per point and the command's peak RSS (about a minute;
+// --benchmark_filter=-Slides leaves it out).
 //   VTA_CONFIG_DIR=configs ./build/ci/bench/bench_sweep
 #include <benchmark/benchmark.h>
 
@@ -17,6 +21,8 @@
 #include <fstream>
 #include <regex>
 #include <string>
+
+#include <sys/resource.h>
 
 #include "vta/isa/shell_quote.h"
 
@@ -54,6 +60,13 @@ std::string vta(const std::string& args) {
   char buf[4096];
   for (size_t n; (n = std::fread(buf, 1, sizeof buf, p)) > 0;) out.append(buf, n);
   return ::pclose(p) == 0 ? out : "";
+}
+
+// The peak RSS in MiB of the children waited for so far (getrusage).
+double children_peak_rss_mib() {
+  struct rusage u {};
+  ::getrusage(RUSAGE_CHILDREN, &u);
+  return static_cast<double>(u.ru_maxrss) / 1024.0;
 }
 
 // The points stage `stage` ran, from the run's summary ("stage 1 analytic: N points (M from the store)").
@@ -95,6 +108,32 @@ void sweep_stage(benchmark::State& state, int stage) {
   state.SetLabel(net);
 }
 
+// Stage 0 of the slides' 1 088 640 designs (issue 34's acceptance space).
+void BM_Stage0Slides(benchmark::State& state) {
+  const fs::path dir = fs::temp_directory_path() / "vta-bench-sweep";
+  fs::create_directories(dir);
+  const std::string db = (dir / "slides.db").string();
+  const std::string args = "sweep run -q --max-stage 0 " +
+                           vta::shell_quote(std::string(VTA_SOURCE_DIR) + "/sweeps/examples/slides-1m.yaml") +
+                           " -j 2 --db " + vta::shell_quote(db);
+  for (auto _ : state) {
+    state.PauseTiming();
+    fresh(db);
+    state.ResumeTiming();
+    const auto t0 = std::chrono::steady_clock::now();
+    const std::string out = vta(args);
+    const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    const double points = ran(out, 0);
+    if (points < 0) state.SkipWithError("vta sweep run failed");
+    state.SetIterationTime(secs);
+    state.counters["points"] = points;
+    state.counters["points_per_s"] = points / secs;
+    state.counters["bytes_per_point"] = static_cast<double>(fs::file_size(db)) / points;
+    state.counters["peak_rss_mib"] = children_peak_rss_mib();
+  }
+  state.SetLabel("resnet50");
+}
+
 void BM_Stage0(benchmark::State& state) { sweep_stage(state, 0); }
 void BM_Stage1(benchmark::State& state) { sweep_stage(state, 1); }
 void BM_Stage2(benchmark::State& state) { sweep_stage(state, 2); }
@@ -104,6 +143,7 @@ void BM_Stage2(benchmark::State& state) { sweep_stage(state, 2); }
 BENCHMARK(BM_Stage0)->Args({0, 100})->Args({1, 100})->UseManualTime()->Unit(benchmark::kSecond)->Iterations(1);
 BENCHMARK(BM_Stage1)->Args({0, 3})->Args({1, 3})->UseManualTime()->Unit(benchmark::kSecond)->Iterations(1);
 BENCHMARK(BM_Stage2)->Args({0, 1})->UseManualTime()->Unit(benchmark::kSecond)->Iterations(1);
+BENCHMARK(BM_Stage0Slides)->UseManualTime()->Unit(benchmark::kSecond)->Iterations(1);
 
 }  // namespace
 

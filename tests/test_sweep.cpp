@@ -654,7 +654,10 @@ TEST(SweepRunner, ResumeRedoesNothingAndInvalidPointsAreRecorded) {
 
 // An edit that changes nothing the results depend on (a comment, the name,
 // the objectives of a grid search, the funnel) resumes the store and
-// replaces its spec; one that changes the space is refused, naming the part.
+// replaces its spec; one that changes a grid's space (an axis value added
+// or removed, the constraints) reuses every stored point still in it and
+// runs only the new ones; one that changes the results of a key (here `set`)
+// is refused, naming the part.
 TEST(SweepRunner, EditsThatKeepTheResultsResume) {
   const auto dir = sweep_dir("edit");
   const std::string db = (dir / "s.db").string();
@@ -670,12 +673,51 @@ TEST(SweepRunner, EditsThatKeepTheResultsResume) {
   EXPECT_NE(r.out.find("stage 1 analytic: 24 points (24 from the store)"), std::string::npos) << r.out;
   const auto status = run_vta("sweep status " + db);
   EXPECT_NE(status.out.find("sweep small-edited"), std::string::npos) << status.out;
-  std::string other = edited;
-  other.replace(other.find("values: [250, 333]"), 18, "values: [250, 300]");
-  write_spec(dir, "s.yaml", other);
-  const auto o = run_vta("sweep run -q --max-stage 1 " + spec + " --db " + db);
+  // The space edited: run, then the export's rows (a header, stage 0 and 1 rows).
+  auto run_with = [&](const std::string& from, const std::string& to) {
+    std::string text = edited;
+    text.replace(text.find(from), from.size(), to);
+    write_spec(dir, "s.yaml", text);
+    return run_vta("sweep run -q --max-stage 1 " + spec + " --db " + db);
+  };
+  auto csv_rows = [&] {
+    const auto csv = run_vta("sweep export --csv " + db);
+    return std::count(csv.out.begin(), csv.out.end(), '\n');
+  };
+  // A clock added: the 18 designs at 250 MHz reused, those at 300 new.
+  auto o = run_with("values: [250, 333]", "values: [250, 300]");
+  ASSERT_EQ(o.code, 0) << o.out;
+  EXPECT_NE(o.out.find("space edited since its results were stored: 18 points new, 18 reused from the store"),
+            std::string::npos)
+      << o.out;
+  EXPECT_NE(o.out.find("stage 1 analytic: 24 points (12 from the store)"), std::string::npos) << o.out;
+  EXPECT_EQ(csv_rows(), 1 + 36 + 24);  // not the 333 MHz points: they left the space
+  // A clock removed: nothing new; the report and export follow the space.
+  o = run_with("values: [250, 333]", "values: [250]");
+  ASSERT_EQ(o.code, 0) << o.out;
+  EXPECT_NE(o.out.find("0 points new, 18 reused"), std::string::npos) << o.out;
+  EXPECT_EQ(csv_rows(), 1 + 18 + 12);
+  // Both back: every point is still stored.
+  o = run_with("values: [250, 333]", "values: [333, 250, 300]");
+  ASSERT_EQ(o.code, 0) << o.out;
+  EXPECT_NE(o.out.find("0 points new, 54 reused"), std::string::npos) << o.out;
+  EXPECT_EQ(csv_rows(), 1 + 54 + 36);
+  // A tighter constraint (and 300 MHz gone) judges the stored 32 KiB INP designs anew: invalid now.
+  o = run_with("<= 512KiB", "<= 440KiB");
+  ASSERT_EQ(o.code, 0) << o.out;
+  EXPECT_NE(o.out.find("space and constraints edited since its results were stored: 0 points new, 36 reused from the "
+                       "store "
+                       "(12 judged anew by the edited constraints)"),
+            std::string::npos)
+      << o.out;
+  EXPECT_NE(o.out.find("stage 0 config  : 36 points (36 from the store), 12 ok, 24 invalid"), std::string::npos)
+      << o.out;
+  EXPECT_NE(o.out.find("stage 1 analytic: 12 points (12 from the store)"), std::string::npos) << o.out;
+  EXPECT_EQ(csv_rows(), 1 + 36 + 12);
+  // The fixed overrides change what a point's key holds: refused.
+  o = run_with("base: vta-1x16x16\n", "base: vta-1x16x16\nset: {alu.lanes: 8}\n");
   EXPECT_EQ(o.code, 2) << o.out;
-  EXPECT_NE(o.out.find("'axes' differs"), std::string::npos) << o.out;
+  EXPECT_NE(o.out.find("'set' differs"), std::string::npos) << o.out;
 }
 
 // A stored point back to a design: its YAML loads as a config with the

@@ -326,6 +326,30 @@ TEST(SweepStoreErrors, ResumingWithAnotherSpec) {
   EXPECT_NE(r.out.find("'base' differs"), std::string::npos) << r.out;
 }
 
+// What changes the results stored under a key is refused, naming the part:
+// the device (the estimate's columns), and for a random search any change
+// of its space (the sample it draws is another one).
+TEST(SweepStoreErrors, EditsThatChangeStoredResultsAreRefused) {
+  const auto dir = sweep_dir("store");
+  const std::string head = "base: vta-1x16x16\naxes:\n  - {knob: clock.mhz, values: [200, 250]}\n";
+  const std::string db = (dir / "e.db").string(), rdb = (dir / "r.db").string();
+  const std::string f = write_spec(dir, "e.yaml", head + kNet);
+  ASSERT_EQ(run_vta("sweep run -q --max-stage 0 " + f + " --db " + db).code, 0);
+  write_spec(dir, "e.yaml", head + "device: xczu7ev\n" + kNet);
+  auto r = run_vta("sweep run -q --max-stage 0 " + f + " --db " + db);
+  EXPECT_EQ(r.code, 2) << r.out;
+  EXPECT_NE(r.out.find("'device' differs"), std::string::npos) << r.out;
+  const std::string random = "strategy: {kind: random, samples: 2, seed: 3}\n";
+  write_spec(dir, "e.yaml", head + random + kNet);
+  ASSERT_EQ(run_vta("sweep run -q --max-stage 0 " + f + " --db " + rdb).code, 0);
+  std::string more = head;
+  more.replace(more.find("250]"), 4, "250, 300]");
+  write_spec(dir, "e.yaml", more + random + kNet);
+  r = run_vta("sweep run -q --max-stage 0 " + f + " --db " + rdb);
+  EXPECT_EQ(r.code, 2) << r.out;
+  EXPECT_NE(r.out.find("'axes' differs"), std::string::npos) << r.out;
+}
+
 TEST(SweepStoreErrors, FullStoreStopsWithAMessageAndLosesNothing) {
   const auto dir = sweep_dir("full");
   const std::string f = write_spec(dir, "s.yaml",

@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <optional>
 #include <sstream>
 
@@ -138,9 +139,11 @@ std::string where(const std::string& source, int line) {
   return line > 0 ? fmt::format("{}:{}", source, line) : source;
 }
 
-// Sets knob `k` of `c` from scalar text; `loc` prefixes errors ("file:line").
-void set_knob(Config& c, const KnobInfo& k, const std::string& text, const std::string& loc) {
-  auto bad = [&](std::string_view expected) { fail("{}: {} = '{}' is not {}", loc, k.key(), text, expected); };
+// Sets knob `k` of `c` from scalar text; `loc()` prefixes errors ("file:line"),
+// built only when there is one (a sweep sets a dozen knobs per design point).
+template <typename Loc>
+void set_knob_at(Config& c, const KnobInfo& k, const std::string& text, const Loc& loc_of) {
+  auto bad = [&](std::string_view expected) { fail("{}: {} = '{}' is not {}", loc_of(), k.key(), text, expected); };
   auto ref = k.ref(c);
   switch (k.kind) {
     case KnobKind::INT:
@@ -151,23 +154,23 @@ void set_knob(Config& c, const KnobInfo& k, const std::string& text, const std::
       if (!ok) bad(k.kind == KnobKind::SIZE ? "a size (e.g. 4096, 32KiB, 1MiB)" : "an integer");
       if (v < k.min || v > k.max) {
         if (k.min == k.max)
-          fail("{}: {} = {} is not supported: this version implements only {}", loc, k.key(), text,
+          fail("{}: {} = {} is not supported: this version implements only {}", loc_of(), k.key(), text,
                static_cast<int64_t>(k.min));
         if (k.kind == KnobKind::SIZE)
-          fail("{}: {} = {} is out of range [{}, {}]", loc, k.key(), text, format_size(static_cast<int64_t>(k.min)),
-               format_size(static_cast<int64_t>(k.max)));
-        fail("{}: {} = {} is out of range [{}, {}]", loc, k.key(), text, static_cast<int64_t>(k.min),
+          fail("{}: {} = {} is out of range [{}, {}]", loc_of(), k.key(), text,
+               format_size(static_cast<int64_t>(k.min)), format_size(static_cast<int64_t>(k.max)));
+        fail("{}: {} = {} is out of range [{}, {}]", loc_of(), k.key(), text, static_cast<int64_t>(k.min),
              static_cast<int64_t>(k.max));
       }
       if (k.kind != KnobKind::INT && !std::has_single_bit(static_cast<uint64_t>(v)))
-        fail("{}: {} = {} must be a power of two", loc, k.key(), text);
+        fail("{}: {} = {} must be a power of two", loc_of(), k.key(), text);
       *std::get<int64_t*>(ref) = v;
       break;
     }
     case KnobKind::REAL: {
       double v = 0;
       if (!parse_real(text, v)) bad("a number");
-      if (v < k.min || v > k.max) fail("{}: {} = {} is out of range [{}, {}]", loc, k.key(), text, k.min, k.max);
+      if (v < k.min || v > k.max) fail("{}: {} = {} is out of range [{}, {}]", loc_of(), k.key(), text, k.min, k.max);
       *std::get<double*>(ref) = v;
       break;
     }
@@ -180,9 +183,17 @@ void set_knob(Config& c, const KnobInfo& k, const std::string& text, const std::
         bad("a boolean (true or false)");
       break;
     case KnobKind::ENUM: {
-      auto choices = split(k.choices, '|');
-      if (std::find(choices.begin(), choices.end(), text) == choices.end())
-        fail("{}: {} = '{}' is not one of {}{}", loc, k.key(), text, k.choices, suggest(text, choices));
+      bool known = false;  // text is one of the '|'-separated choices
+      for (std::string_view rest = k.choices; !known;) {
+        const size_t bar = rest.find('|');
+        known = rest.substr(0, bar) == text;
+        if (bar == std::string_view::npos) break;
+        rest.remove_prefix(bar + 1);
+      }
+      if (!known) {
+        const auto choices = split(k.choices, '|');
+        fail("{}: {} = '{}' is not one of {}{}", loc_of(), k.key(), text, k.choices, suggest(text, choices));
+      }
       *std::get<std::string*>(ref) = text;
       break;
     }
@@ -190,6 +201,10 @@ void set_knob(Config& c, const KnobInfo& k, const std::string& text, const std::
       *std::get<std::string*>(ref) = text;
       break;
   }
+}
+
+void set_knob(Config& c, const KnobInfo& k, const std::string& text, const std::string& loc) {
+  set_knob_at(c, k, text, [&] { return loc; });
 }
 
 std::vector<std::string> knob_names_in(std::string_view section) {
@@ -393,9 +408,14 @@ const std::vector<SectionInfo>& sections() {
 }
 
 const KnobInfo* find_knob(std::string_view key) {
-  for (const auto& k : knobs())
-    if (k.key() == key) return &k;
-  return nullptr;
+  // By key: a sweep looks up a dozen knobs per design point.
+  static const auto by_key = [] {
+    std::map<std::string, const KnobInfo*, std::less<>> m;
+    for (const auto& k : knobs()) m.emplace(k.key(), &k);
+    return m;
+  }();
+  const auto it = by_key.find(key);
+  return it == by_key.end() ? nullptr : it->second;
 }
 
 bool parse_size(std::string_view text, int64_t& out) {
@@ -422,30 +442,52 @@ bool parse_size(std::string_view text, int64_t& out) {
   return true;
 }
 
-std::string format_size(int64_t bytes) {
+namespace {
+
+// format_size's text, appended to `out`.
+void append_size(fmt::memory_buffer& out, int64_t bytes) {
   static const char* units[] = {"B", "KiB", "MiB", "GiB"};
   int u = 0;
   while (u < 3 && bytes != 0 && bytes % 1024 == 0) bytes /= 1024, ++u;
-  return fmt::format("{}{}", bytes, units[u]);
+  fmt::format_to(std::back_inserter(out), "{}{}", bytes, units[u]);
 }
 
-std::string knob_value_text(const Config& c, const KnobInfo& k) {
+// knob_value_text's text, appended to `out` (Config::hash() needs no string per knob).
+void append_value_text(fmt::memory_buffer& out, const Config& c, const KnobInfo& k) {
   auto ref = k.ref(const_cast<Config&>(c));
   switch (k.kind) {
     case KnobKind::SIZE:
-      return format_size(*std::get<int64_t*>(ref));
+      append_size(out, *std::get<int64_t*>(ref));
+      return;
     case KnobKind::INT:
     case KnobKind::POW2:
-      return std::to_string(*std::get<int64_t*>(ref));
+      fmt::format_to(std::back_inserter(out), "{}", *std::get<int64_t*>(ref));
+      return;
     case KnobKind::REAL:
-      return fmt::format("{}", *std::get<double*>(ref));
+      fmt::format_to(std::back_inserter(out), "{}", *std::get<double*>(ref));
+      return;
     case KnobKind::BOOL:
-      return *std::get<bool*>(ref) ? "true" : "false";
+      out.append(std::string_view(*std::get<bool*>(ref) ? "true" : "false"));
+      return;
     case KnobKind::ENUM:
     case KnobKind::STR:
-      return *std::get<std::string*>(ref);
+      out.append(std::string_view(*std::get<std::string*>(ref)));
+      return;
   }
-  return {};
+}
+
+}  // namespace
+
+std::string format_size(int64_t bytes) {
+  fmt::memory_buffer b;
+  append_size(b, bytes);
+  return fmt::to_string(b);
+}
+
+std::string knob_value_text(const Config& c, const KnobInfo& k) {
+  fmt::memory_buffer b;
+  append_value_text(b, c, k);
+  return fmt::to_string(b);
 }
 
 std::string nondefault_widths(const Config& c) {
@@ -479,13 +521,28 @@ int64_t Config::elem_bytes(int mem_id) const {
 }
 
 std::string Config::hash() const {
-  static const Config defaults;
+  // Each knob's "key=" and, for a late knob, its default's text, made once.
+  struct Line {
+    const KnobInfo* knob;
+    std::string key, late_default;
+  };
+  static const std::vector<Line> lines = [] {
+    static const Config defaults;
+    std::vector<Line> v;
+    for (const auto& k : knobs()) v.push_back({&k, k.key() + "=", k.late ? knob_value_text(defaults, k) : ""});
+    return v;
+  }();
   uint64_t h = 1469598103934665603ull;
-  for (const auto& k : knobs()) {
-    const std::string value = knob_value_text(*this, k);
-    if (k.late && value == knob_value_text(defaults, k)) continue;  // stores keyed before it existed keep their keys
-    std::string line = k.key() + "=" + value + "\n";
-    for (unsigned char ch : line) h = (h ^ ch) * 1099511628211ull;
+  auto mix = [&h](std::string_view s) {
+    for (unsigned char ch : s) h = (h ^ ch) * 1099511628211ull;
+  };
+  fmt::memory_buffer value;
+  for (const Line& l : lines) {
+    value.clear();
+    append_value_text(value, *this, *l.knob);
+    const std::string_view v(value.data(), value.size());
+    if (l.knob->late && v == l.late_default) continue;  // stores keyed before it existed keep their keys
+    mix(l.key), mix(v), mix("\n");
   }
   return fmt::format("{:016x}", h);
 }
@@ -589,10 +646,12 @@ Config load_config_text(const std::string& yaml, const std::string& source, cons
     last = std::move(parsed);
   }
   Config c = last->c;
-  std::vector<std::pair<std::string, int>> lines = last->lines;  // key -> line, for later messages
+  const auto& lines = last->lines;  // key -> line, for later messages
   const int name_line = last->name_line;
-  // The line of `key` in the file, -1 when it was last set by --set, 0 if unset.
+  // The line of `key` in the file, -1 when it was set by --set, 0 if unset.
   auto line_of = [&](std::string_view key) {
+    for (const auto& o : overrides)
+      if (o.first == key) return -1;
     int line = 0;
     for (auto& [k, l] : lines)
       if (k == key) line = l;
@@ -605,8 +664,7 @@ Config load_config_text(const std::string& yaml, const std::string& source, cons
       for (const auto& kk : knobs()) all.push_back(kk.key());
       fail("--set {}: unknown key '{}'{}", key, key, suggest(key, all));
     }
-    set_knob(c, *k, value, "--set " + key);
-    lines.emplace_back(key, -1);
+    set_knob_at(c, *k, value, [&] { return "--set " + key; });
   }
   // The name is written into generated SystemVerilog and OpenCL sources
   // (a comment line each) and into the OpenCL kernel built at run time: a

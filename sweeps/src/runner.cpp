@@ -9,6 +9,8 @@
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
+#include <deque>
+#include <future>
 #include <map>
 #include <mutex>
 #include <random>
@@ -72,21 +74,37 @@ class Writer {
   ~Writer() noexcept(false) {
     if (std::uncaught_exceptions() == 0) flush();  // unwinding: the error is on its way already
   }
-  void add(const PointInfo& p, const StageResult& r) {
-    pending_.emplace_back(p, r);
+  void add(PointInfo p, StageResult r) {
+    pending_.emplace_back(std::move(p), std::move(r));
     if (pending_.size() >= batch_ || since(last_) > 0.25) flush();
   }
+  // A stored point moved by an edit of the space (Store::renumber).
+  void renumber(const PointInfo& p) {
+    moved_.push_back(p);
+    if (moved_.size() >= batch_) flush();
+  }
+  // A stored stage result judged anew (Store::replace).
+  void replace(const PointInfo& p, const StageResult& r) {
+    replaced_.emplace_back(p, r);
+    if (replaced_.size() >= batch_) flush();
+  }
   void flush() {
-    std::vector<std::pair<PointInfo, StageResult>> rows;
+    std::vector<std::pair<PointInfo, StageResult>> rows, replaced;
+    std::vector<PointInfo> moved;
     rows.swap(pending_);
+    moved.swap(moved_);
+    replaced.swap(replaced_);
     store_.put_many(rows);
+    store_.renumber(moved);
+    store_.replace(replaced);
     last_ = std::chrono::steady_clock::now();
   }
 
  private:
   Store& store_;
   size_t batch_;
-  std::vector<std::pair<PointInfo, StageResult>> pending_;
+  std::vector<std::pair<PointInfo, StageResult>> pending_, replaced_;
+  std::vector<PointInfo> moved_;
   std::chrono::steady_clock::time_point last_;
 };
 
@@ -106,12 +124,16 @@ int shard_of(const SweepSpec& spec, int64_t idx, int shards) {
 struct Design {
   std::string hash, knobs;
   StageResult r0;
+  std::vector<PointInfo> points;  // on each network (stage0_in_order)
 };
+
+// The point of design `d` on the network of key `net`.
+PointInfo point_info(const Design& d, const std::string& net) {
+  return PointInfo{d.hash + "/" + net, 0, net, d.hash.starts_with("invalid-") ? "" : d.hash, d.knobs};
+}
 Design load_design(const SweepSpec& spec, const Space& space, ConstraintSet& constraints, int64_t idx) {
   Design d;
-  nlohmann::ordered_json knobs = nlohmann::ordered_json::object();
-  for (const auto& [k, v] : space.axis_values(idx)) knobs[k] = v;
-  d.knobs = knobs.dump();
+  d.knobs = space.knobs_json(idx);
   d.r0.stage = kStageConfig;
   try {
     const Config c = load_config_text(spec.base_text, spec.base, space.overrides(idx));
@@ -137,6 +159,46 @@ Design load_design(const SweepSpec& spec, const Space& space, ConstraintSet& con
   return d;
 }
 
+// Stage 0 of `indices`, handed to `consume(idx, Design&&)` in their order:
+// computed by `threads` threads, a chunk of points each at a time (each
+// with its own ConstraintSet: muParser is not thread-safe), while this
+// thread consumes the chunks before them (it alone writes the store).
+// Each Design comes with its points on the networks of keys `nets`.
+template <typename Consume>
+void stage0_in_order(const SweepSpec& spec, const Space& space, const std::vector<int64_t>& indices, int threads,
+                     const std::vector<std::string>& nets, Consume&& consume) {
+  constexpr size_t kChunk = 1024;
+  auto compute = [&spec, &space, &indices, &nets](size_t begin, size_t end) {
+    ConstraintSet constraints(spec.constraints, spec.source);
+    std::vector<Design> out;
+    out.reserve(end - begin);
+    for (size_t i = begin; i < end; ++i) {
+      Design& d = out.emplace_back(load_design(spec, space, constraints, indices[i]));
+      for (const auto& net : nets) d.points.push_back(point_info(d, net)), d.points.back().index = indices[i];
+    }
+    return out;
+  };
+  const size_t n = indices.size();
+  if (threads <= 1 || n <= kChunk) {
+    std::vector<Design> all = compute(0, n);
+    for (size_t i = 0; i < n; ++i) consume(indices[i], std::move(all[i]));
+    return;
+  }
+  std::deque<std::future<std::vector<Design>>> running;
+  size_t next = 0;
+  auto launch = [&] {
+    running.push_back(std::async(std::launch::async, compute, next, std::min(n, next + kChunk)));
+    next += kChunk;
+  };
+  while (next < n && running.size() < static_cast<size_t>(threads)) launch();
+  for (size_t at = 0; !running.empty();) {
+    std::vector<Design> chunk = running.front().get();
+    running.pop_front();
+    if (next < n) launch();
+    for (auto& d : chunk) consume(indices[at++], std::move(d));
+  }
+}
+
 class Runner {
  public:
   Runner(const SweepSpec& spec, Store& store, const RunOptions& opts)
@@ -144,17 +206,23 @@ class Runner {
 
   RunSummary run() {
     const auto t0 = std::chrono::steady_clock::now();
-    if (store_.begin(spec_, opts_.tool))
+    edit_ = store_.begin(spec_, opts_.tool);
+    if (edit_.edited && !edit_.space && !edit_.constraints)
       std::fprintf(stderr, "%s\n",
                    fmt::format("{}: edited since its results were stored, in nothing they depend on: they are reused",
                                spec_.source)
                        .c_str());
     sum_.space = space_.size();
-    for (const auto& n : spec_.networks) nets_.push_back(prepare_network(n, spec_.source, opts_.use_cache));
+    // The networks are built meanwhile stage 0 runs (which needs only their
+    // keys); the workers, forked with them, start when a stage needs them (pool()).
+    preparing_ = std::async(std::launch::async, [this] {
+      std::vector<PreparedNetwork> nets;
+      for (const auto& n : spec_.networks) nets.push_back(prepare_network(n, spec_.source, opts_.use_cache));
+      return nets;
+    });
+    for (const auto& n : spec_.networks) net_keys_.push_back(n.key());
     done_ = store_.results(false);
-    const int jobs = opts_.jobs > 0 ? opts_.jobs : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-    pool_ = std::make_unique<WorkerPool>(
-        jobs, [this](const std::string& req) { return work(req); }, spec_.timeout_s);
+    jobs_ = opts_.jobs > 0 ? opts_.jobs : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
 
     if (spec_.strategy == Strategy::Evolve) {
       if (opts_.shards > 1)
@@ -166,6 +234,7 @@ class Runner {
       for (int64_t idx : all)
         if (shard_of(spec_, idx, opts_.shards) == opts_.shard) mine.push_back(idx);
       visit(mine);
+      if (edit_.space || edit_.constraints) say_edit();
       if (opts_.shards > 1 && opts_.max_stage >= kStageSystemC) know_other_shards(all);
     }
     if (opts_.max_stage >= kStageSystemC) run_stage(kStageSystemC, checked_stage2(select_stage2()));
@@ -173,6 +242,7 @@ class Runner {
     if (opts_.max_stage >= kStageVerify && spec_.funnel.stage3_top_k > 0 && opts_.shards == 1)
       run_stage(kStageVerify, select_stage3());
     if (opts_.max_stage >= kStagePnr && spec_.funnel.stage4_pnr && opts_.shards == 1) run_pnr(select_stage4());
+    networks();  // a network that cannot be built is an error even when no stage needed it
     pool_.reset();
     sum_.points = std::count_if(visits_.begin(), visits_.end(), [](const Visit& v) { return v.own; });
     sum_.wall_s = since(t0);
@@ -243,7 +313,7 @@ class Runner {
     for (int64_t idx : all) {
       if (shard_of(spec_, idx, opts_.shards) == opts_.shard) continue;
       const Design d = design(idx);
-      for (size_t n = 0; n < nets_.size(); ++n) {
+      for (size_t n = 0; n < net_keys_.size(); ++n) {
         Visit v;
         v.index = idx;
         v.net = static_cast<int>(n);
@@ -272,39 +342,97 @@ class Runner {
   }
 
   Design design(int64_t idx) { return load_design(spec_, space_, constraints_, idx); }
-  PointInfo point_info(const Design& d, size_t net) const {
-    return PointInfo{d.hash + "/" + spec_.networks[net].key(), 0, spec_.networks[net].key(),
-                     d.hash.starts_with("invalid-") ? "" : d.hash, d.knobs};
+
+  // The prepared networks, once built (run() starts them), and the workers,
+  // forked once they are (no other thread of this process runs then).
+  const std::vector<PreparedNetwork>& networks() {
+    if (preparing_.valid()) nets_ = preparing_.get();
+    return nets_;
+  }
+  WorkerPool& pool() {
+    if (!pool_) {
+      networks();
+      pool_ = std::make_unique<WorkerPool>(
+          jobs_, [this](const std::string& req) { return work(req); }, spec_.timeout_s);
+    }
+    return *pool_;
   }
 
-  // Stage 0 in the parent, then stage 1 over the workers, for new indices.
+  // After a grid's space or constraints were edited (Store::Edit): the
+  // points outside the new space marked (their rows stay, for an edit that
+  // takes them back), and one line on how many points were new and how
+  // many came from the store.
+  void say_edit() {
+    if (edit_.space && opts_.shards == 1) {
+      std::vector<std::string> keys;
+      keys.reserve(visits_.size());
+      for (const auto& v : visits_) keys.push_back(v.info.key);
+      store_.mark_outside(keys);
+    }
+    if (opts_.shards == 1) store_.adopt(spec_, edit_.space);
+    const StageCounts& c0 = sum_.stages[kStageConfig];
+    std::fprintf(
+        stderr, "%s\n",
+        fmt::format("{}: {} since its results were stored: {} points new, {} reused from the store{}", spec_.source,
+                    edit_.space && edit_.constraints ? "space and constraints edited"
+                    : edit_.space                    ? "space edited"
+                                                     : "constraints edited",
+                    c0.planned - c0.resumed, c0.resumed,
+                    rejudged_ ? fmt::format(" ({} judged anew by the edited constraints)", rejudged_) : "")
+            .c_str());
+  }
+
+  // A point of this run whose stage-0 result is stored (`was`; `now` is
+  // this run's): after an edit of the space its index and knobs are this
+  // space's, and after an edit of the constraints a changed verdict
+  // replaces the stored one (and the point's later stages, which a design
+  // now invalid does not have and one now valid has yet to run).
+  void refresh(const PointInfo& info, const StageResult& was, const StageResult& now, Writer& w) {
+    if (edit_.constraints && (was.status != now.status || was.error != now.error)) {
+      ++rejudged_;
+      w.replace(info, now);
+      done_[info.key].clear();
+      done_[info.key][kStageConfig] = now;
+    }
+    if (edit_.space) w.renumber(info);
+  }
+  PointInfo point_info(const Design& d, size_t net) const { return sweeps::point_info(d, net_keys_[net]); }
+
+  // Stage 0 (threads of the parent, stage0_in_order), then stage 1 over
+  // the workers, for new indices.
   void visit(const std::vector<int64_t>& indices) {
+    std::vector<int64_t> fresh;
+    for (int64_t idx : indices)
+      if (seen_.insert(idx).second) fresh.push_back(idx);
     std::vector<size_t> pending;
     {
-      Writer w(store_, 512);
-      for (int64_t idx : indices) {
-        if (!seen_.insert(idx).second) continue;
-        const Design d = design(idx);
-        const StageResult& r0 = d.r0;
-        for (size_t n = 0; n < nets_.size(); ++n) {
+      Writer w(store_, 4096);
+      stage0_in_order(spec_, space_, fresh, jobs_, net_keys_, [&](int64_t idx, Design&& d) {
+        const bool valid = d.r0.status == "ok";
+        for (size_t n = 0; n < d.points.size(); ++n) {
+          PointInfo& info = d.points[n];
           Visit v;
           v.index = idx;
           v.net = static_cast<int>(n);
-          v.info = point_info(d, n);
-          v.info.index = idx;
-          v.valid = r0.status == "ok";
+          v.valid = valid;
+          // An invalid point goes no further than stage 0: its key is all the runner keeps of it.
+          if (valid)
+            v.info = info;
+          else
+            v.info.key = info.key, v.info.index = idx;
           StageCounts& c0 = sum_.stages[kStageConfig];
           ++c0.planned;
-          if (stored(v.info.key, kStageConfig)) {
+          count(kStageConfig, d.r0);
+          if (const StageResult* r = stored(info.key, kStageConfig)) {
             ++c0.resumed;
+            refresh(info, *r, d.r0, w);
           } else {
-            w.add(v.info, r0);
+            w.add(std::move(info), n + 1 == d.points.size() ? std::move(d.r0) : StageResult(d.r0));
           }
-          count(kStageConfig, r0);
           visits_.push_back(std::move(v));
-          if (visits_.back().valid && opts_.max_stage >= kStageAnalytic) pending.push_back(visits_.size() - 1);
+          if (valid && opts_.max_stage >= kStageAnalytic) pending.push_back(visits_.size() - 1);
         }
-      }
+      });
     }
     run_stage(kStageAnalytic, pending);
   }
@@ -401,7 +529,7 @@ class Runner {
                       opts_.progress);
     int64_t finished = 0, failed = 0;
     Writer w(store_, stage == kStageAnalytic ? 256 : 1);
-    pool_->run(reqs, [&](size_t i, bool ok, const std::string& text) {
+    pool().run(reqs, [&](size_t i, bool ok, const std::string& text) {
       StageResult r;
       if (ok) {
         r = StageResult::from_json(nlohmann::json::parse(text));
@@ -482,7 +610,7 @@ class Runner {
 
   // Valid visits per network, in visiting order.
   std::vector<std::vector<size_t>> by_network() const {
-    std::vector<std::vector<size_t>> out(nets_.size());
+    std::vector<std::vector<size_t>> out(net_keys_.size());
     for (size_t v = 0; v < visits_.size(); ++v)
       if (visits_[v].valid) out[static_cast<size_t>(visits_[v].net)].push_back(v);
     return out;  // every shard's points: selection is global, running is per shard (run_stage)
@@ -568,7 +696,7 @@ class Runner {
   // where not ok): a design ranks by how it does on every network of the spec.
   std::vector<double> fitness(int64_t idx) const {
     const size_t k = spec_.objectives.size();
-    std::vector<double> out(k * nets_.size(), std::nan(""));
+    std::vector<double> out(k * net_keys_.size(), std::nan(""));
     for (const auto& v : visits_) {
       if (v.index != idx) continue;
       const StageResult* r = stored(v.info.key, kStageAnalytic);
@@ -623,8 +751,13 @@ class Runner {
   Space space_;
   ConstraintSet constraints_;
   std::vector<PreparedNetwork> nets_;
+  std::future<std::vector<PreparedNetwork>> preparing_;  // nets_, being built (networks())
+  std::vector<std::string> net_keys_;                    // NetworkSpec::key() of each
   std::map<std::string, std::map<int, StageResult>> done_;
   std::unique_ptr<WorkerPool> pool_;
+  int jobs_ = 1;
+  Store::Edit edit_;
+  int64_t rejudged_ = 0;  // stored stage-0 verdicts the edited constraints changed
   std::vector<Visit> visits_;
   std::set<int64_t> seen_;
   RunSummary sum_;

@@ -4,10 +4,33 @@
 #include <numeric>
 #include <unordered_set>
 
+#include <fmt/format.h>
+
+#include <nlohmann/json.hpp>
+
 namespace vta::sweeps {
 
 Space::Space(const SweepSpec& s) : spec_(s) {
   for (const auto& a : s.axes) size_ *= static_cast<int64_t>(a.values.size());  // bounded by the loader (10^15)
+  for (const auto& a : s.axes) {
+    auto& p = pieces_.emplace_back();
+    for (const auto& v : a.values) {
+      std::string members;
+      for (size_t j = 0; j < a.keys.size(); ++j)
+        members += fmt::format("{}{}:{}", j ? "," : "", nlohmann::json(a.keys[j]).dump(), nlohmann::json(v[j]).dump());
+      p.push_back(std::move(members));
+    }
+  }
+}
+
+std::string Space::knobs_json(int64_t i) const {
+  std::string out = "{";
+  const auto d = digits(i);
+  for (size_t k = 0; k < d.size(); ++k) {
+    if (k) out += ',';
+    out += pieces_[k][static_cast<size_t>(d[k])];
+  }
+  return out + "}";
 }
 
 std::vector<int64_t> Space::digits(int64_t i) const {

@@ -4,11 +4,14 @@
 #include <sqlite3.h>
 #include <sys/statfs.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
 #include <ctime>
 #include <filesystem>
+#include <map>
+#include <sstream>
 #include <thread>
 
 #include "vta/isa/error.h"
@@ -176,6 +179,8 @@ void check_pages(SQLite::Database& db, const std::string& path) {
 
 struct Store::Impl {
   std::unique_ptr<SQLite::Database> db;
+  // put_many's statements, prepared once (after db: destroyed before it).
+  std::unique_ptr<SQLite::Statement> point, result, layer;
 };
 
 Store::Store(const std::string& path, bool create) : impl_(std::make_unique<Impl>()), path_(path) {
@@ -218,6 +223,17 @@ Store::Store(const std::string& path, bool create) : impl_(std::make_unique<Impl
       }
     }
     if (!read_only) impl_->db->exec("PRAGMA synchronous=NORMAL");
+    // A million points' keys in B-trees written in hash order: a page cache
+    // of up to 256 MiB (SQLite's default is 2 MiB) keeps their inner pages.
+    impl_->db->exec("PRAGMA cache_size=-262144");
+    if (!read_only && std::string_view(journal) == "WAL") {  // not on a network file system
+      // Those inserts dirty a page of each key's B-tree per row or so: a
+      // checkpoint every 64 MiB of WAL (SQLite's default: 4 MiB) writes a
+      // page rewritten by several batches once. Pages are read through a
+      // mapping, not copied by a read() each.
+      impl_->db->exec("PRAGMA wal_autocheckpoint=16384");
+      impl_->db->exec("PRAGMA mmap_size=1073741824");
+    }
     if (count_tables(*impl_->db) != 4) fail("{}: not a vta sweep results store", path);
   } catch (const SQLite::Exception& e) {
     fail("{}: cannot open the results store: {}", path, e.what());
@@ -319,36 +335,60 @@ std::optional<SweepSpec> stored_spec(const SweepInfo& stored) {
   }
 }
 
+// Networks part of result_basis(): one line per network, its key first.
+std::map<std::string, std::string> network_lines(const std::string& part) {
+  std::map<std::string, std::string> out;
+  std::istringstream in(part);
+  for (std::string line; std::getline(in, line);) out[line.substr(0, line.find(' '))] = line;
+  return out;
+}
+
 // The first part of result_basis() in which the stored spec and `spec`
-// differ; "the spec" when the stored one no longer loads, "" when none differs.
-std::string changed_part(const SweepInfo& stored, const SweepSpec& spec) {
+// differ and which changes stored results ("the spec" when the stored one
+// no longer loads; "" when none), noting in `edit` the parts of a grid's
+// space that changed: its axes, constraints and networks (a network that is
+// in both must be the same, and a network's key names all but its accuracy
+// inputs). A random or evolve search draws its points from the space, so
+// any change of it is another search.
+std::string changed_part(const SweepInfo& stored, const SweepSpec& spec, Store::Edit& edit) {
   const auto spec_before = stored_spec(stored);
   if (!spec_before) return "the spec";
   const auto before = result_basis(*spec_before);
   const auto after = result_basis(spec);
-  for (size_t k = 0; k < before.size(); ++k)
-    if (before[k].second != after[k].second) return before[k].first;
+  const bool grid = spec.strategy == Strategy::Grid && spec_before->strategy == Strategy::Grid;
+  for (size_t k = 0; k < before.size(); ++k) {
+    const std::string& part = before[k].first;
+    if (before[k].second == after[k].second) continue;
+    if (!grid) return part;
+    if (part == "axes") {
+      edit.space = true;
+    } else if (part == "constraints") {
+      edit.constraints = true;
+    } else if (part == "networks") {
+      const auto was = network_lines(before[k].second), now = network_lines(after[k].second);
+      for (const auto& [key, line] : now)
+        if (auto it = was.find(key); it != was.end() && it->second != line) return part;
+      edit.space = true;
+    } else {
+      return part;
+    }
+  }
   return "";
 }
 
 }  // namespace
 
-bool Store::begin(const SweepSpec& spec, const std::string& tool) {
+Store::Edit Store::begin(const SweepSpec& spec, const std::string& tool) {
+  Edit edit;
   if (auto i = info()) {
-    if (i->spec_text == spec.text) return false;
-    if (const std::string part = changed_part(*i, spec); !part.empty())
+    if (i->spec_text == spec.text) return edit;
+    if (const std::string part = changed_part(*i, spec, edit); !part.empty())
       fail("{}: holds sweep '{}' of another spec ({}; '{}' differs); resume it with that spec, or use another --db",
            path_, i->name, i->spec_source, part);
-    try {
-      SQLite::Statement q(*impl_->db, "UPDATE sweep SET name = ?, spec = ?, spec_source = ? WHERE id = 1");
-      q.bind(1, spec.name);
-      q.bind(2, spec.text);
-      q.bind(3, spec.source);
-      q.exec();
-    } catch (const SQLite::Exception& e) {
-      fail("{}: cannot write the results store: {}", path_, e.what());
-    }
-    return true;
+    edit.edited = true;
+    // An edited space is taken once the run has placed every point in it (adopt).
+    if (!edit.space && !edit.constraints) adopt(spec, false);
+    return edit;
   }
   try {
     SQLite::Statement q(*impl_->db,
@@ -367,7 +407,24 @@ bool Store::begin(const SweepSpec& spec, const std::string& tool) {
   if (auto i = info(); i && i->spec_text != spec.text)  // another process began it first
     fail("{}: holds sweep '{}' of another spec ({})", path_, i->name, i->spec_source);
   ensure_wide_view();
-  return false;
+  return edit;
+}
+
+void Store::adopt(const SweepSpec& spec, bool space) {
+  try {
+    SQLite::Transaction t(*impl_->db, SQLite::TransactionBehavior::IMMEDIATE);
+    SQLite::Statement q(*impl_->db, "UPDATE sweep SET name = ?, spec = ?, spec_source = ? WHERE id = 1");
+    q.bind(1, spec.name);
+    q.bind(2, spec.text);
+    q.bind(3, spec.source);
+    q.exec();
+    // The wide view maps the spec's knob spellings: made anew for edited axes.
+    if (space) impl_->db->exec("DROP VIEW IF EXISTS points_wide");
+    t.commit();
+  } catch (const SQLite::Exception& e) {
+    fail("{}: cannot write the results store: {}", path_, e.what());
+  }
+  if (space) ensure_wide_view();
 }
 
 std::optional<SweepSpec> Store::spec() const {
@@ -431,6 +488,8 @@ Store::Table Store::wide() const {
                            "SELECT DISTINCT j.key FROM results, json_each(results.metrics) AS j ORDER BY 1");
     while (keys.executeStep())
       if (const std::string k = keys.getColumn(0).getString(); !is_metric(k)) others.push_back(k);
+    // Not the points an edit of the space left out (mark_outside).
+    select = fmt::format("SELECT * FROM ({}) WHERE idx >= 0 ORDER BY idx, network, stage", select);
     SQLite::Statement q(*impl_->db, with_other_metrics(select, others));
     for (int c = 0; c < q.getColumnCount(); ++c) t.columns.emplace_back(q.getColumnName(c));
     while (q.executeStep()) {
@@ -455,26 +514,70 @@ Store::Table Store::wide() const {
 
 void Store::put(const PointInfo& p, const StageResult& r) { put_many({{p, r}}); }
 
+namespace {
+
+// A result's metrics as the store's JSON column: the text nlohmann's dump of
+// the object gives (metric names are unique), without building the object
+// or a serializer per value (stage 0 writes a million rows): a name of
+// plain word characters as itself, any other as nlohmann escapes it; a
+// number as nlohmann's serializer writes a double (to_chars; null when not
+// finite).
+std::string metrics_json(const Metrics& m) {
+  std::string out = "{";
+  char number[64];
+  for (const auto& [k, v] : m.values) {
+    if (out.size() > 1) out += ',';
+    const bool plain = std::all_of(k.begin(), k.end(), [](char c) {
+      return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+    });
+    if (plain)
+      out.append("\"").append(k).append("\"");
+    else
+      out += nlohmann::json(k).dump();
+    out += ':';
+    if (std::isfinite(v))
+      out.append(number, nlohmann::detail::to_chars(number, number + sizeof number, v));
+    else
+      out += "null";
+  }
+  return out + "}";
+}
+
+// The results columns by name, in the table's order, and their count.
+std::pair<std::string, size_t> result_columns() {
+  const std::vector<std::string> v1 = metric_columns(1), later = later_metric_columns();
+  std::string cols = "point_key, stage, stage_name, status, error, verify_status";
+  for (const auto& c : v1) cols += ", " + c;
+  cols += ", metrics, wall_s, finished";
+  for (const auto& c : later) cols += ", " + c;
+  return {cols, 6 + v1.size() + 3 + later.size()};
+}
+
+}  // namespace
+
 void Store::put_many(const std::vector<std::pair<PointInfo, StageResult>>& rows) {
   if (rows.empty()) return;
   try {
     SQLite::Transaction t(*impl_->db);
-    SQLite::Statement pq(*impl_->db,
-                         "INSERT OR IGNORE INTO points(point_key, idx, network, config_hash, knobs) "
-                         "VALUES (?, ?, ?, ?, ?)");
-    // The results columns by name, in the table's order.
-    const std::vector<std::string> v1 = metric_columns(1), later = later_metric_columns();
-    std::string cols = "point_key, stage, stage_name, status, error, verify_status";
-    for (const auto& c : v1) cols += ", " + c;
-    cols += ", metrics, wall_s, finished";
-    for (const auto& c : later) cols += ", " + c;
-    std::string marks = "?";
-    for (size_t i = 1; i < 6 + v1.size() + 3 + later.size(); ++i) marks += ", ?";
-    SQLite::Statement rq(*impl_->db, fmt::format("INSERT OR IGNORE INTO results({}) VALUES ({})", cols, marks));
-    SQLite::Statement lq(*impl_->db,
-                         "INSERT OR IGNORE INTO layers(point_key, stage, layer, name, op, device, macs, cycles, load, "
-                         "gemm, alu, store, stall, dram_bytes, energy_uj) "
-                         "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+    if (!impl_->point) {
+      impl_->point = std::make_unique<SQLite::Statement>(*impl_->db,
+                                                         "INSERT OR IGNORE INTO points(point_key, idx, network, "
+                                                         "config_hash, knobs) VALUES (?, ?, ?, ?, ?)");
+      const auto [cols, n] = result_columns();
+      std::string marks = "?";
+      for (size_t i = 1; i < n; ++i) marks += ", ?";
+      impl_->result = std::make_unique<SQLite::Statement>(
+          *impl_->db, fmt::format("INSERT OR IGNORE INTO results({}) VALUES ({})", cols, marks));
+      impl_->layer = std::make_unique<SQLite::Statement>(
+          *impl_->db,
+          "INSERT OR IGNORE INTO layers(point_key, stage, layer, name, op, device, macs, cycles, load, "
+          "gemm, alu, store, stall, dram_bytes, energy_uj) "
+          "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+    }
+    SQLite::Statement& pq = *impl_->point;
+    SQLite::Statement& rq = *impl_->result;
+    SQLite::Statement& lq = *impl_->layer;
+    static const std::vector<std::string> v1 = metric_columns(1), later = later_metric_columns();
     const std::string finished = now_utc();
     for (const auto& [p, r] : rows) {
       pq.bind(1, p.key);
@@ -508,9 +611,7 @@ void Store::put_many(const std::vector<std::pair<PointInfo, StageResult>>& rows)
           rq.bind(col++, v);
       };
       for (const auto& m : v1) bind_metric(m);
-      nlohmann::ordered_json mj = nlohmann::ordered_json::object();
-      for (const auto& [k, v] : r.metrics.values) mj[k] = v;
-      rq.bind(col++, mj.dump());
+      rq.bind(col++, metrics_json(r.metrics));
       rq.bind(col++, r.wall_s);
       rq.bind(col++, finished);
       for (const auto& m : later) bind_metric(m);
@@ -542,8 +643,74 @@ void Store::put_many(const std::vector<std::pair<PointInfo, StageResult>>& rows)
     }
     t.commit();
   } catch (const SQLite::Exception& e) {
+    // The prepared statements, ready for the next call (a reset repeats a
+    // failed step's error, already reported here).
+    for (auto* q : {impl_->point.get(), impl_->result.get(), impl_->layer.get()})
+      if (q) q->tryReset();
     fail("{}: cannot write the results store: {} (nothing of these {} results was written)", path_, e.what(),
          rows.size());
+  }
+}
+
+void Store::renumber(const std::vector<PointInfo>& points) {
+  if (points.empty()) return;
+  try {
+    SQLite::Transaction t(*impl_->db);
+    SQLite::Statement q(*impl_->db, "UPDATE points SET idx = ?, knobs = ? WHERE point_key = ?");
+    for (const auto& p : points) {
+      q.bind(1, static_cast<int64_t>(p.index));
+      q.bind(2, p.knobs);
+      q.bind(3, p.key);
+      q.exec();
+      q.reset();
+    }
+    t.commit();
+  } catch (const SQLite::Exception& e) {
+    fail("{}: cannot write the results store: {}", path_, e.what());
+  }
+}
+
+void Store::replace(const std::vector<std::pair<PointInfo, StageResult>>& rows) {
+  if (rows.empty()) return;
+  try {
+    {
+      SQLite::Transaction t(*impl_->db);
+      SQLite::Statement r(*impl_->db, "DELETE FROM results WHERE point_key = ? AND stage >= ?");
+      SQLite::Statement l(*impl_->db, "DELETE FROM layers WHERE point_key = ? AND stage >= ?");
+      for (const auto& [p, res] : rows)
+        for (SQLite::Statement* q : {&r, &l}) {
+          q->bind(1, p.key);
+          q->bind(2, res.stage);
+          q->exec();
+          q->reset();
+        }
+      t.commit();
+    }
+  } catch (const SQLite::Exception& e) {
+    fail("{}: cannot write the results store: {}", path_, e.what());
+  }
+  put_many(rows);
+}
+
+void Store::mark_outside(const std::vector<std::string>& keys) {
+  try {
+    SQLite::Transaction t(*impl_->db);
+    impl_->db->exec("CREATE TEMP TABLE IF NOT EXISTS space_keys(point_key TEXT PRIMARY KEY) WITHOUT ROWID");
+    impl_->db->exec("DELETE FROM temp.space_keys");
+    {
+      SQLite::Statement q(*impl_->db, "INSERT OR IGNORE INTO temp.space_keys VALUES (?)");
+      for (const auto& k : keys) {
+        q.bind(1, k);
+        q.exec();
+        q.reset();
+      }
+    }
+    impl_->db->exec(
+        "UPDATE points SET idx = -1 WHERE idx >= 0 AND point_key NOT IN (SELECT point_key FROM temp.space_keys)");
+    impl_->db->exec("DELETE FROM temp.space_keys");
+    t.commit();
+  } catch (const SQLite::Exception& e) {
+    fail("{}: cannot write the results store: {}", path_, e.what());
   }
 }
 
@@ -620,7 +787,8 @@ std::vector<StoredPoint> Store::load(bool with_layers) const {
   std::vector<StoredPoint> out;
   try {
     SQLite::Statement q(*impl_->db,
-                        "SELECT point_key, idx, network, config_hash, knobs FROM points ORDER BY idx, network");
+                        "SELECT point_key, idx, network, config_hash, knobs FROM points WHERE idx >= 0 "
+                        "ORDER BY idx, network");
     while (q.executeStep()) {
       StoredPoint p;
       p.info.key = q.getColumn(0).getString();

@@ -26,6 +26,9 @@ class Space {
   /// The axis values of point `i` as "key=value" pairs (no fixed overrides).
   std::vector<Override> axis_values(int64_t i) const;
   const std::vector<Axis>& axes() const { return spec_.axes; }
+  /// The axis values of point `i` as the store's knobs column: a JSON object
+  /// of key -> value text, in axis order (made from pieces built once).
+  std::string knobs_json(int64_t i) const;
 
   /// The points a grid or random strategy visits, in visiting order:
   /// every index (grid), or `samples` distinct indices drawn with the seed
@@ -38,6 +41,8 @@ class Space {
  private:
   const SweepSpec& spec_;
   int64_t size_ = 1;
+  // pieces_[k][v]: the JSON members of value v of axis k ("\"key\":\"text\"", ...).
+  std::vector<std::vector<std::string>> pieces_;
 };
 
 }  // namespace vta::sweeps

@@ -64,13 +64,25 @@ class Store {
   Store(const Store&) = delete;
   Store& operator=(const Store&) = delete;
 
+  /// How the spec a run begins with differs from the stored one.
+  struct Edit {
+    bool edited = false;       // the stored spec is replaced (its results are reused)
+    bool space = false;        // a grid's axes or networks changed: points move (renumber, mark_outside, adopt)
+    bool constraints = false;  // a grid's constraints changed: stage 0 may judge a stored point anew
+  };
   /// Records the sweep's spec in a new store. In an existing one the spec
   /// must be the stored one, or an edit of it that leaves every part of
   /// result_basis() as it was (comments, the name, the funnel, the
-  /// objectives of a grid or random search): the edited spec then replaces
-  /// the stored one and true is returned. Any other spec is an error naming
-  /// the first part that differs.
-  bool begin(const SweepSpec& spec, const std::string& tool);
+  /// objectives of a grid or random search), or, for a grid, changes only
+  /// its axes, constraints or list of networks (sweeps/README.md, "The
+  /// store"): the edited spec then replaces the stored one. Any other spec
+  /// is an error naming the first part that differs.
+  Edit begin(const SweepSpec& spec, const std::string& tool);
+  /// Takes `spec` as the store's spec (an edit begin() allowed); with
+  /// `space`, the wide view is made anew for its axes. A run calls it for an
+  /// edited space or constraints once every point is in place, so that a run
+  /// stopped before then finds the edit again.
+  void adopt(const SweepSpec& spec, bool space);
   std::optional<SweepInfo> info() const;
   /// The stored spec, loaded (its base resolved against the spec's folder);
   /// nullopt for an empty store or a spec that no longer loads (a moved base).
@@ -84,11 +96,24 @@ class Store {
   void put(const PointInfo& p, const StageResult& r);
   /// Several in one transaction (the analytic stage finishes thousands a second).
   void put_many(const std::vector<std::pair<PointInfo, StageResult>>& rows);
+  /// Moves stored points to their place in an edited space: each row of
+  /// `points` replaces the stored one of its key (index and knobs), in one
+  /// transaction.
+  void renumber(const std::vector<PointInfo>& points);
+  /// Stage results judged anew (a grid's edited constraints): each replaces
+  /// the stored one of its key and stage, and the key's later stages (and
+  /// their layers) are deleted; one transaction.
+  void replace(const std::vector<std::pair<PointInfo, StageResult>>& rows);
+  /// Marks every stored point whose key is not in `keys` as outside the
+  /// spec's space (index -1): its rows stay, to be reused when the space
+  /// takes it back, but load() and wide() leave it out.
+  void mark_outside(const std::vector<std::string>& keys);
   /// Inserts every row of the store at `other` that this one lacks, in one
   /// transaction (a merge of shards; running it twice changes nothing).
   /// Throws vta::Error when `other` holds another spec. Returns rows added.
   int64_t merge_from(const std::string& other);
-  /// Every point with its stage results.
+  /// Every point of the spec's space with its stage results (not those an
+  /// edit of the space left out: mark_outside).
   std::vector<StoredPoint> load(bool with_layers) const;
   /// A query's result: column names, and rows of cells (null, a number or text).
   struct Table {
