@@ -657,14 +657,15 @@ Config load_config_text(const std::string& yaml, const std::string& source, cons
       if (k == key) line = l;
     return line;
   };
-  for (const auto& [key, value] : overrides) {
+  for (const auto& kv : overrides) {
+    const std::string& key = kv.first;  // a named reference: clang 14 cannot capture a structured binding
     const KnobInfo* k = find_knob(key);
     if (!k) {
       std::vector<std::string> all;
       for (const auto& kk : knobs()) all.push_back(kk.key());
       fail("--set {}: unknown key '{}'{}", key, key, suggest(key, all));
     }
-    set_knob_at(c, *k, value, [&] { return "--set " + key; });
+    set_knob_at(c, *k, kv.second, [&] { return "--set " + key; });
   }
   // The name is written into generated SystemVerilog and OpenCL sources
   // (a comment line each) and into the OpenCL kernel built at run time: a
