@@ -21,6 +21,7 @@
 
 #include "onnx_builder.h"
 #include "vta/compiler/frontend/npy.h"
+#include "vta/isa/shell_quote.h"
 
 namespace vta::test {
 
@@ -77,8 +78,9 @@ inline compiler::NpyArray run_ort_files(const std::filesystem::path& model, cons
   const std::filesystem::path out = work / "ort";
   std::filesystem::remove_all(out);
   const std::string cmd =
-      fmt::format("node '{}' '{}' '{}' '{}' {} 2>'{}'", VTA_SOURCE_DIR "/tests/onnx_oracle/run_ort.js",
-                  ort_modules().string(), model.string(), out.string(), inputs, (work / "ort.err").string());
+      fmt::format("node {} {} {} {} {} 2>{}", shell_quote(VTA_SOURCE_DIR "/tests/onnx_oracle/run_ort.js"),
+                  shell_quote(ort_modules().string()), shell_quote(model.string()), shell_quote(out.string()), inputs,
+                  shell_quote((work / "ort.err").string()));
   if (std::system(cmd.c_str()) != 0) {
     std::ifstream e(work / "ort.err");
     std::stringstream ss;
@@ -94,7 +96,7 @@ inline compiler::NpyArray run_ort(const std::filesystem::path& model, const std:
                                   const compiler::NpyArray& input) {
   const std::filesystem::path dir = model.parent_path();
   compiler::write_npy((dir / "input.npy").string(), input);
-  return run_ort_files(model, fmt::format("'{}={}'", input_name, (dir / "input.npy").string()), dir);
+  return run_ort_files(model, shell_quote(input_name + "=" + (dir / "input.npy").string()), dir);
 }
 
 /// Empty where ONNX Runtime's optimized 8-bit convolution is exact on this
