@@ -20,6 +20,7 @@
 #include "env_guard.h"
 #include "run_cli.h"
 #include "sweep_test_util.h"
+#include "vta/compiler/analytic.h"
 #include "vta/compiler/frontend/zoo.h"
 #include "vta/compiler/frontend/zoo_cache.h"
 #include "vta/compiler/ops/reference.h"
@@ -213,6 +214,35 @@ TEST(SweepStages, AnalyticTracksSystemC) {
     EXPECT_GT(a.metrics.get("host_ms"), 0);
     EXPECT_DOUBLE_EQ(a.metrics.get("host_ms"), s.metrics.get("host_ms")) << preset;
     EXPECT_DOUBLE_EQ(s.metrics.get("time_ms"), cs / (c.clock.mhz * 1e3) + s.metrics.get("host_ms")) << preset;
+  }
+}
+
+// Stage 1 keeps the graph the passes made while the designs share what the
+// passes read (graph_pass_knobs()): every design's estimate equals
+// estimate_network()'s own, in any order of designs that share the graph or not.
+TEST(SweepStages, AnalyticKeepsThePassedGraphOnlyWhileThePassesWouldAgree) {
+  NetworkSpec ns;
+  ns.zoo = "resnet18";
+  ns.image = 32;
+  const PreparedNetwork n = prepare_network(ns, "t.yaml");
+  const std::vector<std::vector<vta::Override>> designs = {{},
+                                                           {{"gemm.pipeline_depth", "12"}},
+                                                           {{"clock.mhz", "250"}, {"memory.bus_bits", "128"}},
+                                                           {{"gemm.block_out", "32"}},
+                                                           {{"isa.acc_8bit", "false"}},
+                                                           {},
+                                                           {{"alu.lanes", "8"}}};
+  for (const auto& sets : designs) {
+    const vta::Config c = vta::load_config(vta::resolve_config_path("vta-1x16x16"), sets);
+    const StageResult r = stage_analytic(c, n);
+    const vta::compiler::NetworkEstimate want = vta::compiler::estimate_network(n.graph, c);
+    ASSERT_EQ(r.layers.size(), want.layers.size());
+    for (size_t i = 0; i < want.layers.size(); ++i) {
+      EXPECT_EQ(r.layers[i].name, want.layers[i].name);
+      EXPECT_EQ(r.layers[i].device, vta::compiler::device_name(want.layers[i].device)) << r.layers[i].name;
+      EXPECT_EQ(r.layers[i].cycles, want.layers[i].cycles) << r.layers[i].name;
+    }
+    EXPECT_EQ(r.metrics.get("cycles"), want.cycles);
   }
 }
 

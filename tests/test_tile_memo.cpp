@@ -145,6 +145,37 @@ TEST(TileMemo, AKnobTheKeyLeavesOutChangesNoTile) {
   EXPECT_GT(left_out, 10);  // the host's and OpenCL's knobs, the clock at a fixed port
 }
 
+// The same for the graph passes (graph_pass_knobs(), the key of the graph a
+// sweep's stage 1 keeps): a change of a knob that key leaves out (the clock,
+// the memory system, the pipeline depth) leaves every network's graph as the
+// passes made it on the base.
+TEST(TileMemo, AKnobTheGraphPassKeyLeavesOutChangesNoGraph) {
+  int left_out = 0;
+  for (const auto& [name, set] : bases()) {
+    const Config base = preset(name, set);
+    std::vector<Graph> graphs;
+    for (const Graph& g : networks()) graphs.push_back(run_graph_passes(g, base));
+    for (const KnobInfo& k : knobs())
+      for (const std::string& value : other_values(k, base)) {
+        std::vector<Override> o = set;
+        o.emplace_back(k.key(), value);
+        Config c;
+        try {
+          c = preset(name, o);
+        } catch (const Error&) {
+          continue;  // not a legal design
+        }
+        if (graph_pass_knobs(c) != graph_pass_knobs(base)) continue;
+        ++left_out;
+        c.name = base.name;  // a host node's reason names the config
+        for (size_t i = 0; i < graphs.size(); ++i)
+          EXPECT_TRUE(run_graph_passes(networks()[i], c) == graphs[i])
+              << k.key() << "=" << value << " changes the graph but not graph_pass_knobs()";
+      }
+  }
+  EXPECT_GT(left_out, 20);  // the clock's, the memory system's, the depth's
+}
+
 // The memo's tile equals a fresh search's, also where it was stored by
 // another design (the same search knobs at another clock, another host).
 TEST(TileMemo, AMemoisedTileIsTheSearchsOwn) {
@@ -184,6 +215,28 @@ TEST(TileMemo, BoundsKeptAcrossDepthsPickTheSearchsTile) {
         }
       }
     }
+}
+
+// set_search_depths(): a memo miss at one of a sweep's depths searches the
+// depths of its run of four (lanes.h) at once and memoises each. Every
+// depth's tile, from the lanes or the memo they filled, must be the one
+// timing every candidate at that depth alone picks.
+TEST(TileMemo, DepthLanesPickEachDepthsOwnTile) {
+  set_search_depths({5, 6, 7, 13, 14});  // runs: 5 6 7 13, then 14 alone (its lanes repeat it)
+  for (const char* concurrent : {"false", "true"})
+    for (const char* depth : {"6", "5", "13", "7", "14"}) {
+      const Config c = preset("vta-1x16x16", {{"gemm.pipeline_depth", depth}, {"alu.concurrent", concurrent}});
+      for (const Graph& net : networks()) {
+        const Graph g = run_graph_passes(net, c);
+        for (const Layer& l : layers_of(g, c)) {
+          const Tile lanes = choose_tile(*l.node, l.in, c, l.fused);
+          const Tile every = tile_candidates(*l.node, l.in, c, l.fused, 1 << 20).front();
+          EXPECT_TRUE(same({lanes}, {every}))
+              << "depth " << depth << " concurrent " << concurrent << " " << l.node->name;
+        }
+      }
+    }
+  set_search_depths({});
 }
 
 // What the memo buys: at a fixed-latency port the clock is not a search knob.

@@ -14,7 +14,11 @@ namespace vta::compiler {
 NetworkEstimate estimate_network(const Graph& input, const Config& c, const CompileOptions& o) {
   check_compilable(c);
   // As compile() places it: the graph passes of the one pipeline.
-  const Graph g = run_graph_passes(input, c, o);
+  return estimate_passed(run_graph_passes(input, c, o), c);
+}
+
+NetworkEstimate estimate_passed(const Graph& g, const Config& c) {
+  check_compilable(c);
   NetworkEstimate net;
   for (size_t i = 0; i < g.nodes.size(); ++i) {
     const Node& n = g.nodes[i];

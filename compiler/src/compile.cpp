@@ -9,6 +9,7 @@
 
 #include "vta/compiler/passes/pipeline.h"
 #include "vta/compiler/schedule/placement.h"
+#include "vta/isa/config_key.h"
 #include "vta/isa/error.h"
 
 namespace vta::compiler {
@@ -89,6 +90,15 @@ Graph run_graph_passes(const Graph& g, const Config& c, const CompileOptions& o)
   for (const Pass& p : kPasses)
     if (p.stage == Stage::graph) net = p.run(std::move(net), c, o);
   return std::move(net.graph);
+}
+
+std::string graph_pass_knobs(const Config& c) {
+  Config flat = c;
+  flat.gemm.pipeline_depth = 0;
+  std::string k;
+  k.reserve(256);
+  append_knobs(k, flat, [](std::string_view s) { return s != "clock" && s != "memory" && s != "opencl"; });
+  return k;
 }
 
 }  // namespace vta::compiler

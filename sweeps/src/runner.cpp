@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <charconv>
 #include <chrono>
 #include <csignal>
 #include <cstdio>
@@ -18,6 +19,7 @@
 #include <sstream>
 #include <thread>
 
+#include "vta/compiler/schedule/tile_search.h"
 #include "vta/estimate/devices.h"
 #include "vta/estimate/estimate.h"
 #include "vta/isa/error.h"
@@ -116,6 +118,23 @@ int shard_of(const SweepSpec& spec, int64_t idx, int shards) {
   uint64_t h = static_cast<uint64_t>(idx) ^ (spec.seed * 0x9e3779b97f4a7c15ull);
   h ^= h >> 33, h *= 0xff51afd7ed558ccdull, h ^= h >> 33, h *= 0xc4ceb9fe1a85ec53ull, h ^= h >> 33;
   return static_cast<int>(h % static_cast<uint64_t>(shards));
+}
+
+// The values the spec's axes give gemm.pipeline_depth, for the tile search
+// to search its designs' depths together (set_search_depths()); a value
+// that is not an integer is stage 0's to refuse, and left out here.
+std::vector<int64_t> axis_depths(const SweepSpec& spec) {
+  std::vector<int64_t> depths;
+  for (const Axis& a : spec.axes)
+    for (size_t j = 0; j < a.keys.size(); ++j)
+      if (a.keys[j] == "gemm.pipeline_depth")
+        for (const auto& v : a.values) {
+          int64_t d = 0;
+          const std::string& t = v[j];
+          const auto [end, ec] = std::from_chars(t.data(), t.data() + t.size(), d);
+          if (ec == std::errc() && end == t.data() + t.size()) depths.push_back(d);
+        }
+  return depths;
 }
 
 // Stage 0 of a design: loads it and checks the constraints (parent process).
@@ -352,6 +371,7 @@ class Runner {
   WorkerPool& pool() {
     if (!pool_) {
       networks();
+      compiler::set_search_depths(axis_depths(spec_));  // the workers inherit it
       pool_ = std::make_unique<WorkerPool>(
           jobs_, [this](const std::string& req) { return work(req); }, spec_.timeout_s);
     }

@@ -18,6 +18,7 @@
 #include "vta/compiler/run/accuracy.h"
 #include "vta/compiler/run/report.h"
 #include "vta/compiler/run/runtime.h"
+#include "vta/compiler/schedule/placement.h"
 #include "vta/estimate/energy.h"
 #include "vta/isa/error.h"
 #include "vta/isa/read_file.h"
@@ -191,7 +192,21 @@ StageResult stage_analytic(const Config& c, const PreparedNetwork& prepared) {
   const auto t0 = std::chrono::steady_clock::now();
   StageResult r;
   r.stage = kStageAnalytic;
-  const NetworkEstimate e = estimate_network(n.graph, c);
+  // The graph passes' result, kept while the worker's designs share the
+  // network and the knobs the passes read (graph_pass_knobs()): a sweep's
+  // neighbours differ in the clock, memory and pipeline knobs.
+  thread_local std::string passed_key;
+  thread_local Graph passed;
+  const std::string key =
+      fmt::format("{}|a{}|w{}|n{}|", n.spec.key(), n.graph.at(0).bits, n.graph.wgt_bits, n.graph.nodes.size()) +
+      graph_pass_knobs(c);
+  if (key != passed_key) {
+    passed_key.clear();   // the passes may throw: no stale graph under the new key
+    check_compilable(c);  // as estimate_network(): its message first
+    passed = run_graph_passes(n.graph, c);
+    passed_key = key;
+  }
+  const NetworkEstimate e = estimate_passed(passed, c);
   for (const auto& l : e.layers)
     r.layers.push_back(
         LayerRow{l.name, l.op, device_name(l.device), l.macs, l.cycles, l.load, l.gemm, l.alu, l.store, 0, l.bytes()});

@@ -27,6 +27,7 @@
 #include <optional>
 #include <unordered_map>
 
+#include "schedule/lanes.h"
 #include "vta/compiler/ops/requant.h"
 #include "vta/compiler/schedule/conv_geom.h"
 #include "vta/compiler/schedule/memory_time.h"
@@ -44,14 +45,14 @@ constexpr double kNoLimit = std::numeric_limits<double>::infinity();
 // timeline asks the same questions tile after tile (the tiles of a row share
 // their rows inside the image, the tiles of a channel range their shape),
 // and the answers cost divisions and DRAM table lookups.
-template <int N, int K>
+template <int N, int K, class V = double>
 class Recent {
  public:
   template <class F>
-  double get(const std::array<int64_t, K>& key, F f) {
+  V get(const std::array<int64_t, K>& key, F f) {
     for (int i = 0; i < used_; ++i)
       if (keys_[i] == key) return values_[i];
-    const double v = f();
+    const V v = f();
     keys_[next_] = key, values_[next_] = v;
     next_ = (next_ + 1) % N, used_ = std::min(used_ + 1, N);
     return v;
@@ -59,21 +60,27 @@ class Recent {
 
  private:
   std::array<std::array<int64_t, K>, N> keys_{};
-  std::array<double, N> values_{};
+  std::array<V, N> values_{};
   int used_ = 0, next_ = 0;
 };
 
 // The cost model's parts of one tile shape (docs/timing.md rules, bytes over
 // the bus): a step's loads (load module) and GEMM, and per tile the compute
 // module's head (bias row load or bias GEMM, reset GEMM) and tail (the epilogue's ALU
-// passes, a fused Add's operand loads), and the store.
+// passes, a fused Add's operand loads), and the store. V: double, or Lanes
+// (lanes.h) of GEMM pipeline depths P: the parts that take P cycles a GEMM
+// instruction are V, the rest double (the same for every lane).
+template <class V>
 struct Parts {
   const ConvGeom& g;
   const Config& c;
   int requant_ops, residual_ops;
   MemoryTime mem;  // the port's and the DRAM's time (memory_time.h)
   double B, rl, wl, groups;
+  V P;  // gemm.pipeline_depth
   Parts(const ConvGeom& geo, const Config& cfg, int rq, int res)
+      : Parts(geo, cfg, rq, res, V(static_cast<double>(cfg.gemm.pipeline_depth))) {}
+  Parts(const ConvGeom& geo, const Config& cfg, int rq, int res, const V& depths)
       : g(geo),
         c(cfg),
         requant_ops(rq),
@@ -82,7 +89,8 @@ struct Parts {
         B(mem.bus()),
         rl(mem.read_latency()),
         wl(mem.write_latency()),
-        groups(static_cast<double>((cfg.gemm.batch * cfg.gemm.block_out + cfg.alu.lanes - 1) / cfg.alu.lanes)) {}
+        groups(static_cast<double>((cfg.gemm.batch * cfg.gemm.block_out + cfg.alu.lanes - 1) / cfg.alu.lanes)),
+        P(depths) {}
   // (oh0, ow0): the tile's first output row and column; -1: any tile of
   // this shape, at its cheapest (for tile_bound()).
   double load(int64_t th, int64_t tw, int64_t toc, int64_t tic, int64_t oh0 = -1, int64_t ow0 = -1) const {
@@ -132,37 +140,34 @@ struct Parts {
     const double burst = std::min(row, static_cast<double>(c.memory.max_burst));
     return static_cast<double>(std::min<int64_t>(c.memory.outstanding_reads, toc * g.ro)) * burst;
   }
-  double gemm(int64_t th, int64_t tw, int64_t toc, int64_t tic) const {
-    return static_cast<double>(toc * g.ro * tic * g.ri * g.k * g.k * th * tw + c.gemm.pipeline_depth);
+  V gemm(int64_t th, int64_t tw, int64_t toc, int64_t tic) const {
+    return static_cast<double>(toc * g.ro * tic * g.ri * g.k * g.k * th * tw) + P;
   }
   double area(int64_t th, int64_t tw, int64_t toc) const { return static_cast<double>(toc * g.ro * th * tw); }
   // The reset GEMM, the bias row's ACC load unless the bias is a GEMM, and
   // one ACC load per operand row.
-  double head(int64_t th, int64_t tw, int64_t toc) const {
+  V head(int64_t th, int64_t tw, int64_t toc) const {
     return heads_.get({th, tw, toc}, [&] { return head_of(th, tw, toc); });
   }
-  mutable Recent<2, 3> heads_;
-  double head_of(int64_t th, int64_t tw, int64_t toc) const {
+  mutable Recent<2, 3, V> heads_;
+  V head_of(int64_t th, int64_t tw, int64_t toc) const {
     const double row = mem.bytes(static_cast<double>(toc * g.ro * c.derived.acc_elem_bytes)) + rl;
-    return area(th, tw, toc) + static_cast<double>(c.gemm.pipeline_depth) + (g.bias_gemm ? 0.0 : row) +
-           static_cast<double>(g.rows) * (1.0 + row);
+    return area(th, tw, toc) + P + (g.bias_gemm ? 0.0 : row) + static_cast<double>(g.rows) * (1.0 + row);
   }
   // A bias by GEMM: its loads (load module, a tile's first step) and its
   // GEMM (after the first step's loads, before its conv GEMM).
   double bias_load(int64_t toc) const {
     return g.bias_gemm ? dma(1, c.derived.inp_elem_bytes) + dma(1, toc * g.ro * c.derived.wgt_elem_bytes) : 0.0;
   }
-  double bias_gemm(int64_t th, int64_t tw, int64_t toc) const {
-    return g.bias_gemm ? area(th, tw, toc) + static_cast<double>(c.gemm.pipeline_depth) : 0.0;
-  }
+  V bias_gemm(int64_t th, int64_t tw, int64_t toc) const { return g.bias_gemm ? area(th, tw, toc) + P : V(0.0); }
   // ALU instructions of the conv's own epilogue: the bias ADD (unless a GEMM) and the requantization.
   int64_t epilogue_ops() const { return (g.bias_gemm ? 0 : 1) + requant_ops; }
   // `whole`: whole_rows(), one ACC_8BIT load and one STORE for all toc blocks.
-  double tail(int64_t th, int64_t tw, int64_t toc, bool whole) const {
+  V tail(int64_t th, int64_t tw, int64_t toc, bool whole) const {
     return tails_.get({th, tw, toc, whole}, [&] { return tail_of(th, tw, toc, whole); });
   }
-  mutable Recent<2, 4> tails_;
-  double tail_of(int64_t th, int64_t tw, int64_t toc, bool whole) const {
+  mutable Recent<2, 4, V> tails_;
+  V tail_of(int64_t th, int64_t tw, int64_t toc, bool whole) const {
     const double ar = area(th, tw, toc);
     // A fused pool on the accumulators: the requantization over its output only.
     const double rq = g.pool_first ? static_cast<double>(toc * g.ro * pool_rows(g, th) * g.pwo) : ar;
@@ -190,16 +195,16 @@ struct Parts {
   // A fused max pool's passes (emit_conv()): the column pass (the left
   // border column's first), the pooled rows' reset GEMM and the vertical
   // pass, each ALU op a vector op over its loop.
-  double pool_tail(int64_t th, int64_t toc) const {
-    if (g.pk == 0) return 0.0;
-    const double to = static_cast<double>(toc * g.ro), P = static_cast<double>(c.gemm.pipeline_depth);
+  V pool_tail(int64_t th, int64_t toc) const {
+    if (g.pk == 0) return V(0.0);
+    const double to = static_cast<double>(toc * g.ro);
     auto op = [&](int64_t iters) {
       return iters > 0 ? static_cast<double>(c.alu.latency) +
                              static_cast<double>(iters) * to * groups * static_cast<double>(c.alu.ii_vector)
                        : 0.0;
     };
     const int64_t R = pool_rows(g, th), x0 = g.pp;
-    double e = to * static_cast<double>(R * g.pwo) + P;
+    V e = to * static_cast<double>(R * g.pwo) + P;
     if (g.pp > 0)
       for (int64_t j = 1; j < std::min(g.pk - g.pp, g.wo); ++j) e += op(th);
     for (int64_t kw = 1; kw < g.pk; ++kw) e += op(th * (pool_x_end(g, kw) - x0));
@@ -213,9 +218,7 @@ struct Parts {
   }
   int64_t pool_insns() const { return pool_banks(g); }
   // The pooled rows' reset GEMM (part of pool_tail()).
-  double pool_reset(int64_t th, int64_t toc) const {
-    return static_cast<double>(toc * g.ro * pool_rows(g, th) * g.pwo + c.gemm.pipeline_depth);
-  }
+  V pool_reset(int64_t th, int64_t toc) const { return static_cast<double>(toc * g.ro * pool_rows(g, th) * g.pwo) + P; }
   // Deferred (defers_pool()): the first pooled row's ops on the rows above the tile (window rows kh < pp).
   double pool_cross(int64_t toc) const {
     const double to = static_cast<double>(toc * g.ro), A = static_cast<double>(c.alu.latency);
@@ -263,9 +266,7 @@ struct Parts {
     return (whole ? dma(toc, th * tw * e) : static_cast<double>(toc) * dma(th, tw * e)) +
            dma(1, c.derived.wgt_elem_bytes);
   }
-  double operand_gemm(int64_t th, int64_t tw, int64_t toc) const {
-    return area(th, tw, toc) + static_cast<double>(c.gemm.pipeline_depth);
-  }
+  V operand_gemm(int64_t th, int64_t tw, int64_t toc) const { return area(th, tw, toc) + P; }
 };
 
 // A bound no schedule of tile `t` beats (its classes [begin, end)), from
@@ -283,41 +284,44 @@ struct Parts {
 //  - the ALU pipe runs the deferred epilogues one after another.
 // The minimum over the classes stands for "a step", "a tile": whichever
 // comes last.
+template <class V>
 struct BoundSides {
-  double load = 0, compute = 0, alu = 0;
+  V load = 0, compute = 0, alu = 0;
 };
-BoundSides tile_bound(const Parts& p, const Tile& t, const TileClass* begin, const TileClass* end) {
+template <class V>
+BoundSides<V> tile_bound(const Parts<V>& p, const Tile& t, const TileClass* begin, const TileClass* end) {
   const bool pipes = defers_pool(p.g, p.c), defer = pipes || defers_epilogue(p.g, t, p.c, p.residual_ops >= 0);
-  double loads = 0, compute = 0, alu = 0;
-  double first_load = kNoLimit, head = 0, last_gemm = kNoLimit, last_tail = kNoLimit, last_store = kNoLimit;
+  double loads = 0, first_load = kNoLimit, last_store = kNoLimit;
+  V compute = 0, alu = 0, head = 0, last_gemm = kNoLimit, last_tail = kNoLimit;
   for (const TileClass* it = begin; it != end; ++it) {
     const TileClass& tc = *it;
     const double n = static_cast<double>(tc.count);
     const bool whole = whole_rows(p.g, t, tc.th, tc.tw);
-    const double hd = p.head(tc.th, tc.tw, tc.toc), tail = p.tail(tc.th, tc.tw, tc.toc, whole);
-    const double reset = pipes ? p.pool_reset(tc.th, tc.toc) : 0.0;
+    const V hd = p.head(tc.th, tc.tw, tc.toc), tail = p.tail(tc.th, tc.tw, tc.toc, whole);
+    const V reset = pipes ? p.pool_reset(tc.th, tc.toc) : V(0.0);
     compute += n * (hd + p.bias_gemm(tc.th, tc.tw, tc.toc) + (defer ? reset : tail));
     if (defer) alu += n * (tail - reset);
-    head = std::max(head, hd);
-    last_tail = std::min(last_tail, tail);
+    head = vmax(head, hd);
+    last_tail = vmin(last_tail, tail);
     last_store = std::min(last_store, p.store(tc.th, tc.tw, tc.toc, whole));
     loads += n * p.bias_load(tc.toc);
     if (p.skip()) {  // the last load may be an operand's, its GEMM the last, and part of the epilogue before it
-      const double og = p.operand_gemm(tc.th, tc.tw, tc.toc);
+      const V og = p.operand_gemm(tc.th, tc.tw, tc.toc);
       compute += n * og, loads += n * p.operand_load(tc.th, tc.tw, tc.toc, whole);
-      last_gemm = std::min(last_gemm, og);
+      last_gemm = vmin(last_gemm, og);
     }
     for (int j = 0; j < 2; ++j) {
       if (tc.steps[j] == 0) continue;
       const double steps = n * static_cast<double>(tc.steps[j]);
-      const double load = p.load(tc.th, tc.tw, tc.toc, tc.tic[j]), gemm = p.gemm(tc.th, tc.tw, tc.toc, tc.tic[j]);
+      const double load = p.load(tc.th, tc.tw, tc.toc, tc.tic[j]);
+      const V gemm = p.gemm(tc.th, tc.tw, tc.toc, tc.tic[j]);
       loads += steps * load;
       compute += steps * gemm;
       first_load = std::min(first_load, load);
-      last_gemm = std::min(last_gemm, gemm);
+      last_gemm = vmin(last_gemm, gemm);
     }
   }
-  return {loads + last_gemm + (defer || p.skip() ? 0.0 : last_tail) + last_store,
+  return {loads + last_gemm + (defer || p.skip() ? V(0.0) : last_tail) + last_store,
           first_load + compute - head + last_store, alu};
 }
 
@@ -325,10 +329,11 @@ BoundSides tile_bound(const Parts& p, const Tile& t, const TileClass* begin, con
 // steps and tiles in emit_conv()'s order, with its tokens (a step's load
 // waits for the GEMM two steps back to free its half; a tile's first GEMM
 // waits for the store two tiles back; the store for the tile's epilogue).
-double tile_timeline(const Parts& p, const Tile& t) {
+template <class V>
+V tile_timeline(const Parts<V>& p, const Tile& t) {
   const ConvGeom& g = p.g;
   const int64_t depth = p.c.queues.command_depth;
-  double load_free = 0, compute_free = 0, gemm_end[2] = {0, 0}, store_end[2] = {0, 0};
+  V load_free = 0, compute_free = 0, gemm_end[2] = {0, 0}, store_end[2] = {0, 0};
   int64_t q = 0, tile = 0;
   const int64_t steps = g.dw ? 1 : (g.cib + t.tic - 1) / t.tic;
   // With one step a tile and no fused Add, emit_conv() writes each tile as
@@ -358,39 +363,41 @@ double tile_timeline(const Parts& p, const Tile& t) {
   const bool splits = ride && splits_stores(g, t, p.c, true);
   struct Pending {
     bool any = false;
-    double ready = 0, alu = 0, last_op = 0, store = 0;
+    V ready = 0, alu = 0;
+    double last_op = 0, store = 0;
     int64_t insns = 0, stores = 0, th = 0, tw = 0;
     int64_t parity = 0;
-    double part_a = 0, operand_load = 0, operand_gemm = 0;  // ride
+    double part_a = 0, operand_load = 0;  // ride
+    V operand_gemm = 0;
   } pend;
-  double alu_end = 0;
+  V alu_end = 0;
   // Runs the pending epilogue from `from`; its store waits for `gemm_done`. Returns when its last op issues.
-  auto run_pending = [&](double from, double gemm_done) {
-    const double start = std::max(pend.ready, from), end = start + pend.alu;
+  auto run_pending = [&](const V& from, const V& gemm_done) {
+    const V start = vmax(pend.ready, from), end = start + pend.alu;
     alu_end = end;
-    const double store_start = std::max({store_end[(pend.parity + 1) % 2], end, gemm_done});
+    const V store_start = vmax(vmax(store_end[(pend.parity + 1) % 2], end), gemm_done);
     store_end[pend.parity] = store_start + pend.store;
     const int64_t alu_over = pend.insns - depth, store_over = pend.stores - depth;
     if (alu_over > 0)
-      load_free =
-          std::max(load_free, start + pend.alu * static_cast<double>(alu_over) / static_cast<double>(pend.insns));
+      load_free = vmax(load_free, start + pend.alu * static_cast<double>(alu_over) / static_cast<double>(pend.insns));
     if (store_over > 0)
-      load_free = std::max(load_free, store_start + static_cast<double>(store_over) * p.store_one(pend.th, pend.tw));
+      load_free = vmax(load_free, store_start + static_cast<double>(store_over) * p.store_one(pend.th, pend.tw));
     pend.any = false;
-    return end - pend.last_op;
+    return V(end - pend.last_op);
   };
-  double tail_at[2] = {0, 0}, tail_area[2] = {0, 0};
+  V tail_at[2] = {0, 0};
+  double tail_area[2] = {0, 0};
   auto dispatch = [&](int64_t k) {
-    if (!ordered || k < 2) return 0.0;
+    if (!ordered || k < 2) return V(0.0);
     const int64_t insns = p.tail_insns(1, false), need = std::min(insns, insns - (depth - (3 + insns)));
-    if (need <= 0) return 0.0;
+    if (need <= 0) return V(0.0);
     // The need-th epilogue instruction of tile k-2 issues after the ones before it: the bias ADD (a vector
     // op; none with a bias GEMM), then immediates.
     const double ar = tail_area[k % 2] * p.groups, a = static_cast<double>(p.c.alu.latency);
     const int64_t vec = p.g.bias_gemm ? 0 : 1, before = need - 1;
-    return tail_at[k % 2] +
-           static_cast<double>(std::min(before, vec)) * (ar * static_cast<double>(p.c.alu.ii_vector) + a) +
-           static_cast<double>(std::max<int64_t>(0, before - vec)) * (ar * static_cast<double>(p.c.alu.ii_imm) + a);
+    return V(tail_at[k % 2] +
+             static_cast<double>(std::min(before, vec)) * (ar * static_cast<double>(p.c.alu.ii_vector) + a) +
+             static_cast<double>(std::max<int64_t>(0, before - vec)) * (ar * static_cast<double>(p.c.alu.ii_imm) + a));
   };
   for_each_tile(g, t, [&](int64_t, int64_t oh0, int64_t ow0, int64_t ob0) {
     const int64_t th = std::min(t.th, g.ho - oh0), tw = std::min(t.tw, g.wo - ow0);
@@ -400,20 +407,20 @@ double tile_timeline(const Parts& p, const Tile& t) {
     // (compute module) then waits for the read data of the bursts
     // already granted to the streaming load module (rule 13): up to
     // outstanding_reads bursts of a WGT row.
-    double load_end[2] = {0, 0};
+    V load_end[2] = {0, 0};
     // A step's loads and GEMM: every step but the last has tic blocks
     // (depthwise: one), the last what is left; each computed once a tile.
     const int64_t tic_last = g.dw ? 1 : g.cib - (steps - 1) * t.tic, tic_full = g.dw ? 1 : t.tic;
     const double step_load[2] = {p.load(th, tw, toc, tic_full, oh0, ow0), p.load(th, tw, toc, tic_last, oh0, ow0)};
-    const double step_gemm[2] = {p.gemm(th, tw, toc, tic_full), p.gemm(th, tw, toc, tic_last)};
+    const V step_gemm[2] = {p.gemm(th, tw, toc, tic_full), p.gemm(th, tw, toc, tic_last)};
     auto last = [&](int64_t j) { return j + 1 == steps ? 1 : 0; };
-    load_free = std::max(load_free, dispatch(tile));
+    load_free = vmax(load_free, dispatch(tile));
     for (int64_t j = 0; j < std::min<int64_t>(2, steps); ++j) {
-      load_free = std::max(load_free, gemm_end[(q + j) % 2]) + step_load[last(j)] +
+      load_free = vmax(load_free, gemm_end[(q + j) % 2]) + step_load[last(j)] +
                   (j == 0 ? p.bias_load(toc) + (pend.any && ride ? pend.operand_load : 0.0) : 0.0);
       load_end[j] = load_free;
     }
-    const double head_at = std::max({compute_free, store_end[tile % 2], alu_end});
+    const V head_at = vmax(vmax(compute_free, store_end[tile % 2]), alu_end);
     // With one step a tile, the next tile's load (waiting only for this
     // tile's predecessor's GEMM; its dims taken as this tile's) may be
     // streaming its INP rows at the head: the bias row then waits for
@@ -422,46 +429,45 @@ double tile_timeline(const Parts& p, const Tile& t) {
     // SystemC model shows the head going first (fetch dispatches the
     // WGT load after it), so only the INP phase counts. A bias by GEMM
     // has no bias row at the head, so nothing waits there.
-    double queued = g.bias_gemm ? 0.0 : std::min(std::max(0.0, load_free - head_at), p.granted_beats(toc, t.tic));
+    V queued = g.bias_gemm ? V(0.0) : vmin(vmax(0.0, load_free - head_at), p.granted_beats(toc, t.tic));
     if (steps == 1 && !g.bias_gemm) {
       const int64_t tic0 = g.dw ? 1 : std::min(t.tic, g.cib);
-      const double next_from = std::max({load_free, gemm_end[(q + 1) % 2], dispatch(tile + 1)});
-      const double inp_end = next_from + p.inp_load(th, tw, toc, tic0, oh0, ow0);
-      if (head_at >= next_from && head_at < inp_end)
-        queued = std::max(queued, std::min(inp_end - head_at, p.inp_granted_beats(th, tw)));
+      const V next_from = vmax(vmax(load_free, gemm_end[(q + 1) % 2]), dispatch(tile + 1));
+      const V inp_end = next_from + p.inp_load(th, tw, toc, tic0, oh0, ow0);
+      queued = pick(head_at >= next_from && head_at < inp_end,
+                    vmax(queued, vmin(inp_end - head_at, p.inp_granted_beats(th, tw))), queued);
     }
     compute_free = head_at + queued + p.head(th, tw, toc);
-    double last_issue = 0;  // the previous tile's deferred epilogue: when its last op issues
+    V last_issue = 0;  // the previous tile's deferred epilogue: when its last op issues
     for (int64_t j = 0; j < steps; ++j, ++q) {
-      if (j >= 2) load_free = std::max(load_free, gemm_end[q % 2]) + step_load[last(j)];
-      const double gemm_at = std::max(compute_free, j < 2 ? load_end[j] : load_free);
-      compute_free = gemm_at + step_gemm[last(j)] + (j == 0 ? p.bias_gemm(th, tw, toc) : 0.0);
+      if (j >= 2) load_free = vmax(load_free, gemm_end[q % 2]) + step_load[last(j)];
+      const V gemm_at = vmax(compute_free, j < 2 ? load_end[j] : load_free);
+      compute_free = gemm_at + step_gemm[last(j)] + (j == 0 ? p.bias_gemm(th, tw, toc) : V(0.0));
       gemm_end[q % 2] = compute_free;
       if (j == 0 && pend.any && ride) {  // part A, then the operand GEMM on the GEMM pipe
-        const double a_end = std::max(pend.ready, gemm_at + 1.0) + pend.part_a;
-        compute_free = std::max(compute_free, a_end) + pend.operand_gemm;
+        const V a_end = vmax(pend.ready, gemm_at + 1.0) + pend.part_a;
+        compute_free = vmax(compute_free, a_end) + pend.operand_gemm;
         gemm_end[q % 2] = compute_free;
         pend.ready = compute_free;
       } else if (const int64_t split = j == 1 && splits && pend.any ? store_split(g, toc) : 0; split > 0) {
         // Part B and the stores after the step's first part (store_split()), beside its second.
         const double cols = static_cast<double>(toc * g.ro), first = static_cast<double>(split);
-        const double work = step_gemm[last(j)] - static_cast<double>(p.c.gemm.pipeline_depth);
-        const double first_end = gemm_at + work * first / cols + static_cast<double>(p.c.gemm.pipeline_depth);
+        const V work = step_gemm[last(j)] - p.P;
+        const V first_end = gemm_at + work * first / cols + p.P;
         last_issue = run_pending(gemm_at + 1.0, first_end);
         const double scan = (cols - first) * static_cast<double>((last(j) ? tic_last : tic_full) * g.ri * g.k * g.k);
-        compute_free = std::max(first_end, last_issue + 1.0 + scan) + work * (cols - first) / cols +
-                       static_cast<double>(p.c.gemm.pipeline_depth);
+        compute_free = vmax(first_end, last_issue + 1.0 + scan) + work * (cols - first) / cols + p.P;
         gemm_end[q % 2] = compute_free;
       } else if ((j == 0 && pend.any) || (j == 1 && ride && pend.any)) {
         last_issue = run_pending(gemm_at + 1.0, compute_free);
-        if (j + 1 < steps) compute_free = std::max(compute_free, last_issue + 1.0);
+        if (j + 1 < steps) compute_free = vmax(compute_free, last_issue + 1.0);
       }
     }
     const bool whole = whole_rows(g, t, th, tw);
     if (defer && g.pk) {
-      compute_free = std::max(compute_free, last_issue + 1.0) + p.pool_reset(th, toc);
+      compute_free = vmax(compute_free, last_issue + 1.0) + p.pool_reset(th, toc);
       if (oh0 > 0 && g.pp > 0) {
-        alu_end = std::max(alu_end, compute_free) + p.pool_cross(toc);
+        alu_end = vmax(alu_end, compute_free) + p.pool_cross(toc);
         compute_free = alu_end;
       }
     }
@@ -486,21 +492,21 @@ double tile_timeline(const Parts& p, const Tile& t) {
               tile % 2,
               part_a,
               ride ? p.operand_load(th, tw, toc, whole) : 0.0,
-              ride ? p.operand_gemm(th, tw, toc) : 0.0};
+              ride ? p.operand_gemm(th, tw, toc) : V(0.0)};
       pend.alu -= part_a;
       if (g.pk)
         pend.alu -= p.pool_reset(th, toc) + (oh0 > 0 ? p.pool_cross(toc) : 0.0), pend.last_op = p.pool_last_op(th, toc);
       ++tile;
       return;
     }
-    const double tail_start = compute_free;
+    const V tail_start = compute_free;
     if (p.skip()) {  // the operand's step: its loads, then its GEMM between the conv's and the Add's immediates
-      load_free = std::max(load_free, gemm_end[q % 2]) + p.operand_load(th, tw, toc, whole);
+      load_free = vmax(load_free, gemm_end[q % 2]) + p.operand_load(th, tw, toc, whole);
       const double conv_alu =
           p.area(th, tw, toc) * p.groups * static_cast<double>(p.epilogue_ops() - (g.bias_gemm ? 0 : 1)) *
               static_cast<double>(p.c.alu.ii_imm) +
           (g.bias_gemm ? 0.0 : p.area(th, tw, toc) * p.groups * static_cast<double>(p.c.alu.ii_vector));
-      compute_free = std::max(compute_free + conv_alu, load_free) + p.operand_gemm(th, tw, toc);
+      compute_free = vmax(compute_free + conv_alu, load_free) + p.operand_gemm(th, tw, toc);
       gemm_end[q % 2] = compute_free;
       ++q;
       compute_free += p.tail(th, tw, toc, whole) - conv_alu;
@@ -508,7 +514,7 @@ double tile_timeline(const Parts& p, const Tile& t) {
       compute_free += p.tail(th, tw, toc, whole);
     }
     tail_at[tile % 2] = tail_start, tail_area[tile % 2] = p.area(th, tw, toc);
-    const double store_start = std::max(store_end[(tile + 1) % 2], compute_free);
+    const V store_start = vmax(store_end[(tile + 1) % 2], compute_free);
     store_end[tile % 2] = store_start + p.store(th, tw, toc, whole);
     // In-order fetch: the next tile's loads are dispatched only once
     // the epilogue's instructions and the tile's stores fit their
@@ -516,19 +522,19 @@ double tile_timeline(const Parts& p, const Tile& t) {
     const int64_t insns = p.tail_insns(toc, whole);
     const int64_t alu_over = insns - depth, store_over = (whole ? 1 : toc) - depth;
     if (alu_over > 0)
-      load_free = std::max(load_free, tail_start + (compute_free - tail_start) * static_cast<double>(alu_over) /
-                                                       static_cast<double>(insns));
+      load_free = vmax(load_free, tail_start + (compute_free - tail_start) * static_cast<double>(alu_over) /
+                                                   static_cast<double>(insns));
     if (store_over > 0)
-      load_free = std::max(load_free, store_start + static_cast<double>(store_over) * p.store_one(th, tw));
+      load_free = vmax(load_free, store_start + static_cast<double>(store_over) * p.store_one(th, tw));
     ++tile;
   });
   if (pend.any && ride) {  // the last tile's operand: a step of its own
-    load_free = std::max(load_free, gemm_end[q % 2]) + pend.operand_load;
-    pend.ready = std::max({compute_free, pend.ready + pend.part_a, load_free}) + pend.operand_gemm;
+    load_free = vmax(load_free, gemm_end[q % 2]) + pend.operand_load;
+    pend.ready = vmax(vmax(compute_free, pend.ready + pend.part_a), load_free) + pend.operand_gemm;
     compute_free = pend.ready;
   }
-  if (pend.any) run_pending(0.0, compute_free);
-  return std::max(store_end[0], store_end[1]);
+  if (pend.any) run_pending(V(0.0), compute_free);
+  return vmax(store_end[0], store_end[1]);
 }
 
 }  // namespace
@@ -538,11 +544,11 @@ bool splits_stores(const ConvGeom& g, const Tile& t, const Config& c, bool fused
 }
 
 double tile_pool_cycles(const ConvGeom& g, int64_t th, int64_t toc, const Config& c) {
-  return Parts(g, c, 0, -1).pool_tail(th, toc);
+  return Parts<double>(g, c, 0, -1).pool_tail(th, toc);
 }
 
 double tile_cost(const ConvGeom& g, const Tile& t, const Config& c, int requant_ops, int residual_ops) {
-  return tile_timeline(Parts(g, c, requant_ops, residual_ops), t);
+  return tile_timeline(Parts<double>(g, c, requant_ops, residual_ops), t);
 }
 
 namespace {
@@ -677,13 +683,13 @@ std::shared_ptr<const Candidates> fit_candidates(const std::string& fit, const C
 std::vector<Tile> search(const ConvGeom& g, const Node& n, const Config& c, const Node* add, int count,
                          const Candidates& list) {
   if (list.tiles.empty()) no_tile_fits(g, n, c, add);
-  const Parts parts(g, c, requant_imm_ops(n), residual_imm_ops(add, g.skip_gemm));
+  const Parts<double> parts(g, c, requant_imm_ops(n), residual_imm_ops(add, g.skip_gemm));
   const auto want = static_cast<size_t>(std::max(count, 1));
   std::vector<Tile> best;  // cheapest first, at most `want`
   for (size_t i = 0; i < list.tiles.size(); ++i) {
     Tile t = list.tiles[i];
     if (best.size() == want) {
-      const BoundSides b =
+      const BoundSides<double> b =
           tile_bound(parts, t, list.classes.data() + list.first[i], list.classes.data() + list.first[i + 1]);
       if (std::max({b.load, b.compute, b.alu}) >= best.back().est_cycles) continue;
     }
@@ -708,23 +714,19 @@ struct Bounds {
 
 Bounds fill_bounds(const ConvGeom& g, const Config& c, int requant_ops, int residual_ops, const Candidates& list) {
   Bounds b;
-  Config deeper = c, deepest = c;
-  deeper.gemm.pipeline_depth += 1, deepest.gemm.pipeline_depth += 2;
-  const Parts parts[3] = {Parts(g, c, requant_ops, residual_ops), Parts(g, deeper, requant_ops, residual_ops),
-                          Parts(g, deepest, requant_ops, residual_ops)};
   const double p0 = static_cast<double>(c.gemm.pipeline_depth);
+  // P, P + 1 and P + 2 (the last lane repeats it), each lane as the scalar bound at its depth.
+  const Parts<Lanes> parts(g, c, requant_ops, residual_ops, Lanes(p0, p0 + 1, p0 + 2, p0 + 2));
   for (size_t i = 0; i < list.tiles.size(); ++i) {
-    BoundSides s[3];
-    for (int k = 0; k < 3; ++k)
-      s[k] = tile_bound(parts[k], list.tiles[i], list.classes.data() + list.first[i],
-                        list.classes.data() + list.first[i + 1]);
-    const double ls = s[1].load - s[0].load, cs = s[1].compute - s[0].compute, as = s[1].alu - s[0].alu;
-    b.affine = b.affine && std::abs(s[2].load - s[1].load - ls) <= 1e-6 * s[2].load &&
-               std::abs(s[2].compute - s[1].compute - cs) <= 1e-6 * s[2].compute &&
-               std::abs(s[2].alu - s[1].alu - as) <= 1e-6 * s[2].alu;
-    b.load.push_back(s[0].load - ls * p0), b.load_slope.push_back(ls);
-    b.compute.push_back(s[0].compute - cs * p0), b.compute_slope.push_back(cs);
-    b.alu.push_back(s[0].alu - as * p0), b.alu_slope.push_back(as);
+    const BoundSides<Lanes> s =
+        tile_bound(parts, list.tiles[i], list.classes.data() + list.first[i], list.classes.data() + list.first[i + 1]);
+    const double ls = s.load[1] - s.load[0], cs = s.compute[1] - s.compute[0], as = s.alu[1] - s.alu[0];
+    b.affine = b.affine && std::abs(s.load[2] - s.load[1] - ls) <= 1e-6 * s.load[2] &&
+               std::abs(s.compute[2] - s.compute[1] - cs) <= 1e-6 * s.compute[2] &&
+               std::abs(s.alu[2] - s.alu[1] - as) <= 1e-6 * s.alu[2];
+    b.load.push_back(s.load[0] - ls * p0), b.load_slope.push_back(ls);
+    b.compute.push_back(s.compute[0] - cs * p0), b.compute_slope.push_back(cs);
+    b.alu.push_back(s.alu[0] - as * p0), b.alu_slope.push_back(as);
   }
   return b;
 }
@@ -758,7 +760,7 @@ std::pair<Tile, size_t> best_tile(const ConvGeom& g, const Node& n, const Config
                                   const Candidates& list, std::optional<size_t> hint, const std::string& bounds_key) {
   if (list.tiles.empty()) no_tile_fits(g, n, c, add);
   const int requant_ops = requant_imm_ops(n), residual_ops = residual_imm_ops(add, g.skip_gemm);
-  const Parts parts(g, c, requant_ops, residual_ops);
+  const Parts<double> parts(g, c, requant_ops, residual_ops);
   const std::shared_ptr<const Bounds> b = depth_bounds(bounds_key, g, c, requant_ops, residual_ops, list);
   const double P = static_cast<double>(c.gemm.pipeline_depth);
   thread_local std::vector<double> bound;
@@ -769,8 +771,8 @@ std::pair<Tile, size_t> best_tile(const ConvGeom& g, const Node& n, const Config
       bound[i] = std::max({b->load[i] + b->load_slope[i] * P, b->compute[i] + b->compute_slope[i] * P,
                            b->alu[i] + b->alu_slope[i] * P});
     } else {
-      const BoundSides s = tile_bound(parts, list.tiles[i], list.classes.data() + list.first[i],
-                                      list.classes.data() + list.first[i + 1]);
+      const BoundSides<double> s = tile_bound(parts, list.tiles[i], list.classes.data() + list.first[i],
+                                              list.classes.data() + list.first[i + 1]);
       bound[i] = std::max({s.load, s.compute, s.alu});
     }
     if (bound[i] < bound[lowest]) lowest = i;
@@ -788,6 +790,94 @@ std::pair<Tile, size_t> best_tile(const ConvGeom& g, const Node& n, const Config
   Tile t = list.tiles[at];
   t.est_cycles = best;
   return {t, at};
+}
+
+// best_tile() at kDepthLanes GEMM pipeline depths at once (`depths`; `c`
+// at any of them): each candidate's timeline computed for all in lanes
+// (lanes.h), each lane's as the scalar timeline computes it. Lane l's tile is
+// the cheapest on `c` at depths[l] (the first of equal ones), as best_tile()'s:
+// a candidate is timed where its bound could beat the best so far of any
+// lane, and counts in the lanes whose own best its bound could beat.
+constexpr int kDepthLanes = Lanes::kCount;
+using DepthArray = std::array<int64_t, kDepthLanes>;
+std::array<std::pair<Tile, size_t>, kDepthLanes> best_tiles(const ConvGeom& g, const Node& n, const Config& c,
+                                                            const Node* add, const Candidates& list,
+                                                            std::optional<size_t> hint, const std::string& bounds_key,
+                                                            const DepthArray& depths) {
+  using V = Lanes;
+  if (list.tiles.empty()) no_tile_fits(g, n, c, add);
+  const int requant_ops = requant_imm_ops(n), residual_ops = residual_imm_ops(add, g.skip_gemm);
+  V P;
+  for (int l = 0; l < kDepthLanes; ++l) P.set(l, static_cast<double>(depths[static_cast<size_t>(l)]));
+  const Parts<V> parts(g, c, requant_ops, residual_ops, P);
+  const std::shared_ptr<const Bounds> b = depth_bounds(bounds_key, g, c, requant_ops, residual_ops, list);
+  // Off the affine path (depth_bounds() could not check it), each lane's bound on its own design.
+  std::vector<Config> at_depth;
+  std::vector<Parts<double>> lane_parts;
+  if (!b->affine) {
+    at_depth.assign(kDepthLanes, c);  // before the parts that refer to them
+    for (int l = 0; l < kDepthLanes; ++l) {
+      at_depth[static_cast<size_t>(l)].gemm.pipeline_depth = depths[static_cast<size_t>(l)];
+      lane_parts.emplace_back(g, at_depth[static_cast<size_t>(l)], requant_ops, residual_ops);
+    }
+  }
+  thread_local std::vector<V> bound;
+  bound.resize(list.tiles.size());
+  std::array<size_t, kDepthLanes> lowest{};
+  for (size_t i = 0; i < list.tiles.size(); ++i)
+    for (int l = 0; l < kDepthLanes; ++l) {
+      if (b->affine) {
+        bound[i].set(l, std::max({b->load[i] + b->load_slope[i] * P[l], b->compute[i] + b->compute_slope[i] * P[l],
+                                  b->alu[i] + b->alu_slope[i] * P[l]}));
+      } else {
+        const BoundSides<double> s = tile_bound(lane_parts[l], list.tiles[i], list.classes.data() + list.first[i],
+                                                list.classes.data() + list.first[i + 1]);
+        bound[i].set(l, std::max({s.load, s.compute, s.alu}));
+      }
+      if (bound[i][l] < bound[lowest[l]][l]) lowest[l] = i;
+    }
+  std::array<double, kDepthLanes> best;
+  best.fill(kNoLimit);
+  std::array<size_t, kDepthLanes> at{};
+  auto time = [&](size_t i, const std::array<bool, kDepthLanes>& counts) {
+    const V cycles = tile_timeline(parts, list.tiles[i]);
+    for (int l = 0; l < kDepthLanes; ++l)
+      if (counts[l] && (cycles[l] < best[l] || (cycles[l] == best[l] && i < at[l]))) best[l] = cycles[l], at[l] = i;
+  };
+  const size_t first = hint && *hint < list.tiles.size() ? *hint : lowest[0];
+  std::array<bool, kDepthLanes> counts;
+  counts.fill(true);
+  time(first, counts);
+  for (size_t i = 0; i < list.tiles.size(); ++i) {
+    if (i == first) continue;
+    bool any = false;
+    for (int l = 0; l < kDepthLanes; ++l) any = (counts[l] = bound[i][l] <= best[l] * (1 + kSlack)) || any;
+    if (any) time(i, counts);
+  }
+  std::array<std::pair<Tile, size_t>, kDepthLanes> out;
+  for (int l = 0; l < kDepthLanes; ++l) {
+    out[l] = {list.tiles[at[l]], at[l]};
+    out[l].first.est_cycles = best[l];
+  }
+  return out;
+}
+
+// The depths of set_search_depths(), sorted and distinct.
+std::mutex depths_mu;
+std::vector<int64_t> sweep_depths;
+
+// The kDepthLanes depths searched with `depth` (set_search_depths()): its
+// run of kDepthLanes in the sorted list, the last repeated where the list
+// ends; none where `depth` is not in the list or the list has one depth.
+std::optional<DepthArray> depth_batch(int64_t depth) {
+  std::lock_guard<std::mutex> lock(depths_mu);
+  const auto it = std::lower_bound(sweep_depths.begin(), sweep_depths.end(), depth);
+  if (sweep_depths.size() < 2 || it == sweep_depths.end() || *it != depth) return std::nullopt;
+  const size_t from = static_cast<size_t>(it - sweep_depths.begin()) / kDepthLanes * kDepthLanes;
+  DepthArray d;
+  for (size_t l = 0; l < static_cast<size_t>(kDepthLanes); ++l)
+    d[l] = sweep_depths[std::min(from + l, sweep_depths.size() - 1)];
+  return d;
 }
 
 // The memo key of fit_candidates(): the layer's shape and the knobs that
@@ -827,14 +917,39 @@ Tile choose_tile(const Node& n, const Shape& in, const Config& c, const Node* ad
   thread_local Config flat;
   flat = c;
   flat.gemm.pipeline_depth = 0;
-  const auto [t, at] = best_tile(g, n, c, add, *list, hint, shape + search_knobs(flat));
+  const std::string bounds_key = shape + search_knobs(flat);
+  const std::optional<DepthArray> batch = depth_batch(c.gemm.pipeline_depth);
+  if (!batch) {
+    const auto [t, at] = best_tile(g, n, c, add, *list, hint, bounds_key);
+    std::lock_guard<std::mutex> lock(mu);
+    // A long sweep visits millions of configs, each with its own keys: bound the memos.
+    if (memo.size() >= 100000) memo.clear();
+    if (hints.size() >= 100000) hints.clear();
+    memo[key] = t;
+    hints[fit] = at;
+    return t;
+  }
+  // The depths of the batch: each lane's tile under its own key.
+  const auto tiles = best_tiles(g, n, c, add, *list, hint, bounds_key, *batch);
+  std::array<std::string, kDepthLanes> keys;
+  for (int l = 0; l < kDepthLanes; ++l) {
+    flat.gemm.pipeline_depth = (*batch)[l];
+    keys[l] = shape + search_knobs(flat);
+  }
+  const int mine = static_cast<int>(std::find(batch->begin(), batch->end(), c.gemm.pipeline_depth) - batch->begin());
   std::lock_guard<std::mutex> lock(mu);
-  // A long sweep visits millions of configs, each with its own keys: bound the memos.
   if (memo.size() >= 100000) memo.clear();
   if (hints.size() >= 100000) hints.clear();
-  memo[key] = t;
-  hints[fit] = at;
-  return t;
+  for (int l = 0; l < kDepthLanes; ++l) memo[keys[l]] = tiles[l].first;
+  hints[fit] = tiles[mine].second;
+  return tiles[mine].first;
+}
+
+void set_search_depths(std::vector<int64_t> depths) {
+  std::sort(depths.begin(), depths.end());
+  depths.erase(std::unique(depths.begin(), depths.end()), depths.end());
+  std::lock_guard<std::mutex> lock(depths_mu);
+  sweep_depths = std::move(depths);
 }
 
 }  // namespace vta::compiler

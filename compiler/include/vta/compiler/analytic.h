@@ -29,5 +29,8 @@ struct NetworkEstimate {
 /// host ops) and estimates every layer. Throws vta::Error when a layer cannot
 /// be compiled for `c` (the same errors as compile()).
 NetworkEstimate estimate_network(const Graph& g, const Config& c, const CompileOptions& o = {});
+/// The same estimate of a graph the passes already ran on (run_graph_passes())
+/// for a config with the same graph_pass_knobs() as `c`.
+NetworkEstimate estimate_passed(const Graph& passed, const Config& c);
 
 }  // namespace vta::compiler

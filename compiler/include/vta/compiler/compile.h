@@ -26,6 +26,12 @@ CompiledNetwork compile(const Graph& g, const Config& c, const CompileOptions& o
 /// `graph`): the graph compile() builds the program for, which the analytic
 /// estimate (analytic.h) estimates.
 Graph run_graph_passes(const Graph& g, const Config& c, const CompileOptions& o = {});
+/// The knobs the graph passes read, as a key: every knob but the clock's, the
+/// memory system's, the OpenCL host's and the GEMM pipeline depth, which no
+/// pass places, packs or bands a node by. Two configs with equal keys get
+/// equal graphs from run_graph_passes() (Config.GraphPassKnobsLeaveOutWhatNoPassReads),
+/// so a sweep runs the passes once for its designs that differ only in those.
+std::string graph_pass_knobs(const Config& c);
 /// The pipeline's pass names, in order.
 std::vector<std::string> pass_names();
 /// Throws vta::Error listing pass_names() unless `name` is one (or empty).

@@ -45,5 +45,12 @@ std::string tile_key(const Node& n, const Shape& in, const Config& c, const Node
 /// port's is in cycles already. TileMemo.* (test_tile_memo.cpp) checks, knob
 /// by knob of the table, that one left out changes no tile.
 std::string search_knobs(const Config& c);
+/// A sweep's GEMM pipeline depths (its gemm.pipeline_depth axis): where
+/// choose_tile() misses its memo at one of them, it searches at up to three
+/// more of them at once, each candidate's timeline computed for all in
+/// lanes, and memoises each, for the designs that differ from `c` in the
+/// depth alone. The tiles are those of searching at each depth on its own
+/// (TileMemo.DepthLanesPickEachDepthsOwnTile). Empty (the default): none.
+void set_search_depths(std::vector<int64_t> depths);
 
 }  // namespace vta::compiler
