@@ -315,4 +315,22 @@ inline PoolBand pool_band(const Node& n, const Config& c) {
   return b;
 }
 
+/// With alu.concurrent (docs/scheduling.md, "Max pools"): whether
+/// emit_pool() loads a separable max pool's input bands as INP elements in
+/// the load module and copies them into ACC with a GEMM by the identity
+/// (square arrays, one element a position, the band within an INP half),
+/// so that the loads and the GEMM pipe run beside the previous band's ALU
+/// passes; an ACC_8BIT load would drain both pipes (rule C3).
+inline bool pool_by_gemm(const Node& n, const Config& c) {
+  if (!c.alu.concurrent || !separable_pool(n) || c.gemm.block_in != c.gemm.block_out || inp_per_pos(c) != 1 ||
+      out_per_pos(c) != 1 || c.dtype.inp_bits != c.dtype.out_bits)
+    return false;
+  const PoolBand b = pool_band(n, c);
+  return ((b.th - 1) * n.pool_stride + n.pool) * b.iw <= c.derived.inp_depth / 2;
+}
+/// Uops emit_pool() loads: pool_uops(), and with pool_by_gemm() one copy uop per half.
+inline int64_t pool_layer_uops(const Node& n, const Config& c) {
+  return pool_uops(n, c) + (pool_by_gemm(n, c) ? 2 : 0);
+}
+
 }  // namespace vta::compiler
