@@ -162,7 +162,10 @@ INSTANTIATE_TEST_SUITE_P(Zoo, ConcurrentAlu,
 // above the serial bound. The stem's fused pool (batch-1 presets) is
 // deferred too (defers_pool()): the knob saves at least half of its ALU
 // cycles (68 % and 74 %; about none before), and the cost model follows it
-// within the fused pool's 10 %.
+// within the fused pool's 10 %. vta-4x16x16's max pool (its own pass:
+// batch bands) copies its bands into ACC by GEMM (pool_by_gemm()): a third
+// of its cycles off at least (112 355 -> 69 072), under its roofline, and
+// the analytic estimate follows it within 10 %.
 TEST(ConcurrentAlu, FusedAddEpiloguesOverlapTheGemms) {
   const Built& b = built("resnet18");
   for (const char* name : {"vta-1x16x16", "vta-1x32x32", "vta-4x16x16"}) {
@@ -184,6 +187,15 @@ TEST(ConcurrentAlu, FusedAddEpiloguesOverlapTheGemms) {
         EXPECT_GE(static_cast<int64_t>(off.cycles) - static_cast<int64_t>(on.cycles),
                   static_cast<int64_t>(off.alu / 2));
         EXPECT_LE(std::abs(on.est_err_pct), 10.0);
+      }
+      if (off.layer == "maxpool1" && std::string(name) == "vta-4x16x16") {  // its own pass, by GEMM
+        EXPECT_LE(on.cycles, off.cycles * 2 / 3);
+        EXPECT_LE(on.cycles, on.roofline);
+        const NetworkEstimate est = estimate_network(b.graph, preset(name, {{"alu.concurrent", "true"}}));
+        const auto pool = std::find_if(est.layers.begin(), est.layers.end(),
+                                       [](const LayerEstimate& l) { return l.name == "maxpool1"; });
+        ASSERT_NE(pool, est.layers.end());
+        EXPECT_NEAR(pool->cycles, static_cast<double>(on.cycles), 0.1 * static_cast<double>(on.cycles));
       }
       if (off.layer != "conv3" && off.layer != "conv8" && off.layer != "conv13") continue;
       EXPECT_GE(off.cycles - on.cycles, off.alu / 4) << off.layer;
