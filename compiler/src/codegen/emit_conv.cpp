@@ -95,7 +95,7 @@ void emit_conv(Emitter& e, const Node& n, const ConvGeom& g, const Tile& t, cons
   // operand rides with the next tile's first step (operand_at()).
   const bool defer = defers_epilogue(g, t, c, add != nullptr), ride = defer && add != nullptr;
   const OperandAt op_at = ride ? operand_at(g, t) : OperandAt{};
-  const bool splits = ride && splits_stores(g, t, c, true);
+  const bool splits = ride && splits_stores(g, t, c, true), zeroes = zeroes_by_alu(g, t, c, add != nullptr);
   if (g.skip_gemm)  // the operand's INP tile at the start of its step's half (or after a step's), the identity after it
     for (int64_t sp = 0; sp < 2; ++sp)
       for (int64_t ap = 0; ap < 2; ++ap)
@@ -213,6 +213,7 @@ void emit_conv(Emitter& e, const Node& n, const ConvGeom& g, const Tile& t, cons
     pending.back()[Member::pop_prev] = 0;
   };
   int64_t q = 0, tile = 0;
+  WeightsKey held[2] = {{-1, -1, -1, -1}, {-1, -1, -1, -1}};  // what each WGT half holds (reuses_weights())
   for_each_tile(g, t, [&](int64_t nb, int64_t oh0, int64_t ow0, int64_t ob0) {
     const int64_t th = std::min(t.th, g.ho - oh0), toc = std::min(t.toc, g.cob - ob0);
     // A narrower last tile of the row: its own row pitch (tw, iwc) and, for k > 1, uop bank.
@@ -250,7 +251,10 @@ void emit_conv(Emitter& e, const Node& n, const ConvGeom& g, const Tile& t, cons
       const int64_t wgt_cols = g.dw ? 1 : g.cib * ri;
       Insn w = mem(Opcode::LOAD, MemId::WGT, wgtb(sp), a.wgt + (ob0 * ro * wgt_cols + (g.dw ? 0 : c0 * ri)) * kk,
                    toc * ro, TI * kk, wgt_cols * kk);
-      if (g.bias_gemm && j == 0) {  // the bias lanes: constant INP element, the toc blocks' bias WGT rows
+      const WeightsKey key = weights_key(ob0, c0, toc, tic);
+      const bool held_here = reuses_weights(c) && held[sp] == key;  // then the bias lanes too (j = 0, same ob0)
+      held[sp] = key;
+      if (g.bias_gemm && j == 0 && !held_here) {  // the bias lanes: constant INP element, the toc blocks' bias WGT rows
         e.emit(mem(Opcode::LOAD, MemId::INP, inpb(sp) + bias_inp_at, a.bias_inp, 1, 1, 1));
         e.emit(mem(Opcode::LOAD, MemId::WGT, wgtb(sp) + bias_wgt_at, a.bias + ob0 * ro, 1, toc * ro, toc * ro));
       }
@@ -260,7 +264,10 @@ void emit_conv(Emitter& e, const Node& n, const ConvGeom& g, const Tile& t, cons
         for (const Insn& i : rider) e.emit(i);
         rider.clear();
       }
-      e.emit(w);
+      if (held_here)
+        e.insns.back()[Member::push_next] = 1;  // the step's last load
+      else
+        e.emit(w);
       // compute
       // Immediates only with a bias by GEMM: the reset bank's uops (dst alone).
       const Insn epi =
@@ -313,6 +320,8 @@ void emit_conv(Emitter& e, const Node& n, const ConvGeom& g, const Tile& t, cons
         // The reset's uops name only ACC rows (the epilogue's bias row is no INP index).
         Insn r = loop(Opcode::GEMM, reset_bank + ap * TO, toc * ro, th, tw, tw * ro, ro, 0, 0);
         r[Member::reset] = 1;
+        if (zeroes)
+          r = alu(AluOp::SHR, true, 32, loop(Opcode::ALU, reset_bank + ap * TO, toc * ro, th, tw, tw * ro, ro, 0, 0));
         if (!s2c_popped) r[Member::pop_next] = 1, --e.s2c;
         e.emit(r);
         if (g.bias_gemm) {

@@ -3,6 +3,7 @@
 // tile search, the cost formulas, fusion and codegen; and the geometry of the
 // pools' own passes.
 #include <algorithm>
+#include <array>
 #include <vector>
 
 #include "vta/compiler/ir/network.h"
@@ -170,6 +171,20 @@ inline bool operand_rides(const ConvGeom& g, const Tile& t, const Config& c) {
   return g.skip_gemm && at.inp + t.toc * g.ri * t.th * t.tw <= c.derived.inp_depth / 2 &&
          at.wgt + 1 <= c.derived.wgt_depth / 2;
 }
+/// With alu.concurrent: a conv step whose WGT half already holds its
+/// weights (the step two back, the last in that half, loaded the same
+/// output and input channel blocks) loads only its inputs, and a tile's
+/// first step its bias lanes only where its weights are new
+/// (weights_key()). With one group of output blocks (toc = cob, or a fused
+/// pool's tiles of one channel group) and one or two steps a tile, that is
+/// every step after the first two: ResNet-18's stem then reads its 10 KiB
+/// of weights twice, not once a tile. Off, every step loads them (the
+/// serial machine's figures stay as they were).
+inline bool reuses_weights(const Config& c) { return c.alu.concurrent; }
+/// The weights a conv step loads: its first output block, first input
+/// block and their counts.
+using WeightsKey = std::array<int64_t, 4>;
+inline WeightsKey weights_key(int64_t ob0, int64_t c0, int64_t toc, int64_t tic) { return {ob0, c0, toc, tic}; }
 /// With alu.concurrent (docs/timing.md, "Concurrent ALU"): whether
 /// emit_conv() emits each tile's epilogue and stores after the next tile's
 /// first GEMM step, so that the ALU pipe runs them beside it (tiles alternate
@@ -187,6 +202,15 @@ inline bool defers_pool(const ConvGeom& g, const Config& c) { return c.alu.concu
 inline bool defers_epilogue(const ConvGeom& g, const Tile& t, const Config& c, bool fused_add) {
   if (g.pk) return defers_pool(g, c);
   return c.alu.concurrent && !g.dw && g.cib > t.tic && (!fused_add || operand_rides(g, t, c));
+}
+/// With deferred epilogues (defers_epilogue()), a bias by GEMM and no fused
+/// pool: a tile's accumulators are cleared by the ALU pipe (SHR by 32, which
+/// yields 0) instead of the reset GEMM, beside the previous tile's last
+/// GEMM steps, so that the GEMM pipe runs only bias and conv GEMMs. Only
+/// for kernels of k > 1, whose later steps outlast the clear and the store
+/// it waits for (a 1x1 kernel's second step is as short as the clear).
+inline bool zeroes_by_alu(const ConvGeom& g, const Tile& t, const Config& c, bool fused_add) {
+  return defers_epilogue(g, t, c, fused_add) && !g.pk && g.bias_gemm && g.k > 1;
 }
 /// A deferred fused Add (operand_rides()): tile k's requantization and
 /// stores follow the first part of tile k+1's second GEMM step, its first
