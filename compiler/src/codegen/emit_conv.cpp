@@ -342,7 +342,7 @@ void emit_conv(Emitter& e, const Node& n, const ConvGeom& g, const Tile& t, cons
       };
       Insn gm = gemm_part(split, toc * ro);
       gm[Member::pop_prev] = popped ? 0 : 1;
-      const bool rides = j == 0 && !pending_b.empty();  // the operand GEMM in `pending` pushes instead
+      const bool rides = j == 0 && ride && !pending_b.empty();  // the operand GEMM in `pending` pushes instead
       gm[Member::push_prev] = rides ? 0 : 1;
       e.c2l += rides ? 0 : 1;
       if (split > 0) {
@@ -357,6 +357,10 @@ void emit_conv(Emitter& e, const Node& n, const ConvGeom& g, const Tile& t, cons
       if (j == 0) {
         for (const Insn& i : pending) e.emit(i);
         pending.clear();
+      }
+      if (j == 1) {
+        for (const Insn& i : pending_b) e.emit(i);
+        pending_b.clear();
       }
       // A deferred fused pool: this tile's pooled rows reset and its first
       // pooled row started from the rows above it (window rows kh < pp, the
@@ -376,10 +380,6 @@ void emit_conv(Emitter& e, const Node& n, const ConvGeom& g, const Tile& t, cons
             e.emit(alu(op, false, 0,
                        loop(Opcode::ALU, vert0_banks[1][ki] + ap * TO, toc * ro, 1, 1, g.pwo * ro, 0, g.ps * W, 0)));
         }
-      }
-      if (j == 1) {
-        for (const Insn& i : pending_b) e.emit(i);
-        pending_b.clear();
       }
       // A residual operand by GEMM: step q + 1 loads its toc blocks of th x tw positions and the identity.
       const int64_t sq = (q + 1) % 2;
@@ -402,7 +402,7 @@ void emit_conv(Emitter& e, const Node& n, const ConvGeom& g, const Tile& t, cons
         e.emit(w1);
       }
       const size_t epilogue_at = e.insns.size();
-      size_t sg_end = 0;  // after the operand GEMM
+      size_t sg_end = 0, passes_end = 0;  // after the operand GEMM; after a fused pool's passes
       if (j == steps - 1) {
         if (!g.bias_gemm) e.emit(alu(AluOp::ADD, false, 0, epi));  // + bias row of each channel block
         if (!g.pool_first) emit_requant(e, epi, n, add == nullptr && pool == nullptr, &banks);
@@ -431,7 +431,10 @@ void emit_conv(Emitter& e, const Node& n, const ConvGeom& g, const Tile& t, cons
           }
           emit_requant(e, epi, *add);
         }
-        if (operand_step && !ride) ++q;  // the operand's step (riding: the next tile's first step)
+        if (operand_step && !ride) {              // the operand's step (riding: the next tile's first step)
+          held[sq] = WeightsKey{-1, -1, -1, -1};  // its identity at the start of the WGT half
+          ++q;
+        }
         if (pool) {
           const int64_t R = pool_rows(g, th);
           auto pl = [&](int64_t bank, int64_t io, int64_t ii, int64_t dfo, int64_t dfi, int64_t sfo, int64_t sfi) {
@@ -471,6 +474,7 @@ void emit_conv(Emitter& e, const Node& n, const ConvGeom& g, const Tile& t, cons
           }
           if (!g.pool_first) ops.back()[Member::push_next] = 1;
           for (const Insn& i : ops) e.emit(i);
+          passes_end = e.insns.size();
           // Pooled accumulators: requantized now, over the pooled rows alone.
           if (g.pool_first)
             emit_requant(e, loop(Opcode::ALU, out_bank + ap * TO, toc * ro, R, g.pwo, g.pwo * ro, ro, 0, 0), n);
@@ -507,6 +511,14 @@ void emit_conv(Emitter& e, const Node& n, const ConvGeom& g, const Tile& t, cons
           pending.assign(at(epilogue_at), at(sg_end));
           pending_b.assign(at(sg_end), e.insns.end());
           e.insns.resize(operand_from);
+        } else if (pool && steps >= 2) {
+          // A fused pool: its passes follow the next tile's first GEMM step,
+          // its requantization and stores the second (before that tile's
+          // pooled rows' reset), so that the second step need not wait for
+          // the whole epilogue's issue.
+          pending.assign(at(epilogue_at), at(passes_end));
+          pending_b.assign(at(passes_end), e.insns.end());
+          e.insns.resize(epilogue_at);
         } else {
           pending.assign(at(epilogue_at), e.insns.end());
           e.insns.resize(epilogue_at);

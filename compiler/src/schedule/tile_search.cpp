@@ -136,6 +136,7 @@ struct Parts {
     return static_cast<double>(toc * g.ro * tic * g.ri * g.k * g.k * th * tw + c.gemm.pipeline_depth);
   }
   double area(int64_t th, int64_t tw, int64_t toc) const { return static_cast<double>(toc * g.ro * th * tw); }
+  double P() const { return static_cast<double>(c.gemm.pipeline_depth); }
   // The reset GEMM, the bias row's ACC load unless the bias is a GEMM, and
   // one ACC load per operand row.
   double head(int64_t th, int64_t tw, int64_t toc) const {
@@ -146,6 +147,10 @@ struct Parts {
     const double row = mem.bytes(static_cast<double>(toc * g.ro * c.derived.acc_elem_bytes)) + rl;
     return area(th, tw, toc) + static_cast<double>(c.gemm.pipeline_depth) + (g.bias_gemm ? 0.0 : row) +
            static_cast<double>(g.rows) * (1.0 + row);
+  }
+  // zeroes_by_alu(): the ALU pipe's clear of a tile's accumulators (SHR by 32).
+  double zero(int64_t th, int64_t tw, int64_t toc) const {
+    return area(th, tw, toc) * groups * static_cast<double>(c.alu.ii_imm) + static_cast<double>(c.alu.latency);
   }
   // A bias by GEMM: its loads (load module, a tile's first step) and its
   // GEMM (after the first step's loads, before its conv GEMM).
@@ -288,20 +293,26 @@ struct BoundSides {
 };
 BoundSides tile_bound(const Parts& p, const Tile& t, const TileClass* begin, const TileClass* end) {
   const bool pipes = defers_pool(p.g, p.c), defer = pipes || defers_epilogue(p.g, t, p.c, p.residual_ops >= 0);
+  const bool zeroes = zeroes_by_alu(p.g, t, p.c, p.residual_ops >= 0);
+  // reuses_weights(): steps may find their weights held (one channel group, at most two steps a tile).
+  const bool held =
+      reuses_weights(p.c) && (p.g.pk || t.toc >= p.g.cob) && (p.g.dw || (p.g.cib + t.tic - 1) / t.tic <= 2);
   double loads = 0, compute = 0, alu = 0;
   double first_load = kNoLimit, head = 0, last_gemm = kNoLimit, last_tail = kNoLimit, last_store = kNoLimit;
   for (const TileClass* it = begin; it != end; ++it) {
     const TileClass& tc = *it;
     const double n = static_cast<double>(tc.count);
     const bool whole = whole_rows(p.g, t, tc.th, tc.tw);
-    const double hd = p.head(tc.th, tc.tw, tc.toc), tail = p.tail(tc.th, tc.tw, tc.toc, whole);
+    const double hd = p.head(tc.th, tc.tw, tc.toc) - (zeroes ? p.area(tc.th, tc.tw, tc.toc) + p.P() : 0.0);
+    const double tail = p.tail(tc.th, tc.tw, tc.toc, whole);
+    if (zeroes) alu += n * p.zero(tc.th, tc.tw, tc.toc);
     const double reset = pipes ? p.pool_reset(tc.th, tc.toc) : 0.0;
     compute += n * (hd + p.bias_gemm(tc.th, tc.tw, tc.toc) + (defer ? reset : tail));
     if (defer) alu += n * (tail - reset);
     head = std::max(head, hd);
     last_tail = std::min(last_tail, tail);
     last_store = std::min(last_store, p.store(tc.th, tc.tw, tc.toc, whole));
-    loads += n * p.bias_load(tc.toc);
+    loads += held ? 0.0 : n * p.bias_load(tc.toc);
     if (p.skip()) {  // the last load may be an operand's, its GEMM the last, and part of the epilogue before it
       const double og = p.operand_gemm(tc.th, tc.tw, tc.toc);
       compute += n * og, loads += n * p.operand_load(tc.th, tc.tw, tc.toc, whole);
@@ -310,7 +321,8 @@ BoundSides tile_bound(const Parts& p, const Tile& t, const TileClass* begin, con
     for (int j = 0; j < 2; ++j) {
       if (tc.steps[j] == 0) continue;
       const double steps = n * static_cast<double>(tc.steps[j]);
-      const double load = p.load(tc.th, tc.tw, tc.toc, tc.tic[j]), gemm = p.gemm(tc.th, tc.tw, tc.toc, tc.tic[j]);
+      const double load = held ? p.inp_load(tc.th, tc.tw, tc.toc, tc.tic[j]) : p.load(tc.th, tc.tw, tc.toc, tc.tic[j]);
+      const double gemm = p.gemm(tc.th, tc.tw, tc.toc, tc.tic[j]);
       loads += steps * load;
       compute += steps * gemm;
       first_load = std::min(first_load, load);
@@ -355,7 +367,10 @@ double tile_timeline(const Parts& p, const Tile& t) {
   // the ALU pipe (they read the other half); the deferred epilogue is the
   // rest of the pool's passes.
   const bool defer = defers_epilogue(g, t, p.c, p.residual_ops >= 0), ride = defer && p.skip();
-  const bool splits = ride && splits_stores(g, t, p.c, true);
+  const bool splits = ride && splits_stores(g, t, p.c, true), zeroes = zeroes_by_alu(g, t, p.c, p.residual_ops >= 0);
+  // reuses_weights(): what each WGT half holds, as emit_conv() tracks it.
+  const bool reuse = reuses_weights(p.c);
+  WeightsKey held[2] = {{-1, -1, -1, -1}, {-1, -1, -1, -1}};
   struct Pending {
     bool any = false;
     double ready = 0, alu = 0, last_op = 0, store = 0;
@@ -407,13 +422,25 @@ double tile_timeline(const Parts& p, const Tile& t) {
     const double step_load[2] = {p.load(th, tw, toc, tic_full, oh0, ow0), p.load(th, tw, toc, tic_last, oh0, ow0)};
     const double step_gemm[2] = {p.gemm(th, tw, toc, tic_full), p.gemm(th, tw, toc, tic_last)};
     auto last = [&](int64_t j) { return j + 1 == steps ? 1 : 0; };
+    // Step j's loads into WGT half `half`: its inputs alone where the half holds its weights.
+    auto loads = [&](int64_t j, int64_t half) {
+      const int64_t tic = last(j) ? tic_last : tic_full;
+      const WeightsKey key = weights_key(ob0, j * t.tic, toc, tic);
+      const bool kept = reuse && held[half] == key;
+      held[half] = key;
+      return kept ? p.inp_load(th, tw, toc, tic, oh0, ow0) : step_load[last(j)] + (j == 0 ? p.bias_load(toc) : 0.0);
+    };
     load_free = std::max(load_free, dispatch(tile));
     for (int64_t j = 0; j < std::min<int64_t>(2, steps); ++j) {
-      load_free = std::max(load_free, gemm_end[(q + j) % 2]) + step_load[last(j)] +
-                  (j == 0 ? p.bias_load(toc) + (pend.any && ride ? pend.operand_load : 0.0) : 0.0);
+      load_free = std::max(load_free, gemm_end[(q + j) % 2]) + loads(j, (q + j) % 2) +
+                  (j == 0 && pend.any && ride ? pend.operand_load : 0.0);
       load_end[j] = load_free;
     }
-    const double head_at = std::max({compute_free, store_end[tile % 2], alu_end});
+    double head_at = std::max({compute_free, store_end[tile % 2], alu_end});
+    if (zeroes) {  // the clear on the ALU pipe after the store two tiles back; the bias GEMM waits for it
+      alu_end = std::max(alu_end, store_end[tile % 2]) + p.zero(th, tw, toc);
+      head_at = std::max(compute_free, alu_end);
+    }
     // With one step a tile, the next tile's load (waiting only for this
     // tile's predecessor's GEMM; its dims taken as this tile's) may be
     // streaming its INP rows at the head: the bias row then waits for
@@ -430,10 +457,10 @@ double tile_timeline(const Parts& p, const Tile& t) {
       if (head_at >= next_from && head_at < inp_end)
         queued = std::max(queued, std::min(inp_end - head_at, p.inp_granted_beats(th, tw)));
     }
-    compute_free = head_at + queued + p.head(th, tw, toc);
+    compute_free = head_at + queued + p.head(th, tw, toc) - (zeroes ? p.area(th, tw, toc) + p.P() : 0.0);
     double last_issue = 0;  // the previous tile's deferred epilogue: when its last op issues
     for (int64_t j = 0; j < steps; ++j, ++q) {
-      if (j >= 2) load_free = std::max(load_free, gemm_end[q % 2]) + step_load[last(j)];
+      if (j >= 2) load_free = std::max(load_free, gemm_end[q % 2]) + loads(j, q % 2);
       const double gemm_at = std::max(compute_free, j < 2 ? load_end[j] : load_free);
       compute_free = gemm_at + step_gemm[last(j)] + (j == 0 ? p.bias_gemm(th, tw, toc) : 0.0);
       gemm_end[q % 2] = compute_free;
@@ -502,6 +529,7 @@ double tile_timeline(const Parts& p, const Tile& t) {
           (g.bias_gemm ? 0.0 : p.area(th, tw, toc) * p.groups * static_cast<double>(p.c.alu.ii_vector));
       compute_free = std::max(compute_free + conv_alu, load_free) + p.operand_gemm(th, tw, toc);
       gemm_end[q % 2] = compute_free;
+      held[q % 2] = WeightsKey{-1, -1, -1, -1};  // the identity at the start of the WGT half
       ++q;
       compute_free += p.tail(th, tw, toc, whole) - conv_alu;
     } else {

@@ -210,7 +210,7 @@ inline bool defers_epilogue(const ConvGeom& g, const Tile& t, const Config& c, b
 /// for kernels of k > 1, whose later steps outlast the clear and the store
 /// it waits for (a 1x1 kernel's second step is as short as the clear).
 inline bool zeroes_by_alu(const ConvGeom& g, const Tile& t, const Config& c, bool fused_add) {
-  return defers_epilogue(g, t, c, fused_add) && !g.pk && g.bias_gemm && g.k > 1;
+  return defers_epilogue(g, t, c, fused_add) && !g.pk && g.bias_gemm && g.rows == 0 && g.k > 1;
 }
 /// A deferred fused Add (operand_rides()): tile k's requantization and
 /// stores follow the first part of tile k+1's second GEMM step, its first
