@@ -231,13 +231,21 @@ struct Parts {
   // The last op of a fused pool's passes (the deferred epilogue's): the
   // requantization's last immediate over the pooled rows, or the vertical
   // pass's last op (column 0's where the left border makes it apart).
-  double pool_last_op(int64_t th, int64_t toc) const {
+  double pool_last_op(int64_t th, int64_t toc, bool requant = true) const {
     const double to = static_cast<double>(toc * g.ro), R = static_cast<double>(pool_rows(g, th));
-    if (g.pool_first && requant_ops > 0)
+    if (requant && g.pool_first && requant_ops > 0)
       return to * R * static_cast<double>(g.pwo) * groups * static_cast<double>(c.alu.ii_imm) +
              static_cast<double>(c.alu.latency);
     return to * R * static_cast<double>(g.pp > 0 ? 1 : g.pwo) * groups * static_cast<double>(c.alu.ii_vector) +
            static_cast<double>(c.alu.latency);
+  }
+  // A fused pool on the accumulators: its requantization over the pooled rows (part of tail()).
+  double pool_requant(int64_t th, int64_t toc) const {
+    if (!g.pool_first) return 0.0;
+    const double rq = static_cast<double>(toc * g.ro * pool_rows(g, th) * g.pwo);
+    return rq * groups *
+               static_cast<double>(requant_ops * c.alu.ii_imm + g.vector_steps * (c.alu.ii_vector - c.alu.ii_imm)) +
+           static_cast<double>(requant_ops) * static_cast<double>(c.alu.latency);
   }
   // One STORE per output channel block (rule 10: issue, beats, WL each).
   double store_one(int64_t th, int64_t tw) const {
@@ -368,6 +376,10 @@ double tile_timeline(const Parts& p, const Tile& t) {
   // rest of the pool's passes.
   const bool defer = defers_epilogue(g, t, p.c, p.residual_ops >= 0), ride = defer && p.skip();
   const bool splits = ride && splits_stores(g, t, p.c, true), zeroes = zeroes_by_alu(g, t, p.c, p.residual_ops >= 0);
+  // A deferred fused pool of two steps or more: its passes (part A) beside
+  // the next tile's first GEMM step, its requantization and stores beside
+  // the second.
+  const bool pool_split = defer && g.pk && steps >= 2;
   // reuses_weights(): what each WGT half holds, as emit_conv() tracks it.
   const bool reuse = reuses_weights(p.c);
   WeightsKey held[2] = {{-1, -1, -1, -1}, {-1, -1, -1, -1}};
@@ -479,7 +491,10 @@ double tile_timeline(const Parts& p, const Tile& t) {
         compute_free = std::max(first_end, last_issue + 1.0 + scan) + work * (cols - first) / cols +
                        static_cast<double>(p.c.gemm.pipeline_depth);
         gemm_end[q % 2] = compute_free;
-      } else if ((j == 0 && pend.any) || (j == 1 && ride && pend.any)) {
+      } else if (j == 0 && pend.any && pool_split) {  // part A; the next GEMM issues once its last op has
+        alu_end = pend.ready = std::max(pend.ready, gemm_at + 1.0) + pend.part_a;
+        compute_free = std::max(compute_free, alu_end - pend.operand_gemm + 1.0);
+      } else if ((j == 0 && pend.any) || ((j == 1 && (ride || pool_split)) && pend.any)) {
         last_issue = run_pending(gemm_at + 1.0, compute_free);
         if (j + 1 < steps) compute_free = std::max(compute_free, last_issue + 1.0);
       }
@@ -517,6 +532,12 @@ double tile_timeline(const Parts& p, const Tile& t) {
       pend.alu -= part_a;
       if (g.pk)
         pend.alu -= p.pool_reset(th, toc) + (oh0 > 0 ? p.pool_cross(toc) : 0.0), pend.last_op = p.pool_last_op(th, toc);
+      if (pool_split) {  // part A: the passes (operand_gemm: its last op); the rest: the requantization over the pooled
+                         // rows
+        const double rq = p.pool_requant(th, toc);
+        pend.part_a = pend.alu - rq, pend.operand_gemm = p.pool_last_op(th, toc, false);
+        pend.alu = rq, pend.last_op = rq > 0 ? p.pool_last_op(th, toc) : 0.0;
+      }
       ++tile;
       return;
     }
