@@ -388,7 +388,8 @@ double tile_timeline(const Parts& p, const Tile& t) {
     double ready = 0, alu = 0, last_op = 0, store = 0;
     int64_t insns = 0, stores = 0, th = 0, tw = 0;
     int64_t parity = 0;
-    double part_a = 0, operand_load = 0, operand_gemm = 0;  // ride
+    double part_a = 0, operand_load = 0, operand_gemm = 0;  // ride; pool_split: part_a the passes
+    double last_a = 0;                                      // pool_split: the passes' last op
   } pend;
   double alu_end = 0;
   // Runs the pending epilogue from `from`; its store waits for `gemm_done`. Returns when its last op issues.
@@ -493,7 +494,7 @@ double tile_timeline(const Parts& p, const Tile& t) {
         gemm_end[q % 2] = compute_free;
       } else if (j == 0 && pend.any && pool_split) {  // part A; the next GEMM issues once its last op has
         alu_end = pend.ready = std::max(pend.ready, gemm_at + 1.0) + pend.part_a;
-        compute_free = std::max(compute_free, alu_end - pend.operand_gemm + 1.0);
+        compute_free = std::max(compute_free, alu_end - pend.last_a + 1.0);
       } else if ((j == 0 && pend.any) || ((j == 1 && (ride || pool_split)) && pend.any)) {
         last_issue = run_pending(gemm_at + 1.0, compute_free);
         if (j + 1 < steps) compute_free = std::max(compute_free, last_issue + 1.0);
@@ -528,14 +529,14 @@ double tile_timeline(const Parts& p, const Tile& t) {
               tile % 2,
               part_a,
               ride ? p.operand_load(th, tw, toc, whole) : 0.0,
-              ride ? p.operand_gemm(th, tw, toc) : 0.0};
+              ride ? p.operand_gemm(th, tw, toc) : 0.0,
+              0.0};
       pend.alu -= part_a;
       if (g.pk)
         pend.alu -= p.pool_reset(th, toc) + (oh0 > 0 ? p.pool_cross(toc) : 0.0), pend.last_op = p.pool_last_op(th, toc);
-      if (pool_split) {  // part A: the passes (operand_gemm: its last op); the rest: the requantization over the pooled
-                         // rows
+      if (pool_split) {  // part A: the passes; the rest: the requantization over the pooled rows
         const double rq = p.pool_requant(th, toc);
-        pend.part_a = pend.alu - rq, pend.operand_gemm = p.pool_last_op(th, toc, false);
+        pend.part_a = pend.alu - rq, pend.last_a = p.pool_last_op(th, toc, false);
         pend.alu = rq, pend.last_op = rq > 0 ? p.pool_last_op(th, toc) : 0.0;
       }
       ++tile;
@@ -576,6 +577,7 @@ double tile_timeline(const Parts& p, const Tile& t) {
     pend.ready = std::max({compute_free, pend.ready + pend.part_a, load_free}) + pend.operand_gemm;
     compute_free = pend.ready;
   }
+  if (pend.any && pool_split) pend.alu += pend.part_a;  // the last tile's: the passes not yet run
   if (pend.any) run_pending(0.0, compute_free);
   return std::max(store_end[0], store_end[1]);
 }
