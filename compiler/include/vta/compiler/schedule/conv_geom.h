@@ -177,8 +177,8 @@ inline bool operand_rides(const ConvGeom& g, const Tile& t, const Config& c) {
 /// first step its bias lanes only where its weights are new
 /// (weights_key()). With one group of output blocks (toc = cob, or a fused
 /// pool's tiles of one channel group) and one or two steps a tile, that is
-/// every step after the first two: ResNet-18's stem then reads its 10 KiB
-/// of weights twice, not once a tile. Off, every step loads them (the
+/// every step after the first two: ResNet-18's stem then reads its 12 KiB
+/// of weights and bias rows twice, not once a tile. Off, every step loads them (the
 /// serial machine's figures stay as they were).
 inline bool reuses_weights(const Config& c) { return c.alu.concurrent; }
 /// The weights a conv step loads: its first output block, first input
@@ -203,8 +203,8 @@ inline bool defers_epilogue(const ConvGeom& g, const Tile& t, const Config& c, b
   if (g.pk) return defers_pool(g, c);
   return c.alu.concurrent && !g.dw && g.cib > t.tic && (!fused_add || operand_rides(g, t, c));
 }
-/// With deferred epilogues (defers_epilogue()), a bias by GEMM and no fused
-/// pool: a tile's accumulators are cleared by the ALU pipe (SHR by 32, which
+/// With deferred epilogues (defers_epilogue()), a bias by GEMM, no fused
+/// pool and no requantization rows in ACC: a tile's accumulators are cleared by the ALU pipe (SHR by 32, which
 /// yields 0) instead of the reset GEMM, beside the previous tile's last
 /// GEMM steps, so that the GEMM pipe runs only bias and conv GEMMs. Only
 /// for kernels of k > 1, whose later steps outlast the clear and the store
@@ -342,12 +342,13 @@ inline PoolBand pool_band(const Node& n, const Config& c) {
 /// With alu.concurrent (docs/scheduling.md, "Max pools"): whether
 /// emit_pool() loads a separable max pool's input bands as INP elements in
 /// the load module and copies them into ACC with a GEMM by the identity
-/// (square arrays, one element a position, the band within an INP half),
-/// so that the loads and the GEMM pipe run beside the previous band's ALU
-/// passes; an ACC_8BIT load would drain both pipes (rule C3).
+/// (square arrays, one element a position, the band within an INP half,
+/// its two more uops within the UOP buffer), so that the loads and the GEMM
+/// pipe run beside the previous band's ALU passes; an ACC_8BIT load would
+/// drain both pipes (rule C3).
 inline bool pool_by_gemm(const Node& n, const Config& c) {
   if (!c.alu.concurrent || !separable_pool(n) || c.gemm.block_in != c.gemm.block_out || inp_per_pos(c) != 1 ||
-      out_per_pos(c) != 1 || c.dtype.inp_bits != c.dtype.out_bits)
+      out_per_pos(c) != 1 || c.dtype.inp_bits != c.dtype.out_bits || pool_uops(n, c) + 2 > c.derived.uop_depth)
     return false;
   const PoolBand b = pool_band(n, c);
   return ((b.th - 1) * n.pool_stride + n.pool) * b.iw <= c.derived.inp_depth / 2;
