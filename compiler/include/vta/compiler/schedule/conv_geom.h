@@ -177,8 +177,8 @@ inline bool operand_rides(const ConvGeom& g, const Tile& t, const Config& c) {
 /// first step its bias lanes only where its weights are new
 /// (weights_key()). With one group of output blocks (toc = cob, or a fused
 /// pool's tiles of one channel group) and one or two steps a tile, that is
-/// every step after the first two: ResNet-18's stem then reads its 12 KiB
-/// of weights and bias rows twice, not once a tile. Off, every step loads them (the
+/// every step after the first two: ResNet-18's stem on vta-1x32x32 then
+/// reads its 12 KiB of weights and bias rows once, not once a tile. Off, every step loads them (the
 /// serial machine's figures stay as they were).
 inline bool reuses_weights(const Config& c) { return c.alu.concurrent; }
 /// The weights a conv step loads: its first output block, first input
