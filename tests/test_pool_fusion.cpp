@@ -3,6 +3,7 @@
 // golden and SystemC models, race-free, for maps the tile does not divide,
 // with the rows above a tile read from the other ACC half; the pool's report
 // row is empty; where the rules do not hold the pool keeps its own pass.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <random>
@@ -194,6 +195,31 @@ TEST(PoolFusion, PoolsOutsideTheRulesKeepTheirPass) {
     EXPECT_EQ(fused_pool(g, node(g, "conv"), cfg), -1);
     expect_exact(g, cfg, {}, "shared conv");
   }
+}
+
+// With alu.concurrent a max pool that keeps its own pass loads its input
+// bands as INP elements and copies them into ACC by an identity GEMM
+// (pool_by_gemm()): 3x3 stride 2 without padding (never fused) on the three
+// presets, and with padding 1 where it is not fused (vta-4x16x16's batch
+// bands), over six or three channel blocks (every ACC half is used by
+// three bands or more); exact on golden and SystemC and race-free.
+TEST(PoolFusion, UnfusedMaxPoolCopiesItsBandsByGemmWithTheKnob) {
+  int by_gemm = 0;
+  for (const char* name : {"vta-1x16x16", "vta-1x32x32", "vta-4x16x16"}) {
+    const vta::Config cfg = preset(name, {{"alu.concurrent", "true"}});
+    for (const int64_t pp : {0, 1}) {
+      const Graph g = conv_pool(1, 96, 23, 19, 3, true, 3, 2, pp, static_cast<unsigned>(11 + pp));
+      const std::string what = fmt::format("{} pad {}", name, pp);
+      const CompiledNetwork net = expect_exact(g, cfg, {}, what);
+      const int p = node(net.graph, "pool");
+      ASSERT_GE(p, 0) << what;
+      if (pool_fused_into(net.graph, p, cfg) >= 0) continue;  // vta-1x16x16, vta-1x32x32 with padding
+      EXPECT_TRUE(pool_by_gemm(net.graph.at(p), cfg)) << what;
+      EXPECT_FALSE(pool_by_gemm(net.graph.at(p), preset(name))) << what;
+      ++by_gemm;
+    }
+  }
+  EXPECT_EQ(by_gemm, 4);  // pad 0 on every preset, pad 1 on vta-4x16x16
 }
 
 // The pool runs before the requantization only where no step can leave 32

@@ -95,7 +95,7 @@ void emit_conv(Emitter& e, const Node& n, const ConvGeom& g, const Tile& t, cons
   // operand rides with the next tile's first step (operand_at()).
   const bool defer = defers_epilogue(g, t, c, add != nullptr), ride = defer && add != nullptr;
   const OperandAt op_at = ride ? operand_at(g, t) : OperandAt{};
-  const bool splits = ride && splits_stores(g, t, c, true);
+  const bool splits = ride && splits_stores(g, t, c, true), zeroes = zeroes_by_alu(g, t, c, add != nullptr);
   if (g.skip_gemm)  // the operand's INP tile at the start of its step's half (or after a step's), the identity after it
     for (int64_t sp = 0; sp < 2; ++sp)
       for (int64_t ap = 0; ap < 2; ++ap)
@@ -213,6 +213,7 @@ void emit_conv(Emitter& e, const Node& n, const ConvGeom& g, const Tile& t, cons
     pending.back()[Member::pop_prev] = 0;
   };
   int64_t q = 0, tile = 0;
+  WeightsKey held[2] = {{-1, -1, -1, -1}, {-1, -1, -1, -1}};  // what each WGT half holds (reuses_weights())
   for_each_tile(g, t, [&](int64_t nb, int64_t oh0, int64_t ow0, int64_t ob0) {
     const int64_t th = std::min(t.th, g.ho - oh0), toc = std::min(t.toc, g.cob - ob0);
     // A narrower last tile of the row: its own row pitch (tw, iwc) and, for k > 1, uop bank.
@@ -250,7 +251,10 @@ void emit_conv(Emitter& e, const Node& n, const ConvGeom& g, const Tile& t, cons
       const int64_t wgt_cols = g.dw ? 1 : g.cib * ri;
       Insn w = mem(Opcode::LOAD, MemId::WGT, wgtb(sp), a.wgt + (ob0 * ro * wgt_cols + (g.dw ? 0 : c0 * ri)) * kk,
                    toc * ro, TI * kk, wgt_cols * kk);
-      if (g.bias_gemm && j == 0) {  // the bias lanes: constant INP element, the toc blocks' bias WGT rows
+      const WeightsKey key = weights_key(ob0, c0, toc, tic);
+      const bool held_here = reuses_weights(c) && held[sp] == key;  // then the bias lanes too (j = 0, same ob0)
+      held[sp] = key;
+      if (g.bias_gemm && j == 0 && !held_here) {  // the bias lanes: constant INP element, the toc blocks' bias WGT rows
         e.emit(mem(Opcode::LOAD, MemId::INP, inpb(sp) + bias_inp_at, a.bias_inp, 1, 1, 1));
         e.emit(mem(Opcode::LOAD, MemId::WGT, wgtb(sp) + bias_wgt_at, a.bias + ob0 * ro, 1, toc * ro, toc * ro));
       }
@@ -260,7 +264,10 @@ void emit_conv(Emitter& e, const Node& n, const ConvGeom& g, const Tile& t, cons
         for (const Insn& i : rider) e.emit(i);
         rider.clear();
       }
-      e.emit(w);
+      if (held_here)
+        e.insns.back()[Member::push_next] = 1;  // the step's last load
+      else
+        e.emit(w);
       // compute
       // Immediates only with a bias by GEMM: the reset bank's uops (dst alone).
       const Insn epi =
@@ -313,6 +320,8 @@ void emit_conv(Emitter& e, const Node& n, const ConvGeom& g, const Tile& t, cons
         // The reset's uops name only ACC rows (the epilogue's bias row is no INP index).
         Insn r = loop(Opcode::GEMM, reset_bank + ap * TO, toc * ro, th, tw, tw * ro, ro, 0, 0);
         r[Member::reset] = 1;
+        if (zeroes)
+          r = alu(AluOp::SHR, true, 32, loop(Opcode::ALU, reset_bank + ap * TO, toc * ro, th, tw, tw * ro, ro, 0, 0));
         if (!s2c_popped) r[Member::pop_next] = 1, --e.s2c;
         e.emit(r);
         if (g.bias_gemm) {
@@ -333,7 +342,7 @@ void emit_conv(Emitter& e, const Node& n, const ConvGeom& g, const Tile& t, cons
       };
       Insn gm = gemm_part(split, toc * ro);
       gm[Member::pop_prev] = popped ? 0 : 1;
-      const bool rides = j == 0 && !pending_b.empty();  // the operand GEMM in `pending` pushes instead
+      const bool rides = j == 0 && ride && !pending_b.empty();  // the operand GEMM in `pending` pushes instead
       gm[Member::push_prev] = rides ? 0 : 1;
       e.c2l += rides ? 0 : 1;
       if (split > 0) {
@@ -348,6 +357,10 @@ void emit_conv(Emitter& e, const Node& n, const ConvGeom& g, const Tile& t, cons
       if (j == 0) {
         for (const Insn& i : pending) e.emit(i);
         pending.clear();
+      }
+      if (j == 1) {
+        for (const Insn& i : pending_b) e.emit(i);
+        pending_b.clear();
       }
       // A deferred fused pool: this tile's pooled rows reset and its first
       // pooled row started from the rows above it (window rows kh < pp, the
@@ -367,10 +380,6 @@ void emit_conv(Emitter& e, const Node& n, const ConvGeom& g, const Tile& t, cons
             e.emit(alu(op, false, 0,
                        loop(Opcode::ALU, vert0_banks[1][ki] + ap * TO, toc * ro, 1, 1, g.pwo * ro, 0, g.ps * W, 0)));
         }
-      }
-      if (j == 1) {
-        for (const Insn& i : pending_b) e.emit(i);
-        pending_b.clear();
       }
       // A residual operand by GEMM: step q + 1 loads its toc blocks of th x tw positions and the identity.
       const int64_t sq = (q + 1) % 2;
@@ -393,7 +402,7 @@ void emit_conv(Emitter& e, const Node& n, const ConvGeom& g, const Tile& t, cons
         e.emit(w1);
       }
       const size_t epilogue_at = e.insns.size();
-      size_t sg_end = 0;  // after the operand GEMM
+      size_t sg_end = 0, passes_end = 0;  // after the operand GEMM; after a fused pool's passes
       if (j == steps - 1) {
         if (!g.bias_gemm) e.emit(alu(AluOp::ADD, false, 0, epi));  // + bias row of each channel block
         if (!g.pool_first) emit_requant(e, epi, n, add == nullptr && pool == nullptr, &banks);
@@ -422,7 +431,10 @@ void emit_conv(Emitter& e, const Node& n, const ConvGeom& g, const Tile& t, cons
           }
           emit_requant(e, epi, *add);
         }
-        if (operand_step && !ride) ++q;  // the operand's step (riding: the next tile's first step)
+        if (operand_step && !ride) {              // the operand's step (riding: the next tile's first step)
+          held[sq] = WeightsKey{-1, -1, -1, -1};  // its identity at the start of the WGT half
+          ++q;
+        }
         if (pool) {
           const int64_t R = pool_rows(g, th);
           auto pl = [&](int64_t bank, int64_t io, int64_t ii, int64_t dfo, int64_t dfi, int64_t sfo, int64_t sfi) {
@@ -462,6 +474,7 @@ void emit_conv(Emitter& e, const Node& n, const ConvGeom& g, const Tile& t, cons
           }
           if (!g.pool_first) ops.back()[Member::push_next] = 1;
           for (const Insn& i : ops) e.emit(i);
+          passes_end = e.insns.size();
           // Pooled accumulators: requantized now, over the pooled rows alone.
           if (g.pool_first)
             emit_requant(e, loop(Opcode::ALU, out_bank + ap * TO, toc * ro, R, g.pwo, g.pwo * ro, ro, 0, 0), n);
@@ -498,6 +511,14 @@ void emit_conv(Emitter& e, const Node& n, const ConvGeom& g, const Tile& t, cons
           pending.assign(at(epilogue_at), at(sg_end));
           pending_b.assign(at(sg_end), e.insns.end());
           e.insns.resize(operand_from);
+        } else if (pool && steps >= 2) {
+          // A fused pool: its passes follow the next tile's first GEMM step,
+          // its requantization and stores the second (before that tile's
+          // pooled rows' reset), so that the second step need not wait for
+          // the whole epilogue's issue.
+          pending.assign(at(epilogue_at), at(passes_end));
+          pending_b.assign(at(passes_end), e.insns.end());
+          e.insns.resize(epilogue_at);
         } else {
           pending.assign(at(epilogue_at), e.insns.end());
           e.insns.resize(epilogue_at);

@@ -29,6 +29,10 @@ namespace vta::compiler::codegen {
 // output rows then copy the row s y (reset and ADD) and take the MAX of rows
 // s y + 1 .. s y + k - 1. Per output: 2 k + 2 (k - 1) (ih / th) ALU cycles
 // against 2 k k + 2. pool_uops() counts the uops of either form.
+//   With alu.concurrent, a separable max pool whose band fits an INP half
+// (pool_by_gemm()) loads its bands as INP elements in the load module and
+// copies them into ACC by an identity GEMM, one band ahead of the ALU
+// passes (two more uops: pool_layer_uops()).
 void emit_pool(Emitter& e, const Node& n, const Shape& in, const LayerAddrs& a, const Config& c,
                std::vector<uint32_t>& uops, const isa::Layout& layout);
 

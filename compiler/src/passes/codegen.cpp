@@ -54,6 +54,12 @@ CompiledNetwork codegen_pass(CompiledNetwork net, const Config& c, const Compile
   Planner plan(net, c);
   int bias_lanes = -1;            // the buffer of bias_input(), once a layer needs it
   std::map<int, int> identities;  // operand shift -> the buffer of its scaled_identity()
+  auto identity = [&](int s) {    // one scaled identity per shift for the network
+    if (!identities.count(s))
+      identities[s] = plan.add(Buffer{fmt::format("identity_x{}", 1 << s), MemId::WGT,
+                                      static_cast<uint64_t>(c.derived.wgt_elem_bytes), 0, scaled_identity(s, c), -1});
+    return identities[s];
+  };
   for (auto& seg : net.segments) {
     Emitter e;
     for (size_t k = 0; k < seg.nodes.size(); ++k) {
@@ -72,16 +78,18 @@ CompiledNetwork codegen_pass(CompiledNetwork net, const Config& c, const Compile
       e.begin_layer();
       const auto begin = static_cast<uint32_t>(e.insns.size());
       LayerAddrs a;
-      const bool alu_only = n.op != Op::Conv2d && n.op != Op::Dense;  // ACC_8BIT loads
+      const bool by_gemm = (n.op == Op::MaxPool || n.op == Op::AvgPool) && pool_by_gemm(n, c);
+      const bool alu_only = n.op != Op::Conv2d && n.op != Op::Dense && !by_gemm;  // ACC_8BIT loads
       a.in = plan.elem(net.activation[n.inputs[0]], c, alu_only ? MemId::ACC_8BIT : MemId::INP);
       a.out = plan.elem(net.activation[id], c, MemId::OUT);
       std::vector<uint32_t> uops;
       LayerInfo info;
       info.node = id;
       if (n.op == Op::MaxPool || n.op == Op::AvgPool) {
-        const int64_t nuops = pool_uops(n, c);
+        const int64_t nuops = pool_layer_uops(n, c);
         const int ub = plan.add(Buffer{n.name + ".uop", MemId::UOP, static_cast<uint64_t>(nuops * 4), 0, {}, -1});
         a.uop = plan.elem(ub, c);
+        if (by_gemm) a.identity = plan.elem(identity(0), c);
         emit_pool(e, n, in, a, c, uops, layout);
         net.buffers[static_cast<size_t>(ub)].init.assign(reinterpret_cast<uint8_t*>(uops.data()),
                                                          reinterpret_cast<uint8_t*>(uops.data()) + uops.size() * 4);
@@ -117,15 +125,11 @@ CompiledNetwork codegen_pass(CompiledNetwork net, const Config& c, const Compile
           bias_lanes = plan.add(
               Buffer{"bias_lanes", MemId::INP, static_cast<uint64_t>(c.derived.inp_elem_bytes), 0, bias_input(c), -1});
         if (geo.bias_gemm) a.bias_inp = plan.elem(bias_lanes, c);
-        if (add && geo.skip_gemm) {  // one scaled identity per operand shift for the network
+        if (add && geo.skip_gemm) {
           const int s = operand_shift(*add, id);
           if (s != fused_operand_shift(*add))
             fail("layer {}: its fused Add {} is not its later input", n.name, add->name);
-          if (!identities.count(s))
-            identities[s] =
-                plan.add(Buffer{fmt::format("identity_x{}", 1 << s), MemId::WGT,
-                                static_cast<uint64_t>(c.derived.wgt_elem_bytes), 0, scaled_identity(s, c), -1});
-          a.identity = plan.elem(identities[s], c);
+          a.identity = plan.elem(identity(s), c);
         }
         if (geo.rows > 0) {  // one after another in one buffer
           std::vector<uint8_t> rows;

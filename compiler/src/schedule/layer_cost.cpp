@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <vector>
 
 #include "vta/compiler/ops/requant.h"
 #include "vta/compiler/schedule/blocked_layout.h"
@@ -41,6 +42,34 @@ struct Rates {
   // One ALU op over `iters` uop iterations (rule 8).
   double alu(double iters, bool imm) const { return A + iters * groups * (imm ? IIi : IIv); }
 };
+
+// pool_by_gemm(): the end of the last band's store, emit_pool()'s order
+// timed band by band. Band t's load waits for band t - 2's copy; the GEMM
+// pipe runs band 0's copy, then each band's output rows' reset (after band
+// t - 2's store and passes) and band t + 1's copy (after its load and band
+// t - 1's passes); band t's passes issue once band t + 1's copy has.
+template <typename Band>
+double pool_by_gemm_cycles(const std::vector<Band>& b) {
+  const size_t n = b.size();
+  std::vector<double> l_end(n), c_start(n), c_end(n), v_end(n), s_end(n);
+  auto at = [](const std::vector<double>& v, size_t i, size_t back) { return i >= back ? v[i - back] : 0.0; };
+  double g = 0;  // the GEMM pipe's end
+  auto copy = [&](size_t i) {
+    l_end[i] = std::max(at(l_end, i, 1), at(c_end, i, 2)) + b[i].ld;
+    c_start[i] = std::max({g, l_end[i], at(v_end, i, 2)});
+    g = c_end[i] = c_start[i] + b[i].copy;
+  };
+  copy(0);
+  for (size_t t = 0; t < n; ++t) {
+    g = std::max({g, at(s_end, t, 2), at(v_end, t, 2)}) + b[t].init;
+    const double init_end = g;
+    if (t + 1 < n) copy(t + 1);
+    const double issue = t + 1 < n ? c_start[t + 1] : init_end;
+    v_end[t] = std::max({at(v_end, t, 1), init_end, issue, c_end[t]}) + b[t].alu;
+    s_end[t] = std::max(v_end[t], at(s_end, t, 1)) + b[t].st;
+  }
+  return s_end[n - 1];
+}
 
 }  // namespace
 
@@ -144,9 +173,13 @@ void estimate_pool(LayerEstimate& e, const Node& n, const Shape& in, const Confi
   const int64_t k = n.pool, s = n.pool_stride, ho = n.out.h, wo = n.out.w;
   const PoolBand band = pool_band(n, c);  // the bands emit_pool() makes
   const int64_t th = band.th, tw = band.tw, iw = band.iw;
-  const bool max = n.op == Op::MaxPool;
+  const bool max = n.op == Op::MaxPool, by_gemm = pool_by_gemm(n, c);
   const int tail_ops = max ? 1 : requant_imm_ops(n);
   double compute = 0, store = 0, last_store = 0, rows_read = 0;
+  struct Band {
+    double ld, copy, init, alu, st;
+  };
+  std::vector<Band> bands;  // pool_by_gemm(): each band's durations, timed after the loop
   for (int64_t plane = 0; plane < L.nb * L.cb; ++plane)
     for (int64_t oh0 = 0; oh0 < ho; oh0 += th)
       for (int64_t ow0 = 0; ow0 < wo; ow0 += tw) {
@@ -168,12 +201,19 @@ void estimate_pool(LayerEstimate& e, const Node& n, const Shape& in, const Confi
         last_store = r.store(static_cast<double>(rows), static_cast<double>(tw) * E);
         store += last_store;
         rows_read += in_rows;
+        if (by_gemm) {
+          const double copy = 2 * (r.P + ih * static_cast<double>(iw));
+          e.gemm += copy;
+          bands.push_back(Band{ld, copy, r.P + out * Ro, alu, last_store});
+        }
       }
   e.store = store;
-  const double uop_bytes = static_cast<double>(pool_uops(n, c) * c.derived.uop_elem_bytes);
+  const double uop_bytes = static_cast<double>(pool_layer_uops(n, c) * c.derived.uop_elem_bytes);
   e.cycles = std::max(compute + last_store, store) + r.load(1, uop_bytes);
+  if (by_gemm) e.cycles = pool_by_gemm_cycles(bands) + r.load(1, uop_bytes);
   e.bytes_inp = rows_read * std::min<double>(static_cast<double>(iw), static_cast<double>(in.w)) * E;
   e.bytes_uop = uop_bytes;
+  if (by_gemm) e.bytes_wgt = static_cast<double>(c.derived.wgt_elem_bytes);  // the identity
   e.bytes_out = static_cast<double>(L.nb * L.cb * ho * wo) * E;
 }
 

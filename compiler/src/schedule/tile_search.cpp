@@ -154,6 +154,10 @@ struct Parts {
     const double row = mem.bytes(static_cast<double>(toc * g.ro * c.derived.acc_elem_bytes)) + rl;
     return area(th, tw, toc) + P + (g.bias_gemm ? 0.0 : row) + static_cast<double>(g.rows) * (1.0 + row);
   }
+  // zeroes_by_alu(): the ALU pipe's clear of a tile's accumulators (SHR by 32).
+  double zero(int64_t th, int64_t tw, int64_t toc) const {
+    return area(th, tw, toc) * groups * static_cast<double>(c.alu.ii_imm) + static_cast<double>(c.alu.latency);
+  }
   // A bias by GEMM: its loads (load module, a tile's first step) and its
   // GEMM (after the first step's loads, before its conv GEMM).
   double bias_load(int64_t toc) const {
@@ -229,13 +233,21 @@ struct Parts {
   // The last op of a fused pool's passes (the deferred epilogue's): the
   // requantization's last immediate over the pooled rows, or the vertical
   // pass's last op (column 0's where the left border makes it apart).
-  double pool_last_op(int64_t th, int64_t toc) const {
+  double pool_last_op(int64_t th, int64_t toc, bool requant = true) const {
     const double to = static_cast<double>(toc * g.ro), R = static_cast<double>(pool_rows(g, th));
-    if (g.pool_first && requant_ops > 0)
+    if (requant && g.pool_first && requant_ops > 0)
       return to * R * static_cast<double>(g.pwo) * groups * static_cast<double>(c.alu.ii_imm) +
              static_cast<double>(c.alu.latency);
     return to * R * static_cast<double>(g.pp > 0 ? 1 : g.pwo) * groups * static_cast<double>(c.alu.ii_vector) +
            static_cast<double>(c.alu.latency);
+  }
+  // A fused pool on the accumulators: its requantization over the pooled rows (part of tail()).
+  double pool_requant(int64_t th, int64_t toc) const {
+    if (!g.pool_first) return 0.0;
+    const double rq = static_cast<double>(toc * g.ro * pool_rows(g, th) * g.pwo);
+    return rq * groups *
+               static_cast<double>(requant_ops * c.alu.ii_imm + g.vector_steps * (c.alu.ii_vector - c.alu.ii_imm)) +
+           static_cast<double>(requant_ops) * static_cast<double>(c.alu.latency);
   }
   // One STORE per output channel block (rule 10: issue, beats, WL each).
   double store_one(int64_t th, int64_t tw) const {
@@ -291,20 +303,26 @@ struct BoundSides {
 template <class V>
 BoundSides<V> tile_bound(const Parts<V>& p, const Tile& t, const TileClass* begin, const TileClass* end) {
   const bool pipes = defers_pool(p.g, p.c), defer = pipes || defers_epilogue(p.g, t, p.c, p.residual_ops >= 0);
+  const bool zeroes = zeroes_by_alu(p.g, t, p.c, p.residual_ops >= 0);
+  // reuses_weights(): steps may find their weights held (one channel group, at most two steps a tile).
+  const bool held =
+      reuses_weights(p.c) && (p.g.pk || t.toc >= p.g.cob) && (p.g.dw || (p.g.cib + t.tic - 1) / t.tic <= 2);
   double loads = 0, first_load = kNoLimit, last_store = kNoLimit;
   V compute = 0, alu = 0, head = 0, last_gemm = kNoLimit, last_tail = kNoLimit;
   for (const TileClass* it = begin; it != end; ++it) {
     const TileClass& tc = *it;
     const double n = static_cast<double>(tc.count);
     const bool whole = whole_rows(p.g, t, tc.th, tc.tw);
-    const V hd = p.head(tc.th, tc.tw, tc.toc), tail = p.tail(tc.th, tc.tw, tc.toc, whole);
+    const V hd = p.head(tc.th, tc.tw, tc.toc) - (zeroes ? p.area(tc.th, tc.tw, tc.toc) + p.P : V(0.0));
+    const V tail = p.tail(tc.th, tc.tw, tc.toc, whole);
+    if (zeroes) alu += n * p.zero(tc.th, tc.tw, tc.toc);
     const V reset = pipes ? p.pool_reset(tc.th, tc.toc) : V(0.0);
     compute += n * (hd + p.bias_gemm(tc.th, tc.tw, tc.toc) + (defer ? reset : tail));
     if (defer) alu += n * (tail - reset);
     head = vmax(head, hd);
     last_tail = vmin(last_tail, tail);
     last_store = std::min(last_store, p.store(tc.th, tc.tw, tc.toc, whole));
-    loads += n * p.bias_load(tc.toc);
+    loads += held ? 0.0 : n * p.bias_load(tc.toc);
     if (p.skip()) {  // the last load may be an operand's, its GEMM the last, and part of the epilogue before it
       const V og = p.operand_gemm(tc.th, tc.tw, tc.toc);
       compute += n * og, loads += n * p.operand_load(tc.th, tc.tw, tc.toc, whole);
@@ -313,7 +331,7 @@ BoundSides<V> tile_bound(const Parts<V>& p, const Tile& t, const TileClass* begi
     for (int j = 0; j < 2; ++j) {
       if (tc.steps[j] == 0) continue;
       const double steps = n * static_cast<double>(tc.steps[j]);
-      const double load = p.load(tc.th, tc.tw, tc.toc, tc.tic[j]);
+      const double load = held ? p.inp_load(tc.th, tc.tw, tc.toc, tc.tic[j]) : p.load(tc.th, tc.tw, tc.toc, tc.tic[j]);
       const V gemm = p.gemm(tc.th, tc.tw, tc.toc, tc.tic[j]);
       loads += steps * load;
       compute += steps * gemm;
@@ -360,15 +378,24 @@ V tile_timeline(const Parts<V>& p, const Tile& t) {
   // the ALU pipe (they read the other half); the deferred epilogue is the
   // rest of the pool's passes.
   const bool defer = defers_epilogue(g, t, p.c, p.residual_ops >= 0), ride = defer && p.skip();
-  const bool splits = ride && splits_stores(g, t, p.c, true);
+  const bool splits = ride && splits_stores(g, t, p.c, true), zeroes = zeroes_by_alu(g, t, p.c, p.residual_ops >= 0);
+  // A deferred fused pool of two steps or more: its passes (part A) beside
+  // the next tile's first GEMM step, its requantization and stores beside
+  // the second.
+  const bool pool_split = defer && g.pk && steps >= 2;
+  // reuses_weights(): what each WGT half holds, as emit_conv() tracks it.
+  const bool reuse = reuses_weights(p.c);
+  WeightsKey held[2] = {{-1, -1, -1, -1}, {-1, -1, -1, -1}};
   struct Pending {
     bool any = false;
     V ready = 0, alu = 0;
     double last_op = 0, store = 0;
     int64_t insns = 0, stores = 0, th = 0, tw = 0;
     int64_t parity = 0;
-    double part_a = 0, operand_load = 0;  // ride
+    V part_a = 0;  // ride: the conv's ALU ops before the operand GEMM; pool_split: the passes
+    double operand_load = 0;
     V operand_gemm = 0;
+    double last_a = 0;  // pool_split: the passes' last op
   } pend;
   V alu_end = 0;
   // Runs the pending epilogue from `from`; its store waits for `gemm_done`. Returns when its last op issues.
@@ -414,13 +441,25 @@ V tile_timeline(const Parts<V>& p, const Tile& t) {
     const double step_load[2] = {p.load(th, tw, toc, tic_full, oh0, ow0), p.load(th, tw, toc, tic_last, oh0, ow0)};
     const V step_gemm[2] = {p.gemm(th, tw, toc, tic_full), p.gemm(th, tw, toc, tic_last)};
     auto last = [&](int64_t j) { return j + 1 == steps ? 1 : 0; };
+    // Step j's loads into WGT half `half`: its inputs alone where the half holds its weights.
+    auto loads = [&](int64_t j, int64_t half) {
+      const int64_t tic = last(j) ? tic_last : tic_full;
+      const WeightsKey key = weights_key(ob0, j * t.tic, toc, tic);
+      const bool kept = reuse && held[half] == key;
+      held[half] = key;
+      return kept ? p.inp_load(th, tw, toc, tic, oh0, ow0) : step_load[last(j)] + (j == 0 ? p.bias_load(toc) : 0.0);
+    };
     load_free = vmax(load_free, dispatch(tile));
     for (int64_t j = 0; j < std::min<int64_t>(2, steps); ++j) {
-      load_free = vmax(load_free, gemm_end[(q + j) % 2]) + step_load[last(j)] +
-                  (j == 0 ? p.bias_load(toc) + (pend.any && ride ? pend.operand_load : 0.0) : 0.0);
+      load_free = vmax(load_free, gemm_end[(q + j) % 2]) + loads(j, (q + j) % 2) +
+                  (j == 0 && pend.any && ride ? pend.operand_load : 0.0);
       load_end[j] = load_free;
     }
-    const V head_at = vmax(vmax(compute_free, store_end[tile % 2]), alu_end);
+    V head_at = vmax(vmax(compute_free, store_end[tile % 2]), alu_end);
+    if (zeroes) {  // the clear on the ALU pipe after the store two tiles back; the bias GEMM waits for it
+      alu_end = vmax(alu_end, store_end[tile % 2]) + p.zero(th, tw, toc);
+      head_at = vmax(compute_free, alu_end);
+    }
     // With one step a tile, the next tile's load (waiting only for this
     // tile's predecessor's GEMM; its dims taken as this tile's) may be
     // streaming its INP rows at the head: the bias row then waits for
@@ -437,10 +476,10 @@ V tile_timeline(const Parts<V>& p, const Tile& t) {
       queued = pick(head_at >= next_from && head_at < inp_end,
                     vmax(queued, vmin(inp_end - head_at, p.inp_granted_beats(th, tw))), queued);
     }
-    compute_free = head_at + queued + p.head(th, tw, toc);
+    compute_free = head_at + queued + p.head(th, tw, toc) - (zeroes ? p.area(th, tw, toc) + p.P : V(0.0));
     V last_issue = 0;  // the previous tile's deferred epilogue: when its last op issues
     for (int64_t j = 0; j < steps; ++j, ++q) {
-      if (j >= 2) load_free = vmax(load_free, gemm_end[q % 2]) + step_load[last(j)];
+      if (j >= 2) load_free = vmax(load_free, gemm_end[q % 2]) + loads(j, q % 2);
       const V gemm_at = vmax(compute_free, j < 2 ? load_end[j] : load_free);
       compute_free = gemm_at + step_gemm[last(j)] + (j == 0 ? p.bias_gemm(th, tw, toc) : V(0.0));
       gemm_end[q % 2] = compute_free;
@@ -458,7 +497,10 @@ V tile_timeline(const Parts<V>& p, const Tile& t) {
         const double scan = (cols - first) * static_cast<double>((last(j) ? tic_last : tic_full) * g.ri * g.k * g.k);
         compute_free = vmax(first_end, last_issue + 1.0 + scan) + work * (cols - first) / cols + p.P;
         gemm_end[q % 2] = compute_free;
-      } else if ((j == 0 && pend.any) || (j == 1 && ride && pend.any)) {
+      } else if (j == 0 && pend.any && pool_split) {  // part A; the next GEMM issues once its last op has
+        alu_end = pend.ready = vmax(pend.ready, gemm_at + 1.0) + pend.part_a;
+        compute_free = vmax(compute_free, alu_end - pend.last_a + 1.0);
+      } else if ((j == 0 && pend.any) || ((j == 1 && (ride || pool_split)) && pend.any)) {
         last_issue = run_pending(gemm_at + 1.0, compute_free);
         if (j + 1 < steps) compute_free = vmax(compute_free, last_issue + 1.0);
       }
@@ -492,10 +534,16 @@ V tile_timeline(const Parts<V>& p, const Tile& t) {
               tile % 2,
               part_a,
               ride ? p.operand_load(th, tw, toc, whole) : 0.0,
-              ride ? p.operand_gemm(th, tw, toc) : V(0.0)};
+              ride ? p.operand_gemm(th, tw, toc) : V(0.0),
+              0.0};
       pend.alu -= part_a;
       if (g.pk)
         pend.alu -= p.pool_reset(th, toc) + (oh0 > 0 ? p.pool_cross(toc) : 0.0), pend.last_op = p.pool_last_op(th, toc);
+      if (pool_split) {  // part A: the passes; the rest: the requantization over the pooled rows
+        const double rq = p.pool_requant(th, toc);
+        pend.part_a = pend.alu - rq, pend.last_a = p.pool_last_op(th, toc, false);
+        pend.alu = rq, pend.last_op = rq > 0 ? p.pool_last_op(th, toc) : 0.0;
+      }
       ++tile;
       return;
     }
@@ -508,6 +556,7 @@ V tile_timeline(const Parts<V>& p, const Tile& t) {
           (g.bias_gemm ? 0.0 : p.area(th, tw, toc) * p.groups * static_cast<double>(p.c.alu.ii_vector));
       compute_free = vmax(compute_free + conv_alu, load_free) + p.operand_gemm(th, tw, toc);
       gemm_end[q % 2] = compute_free;
+      held[q % 2] = WeightsKey{-1, -1, -1, -1};  // the identity at the start of the WGT half
       ++q;
       compute_free += p.tail(th, tw, toc, whole) - conv_alu;
     } else {
@@ -533,6 +582,7 @@ V tile_timeline(const Parts<V>& p, const Tile& t) {
     pend.ready = vmax(vmax(compute_free, pend.ready + pend.part_a), load_free) + pend.operand_gemm;
     compute_free = pend.ready;
   }
+  if (pend.any && pool_split) pend.alu += pend.part_a;  // the last tile's: the passes not yet run
   if (pend.any) run_pending(V(0.0), compute_free);
   return vmax(store_end[0], store_end[1]);
 }

@@ -3,6 +3,7 @@
 // tile search, the cost formulas, fusion and codegen; and the geometry of the
 // pools' own passes.
 #include <algorithm>
+#include <array>
 #include <vector>
 
 #include "vta/compiler/ir/network.h"
@@ -170,6 +171,20 @@ inline bool operand_rides(const ConvGeom& g, const Tile& t, const Config& c) {
   return g.skip_gemm && at.inp + t.toc * g.ri * t.th * t.tw <= c.derived.inp_depth / 2 &&
          at.wgt + 1 <= c.derived.wgt_depth / 2;
 }
+/// With alu.concurrent: a conv step whose WGT half already holds its
+/// weights (the step two back, the last in that half, loaded the same
+/// output and input channel blocks) loads only its inputs, and a tile's
+/// first step its bias lanes only where its weights are new
+/// (weights_key()). With one group of output blocks (toc = cob, or a fused
+/// pool's tiles of one channel group) and one or two steps a tile, that is
+/// every step after the first two: ResNet-18's stem on vta-1x32x32 then
+/// reads its 12 KiB of weights and bias rows once, not once a tile. Off, every step loads them (the
+/// serial machine's figures stay as they were).
+inline bool reuses_weights(const Config& c) { return c.alu.concurrent; }
+/// The weights a conv step loads: its first output block, first input
+/// block and their counts.
+using WeightsKey = std::array<int64_t, 4>;
+inline WeightsKey weights_key(int64_t ob0, int64_t c0, int64_t toc, int64_t tic) { return {ob0, c0, toc, tic}; }
 /// With alu.concurrent (docs/timing.md, "Concurrent ALU"): whether
 /// emit_conv() emits each tile's epilogue and stores after the next tile's
 /// first GEMM step, so that the ALU pipe runs them beside it (tiles alternate
@@ -187,6 +202,15 @@ inline bool defers_pool(const ConvGeom& g, const Config& c) { return c.alu.concu
 inline bool defers_epilogue(const ConvGeom& g, const Tile& t, const Config& c, bool fused_add) {
   if (g.pk) return defers_pool(g, c);
   return c.alu.concurrent && !g.dw && g.cib > t.tic && (!fused_add || operand_rides(g, t, c));
+}
+/// With deferred epilogues (defers_epilogue()), a bias by GEMM, no fused
+/// pool and no requantization rows in ACC: a tile's accumulators are cleared by the ALU pipe (SHR by 32, which
+/// yields 0) instead of the reset GEMM, beside the previous tile's last
+/// GEMM steps, so that the GEMM pipe runs only bias and conv GEMMs. Only
+/// for kernels of k > 1, whose later steps outlast the clear and the store
+/// it waits for (a 1x1 kernel's second step is as short as the clear).
+inline bool zeroes_by_alu(const ConvGeom& g, const Tile& t, const Config& c, bool fused_add) {
+  return defers_epilogue(g, t, c, fused_add) && !g.pk && g.bias_gemm && g.rows == 0 && g.k > 1;
 }
 /// A deferred fused Add (operand_rides()): tile k's requantization and
 /// stores follow the first part of tile k+1's second GEMM step, its first
@@ -313,6 +337,25 @@ inline PoolBand pool_band(const Node& n, const Config& c) {
   }
   b.iw = (b.tw - 1) * s + k;
   return b;
+}
+
+/// With alu.concurrent (docs/scheduling.md, "Max pools"): whether
+/// emit_pool() loads a separable max pool's input bands as INP elements in
+/// the load module and copies them into ACC with a GEMM by the identity
+/// (square arrays, one element a position, the band within an INP half,
+/// its two more uops within the UOP buffer), so that the loads and the GEMM
+/// pipe run beside the previous band's ALU passes; an ACC_8BIT load would
+/// drain both pipes (rule C3).
+inline bool pool_by_gemm(const Node& n, const Config& c) {
+  if (!c.alu.concurrent || !separable_pool(n) || c.gemm.block_in != c.gemm.block_out || inp_per_pos(c) != 1 ||
+      out_per_pos(c) != 1 || c.dtype.inp_bits != c.dtype.out_bits || pool_uops(n, c) + 2 > c.derived.uop_depth)
+    return false;
+  const PoolBand b = pool_band(n, c);
+  return ((b.th - 1) * n.pool_stride + n.pool) * b.iw <= c.derived.inp_depth / 2;
+}
+/// Uops emit_pool() loads: pool_uops(), and with pool_by_gemm() one copy uop per half.
+inline int64_t pool_layer_uops(const Node& n, const Config& c) {
+  return pool_uops(n, c) + (pool_by_gemm(n, c) ? 2 : 0);
 }
 
 }  // namespace vta::compiler
