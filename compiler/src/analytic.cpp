@@ -20,6 +20,7 @@ NetworkEstimate estimate_network(const Graph& input, const Config& c, const Comp
 NetworkEstimate estimate_passed(const Graph& g, const Config& c) {
   check_compilable(c);
   NetworkEstimate net;
+  net.layers.reserve(g.nodes.size());
   for (size_t i = 0; i < g.nodes.size(); ++i) {
     const Node& n = g.nodes[i];
     if (n.op == Op::Input) continue;

@@ -129,6 +129,7 @@ std::vector<AluStep> all_steps(const Node& n) {
     return form->steps;
   }
   std::vector<AluStep> steps;
+  steps.reserve(16);  // a sweep's stage 1 asks for it per layer and design
   if (!n.lshift.empty()) steps.push_back({AluOp::SHR, 0, On::AbyRow});
   const auto shift = [&](int s) {  // rounding_shift()
     if (s == 0) return;
