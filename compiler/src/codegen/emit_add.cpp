@@ -20,12 +20,8 @@ void emit_add(Emitter& e, const Node& n, int64_t total, const LayerAddrs& a, con
   check_add_fits(n, c);
   const int64_t acc_half = c.derived.acc_depth / 2, chunk_max = add_chunk(c);
   for (int64_t ap = 0; ap < 2; ++ap) {
-    Insn u0, u1;
-    u0[Member::dst] = static_cast<uint32_t>(ap * acc_half);
-    u0[Member::src] = static_cast<uint32_t>(ap * acc_half + chunk_max);
-    u1[Member::dst] = static_cast<uint32_t>(ap * acc_half + chunk_max);
-    uops.push_back(layout.encode_uop(u0));
-    uops.push_back(layout.encode_uop(u1));
+    uops.push_back(layout.encode_uop(uop(ap * acc_half, ap * acc_half + chunk_max)));
+    uops.push_back(layout.encode_uop(uop(ap * acc_half + chunk_max, 0)));
   }
   e.emit(mem(Opcode::LOAD, MemId::UOP, 0, a.uop, 1, 4, 4));
   int64_t tile = 0;

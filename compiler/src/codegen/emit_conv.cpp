@@ -41,13 +41,7 @@ void emit_conv(Emitter& e, const Node& n, const ConvGeom& g, const Tile& t, cons
   // blocks, the bias WGT rows after its weights, in each step half.
   const int64_t bias_inp_at = (g.dw ? t.toc : t.tic) * ri * ih * iw, bias_wgt_at = TO * t.tic * ri * kk;
   // Uop banks: conv (class, step parity, acc parity), then the epilogue's (ap * TO within each).
-  auto put = [&](int64_t dst, int64_t src, int64_t wgt) {
-    Insn u;
-    u[Member::dst] = static_cast<uint32_t>(dst);
-    u[Member::src] = static_cast<uint32_t>(src);
-    u[Member::wgt] = static_cast<uint32_t>(wgt);
-    uops.push_back(layout.encode_uop(u));
-  };
+  auto put = [&](int64_t dst, int64_t src, int64_t wgt) { uops.push_back(layout.encode_uop(uop(dst, src, wgt))); };
   // GEMM banks (conv_banks()): per (width, channel) class, the row pitch of
   // its INP tile and its WGT columns; INP channel blocks keep the full pitch.
   const ConvBanks gemm = conv_banks(t, g);

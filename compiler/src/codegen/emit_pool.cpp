@@ -41,13 +41,7 @@ void emit_pool_by_gemm(Emitter& e, const Node& n, const Shape& in, const LayerAd
   const PoolBand band = pool_band(n, c);
   const int64_t th = band.th, tw = band.tw, iw = band.iw;
   const int64_t out_base = ((th - 1) * s + k) * iw;  // output rows after the input band, in each ACC half
-  auto put = [&](int64_t dst, int64_t src, int64_t wgt) {
-    Insn u;
-    u[Member::dst] = static_cast<uint32_t>(dst);
-    u[Member::src] = static_cast<uint32_t>(src);
-    u[Member::wgt] = static_cast<uint32_t>(wgt);
-    uops.push_back(layout.encode_uop(u));
-  };
+  auto put = [&](int64_t dst, int64_t src, int64_t wgt) { uops.push_back(layout.encode_uop(uop(dst, src, wgt))); };
   // Uops per half as emit_pool()'s separable form ([0, k-1) columns, [k-1,
   // 2k-1) rows, 2k-1 the output rows alone), then 2k the copy (ACC from INP
   // by WGT element 0, the identity).
@@ -144,12 +138,7 @@ void emit_pool(Emitter& e, const Node& n, const Shape& in, const LayerAddrs& a, 
   const int64_t ih = (th - 1) * s + k;
   const int64_t out_base = ih * iw * ro;  // output rows after the input band, in each half
   const bool max = n.op == Op::MaxPool, sep = separable_pool(n);
-  auto put = [&](int64_t dst, int64_t src) {
-    Insn u;
-    u[Member::dst] = static_cast<uint32_t>(dst);
-    u[Member::src] = static_cast<uint32_t>(src);
-    uops.push_back(layout.encode_uop(u));
-  };
+  auto put = [&](int64_t dst, int64_t src) { uops.push_back(layout.encode_uop(uop(dst, src))); };
   // Uops per half. Window form: [0, k*k*ro) window offsets (dst out, src
   // input), then ro for the output rows alone. Separable form: [0, (k-1) ro)
   // column offsets kw = 1 .. k-1 (dst input, src input), [(k-1) ro, (2k-1)

@@ -28,6 +28,14 @@ Insn loop(Opcode o, int64_t bank, int64_t uops, int64_t io, int64_t ii, int64_t 
                           u32(sfo), u32(sfi));
 }
 
+Insn uop(int64_t dst, int64_t src, int64_t wgt) {
+  Insn u;
+  u[Member::dst] = u32(dst);
+  u[Member::src] = u32(src);
+  u[Member::wgt] = u32(wgt);
+  return u;
+}
+
 Insn alu(AluOp a, bool use_imm, int32_t imm, Insn shape) {
   shape[Member::opcode] = static_cast<uint32_t>(Opcode::ALU);
   shape[Member::alu_opcode] = static_cast<uint32_t>(a);

@@ -24,6 +24,9 @@ isa::Insn loop(isa::Opcode o, int64_t bank, int64_t uops, int64_t io, int64_t ii
                int64_t sfi);
 // An ALU instruction of op `a` with the loops of `shape`.
 isa::Insn alu(isa::AluOp a, bool use_imm, int32_t imm, isa::Insn shape);
+// A uop: the ACC (dst), INP or ACC (src) and WGT (wgt) indices of one
+// GEMM or ALU iteration (encoded by isa::Layout::encode_uop()).
+isa::Insn uop(int64_t dst, int64_t src, int64_t wgt = 0);
 
 // Collects a segment's instructions and keeps count of the tokens in flight.
 class Emitter {
