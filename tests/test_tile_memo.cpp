@@ -106,10 +106,10 @@ bool same(const std::vector<Tile>& a, const std::vector<Tile>& b) {
   return true;
 }
 
-// Every knob of the table: where a change leaves search_knobs() as it was,
-// every layer's best three tiles, and their cycles, stay as they were.
-TEST(TileMemo, AKnobTheKeyLeavesOutChangesNoTile) {
-  int left_out = 0, tried = 0;
+// Every legal design one knob of the table away from a base: calls
+// f(base, its graphs after the passes, the design, "knob=value").
+template <class F>
+void for_each_neighbour(F f) {
   for (const auto& [name, set] : bases()) {
     const Config base = preset(name, set);
     std::vector<Graph> graphs;
@@ -124,23 +124,32 @@ TEST(TileMemo, AKnobTheKeyLeavesOutChangesNoTile) {
         } catch (const Error&) {
           continue;  // not a legal design
         }
-        ++tried;
-        if (search_knobs(c) != search_knobs(base)) continue;
-        ++left_out;
-        for (const Graph& g : graphs)
-          for (const Layer& l : layers_of(g, base)) {
-            std::vector<Tile> want, got;
-            try {
-              want = tile_candidates(*l.node, l.in, base, l.fused, 3);
-            } catch (const Error&) {
-              continue;  // no tile fits the base
-            }
-            EXPECT_NO_THROW(got = tile_candidates(*l.node, l.in, c, l.fused, 3)) << k.key() << "=" << value;
-            EXPECT_TRUE(same(want, got)) << k.key() << "=" << value << " changes the tiles of " << l.node->name
-                                         << " but not search_knobs()";
-          }
+        f(base, graphs, c, k.key() + "=" + value);
       }
   }
+}
+
+// Every knob of the table: where a change leaves search_knobs() as it was,
+// every layer's best three tiles, and their cycles, stay as they were.
+TEST(TileMemo, AKnobTheKeyLeavesOutChangesNoTile) {
+  int left_out = 0, tried = 0;
+  for_each_neighbour([&](const Config& base, const std::vector<Graph>& graphs, const Config& c,
+                         const std::string& what) {
+    ++tried;
+    if (search_knobs(c) != search_knobs(base)) return;
+    ++left_out;
+    for (const Graph& g : graphs)
+      for (const Layer& l : layers_of(g, base)) {
+        std::vector<Tile> want, got;
+        try {
+          want = tile_candidates(*l.node, l.in, base, l.fused, 3);
+        } catch (const Error&) {
+          continue;  // no tile fits the base
+        }
+        EXPECT_NO_THROW(got = tile_candidates(*l.node, l.in, c, l.fused, 3)) << what;
+        EXPECT_TRUE(same(want, got)) << what << " changes the tiles of " << l.node->name << " but not search_knobs()";
+      }
+  });
   EXPECT_GT(tried, 100);    // most knobs have legal other values
   EXPECT_GT(left_out, 10);  // the host's and OpenCL's knobs, the clock at a fixed port
 }
@@ -151,28 +160,14 @@ TEST(TileMemo, AKnobTheKeyLeavesOutChangesNoTile) {
 // passes made it on the base.
 TEST(TileMemo, AKnobTheGraphPassKeyLeavesOutChangesNoGraph) {
   int left_out = 0;
-  for (const auto& [name, set] : bases()) {
-    const Config base = preset(name, set);
-    std::vector<Graph> graphs;
-    for (const Graph& g : networks()) graphs.push_back(run_graph_passes(g, base));
-    for (const KnobInfo& k : knobs())
-      for (const std::string& value : other_values(k, base)) {
-        std::vector<Override> o = set;
-        o.emplace_back(k.key(), value);
-        Config c;
-        try {
-          c = preset(name, o);
-        } catch (const Error&) {
-          continue;  // not a legal design
-        }
-        if (graph_pass_knobs(c) != graph_pass_knobs(base)) continue;
-        ++left_out;
-        c.name = base.name;  // a host node's reason names the config
-        for (size_t i = 0; i < graphs.size(); ++i)
-          EXPECT_TRUE(run_graph_passes(networks()[i], c) == graphs[i])
-              << k.key() << "=" << value << " changes the graph but not graph_pass_knobs()";
-      }
-  }
+  for_each_neighbour([&](const Config& base, const std::vector<Graph>& graphs, Config c, const std::string& what) {
+    if (graph_pass_knobs(c) != graph_pass_knobs(base)) return;
+    ++left_out;
+    c.name = base.name;  // a host node's reason names the config
+    for (size_t i = 0; i < graphs.size(); ++i)
+      EXPECT_TRUE(run_graph_passes(networks()[i], c) == graphs[i])
+          << what << " changes the graph but not graph_pass_knobs()";
+  });
   EXPECT_GT(left_out, 20);  // the clock's, the memory system's, the depth's
 }
 
