@@ -190,27 +190,32 @@ TEST(TileMemo, AMemoisedTileIsTheSearchsOwn) {
       }
 }
 
+// At each depth, in this order, with the knob off and on: choose_tile()'s
+// tile of every layer (from the memo, the kept bounds or the depth lanes)
+// is the one timing every candidate with no bound at all picks.
+void expect_every_candidates_tile(const std::vector<const char*>& depths) {
+  for (const char* concurrent : {"false", "true"})
+    for (const char* depth : depths) {
+      const Config c = preset("vta-1x16x16", {{"gemm.pipeline_depth", depth}, {"alu.concurrent", concurrent}});
+      for (const Graph& net : networks()) {
+        const Graph g = run_graph_passes(net, c);
+        for (const Layer& l : layers_of(g, c)) {
+          const Tile chosen = choose_tile(*l.node, l.in, c, l.fused);
+          const Tile every = tile_candidates(*l.node, l.in, c, l.fused, 1 << 20).front();
+          EXPECT_TRUE(same({chosen}, {every}))
+              << "depth " << depth << " concurrent " << concurrent << " " << l.node->name;
+        }
+      }
+    }
+}
+
 // The search's bounds are kept across designs that differ only in the GEMM
 // pipeline depth (each side of a bound is affine in it): visited deepest
 // last, each depth's tile is still the one a search without any memo picks,
 // and every candidate timed (no bound at all), with the epilogues serial and
 // beside the GEMMs (alu.concurrent: the bound then counts the GEMM pipe
 // alone).
-TEST(TileMemo, BoundsKeptAcrossDepthsPickTheSearchsTile) {
-  for (const char* concurrent : {"false", "true"})
-    for (const char* depth : {"4", "9", "17"}) {
-      const Config c = preset("vta-1x16x16", {{"gemm.pipeline_depth", depth}, {"alu.concurrent", concurrent}});
-      for (const Graph& net : networks()) {
-        const Graph g = run_graph_passes(net, c);
-        for (const Layer& l : layers_of(g, c)) {
-          const Tile memo = choose_tile(*l.node, l.in, c, l.fused);
-          const Tile every = tile_candidates(*l.node, l.in, c, l.fused, 1 << 20).front();
-          EXPECT_TRUE(same({memo}, {every}))
-              << "depth " << depth << " concurrent " << concurrent << " " << l.node->name;
-        }
-      }
-    }
-}
+TEST(TileMemo, BoundsKeptAcrossDepthsPickTheSearchsTile) { expect_every_candidates_tile({"4", "9", "17"}); }
 
 // set_search_depths(): a memo miss at one of a sweep's depths searches the
 // depths of its run of four (lanes.h) at once and memoises each. Every
@@ -218,19 +223,7 @@ TEST(TileMemo, BoundsKeptAcrossDepthsPickTheSearchsTile) {
 // timing every candidate at that depth alone picks.
 TEST(TileMemo, DepthLanesPickEachDepthsOwnTile) {
   set_search_depths({5, 6, 7, 13, 14});  // runs: 5 6 7 13, then 14 alone (its lanes repeat it)
-  for (const char* concurrent : {"false", "true"})
-    for (const char* depth : {"6", "5", "13", "7", "14"}) {
-      const Config c = preset("vta-1x16x16", {{"gemm.pipeline_depth", depth}, {"alu.concurrent", concurrent}});
-      for (const Graph& net : networks()) {
-        const Graph g = run_graph_passes(net, c);
-        for (const Layer& l : layers_of(g, c)) {
-          const Tile lanes = choose_tile(*l.node, l.in, c, l.fused);
-          const Tile every = tile_candidates(*l.node, l.in, c, l.fused, 1 << 20).front();
-          EXPECT_TRUE(same({lanes}, {every}))
-              << "depth " << depth << " concurrent " << concurrent << " " << l.node->name;
-        }
-      }
-    }
+  expect_every_candidates_tile({"6", "5", "13", "7", "14"});
   set_search_depths({});
 }
 
