@@ -18,6 +18,7 @@
 #include "vta/compiler/schedule/bias_gemm.h"
 #include "vta/compiler/schedule/conv_geom.h"
 #include "vta/compiler/schedule/fusion.h"
+#include "vta/compiler/schedule/node_facts.h"
 
 namespace {
 
@@ -60,6 +61,40 @@ TEST(BiasGemm, LanesGiveBackEveryBiasInRange) {
       EXPECT_FALSE(bias_by_gemm(n, cfg)) << name << " bias " << out;
     }
   }
+}
+
+// bias_lanes(): the fewest lanes whose form holds the bias (the range of
+// the test above at L lanes, not at L - 1), as bias_by_gemm() compares
+// gemm.block_in with it; a KeepNodeFacts keeps it for its graph's nodes only.
+TEST(BiasGemm, BiasLanesIsTheFewestThatHoldEveryBias) {
+  auto in_range = [](int64_t b, int64_t lanes) {
+    return lanes >= 2 && b <= 128 * 128 * (lanes - 1) + 127 && b >= -128 * 127 * (lanes - 1);
+  };
+  Node n;
+  n.op = Op::Conv2d;
+  n.out.c = 1;
+  for (int64_t b = -1200000; b <= 1200000; b += 997) {
+    n.bias = {static_cast<int32_t>(b)};
+    const int64_t l = bias_lanes(n);
+    EXPECT_TRUE(in_range(packed_bias(n, 0), l)) << b;
+    EXPECT_TRUE(l == 2 || !in_range(packed_bias(n, 0), l - 1)) << b;
+  }
+  Graph g;
+  g.nodes.push_back(n);
+  g.nodes[0].out.c = 2;
+  g.nodes[0].bias = {0, 300000};  // 20 lanes
+  const vta::Config c16 = preset("vta-1x16x16"), c32 = preset("vta-1x32x32");
+  {
+    const KeepNodeFacts keep(g);
+    EXPECT_FALSE(bias_by_gemm(g.nodes[0], c16));
+    EXPECT_TRUE(bias_by_gemm(g.nodes[0], c32));
+    Node other = g.nodes[0];  // not a node of the kept graph: its own bias
+    other.bias = {0, 1};
+    EXPECT_TRUE(bias_by_gemm(other, c16));
+    EXPECT_FALSE(bias_by_gemm(g.nodes[0], c16));
+  }
+  g.nodes[0].bias = {0, 1};  // the keeper gone, the graph may change
+  EXPECT_TRUE(bias_by_gemm(g.nodes[0], c16));
 }
 
 // ALU cycles of the network's VTA layers on SystemC, and whether its output is exact and race-free.

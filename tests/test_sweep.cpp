@@ -282,8 +282,8 @@ TEST(SweepStages, HostModelCountsInTimeMs) {
   const vta::Config slow =
       vta::load_config(vta::resolve_config_path("vta-1x16x16"),
                        {{"host.mem_gbps", "0.01"}, {"host.link", "pcie"}, {"host.setup_us", "100"}});
-  for (auto stage :
-       {&stage_analytic, +[](const vta::Config&c, const PreparedNetwork&p) { return stage_systemc(c, p); }}) {
+  for (auto stage : {+[](const vta::Config&c, const PreparedNetwork&p) { return stage_analytic(c, p); },
+                     +[](const vta::Config&c, const PreparedNetwork&p) { return stage_systemc(c, p); }}) {
     const StageResult f = stage(fast, n), s = stage(slow, n), again = stage(slow, n);
     EXPECT_EQ(f.metrics.get("cycles"), s.metrics.get("cycles"));
     EXPECT_GT(s.metrics.get("host_ms"), f.metrics.get("host_ms") + 0.4);  // at least 4 copies of 100 us
@@ -572,6 +572,50 @@ std::pair<std::vector<std::string>, std::vector<std::string>> columns_and_types(
   sqlite3_finalize(q);
   sqlite3_close(h);
   return {names, types};
+}
+
+// Every row of a query over `db`, its columns joined by '|'.
+std::vector<std::string> rows_of(const std::string& db, const std::string& sql) {
+  sqlite3* h = nullptr;
+  EXPECT_EQ(sqlite3_open(db.c_str(), &h), SQLITE_OK);
+  sqlite3_stmt* q = nullptr;
+  EXPECT_EQ(sqlite3_prepare_v2(h, sql.c_str(), -1, &q, nullptr), SQLITE_OK) << sqlite3_errmsg(h);
+  std::vector<std::string> rows;
+  while (q && sqlite3_step(q) == SQLITE_ROW) {
+    std::string row;
+    for (int c = 0; c < sqlite3_column_count(q); ++c) {
+      const auto* t = sqlite3_column_text(q, c);
+      row += (c ? "|" : "") + std::string(t ? reinterpret_cast<const char*>(t) : "NULL");
+    }
+    rows.push_back(row);
+  }
+  sqlite3_finalize(q);
+  sqlite3_close(h);
+  return rows;
+}
+
+// Stage 1 stores its rows per layer for the points stage 2 takes (estimated
+// again before stage 2, the same rows as `funnel.stage1: {layers: all}`
+// stores for every point), not for every point.
+TEST(SweepStore, StageOneKeepsLayerRowsForThePointsStageTwoTakes) {
+  const auto dir = sweep_dir("layers");
+  const std::string funnel = "funnel:\n  stage2: {top_k: 2}\n";
+  const std::string some = write_spec(dir, "some.yaml", std::string(kSmallSweep) + funnel);
+  const std::string all = write_spec(dir, "all.yaml", std::string(kSmallSweep) + funnel + "  stage1: {layers: all}\n");
+  const std::string db_some = (dir / "some.db").string(), db_all = (dir / "all.db").string();
+  ASSERT_EQ(run_vta("sweep run -q " + some + " --db " + db_some).code, 0);
+  ASSERT_EQ(run_vta("sweep run -q " + all + " --db " + db_all).code, 0);
+  const std::string with_layers = "SELECT DISTINCT point_key FROM layers WHERE stage = 1 ORDER BY 1";
+  const std::string stage2 = "SELECT point_key FROM results WHERE stage = 2 ORDER BY 1";
+  const auto taken = rows_of(db_some, stage2);
+  ASSERT_GE(taken.size(), 2u);
+  EXPECT_LT(taken.size(), 24u) << "top_k 2 of two objectives takes a few of the 24 valid points";
+  EXPECT_EQ(rows_of(db_some, with_layers), taken);
+  EXPECT_EQ(rows_of(db_all, with_layers).size(), 24u);
+  const std::string rows =
+      "SELECT * FROM layers WHERE stage = 1 AND point_key IN (" + stage2 + ") ORDER BY point_key, layer";
+  EXPECT_EQ(rows_of(db_some, rows), rows_of(db_all, rows));
+  EXPECT_FALSE(rows_of(db_some, rows).empty());
 }
 
 // The wide table for analysis: the view points_wide and `sweep export --csv`

@@ -36,6 +36,12 @@ TEST(SweepSpecErrors, FunnelTuneOutOfRange) {
   expect_spec_error(std::string("base: vta-1x16x16\n") + kNet + "funnel: {tune: 100}\n", "tune");
 }
 
+TEST(SweepSpecErrors, FunnelStage1LayersIsAllOrSelected) {
+  expect_spec_error(std::string("base: vta-1x16x16\n") + kNet + "funnel: {stage1: {layers: some}}\n",
+                    "s.yaml:3: layers = 'some' is not all or selected");
+  expect_spec_error(std::string("base: vta-1x16x16\n") + kNet + "funnel: {stage1: {rows: all}}\n", "rows");
+}
+
 // Stage 4 places and routes stage 3's points with nextpnr-ecp5: it needs a
 // stage 3 and an ECP5 device, and ranks on nothing.
 TEST(SweepSpecErrors, Stage4NeedsStage3AndAnEcp5Device) {
@@ -354,7 +360,8 @@ TEST(SweepStoreErrors, FullStoreStopsWithAMessageAndLosesNothing) {
   const auto dir = sweep_dir("full");
   const std::string f = write_spec(dir, "s.yaml",
                                    std::string("base: vta-1x16x16\n") + kNet +
-                                       "axes:\n  - knob: clock.mhz\n    range: {from: 100, to: 400, step: 1}\n");
+                                       "axes:\n  - knob: clock.mhz\n    range: {from: 100, to: 400, step: 1}\n"
+                                       "funnel:\n  stage1: {layers: all}\n");
   // The same sweep fits an unlimited store; one limited to a few pages fills
   // up part way, as a full disk does (100 pages: stage 0's rows fit, stage
   // 1's do not; 60 held none once the rows grew with new knobs and estimate

@@ -69,16 +69,18 @@ void inject_fault(int stage, int64_t index) {
     for (;;) std::this_thread::sleep_for(std::chrono::hours(1));
 }
 
-// Buffers finished rows and writes them in one transaction per flush.
+// Buffers finished rows and writes them in one transaction per flush: every
+// `batch` rows, or `seconds` after the last flush.
 class Writer {
  public:
-  Writer(Store& s, size_t batch) : store_(s), batch_(batch), last_(std::chrono::steady_clock::now()) {}
+  Writer(Store& s, size_t batch, double seconds = 0.25)
+      : store_(s), batch_(batch), seconds_(seconds), last_(std::chrono::steady_clock::now()) {}
   ~Writer() noexcept(false) {
     if (std::uncaught_exceptions() == 0) flush();  // unwinding: the error is on its way already
   }
   void add(PointInfo p, StageResult r) {
     pending_.emplace_back(std::move(p), std::move(r));
-    if (pending_.size() >= batch_ || since(last_) > 0.25) flush();
+    if (pending_.size() >= batch_ || since(last_) > seconds_) flush();
   }
   // A stored point moved by an edit of the space (Store::renumber).
   void renumber(const PointInfo& p) {
@@ -105,6 +107,7 @@ class Writer {
  private:
   Store& store_;
   size_t batch_;
+  double seconds_;
   std::vector<std::pair<PointInfo, StageResult>> pending_, replaced_;
   std::vector<PointInfo> moved_;
   std::chrono::steady_clock::time_point last_;
@@ -269,12 +272,13 @@ class Runner {
   }
 
  private:
-  // Inside a worker: "STAGE INDEX NET" -> a StageResult as JSON.
+  // Inside a worker: "STAGE INDEX NET LAYERS" -> a StageResult as JSON
+  // (LAYERS 0: stage 1 without its rows per layer).
   std::string work(const std::string& req) {
-    int stage = 0, net = 0;
+    int stage = 0, net = 0, layers = 1;
     long long index = 0;
     std::istringstream in(req);
-    in >> stage >> index >> net;
+    in >> stage >> index >> net >> layers;
     RtlCheck rtl{spec_.funnel.stage3_verilator, spec_.funnel.stage3_verilator_optional, ""};
     in.ignore(1);                             // the newline before a reason
     std::getline(in, rtl.unavailable, '\0');  // why the RTL model is not there (prepare_rtl_models)
@@ -285,7 +289,7 @@ class Runner {
       const PreparedNetwork& n = nets_[static_cast<size_t>(net)];
       // Energy's static term: the spec device's static power (dynamic only without a device).
       const double static_w = spec_.device.empty() ? 0.0 : estimate::find_device(spec_.device).static_w;
-      r = stage == kStageAnalytic  ? stage_analytic(c, n)
+      r = stage == kStageAnalytic  ? stage_analytic(c, n, layers != 0)
           : stage == kStageSystemC ? stage_systemc(c, n, static_w, static_cast<int>(spec_.funnel.tune))
                                    : stage_verify(c, n, rtl, static_w, static_cast<int>(spec_.funnel.tune));
       add_resources(r.metrics, resource_columns(c, estimate_options(spec_)));  // objectives such as gops_per_dsp
@@ -426,7 +430,10 @@ class Runner {
       if (seen_.insert(idx).second) fresh.push_back(idx);
     std::vector<size_t> pending;
     {
-      Writer w(store_, 4096);
+      // Large transactions: a point's keys are hashes, so each row lands on
+      // its own page of the B-trees, and a commit writes every page it
+      // touched (slides-1m's stage 0: 98 s with flushes every 0.25 s).
+      Writer w(store_, 65536, 4.0);
       stage0_in_order(spec_, space_, fresh, jobs_, net_keys_, [&](int64_t idx, Design&& d) {
         const bool valid = d.r0.status == "ok";
         for (size_t n = 0; n < d.points.size(); ++n) {
@@ -535,14 +542,37 @@ class Runner {
     return ok;
   }
 
+  // Stage 1's rows per layer for the stage-1 results of visits `which`,
+  // estimated again (the same tiles and cycles: the estimate is a function
+  // of the design) where stage 1 stored its totals alone (funnel.stage1's
+  // `layers: selected`). The stored result rows stay as they are.
+  void add_stage1_layers(const std::vector<size_t>& which) {
+    std::vector<size_t> todo;
+    for (size_t v : which)
+      if (auto d = done_.find(visits_[v].info.key); d != done_.end())
+        if (auto s = d->second.find(kStageAnalytic); s != d->second.end() && s->second.status == "ok")
+          todo.push_back(v);
+    std::vector<std::string> reqs;
+    for (size_t v : todo) reqs.push_back(fmt::format("{} {} {} 1", kStageAnalytic, visits_[v].index, visits_[v].net));
+    Writer w(store_, 256);
+    pool().run(reqs, [&](size_t i, bool ok, const std::string& text) {
+      if (!ok) return;  // stage 2 runs the point anyway, and reports its failure
+      const StageResult r = StageResult::from_json(nlohmann::json::parse(text));
+      if (r.status == "ok") w.add(visits_[todo[i]].info, r);
+    });
+    w.flush();
+  }
+
   // Runs `stage` on visits `which` (those not stored yet), recording each.
   void run_stage(int stage, const std::vector<size_t>& which) {
     const std::vector<size_t> pending = unstored(stage, which);
     std::map<size_t, std::string> unavailable;
     if (stage == kStageVerify && spec_.funnel.stage3_verilator) unavailable = prepare_rtl_models(pending);
+    if (stage == kStageSystemC && !spec_.funnel.stage1_layers_all) add_stage1_layers(pending);
+    const int layers = stage != kStageAnalytic || spec_.funnel.stage1_layers_all;
     std::vector<std::string> reqs;
     for (size_t v : pending) {
-      reqs.push_back(fmt::format("{} {} {}", stage, visits_[v].index, visits_[v].net));
+      reqs.push_back(fmt::format("{} {} {} {}", stage, visits_[v].index, visits_[v].net, layers));
       if (auto it = unavailable.find(v); it != unavailable.end()) reqs.back() += "\n" + it->second;
     }
     Progress progress(fmt::format("stage {} {}", stage, stage_name(stage)), static_cast<int64_t>(pending.size()),

@@ -321,8 +321,16 @@ void parse_strategy(const Ctx& x, const YAML::Node& n, SweepSpec& s) {
 }
 
 void parse_funnel(const Ctx& x, const YAML::Node& n, Funnel& f) {
-  check_keys(x, n, "funnel", {"stage2", "stage3", "stage4", "tune"});
+  check_keys(x, n, "funnel", {"stage1", "stage2", "stage3", "stage4", "tune"});
   if (n["tune"]) f.tune = integer(x, n["tune"], "tune", 1, 64);
+  if (const YAML::Node& s1 = n["stage1"]) {
+    check_keys(x, s1, "funnel.stage1", {"layers"});
+    if (const YAML::Node& l = s1["layers"]) {
+      const std::string v = scalar(x, l, "layers");
+      if (v != "all" && v != "selected") fail("{}: layers = '{}' is not all or selected", x.at(l), v);
+      f.stage1_layers_all = v == "all";
+    }
+  }
   if (const YAML::Node& s2 = n["stage2"]) {
     check_keys(x, s2, "funnel.stage2", {"top_k", "within_pct", "all", "max_points"});
     if (s2["top_k"]) f.stage2_top_k = integer(x, s2["top_k"], "top_k", 1, int64_t{1} << 40);

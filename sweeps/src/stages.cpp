@@ -18,6 +18,7 @@
 #include "vta/compiler/run/accuracy.h"
 #include "vta/compiler/run/report.h"
 #include "vta/compiler/run/runtime.h"
+#include "vta/compiler/schedule/node_facts.h"
 #include "vta/compiler/schedule/placement.h"
 #include "vta/estimate/energy.h"
 #include "vta/isa/error.h"
@@ -187,7 +188,7 @@ Report energy_report(const CompiledNetwork& net, const NetworkResult& res, const
 
 }  // namespace
 
-StageResult stage_analytic(const Config& c, const PreparedNetwork& prepared) {
+StageResult stage_analytic(const Config& c, const PreparedNetwork& prepared, bool layers) {
   const PreparedNetwork& n = at_widths(prepared, c);
   const auto t0 = std::chrono::steady_clock::now();
   StageResult r;
@@ -197,19 +198,25 @@ StageResult stage_analytic(const Config& c, const PreparedNetwork& prepared) {
   // neighbours differ in the clock, memory and pipeline knobs.
   thread_local std::string passed_key;
   thread_local Graph passed;
+  thread_local std::optional<KeepNodeFacts> facts;  // the passed graph's, computed once (node_facts.h)
   const std::string key =
       fmt::format("{}|a{}|w{}|n{}|", n.spec.key(), n.graph.at(0).bits, n.graph.wgt_bits, n.graph.nodes.size()) +
       graph_pass_knobs(c);
   if (key != passed_key) {
-    passed_key.clear();   // the passes may throw: no stale graph under the new key
+    passed_key.clear();  // the passes may throw: no stale graph under the new key
+    facts.reset();
     check_compilable(c);  // as estimate_network(): its message first
     passed = run_graph_passes(n.graph, c);
+    facts.emplace(passed);
     passed_key = key;
   }
   const NetworkEstimate e = estimate_passed(passed, c);
-  for (const auto& l : e.layers)
-    r.layers.push_back(
-        LayerRow{l.name, l.op, device_name(l.device), l.macs, l.cycles, l.load, l.gemm, l.alu, l.store, 0, l.bytes()});
+  if (layers) {
+    r.layers.reserve(e.layers.size());
+    for (const auto& l : e.layers)
+      r.layers.push_back(LayerRow{l.name, l.op, device_name(l.device), l.macs, l.cycles, l.load, l.gemm, l.alu, l.store,
+                                  0, l.bytes()});
+  }
   r.metrics = network_metrics(c, {e.cycles, e.bytes, e.macs, e.vta_macs, n.graph.at(0).out.n, e.host_us / 1e3});
   add_accuracy(r.metrics, c, n);
   r.wall_s = seconds_since(t0);

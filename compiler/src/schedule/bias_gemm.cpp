@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "vta/compiler/ops/requant.h"
+#include "vta/compiler/schedule/node_facts.h"
 #include "vta/isa/elem_pack.h"
 
 namespace vta::compiler {
@@ -43,21 +44,42 @@ int32_t plus_fold(const Node& n, int64_t channel, int32_t fold) {
 
 int32_t packed_bias(const Node& n, int64_t channel) { return plus_fold(n, channel, bias_fold(n, channel)); }
 
-std::vector<int32_t> packed_biases(const Node& n) {
+namespace {
+
+// f(channel, packed_bias(n, channel)) for every output channel, until f returns false.
+template <class F>
+bool each_packed_bias(const Node& n, F f) {
   // bias_fold() is the same for every channel unless the requantization is per channel (Node::frqs).
   const int32_t fold = n.frqs.empty() ? bias_fold(n) : 0;
-  std::vector<int32_t> out(static_cast<size_t>(std::max<int64_t>(n.out.c, 0)));
   for (int64_t o = 0; o < n.out.c; ++o)
-    out[static_cast<size_t>(o)] = plus_fold(n, o, n.frqs.empty() ? fold : bias_fold(n, o));
+    if (!f(o, plus_fold(n, o, n.frqs.empty() ? fold : bias_fold(n, o)))) return false;
+  return true;
+}
+
+}  // namespace
+
+std::vector<int32_t> packed_biases(const Node& n) {
+  std::vector<int32_t> out(static_cast<size_t>(std::max<int64_t>(n.out.c, 0)));
+  each_packed_bias(n, [&](int64_t o, int32_t b) { return out[static_cast<size_t>(o)] = b, true; });
   return out;
+}
+
+int64_t bias_lanes(const Node& n) {
+  int64_t need = 0;  // no channel: any lanes
+  each_packed_bias(n, [&](int64_t, int32_t b) {
+    // lanes_of()'s form: b = r + 128 q, the other lanes summing to -q within [-128, 127] each.
+    const int64_t r = ((int64_t{b} % 128) + 128) % 128, rest = -((int64_t{b} - r) / 128);
+    const int64_t others = rest >= 0 ? (rest + 126) / 127 : (-rest + 127) / 128;
+    need = std::max({need, int64_t{2}, 1 + others});
+    return true;
+  });
+  return need;
 }
 
 bool bias_by_gemm(const Node& n, const Config& c) {
   if (n.op != Op::Conv2d && n.op != Op::Dense) return false;
   if (c.dtype.inp_bits != 8 || c.dtype.wgt_bits != 8) return false;  // the lanes are int8 (1, -128, ...)
-  for (int32_t b : packed_biases(n))
-    if (!lanes_of(b, c.gemm.block_in, nullptr)) return false;
-  return true;
+  return c.gemm.block_in >= kept_bias_lanes(n, bias_lanes);
 }
 
 std::vector<uint8_t> pack_bias_weights(const Node& n, int64_t blocks, const Config& c) {

@@ -9,6 +9,7 @@
 
 #include "vta/compiler/ops/requant.h"
 #include "vta/compiler/schedule/bias_gemm.h"
+#include "vta/compiler/schedule/node_facts.h"
 
 namespace vta::compiler {
 ConvGeom conv_geom(const Node& n, const Shape& in, const Config& c, const Node* add) {
@@ -111,17 +112,27 @@ TileClasses tile_classes(const ConvGeom& g, const Tile& t) {
   return v;
 }
 
-bool pool_before_requant(const Node& n) {
+namespace {
+
+bool accumulators_clip_late(const Node& n) {
   if (n.op != Op::Conv2d || n.out.c <= 0 || n.weight.empty() || needs_scratch(n) || requant_row_count(n) > 0)
     return false;
   // Per output channel: |acc| <= 2^(A-1) sum |w| + |bias| (the bias with its folded step, packed_bias()).
   const int64_t top = -int64_t{elem_min(n.bits)};  // the largest input magnitude (A = the input's width too)
   const auto per = static_cast<int64_t>(n.weight.size()) / n.out.c;
+  const std::vector<int32_t> biases = packed_biases(n);
   int64_t bound = 0;
   for (int64_t o = 0; o < n.out.c; ++o) {
-    int64_t s = std::llabs(static_cast<long long>(packed_bias(n, o)));
-    for (int64_t i = 0; i < per; ++i) s += top * std::abs(static_cast<int>(n.weight[static_cast<size_t>(o * per + i)]));
-    bound = std::max(bound, s);
+    // sum |w| in 32-bit parts of 2^15 weights (|w| <= 2^15: no overflow), a loop the compiler vectorises.
+    int64_t sum = 0;
+    const int16_t* w = n.weight.data() + o * per;
+    for (int64_t i0 = 0; i0 < per; i0 += int64_t{1} << 15) {
+      int32_t part = 0;
+      for (int64_t i = i0; i < std::min(per, i0 + (int64_t{1} << 15)); ++i)
+        part += std::abs(static_cast<int32_t>(w[i]));
+      sum += part;
+    }
+    bound = std::max<int64_t>(bound, std::llabs(static_cast<long long>(biases[static_cast<size_t>(o)])) + top * sum);
   }
   constexpr int64_t lo32 = std::numeric_limits<int32_t>::min(), hi32 = std::numeric_limits<int32_t>::max();
   int64_t lo = -bound, hi = bound;
@@ -160,5 +171,9 @@ bool pool_before_requant(const Node& n) {
   }
   return true;
 }
+
+}  // namespace
+
+bool pool_before_requant(const Node& n) { return kept_pool_first(n, accumulators_clip_late); }
 
 }  // namespace vta::compiler

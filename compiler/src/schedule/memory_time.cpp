@@ -17,7 +17,8 @@ namespace vta::compiler {
 MemoryTime::MemoryTime(const Config& c)
     : bus_(static_cast<double>(c.memory.bus_bits) / 8.0),
       rl_(static_cast<double>(c.memory.read_latency)),
-      wl_(static_cast<double>(c.memory.write_latency)) {
+      wl_(static_cast<double>(c.memory.write_latency)),
+      per_beat_(std::has_single_bit(static_cast<uint64_t>(c.memory.bus_bits)) ? 1.0 / bus_ : 0.0) {
   if (!sim::dram::enabled(c)) return;
   dram_ = true;
   // The DRAM's figures depend on the memory knobs and the clock alone: the
@@ -71,12 +72,13 @@ double MemoryTime::dram_cycles(double bytes) const {
 }
 
 double MemoryTime::rows(double rows, double row_bytes) const {
-  const double beats = std::ceil(row_bytes / bus_);
+  const double beats = std::ceil(per_beat_ > 0 ? row_bytes * per_beat_ : row_bytes / bus_);
   return rows * (dram_ ? std::max(beats, dram_cycles(row_bytes)) : beats);
 }
 
 double MemoryTime::bytes(double bytes) const {
-  return dram_ ? std::max(bytes / bus_, dram_cycles(bytes)) : bytes / bus_;
+  const double beats = per_beat_ > 0 ? bytes * per_beat_ : bytes / bus_;
+  return dram_ ? std::max(beats, dram_cycles(bytes)) : beats;
 }
 
 }  // namespace vta::compiler

@@ -59,6 +59,11 @@ enum class Strategy { Grid, Random, Evolve };
 inline constexpr int64_t kDefaultStage2MaxPoints = 500;
 
 struct Funnel {
+  // Stage 1 stores its per-layer rows for every point with `stage1:
+  // {layers: all}`; else only for the points stage 2 takes (estimated
+  // again, with their rows, before stage 2 runs them): a million points'
+  // rows would be most of the store and of stage 1's time.
+  bool stage1_layers_all = false;
   // Stage 2 (compile + timing-only SystemC): the union of the best `top_k`
   // per objective and every point within `within_pct` % of the stage-1
   // Pareto front (-1: off), per network. Both off: every valid point.

@@ -75,7 +75,8 @@ struct PreparedNetwork {
 /// false.
 PreparedNetwork prepare_network(const NetworkSpec& n, const std::string& spec_source, bool use_cache = true);
 
-StageResult stage_analytic(const Config& c, const PreparedNetwork& n);
+/// `layers`: with a row per layer (false: the totals alone).
+StageResult stage_analytic(const Config& c, const PreparedNetwork& n, bool layers = true);
 /// Stages 2 and 3 also record energy per layer and `energy_uj` per inference
 /// (sweeps/layer_energy.h: the default technology table; static power
 /// `static_w` x time when > 0, the spec device's).

@@ -22,6 +22,9 @@ std::vector<int32_t> packed_biases(const Node& n);
 /// (at least two INP lanes; |b| about 128 * 128 * (block_in - 1) at most;
 /// 8-bit INP and WGT elements).
 bool bias_by_gemm(const Node& n, const Config& c);
+/// The fewest INP lanes (at least 2) whose lane form holds every packed
+/// bias of `n` (0: no channels): bias_by_gemm() is gemm.block_in >= it.
+int64_t bias_lanes(const Node& n);
 /// The layer's bias weights: `blocks` WGT elements (block_out rows of
 /// block_in lanes each), element e row r for output channel e block_out + r.
 std::vector<uint8_t> pack_bias_weights(const Node& n, int64_t blocks, const Config& c);

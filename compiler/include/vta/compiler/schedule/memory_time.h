@@ -41,6 +41,8 @@ class MemoryTime {
   double dram_cycles(double bytes) const;  // core cycles the DRAM needs for one read of `bytes`
 
   double bus_, rl_, wl_;
+  // 1 / bus_ where the bus is a power of two bytes wide (x / bus_ == x * per_beat_ exactly then), else 0.
+  double per_beat_;
   bool dram_ = false;
   // DRAM: core cycles per byte of sustained bandwidth for reads of 2^k bytes (k = 0..kSizes-1).
   static constexpr int kSizes = 24;
