@@ -193,10 +193,13 @@ TEST(TileMemo, AMemoisedTileIsTheSearchsOwn) {
 // At each depth, in this order, with the knob off and on: choose_tile()'s
 // tile of every layer (from the memo, the kept bounds or the depth lanes)
 // is the one timing every candidate with no bound at all picks.
-void expect_every_candidates_tile(const std::vector<const char*>& depths) {
+void expect_every_candidates_tile(const std::vector<const char*>& depths,
+                                  const std::vector<std::pair<std::string, std::string>>& memory = {}) {
   for (const char* concurrent : {"false", "true"})
     for (const char* depth : depths) {
-      const Config c = preset("vta-1x16x16", {{"gemm.pipeline_depth", depth}, {"alu.concurrent", concurrent}});
+      std::vector<std::pair<std::string, std::string>> knobs = memory;
+      knobs.insert(knobs.end(), {{"gemm.pipeline_depth", depth}, {"alu.concurrent", concurrent}});
+      const Config c = preset("vta-1x16x16", knobs);
       for (const Graph& net : networks()) {
         const Graph g = run_graph_passes(net, c);
         for (const Layer& l : layers_of(g, c)) {
@@ -216,6 +219,19 @@ void expect_every_candidates_tile(const std::vector<const char*>& depths) {
 // beside the GEMMs (alu.concurrent: the bound then counts the GEMM pipe
 // alone).
 TEST(TileMemo, BoundsKeptAcrossDepthsPickTheSearchsTile) { expect_every_candidates_tile({"4", "9", "17"}); }
+
+// The floors under the bounds are kept across designs that differ only in
+// the memory knobs and the clock (each bound at least its floor at the
+// fastest memory): visited in turn, every design's tile is still the one
+// timing every candidate picks.
+TEST(TileMemo, FloorsKeptAcrossMemoryKnobsPickTheSearchsTile) {
+  for (const auto& memory : std::vector<std::vector<std::pair<std::string, std::string>>>{
+           {{"memory.dram", "ddr4-2400"}, {"clock.mhz", "200"}, {"memory.bus_bits", "64"}},
+           {{"memory.dram", "ddr4-2400"}, {"clock.mhz", "375"}, {"memory.bus_bits", "256"}},
+           {{"memory.dram", "lpddr4-3200"}, {"clock.mhz", "300"}, {"memory.bus_bits", "128"}},
+           {{"memory.read_latency", "200"}, {"memory.bus_bits", "32"}}})
+    expect_every_candidates_tile({"9"}, memory);
+}
 
 // set_search_depths(): a memo miss at one of a sweep's depths searches the
 // depths of its run of four (lanes.h) at once and memoises each. Every

@@ -12,9 +12,11 @@
 // best so far. Results are memoised by the layer's shape and the knobs the
 // search reads (search_knobs()), so designs that differ only in knobs it
 // does not read share them; the tiles that fit (fit_candidates()) by the
-// shape and the knobs that choose them, and their bounds (depth_bounds()) by
-// every search knob but the GEMM pipeline depth, so that a sweep's designs
-// share the parts of the search their knobs do not change.
+// shape and the knobs that choose them, their bounds (kept_bounds()) by
+// every search knob but the GEMM pipeline depth, and floors under the bounds
+// (fastest_memory()) by every search knob but the depth, the memory's and
+// the clock, so that a sweep's designs share the parts of the search their
+// knobs do not change.
 #include "vta/compiler/schedule/tile_search.h"
 
 #include <algorithm>
@@ -756,77 +758,133 @@ std::vector<Tile> search(const ConvGeom& g, const Node& n, const Config& c, cons
 // The bounds (tile_bound()) of a candidate list on the designs that share
 // every search knob but the GEMM pipeline depth P. Each side of a bound is
 // affine in P (each GEMM instruction takes P more cycles): side + slope P,
-// kept per candidate, so that a sweep over P bounds each tile once.
+// kept per candidate and filled where a search first needs it (fill()), so
+// that a sweep over P bounds each tile at most once.
 struct Bounds {
   std::vector<double> load, load_slope, compute, compute_slope, alu, alu_slope;
-  bool affine = true;  // checked at three depths (else best_tile() bounds each tile on its own design)
-};
-
-Bounds fill_bounds(const ConvGeom& g, const Config& c, int requant_ops, int residual_ops, const Candidates& list) {
-  Bounds b;
-  const double p0 = static_cast<double>(c.gemm.pipeline_depth);
-  // P, P + 1 and P + 2 (the last lane repeats it), each lane as the scalar bound at its depth.
-  const Parts<Lanes> parts(g, c, requant_ops, residual_ops, Lanes(p0, p0 + 1, p0 + 2, p0 + 2));
-  for (size_t i = 0; i < list.tiles.size(); ++i) {
+  // Per candidate: 0 not filled yet; 1 affine (checked at three depths); 2 not (bounded on each design).
+  std::vector<uint8_t> state;
+  explicit Bounds(size_t n) : load(n), load_slope(n), compute(n), compute_slope(n), alu(n), alu_slope(n), state(n, 0) {}
+  // Candidate i from `parts` (fill_parts(): depths p0, p0 + 1, p0 + 2).
+  void fill(size_t i, const Parts<Lanes>& parts, double p0, const Candidates& list) {
     const BoundSides<Lanes> s =
         tile_bound(parts, list.tiles[i], list.classes.data() + list.first[i], list.classes.data() + list.first[i + 1]);
     const double ls = s.load[1] - s.load[0], cs = s.compute[1] - s.compute[0], as = s.alu[1] - s.alu[0];
-    b.affine = b.affine && std::abs(s.load[2] - s.load[1] - ls) <= 1e-6 * s.load[2] &&
-               std::abs(s.compute[2] - s.compute[1] - cs) <= 1e-6 * s.compute[2] &&
-               std::abs(s.alu[2] - s.alu[1] - as) <= 1e-6 * s.alu[2];
-    b.load.push_back(s.load[0] - ls * p0), b.load_slope.push_back(ls);
-    b.compute.push_back(s.compute[0] - cs * p0), b.compute_slope.push_back(cs);
-    b.alu.push_back(s.alu[0] - as * p0), b.alu_slope.push_back(as);
+    const bool affine = std::abs(s.load[2] - s.load[1] - ls) <= 1e-6 * s.load[2] &&
+                        std::abs(s.compute[2] - s.compute[1] - cs) <= 1e-6 * s.compute[2] &&
+                        std::abs(s.alu[2] - s.alu[1] - as) <= 1e-6 * s.alu[2];
+    load[i] = s.load[0] - ls * p0, load_slope[i] = ls;
+    compute[i] = s.compute[0] - cs * p0, compute_slope[i] = cs;
+    alu[i] = s.alu[0] - as * p0, alu_slope[i] = as;
+    state[i] = affine ? 1 : 2;
   }
-  return b;
+  // Candidate i's bound at depth P (filled, affine).
+  double at(size_t i, double P) const {
+    return std::max({load[i] + load_slope[i] * P, compute[i] + compute_slope[i] * P, alu[i] + alu_slope[i] * P});
+  }
+};
+
+// What Bounds::fill() reads: `c` at P, P + 1 and P + 2 (the last lane
+// repeats it), each lane as the scalar bound at its depth.
+Parts<Lanes> fill_parts(const ConvGeom& g, const Config& c, int requant_ops, int residual_ops) {
+  const double p0 = static_cast<double>(c.gemm.pipeline_depth);
+  return Parts<Lanes>(g, c, requant_ops, residual_ops, Lanes(p0, p0 + 1, p0 + 2, p0 + 2));
 }
 
-// fill_bounds() for `key` (the layer's shape and every search knob but P), kept while a sweep visits its designs.
-std::shared_ptr<const Bounds> depth_bounds(const std::string& key, const ConvGeom& g, const Config& c, int requant_ops,
-                                           int residual_ops, const Candidates& list) {
-  static std::mutex mu;
-  static std::unordered_map<std::string, std::shared_ptr<const Bounds>> memo;
-  {
-    std::lock_guard<std::mutex> lock(mu);
-    if (auto it = memo.find(key); it != memo.end()) return it->second;
+// The Bounds of `key` (the layer's shape and every search knob but P), kept
+// while a sweep visits its designs; `fill_all`: every candidate filled now.
+std::shared_ptr<Bounds> kept_bounds(const std::string& key, const ConvGeom& g, const Config& c, int requant_ops,
+                                    int residual_ops, const Candidates& list, bool fill_all) {
+  thread_local std::unordered_map<std::string, std::shared_ptr<Bounds>> memo;
+  if (auto it = memo.find(key); it != memo.end()) return it->second;
+  auto b = std::make_shared<Bounds>(list.tiles.size());
+  if (fill_all) {
+    const Parts<Lanes> parts = fill_parts(g, c, requant_ops, residual_ops);
+    for (size_t i = 0; i < list.tiles.size(); ++i) b->fill(i, parts, static_cast<double>(c.gemm.pipeline_depth), list);
   }
-  auto b = std::make_shared<const Bounds>(fill_bounds(g, c, requant_ops, residual_ops, list));
-  std::lock_guard<std::mutex> lock(mu);
   if (memo.size() >= 4096) memo.clear();  // about 4 buffer sets of ResNet-50 at a few thousand candidates each
   memo.emplace(key, b);
   return b;
 }
 
+// `c` with the fastest memory the cost model knows: no DRAM, no latency,
+// config_knobs.def's widest bus. Each memory term of tile_bound() is a sum
+// of latencies and beats (or DRAM time) that is at least its value there,
+// and the bound's structure does not depend on the memory, so a bound there
+// (a floor) bounds every design that differs from `c` only in the memory
+// knobs and the clock: a sweep's floors are filled once for all of them.
+Config fastest_memory(const Config& c) {
+  static const auto widest = static_cast<int64_t>(find_knob("memory.bus_bits")->max);
+  Config f = c;
+  f.memory.dram = "fixed";
+  f.memory.read_latency = f.memory.write_latency = 0;
+  f.memory.bus_bits = widest;
+  return f;
+}
+
+// A search's bounds: the floors first (kept for every candidate), then,
+// for a candidate its floor does not rule out, its own bound (filled on
+// first use). A bound rules a tile out only above the best by more than
+// kSlack of it, so rounding never changes the choice.
+constexpr double kSlack = 1e-9;
+struct SearchBounds {
+  const ConvGeom& g;
+  const Config& c;
+  const Candidates& list;
+  int requant_ops, residual_ops;
+  std::shared_ptr<Bounds> own, floor;
+  std::optional<Parts<Lanes>> fill_at;  // for `own`, made on first use
+  // Not affine: each depth's bound on its own design (a Config and its parts, made on first use).
+  std::map<int64_t, std::pair<std::unique_ptr<Config>, std::unique_ptr<Parts<double>>>> designs;
+
+  SearchBounds(const ConvGeom& geo, const Config& cfg, const Candidates& l, int rq, int res, const std::string& key,
+               const std::string& floor_key)
+      : g(geo), c(cfg), list(l), requant_ops(rq), residual_ops(res) {
+    own = kept_bounds(key, g, c, rq, res, list, false);
+    const Config fast = fastest_memory(c);
+    floor = kept_bounds(floor_key, g, fast, rq, res, list, true);
+  }
+  double floor_at(size_t i, double P) const { return floor->state[i] == 1 ? floor->at(i, P) : 0.0; }
+  double bound_at(size_t i, double P) {
+    if (own->state[i] == 0) {
+      if (!fill_at) fill_at.emplace(fill_parts(g, c, requant_ops, residual_ops));
+      own->fill(i, *fill_at, static_cast<double>(c.gemm.pipeline_depth), list);
+    }
+    if (own->state[i] == 1) return own->at(i, P);
+    auto& d = designs[static_cast<int64_t>(P)];
+    if (!d.first) {
+      d.first = std::make_unique<Config>(c);
+      d.first->gemm.pipeline_depth = static_cast<int64_t>(P);
+      d.second = std::make_unique<Parts<double>>(g, *d.first, requant_ops, residual_ops);
+    }
+    const BoundSides<double> s = tile_bound(*d.second, list.tiles[i], list.classes.data() + list.first[i],
+                                            list.classes.data() + list.first[i + 1]);
+    return std::max({s.load, s.compute, s.alu});
+  }
+  // Whether candidate i could beat `best` at depth P.
+  bool could_beat(size_t i, double P, double best) {
+    const double limit = best * (1 + kSlack);
+    return floor_at(i, P) <= limit && bound_at(i, P) <= limit;
+  }
+};
+
 // The cheapest tile of `list` on `c` (the first of equal ones), and its
 // index, by branch and bound: the timeline of `hint` (a candidate likely to
-// be good: the last design's best) or of the candidate with the lowest bound
-// first, then of every candidate whose bound does not rule it out against
-// the best so far. The same tile as timing every candidate, in fewer
-// timelines. The bounds come from depth_bounds() (key `bounds_key`), up to
-// rounding: a candidate is ruled out only by a bound above the best by more
-// than kSlack of it.
-constexpr double kSlack = 1e-9;
+// be good: the last design's best) or of the candidate with the lowest
+// floor first, then of every candidate whose floor and bound do not rule it
+// out against the best so far (SearchBounds; keys `bounds_key` and
+// `floor_key`). The same tile as timing every candidate, in fewer timelines.
 std::pair<Tile, size_t> best_tile(const ConvGeom& g, const Node& n, const Config& c, const Node* add,
-                                  const Candidates& list, std::optional<size_t> hint, const std::string& bounds_key) {
+                                  const Candidates& list, std::optional<size_t> hint, const std::string& bounds_key,
+                                  const std::string& floor_key) {
   if (list.tiles.empty()) no_tile_fits(g, n, c, add);
   const int requant_ops = requant_imm_ops(n), residual_ops = residual_imm_ops(add, g.skip_gemm);
   const Parts<double> parts(g, c, requant_ops, residual_ops);
-  const std::shared_ptr<const Bounds> b = depth_bounds(bounds_key, g, c, requant_ops, residual_ops, list);
+  SearchBounds b(g, c, list, requant_ops, residual_ops, bounds_key, floor_key);
   const double P = static_cast<double>(c.gemm.pipeline_depth);
-  thread_local std::vector<double> bound;
-  bound.resize(list.tiles.size());
   size_t lowest = 0;
-  for (size_t i = 0; i < list.tiles.size(); ++i) {
-    if (b->affine) {
-      bound[i] = std::max({b->load[i] + b->load_slope[i] * P, b->compute[i] + b->compute_slope[i] * P,
-                           b->alu[i] + b->alu_slope[i] * P});
-    } else {
-      const BoundSides<double> s = tile_bound(parts, list.tiles[i], list.classes.data() + list.first[i],
-                                              list.classes.data() + list.first[i + 1]);
-      bound[i] = std::max({s.load, s.compute, s.alu});
-    }
-    if (bound[i] < bound[lowest]) lowest = i;
-  }
+  for (size_t i = 1; i < list.tiles.size(); ++i)
+    if (b.floor_at(i, P) < b.floor_at(lowest, P)) lowest = i;
   double best = kNoLimit;
   size_t at = 0;
   const size_t first = hint && *hint < list.tiles.size() ? *hint : lowest;
@@ -836,7 +894,7 @@ std::pair<Tile, size_t> best_tile(const ConvGeom& g, const Node& n, const Config
   };
   time(first);
   for (size_t i = 0; i < list.tiles.size(); ++i)
-    if (i != first && bound[i] <= best * (1 + kSlack)) time(i);
+    if (i != first && b.could_beat(i, P, best)) time(i);
   Tile t = list.tiles[at];
   t.est_cycles = best;
   return {t, at};
@@ -846,46 +904,24 @@ std::pair<Tile, size_t> best_tile(const ConvGeom& g, const Node& n, const Config
 // at any of them): each candidate's timeline computed for all in lanes
 // (lanes.h), each lane's as the scalar timeline computes it. Lane l's tile is
 // the cheapest on `c` at depths[l] (the first of equal ones), as best_tile()'s:
-// a candidate is timed where its bound could beat the best so far of any
-// lane, and counts in the lanes whose own best its bound could beat.
+// a candidate is timed where it could beat the best so far of any lane, and
+// counts in the lanes whose own best it could beat.
 constexpr int kDepthLanes = Lanes::kCount;
 using DepthArray = std::array<int64_t, kDepthLanes>;
 std::array<std::pair<Tile, size_t>, kDepthLanes> best_tiles(const ConvGeom& g, const Node& n, const Config& c,
                                                             const Node* add, const Candidates& list,
                                                             std::optional<size_t> hint, const std::string& bounds_key,
-                                                            const DepthArray& depths) {
+                                                            const std::string& floor_key, const DepthArray& depths) {
   using V = Lanes;
   if (list.tiles.empty()) no_tile_fits(g, n, c, add);
   const int requant_ops = requant_imm_ops(n), residual_ops = residual_imm_ops(add, g.skip_gemm);
   V P;
   for (int l = 0; l < kDepthLanes; ++l) P.set(l, static_cast<double>(depths[static_cast<size_t>(l)]));
   const Parts<V> parts(g, c, requant_ops, residual_ops, P);
-  const std::shared_ptr<const Bounds> b = depth_bounds(bounds_key, g, c, requant_ops, residual_ops, list);
-  // Off the affine path (depth_bounds() could not check it), each lane's bound on its own design.
-  std::vector<Config> at_depth;
-  std::vector<Parts<double>> lane_parts;
-  if (!b->affine) {
-    at_depth.assign(kDepthLanes, c);  // before the parts that refer to them
-    for (int l = 0; l < kDepthLanes; ++l) {
-      at_depth[static_cast<size_t>(l)].gemm.pipeline_depth = depths[static_cast<size_t>(l)];
-      lane_parts.emplace_back(g, at_depth[static_cast<size_t>(l)], requant_ops, residual_ops);
-    }
-  }
-  thread_local std::vector<V> bound;
-  bound.resize(list.tiles.size());
-  std::array<size_t, kDepthLanes> lowest{};
-  for (size_t i = 0; i < list.tiles.size(); ++i)
-    for (int l = 0; l < kDepthLanes; ++l) {
-      if (b->affine) {
-        bound[i].set(l, std::max({b->load[i] + b->load_slope[i] * P[l], b->compute[i] + b->compute_slope[i] * P[l],
-                                  b->alu[i] + b->alu_slope[i] * P[l]}));
-      } else {
-        const BoundSides<double> s = tile_bound(lane_parts[l], list.tiles[i], list.classes.data() + list.first[i],
-                                                list.classes.data() + list.first[i + 1]);
-        bound[i].set(l, std::max({s.load, s.compute, s.alu}));
-      }
-      if (bound[i][l] < bound[lowest[l]][l]) lowest[l] = i;
-    }
+  SearchBounds b(g, c, list, requant_ops, residual_ops, bounds_key, floor_key);
+  size_t lowest = 0;
+  for (size_t i = 1; i < list.tiles.size(); ++i)
+    if (b.floor_at(i, P[0]) < b.floor_at(lowest, P[0])) lowest = i;
   std::array<double, kDepthLanes> best;
   best.fill(kNoLimit);
   std::array<size_t, kDepthLanes> at{};
@@ -894,14 +930,14 @@ std::array<std::pair<Tile, size_t>, kDepthLanes> best_tiles(const ConvGeom& g, c
     for (int l = 0; l < kDepthLanes; ++l)
       if (counts[l] && (cycles[l] < best[l] || (cycles[l] == best[l] && i < at[l]))) best[l] = cycles[l], at[l] = i;
   };
-  const size_t first = hint && *hint < list.tiles.size() ? *hint : lowest[0];
+  const size_t first = hint && *hint < list.tiles.size() ? *hint : lowest;
   std::array<bool, kDepthLanes> counts;
   counts.fill(true);
   time(first, counts);
   for (size_t i = 0; i < list.tiles.size(); ++i) {
     if (i == first) continue;
     bool any = false;
-    for (int l = 0; l < kDepthLanes; ++l) any = (counts[l] = bound[i][l] <= best[l] * (1 + kSlack)) || any;
+    for (int l = 0; l < kDepthLanes; ++l) any = (counts[l] = b.could_beat(i, P[l], best[l])) || any;
     if (any) time(i, counts);
   }
   std::array<std::pair<Tile, size_t>, kDepthLanes> out;
@@ -968,9 +1004,10 @@ Tile choose_tile(const Node& n, const Shape& in, const Config& c, const Node* ad
   flat = c;
   flat.gemm.pipeline_depth = 0;
   const std::string bounds_key = shape + search_knobs(flat);
+  const std::string floor_key = shape + search_knobs(fastest_memory(flat));
   const std::optional<DepthArray> batch = depth_batch(c.gemm.pipeline_depth);
   if (!batch) {
-    const auto [t, at] = best_tile(g, n, c, add, *list, hint, bounds_key);
+    const auto [t, at] = best_tile(g, n, c, add, *list, hint, bounds_key, floor_key);
     std::lock_guard<std::mutex> lock(mu);
     // A long sweep visits millions of configs, each with its own keys: bound the memos.
     if (memo.size() >= 100000) memo.clear();
@@ -980,7 +1017,7 @@ Tile choose_tile(const Node& n, const Shape& in, const Config& c, const Node* ad
     return t;
   }
   // The depths of the batch: each lane's tile under its own key.
-  const auto tiles = best_tiles(g, n, c, add, *list, hint, bounds_key, *batch);
+  const auto tiles = best_tiles(g, n, c, add, *list, hint, bounds_key, floor_key, *batch);
   std::array<std::string, kDepthLanes> keys;
   for (int l = 0; l < kDepthLanes; ++l) {
     flat.gemm.pipeline_depth = (*batch)[l];
