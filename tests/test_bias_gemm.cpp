@@ -12,13 +12,13 @@
 #include "test_support.h"
 #include "vta/compiler/compile.h"
 #include "vta/compiler/frontend/zoo.h"
+#include "vta/compiler/ir/node_facts.h"
 #include "vta/compiler/ops/reference.h"
 #include "vta/compiler/run/report.h"
 #include "vta/compiler/run/runtime.h"
 #include "vta/compiler/schedule/bias_gemm.h"
 #include "vta/compiler/schedule/conv_geom.h"
 #include "vta/compiler/schedule/fusion.h"
-#include "vta/compiler/schedule/node_facts.h"
 
 namespace {
 

@@ -32,6 +32,7 @@
 #include "vta/sweeps/layer_energy.h"
 #include "vta/sweeps/metrics.h"
 #include "vta/sweeps/pareto.h"
+#include "vta/sweeps/runner.h"
 #include "vta/sweeps/space.h"
 #include "vta/sweeps/spec.h"
 #include "vta/sweeps/stages.h"
@@ -336,6 +337,29 @@ TEST(SweepStages, WidthsRunTheNetworkBuiltAtThem) {
   EXPECT_DOUBLE_EQ(r16.metrics.get("sqnr_db"), want.output_sqnr_db);
   EXPECT_GT(r16.metrics.get("sqnr_db"), r8.metrics.get("sqnr_db"));
   EXPECT_GT(r16.metrics.get("cycles"), r8.metrics.get("cycles"));  // 16-bit activations: twice the bytes
+}
+
+// The element widths a sweep builds its zoo networks at before it forks the
+// workers: a zip's rows as they are, separate axes in every combination,
+// the base's where no axis sets one; network_at_widths() keeps each build.
+TEST(SweepStages, SweepWidthsAreTheSpacesPairs) {
+  const std::string head = "name: a\nbase: vta-1x16x16\nnetworks: [lenet5]\nobjectives: [{minimize: cycles}]\n";
+  using Pairs = std::vector<std::pair<int, int>>;
+  EXPECT_EQ(vta::sweeps::sweep_widths(spec_of(head)), (Pairs{{8, 8}}));
+  EXPECT_EQ(vta::sweeps::sweep_widths(spec_of(head + "axes:\n  - zip:\n      dtype.wgt_bits: [4, 8, 8]\n"
+                                                     "      dtype.inp_bits: [8, 8, 16]\n"
+                                                     "      dtype.out_bits: [8, 8, 16]\n")),
+            (Pairs{{8, 4}, {8, 8}, {16, 8}}));
+  EXPECT_EQ(vta::sweeps::sweep_widths(spec_of(head + "axes:\n  - {knob: dtype.wgt_bits, values: [4, 8]}\n"
+                                                     "  - {knob: dtype.inp_bits, values: [8, 16]}\n")),
+            (Pairs{{8, 4}, {8, 8}, {16, 4}, {16, 8}}));
+  EXPECT_EQ(vta::sweeps::sweep_widths(spec_of(head + "set: {dtype.inp_bits: 16, dtype.out_bits: 16}\n")),
+            (Pairs{{16, 8}}));
+  const PreparedNetwork n = prepare_network(spec_of(head).networks[0], "t.yaml");
+  const PreparedNetwork& w4 = network_at_widths(n, 8, 4);
+  EXPECT_EQ(w4.graph.wgt_bits, 4);
+  EXPECT_EQ(&network_at_widths(n, 8, 4), &w4) << "built once";
+  EXPECT_EQ(&network_at_widths(n, 8, 8), &n) << "the prepared network at its own widths";
 }
 
 // A sweep over host.cpu: the device cycles stay, and host_ms follows the

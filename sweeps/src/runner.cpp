@@ -237,9 +237,17 @@ class Runner {
     sum_.space = space_.size();
     // The networks are built meanwhile stage 0 runs (which needs only their
     // keys); the workers, forked with them, start when a stage needs them (pool()).
+    // So are the zoo networks at the space's other element widths, which
+    // the workers would otherwise each build on first use (network_at_widths()).
     preparing_ = std::async(std::launch::async, [this] {
       std::vector<PreparedNetwork> nets;
       for (const auto& n : spec_.networks) nets.push_back(prepare_network(n, spec_.source, opts_.use_cache));
+      if (opts_.max_stage >= kStageAnalytic)
+        for (const auto& [a, w] : sweep_widths(spec_))
+          for (const PreparedNetwork& n : nets) try {
+              network_at_widths(n, a, w);
+            } catch (const Error&) {  // the points at these widths say why, each in its stage
+            }
       return nets;
     });
     for (const auto& n : spec_.networks) net_keys_.push_back(n.key());
@@ -815,6 +823,36 @@ class Runner {
 };
 
 }  // namespace
+
+std::vector<std::pair<int, int>> sweep_widths(const SweepSpec& spec) {
+  std::set<std::pair<int, int>> pairs;
+  try {
+    const Config base = load_config_text(spec.base_text, spec.base, spec.set);
+    pairs.emplace(static_cast<int>(base.dtype.inp_bits), static_cast<int>(base.dtype.wgt_bits));
+  } catch (const Error&) {
+    return {};
+  }
+  auto number = [](const std::string& t, int fallback) {
+    int v = 0;
+    const auto [end, ec] = std::from_chars(t.data(), t.data() + t.size(), v);
+    return ec == std::errc() && end == t.data() + t.size() ? v : fallback;
+  };
+  for (const Axis& a : spec.axes) {
+    const auto at = [&](const char* key) {
+      const auto it = std::find(a.keys.begin(), a.keys.end(), key);
+      return it == a.keys.end() ? -1 : static_cast<int>(it - a.keys.begin());
+    };
+    const int ia = at("dtype.inp_bits"), iw = at("dtype.wgt_bits");
+    if (ia < 0 && iw < 0) continue;
+    std::set<std::pair<int, int>> next;
+    for (const auto& [pa, pw] : pairs)
+      for (const auto& v : a.values)
+        next.emplace(ia < 0 ? pa : number(v[static_cast<size_t>(ia)], pa),
+                     iw < 0 ? pw : number(v[static_cast<size_t>(iw)], pw));
+    pairs = std::move(next);
+  }
+  return {pairs.begin(), pairs.end()};
+}
 
 RunSummary run_sweep(const SweepSpec& spec, Store& store, const RunOptions& opts) {
   return Runner(spec, store, opts).run();

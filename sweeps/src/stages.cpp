@@ -5,6 +5,7 @@
 #include <chrono>
 #include <fstream>
 #include <map>
+#include <mutex>
 #include <optional>
 #include <sstream>
 
@@ -13,12 +14,12 @@
 #include "vta/compiler/frontend/onnx.h"
 #include "vta/compiler/frontend/zoo.h"
 #include "vta/compiler/frontend/zoo_cache.h"
+#include "vta/compiler/ir/node_facts.h"
 #include "vta/compiler/ops/float_reference.h"
 #include "vta/compiler/ops/reference.h"
 #include "vta/compiler/run/accuracy.h"
 #include "vta/compiler/run/report.h"
 #include "vta/compiler/run/runtime.h"
-#include "vta/compiler/schedule/node_facts.h"
 #include "vta/compiler/schedule/placement.h"
 #include "vta/estimate/energy.h"
 #include "vta/isa/error.h"
@@ -114,27 +115,37 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
-// The network at the config's element widths: a zoo network built at
-// dtype.inp_bits / dtype.wgt_bits (once per worker and widths: the zoo
-// quantizes to them, frontend/zoo.h), any other as prepared (ONNX models
-// import as int8, and the compiler names the knob at other widths).
-const PreparedNetwork& at_widths(const PreparedNetwork& n, const Config& c) {
-  const int a = static_cast<int>(c.dtype.inp_bits), w = static_cast<int>(c.dtype.wgt_bits);
+}  // namespace
+
+// The network at element widths (a, w): a zoo network built at them (once
+// per process and widths: the zoo quantizes to them, frontend/zoo.h), any
+// other as prepared (ONNX models import as int8, and the compiler names the
+// knob at other widths).
+const PreparedNetwork& network_at_widths(const PreparedNetwork& n, int a, int w) {
   if (n.spec.zoo.empty() || (n.graph.at(0).bits == a && n.graph.wgt_bits == w)) return n;
+  static std::mutex mu;
   static std::map<std::string, PreparedNetwork> cache;
   const std::string key = fmt::format("{}|a{}|w{}", n.spec.key(), a, w);
-  auto it = cache.find(key);
-  if (it == cache.end()) {
-    ZooOptions zo;
-    zo.seed = n.spec.seed;
-    zo.batch = n.spec.batch;
-    zo.image = n.spec.image;
-    zo.act_bits = a;
-    zo.wgt_bits = w;
-    ZooRun z = zoo_run(n.spec.zoo, zo, kAnyConfig, /*want_reference=*/false);
-    it = cache.emplace(key, PreparedNetwork{n.spec, std::move(z.graph), std::move(z.input)}).first;
+  {
+    const std::lock_guard<std::mutex> lock(mu);
+    if (auto it = cache.find(key); it != cache.end()) return it->second;
   }
-  return it->second;
+  ZooOptions zo;
+  zo.seed = n.spec.seed;
+  zo.batch = n.spec.batch;
+  zo.image = n.spec.image;
+  zo.act_bits = a;
+  zo.wgt_bits = w;
+  ZooRun z = zoo_run(n.spec.zoo, zo, kAnyConfig, /*want_reference=*/false);
+  const std::lock_guard<std::mutex> lock(mu);
+  return cache.emplace(key, PreparedNetwork{n.spec, std::move(z.graph), std::move(z.input)}).first->second;
+}
+
+namespace {
+
+// The network at the config's element widths (network_at_widths()).
+const PreparedNetwork& at_widths(const PreparedNetwork& n, const Config& c) {
+  return network_at_widths(n, static_cast<int>(c.dtype.inp_bits), static_cast<int>(c.dtype.wgt_bits));
 }
 
 // The ACCURACY metrics of metrics.def (top1_agree, sqnr_db): the integer

@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <limits>
 
+#include "vta/compiler/ir/node_facts.h"
 #include "vta/compiler/ops/acc_bound.h"
 #include "vta/compiler/ops/requant_float.h"
 #include "vta/isa/error.h"
@@ -204,6 +205,9 @@ int requant_row_count(const Node& n) {
   return n.lshift.empty() ? 0 : 1;
 }
 
-int requant_imm_ops(const Node& n) { return static_cast<int>(requant_steps(n).size()); }
+int requant_imm_ops(const Node& n) {
+  return static_cast<int>(kept_fact(
+      n, NodeFact::RequantOps, [](const Node& m) -> int64_t { return static_cast<int64_t>(requant_steps(m).size()); }));
+}
 
 }  // namespace vta::compiler

@@ -3,8 +3,8 @@
 
 #include <algorithm>
 
+#include "vta/compiler/ir/node_facts.h"
 #include "vta/compiler/ops/requant.h"
-#include "vta/compiler/schedule/node_facts.h"
 #include "vta/isa/elem_pack.h"
 
 namespace vta::compiler {
@@ -79,7 +79,7 @@ int64_t bias_lanes(const Node& n) {
 bool bias_by_gemm(const Node& n, const Config& c) {
   if (n.op != Op::Conv2d && n.op != Op::Dense) return false;
   if (c.dtype.inp_bits != 8 || c.dtype.wgt_bits != 8) return false;  // the lanes are int8 (1, -128, ...)
-  return c.gemm.block_in >= kept_bias_lanes(n, bias_lanes);
+  return c.gemm.block_in >= kept_fact(n, NodeFact::BiasLanes, bias_lanes);
 }
 
 std::vector<uint8_t> pack_bias_weights(const Node& n, int64_t blocks, const Config& c) {

@@ -7,9 +7,9 @@
 #include <cstdlib>
 #include <limits>
 
+#include "vta/compiler/ir/node_facts.h"
 #include "vta/compiler/ops/requant.h"
 #include "vta/compiler/schedule/bias_gemm.h"
-#include "vta/compiler/schedule/node_facts.h"
 
 namespace vta::compiler {
 ConvGeom conv_geom(const Node& n, const Shape& in, const Config& c, const Node* add) {
@@ -174,6 +174,8 @@ bool accumulators_clip_late(const Node& n) {
 
 }  // namespace
 
-bool pool_before_requant(const Node& n) { return kept_pool_first(n, accumulators_clip_late); }
+bool pool_before_requant(const Node& n) {
+  return kept_fact(n, NodeFact::PoolFirst, [](const Node& m) -> int64_t { return accumulators_clip_late(m); }) != 0;
+}
 
 }  // namespace vta::compiler

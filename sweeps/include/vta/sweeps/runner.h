@@ -64,6 +64,13 @@ struct RunSummary {
 /// recorded row, never an exception.
 RunSummary run_sweep(const SweepSpec& spec, Store& store, const RunOptions& opts);
 
+/// The (dtype.inp_bits, dtype.wgt_bits) pairs the space's designs can have:
+/// the base's (with `set`) overlaid with every combination of the axes that
+/// set either (a zip's rows as they are). Empty where the base does not load
+/// (stage 0 then says why, design by design). run_sweep() builds its zoo
+/// networks at each (network_at_widths()) before it forks the workers.
+std::vector<std::pair<int, int>> sweep_widths(const SweepSpec& spec);
+
 /// Parses "I/N" (0 <= I < N); throws vta::Error naming `what`.
 std::pair<int, int> parse_shard(const std::string& text, const std::string& what);
 

@@ -75,6 +75,11 @@ struct PreparedNetwork {
 /// false.
 PreparedNetwork prepare_network(const NetworkSpec& n, const std::string& spec_source, bool use_cache = true);
 
+/// `n` at element widths (dtype.inp_bits a, dtype.wgt_bits w): a zoo
+/// network built at them (once per process and widths, kept), any other
+/// as prepared. A sweep's parent builds the widths of its space before it
+/// forks the workers (sweep_widths()), so that no worker builds them again.
+const PreparedNetwork& network_at_widths(const PreparedNetwork& n, int a, int w);
 /// `layers`: with a row per layer (false: the totals alone).
 StageResult stage_analytic(const Config& c, const PreparedNetwork& n, bool layers = true);
 /// Stages 2 and 3 also record energy per layer and `energy_uj` per inference
