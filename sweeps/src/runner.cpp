@@ -442,8 +442,12 @@ class Runner {
       // its own page of the B-trees, and a commit writes every page it
       // touched (slides-1m's stage 0: 98 s with flushes every 0.25 s).
       Writer w(store_, 65536, 4.0);
+      Progress progress("stage 0 config", static_cast<int64_t>(fresh.size()), opts_.progress);
+      int64_t designs = 0, failed = 0;
       stage0_in_order(spec_, space_, fresh, jobs_, net_keys_, [&](int64_t idx, Design&& d) {
         const bool valid = d.r0.status == "ok";
+        failed += d.r0.status == "failed";
+        progress.update(++designs, failed);
         for (size_t n = 0; n < d.points.size(); ++n) {
           PointInfo& info = d.points[n];
           Visit v;
@@ -468,6 +472,7 @@ class Runner {
           if (valid && opts_.max_stage >= kStageAnalytic) pending.push_back(visits_.size() - 1);
         }
       });
+      progress.finish(designs, failed);
     }
     run_stage(kStageAnalytic, pending);
   }
