@@ -246,7 +246,7 @@ class Runner {
         for (const auto& [a, w] : sweep_widths(spec_))
           for (const PreparedNetwork& n : nets) try {
               network_at_widths(n, a, w);
-            } catch (const Error&) {  // the points at these widths say why, each in its stage
+            } catch (const std::exception&) {  // the points at these widths say why, each in its stage
             }
       return nets;
     });
