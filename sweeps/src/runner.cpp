@@ -560,18 +560,18 @@ class Runner {
   // of the design) where stage 1 stored its totals alone (funnel.stage1's
   // `layers: selected`). The stored result rows stay as they are.
   void add_stage1_layers(const std::vector<size_t>& which) {
-    std::vector<size_t> todo;
+    std::vector<size_t> again;
     for (size_t v : which)
       if (auto d = done_.find(visits_[v].info.key); d != done_.end())
         if (auto s = d->second.find(kStageAnalytic); s != d->second.end() && s->second.status == "ok")
-          todo.push_back(v);
+          again.push_back(v);
     std::vector<std::string> reqs;
-    for (size_t v : todo) reqs.push_back(fmt::format("{} {} {} 1", kStageAnalytic, visits_[v].index, visits_[v].net));
+    for (size_t v : again) reqs.push_back(fmt::format("{} {} {} 1", kStageAnalytic, visits_[v].index, visits_[v].net));
     Writer w(store_, 256);
     pool().run(reqs, [&](size_t i, bool ok, const std::string& text) {
       if (!ok) return;  // stage 2 runs the point anyway, and reports its failure
       const StageResult r = StageResult::from_json(nlohmann::json::parse(text));
-      if (r.status == "ok") w.add(visits_[todo[i]].info, r);
+      if (r.status == "ok") w.add(visits_[again[i]].info, r);
     });
     w.flush();
   }

@@ -11,21 +11,27 @@ namespace vta::compiler {
 
 namespace {
 
-// The lane weights of bias b over `lanes` INP lanes (1, -128, -128, ...):
-// false when b has no such form.
+// Bias b over INP lanes (1, -128, -128, ...): b = r + 128 q with 0 <= r <
+// 128, lane 0's weight r and the other lanes' weights, each in [-128, 127],
+// summing to -q. Returns -q; `lanes` the fewest lanes that hold it (at least 2).
+int64_t lane_rest(int32_t b, int64_t* r = nullptr, int64_t* lanes = nullptr) {
+  const int64_t low = ((int64_t{b} % 128) + 128) % 128, rest = -((int64_t{b} - low) / 128);
+  if (r) *r = low;
+  if (lanes) *lanes = std::max<int64_t>(2, 1 + (rest >= 0 ? (rest + 126) / 127 : (-rest + 127) / 128));
+  return rest;
+}
+
+// The lane weights of bias b over `lanes` INP lanes into `w`: false when
+// b has no such form there.
 bool lanes_of(int32_t b, int64_t lanes, int8_t* w) {
-  if (lanes < 2) return false;
-  const int64_t r = ((int64_t{b} % 128) + 128) % 128, q = (int64_t{b} - r) / 128;  // b = r + 128 q
-  // The other lanes' weights sum to -q, each in [-128, 127].
-  int64_t rest = -q;
-  if (rest < -128 * (lanes - 1) || rest > 127 * (lanes - 1)) return false;
-  if (w) {
-    w[0] = static_cast<int8_t>(r);
-    for (int64_t j = 1; j < lanes; ++j) {
-      const int64_t v = std::clamp<int64_t>(rest, -128, 127);
-      w[j] = static_cast<int8_t>(v);
-      rest -= v;
-    }
+  int64_t r = 0, need = 0;
+  int64_t rest = lane_rest(b, &r, &need);
+  if (lanes < need) return false;
+  w[0] = static_cast<int8_t>(r);
+  for (int64_t j = 1; j < lanes; ++j) {
+    const int64_t v = std::clamp<int64_t>(rest, -128, 127);
+    w[j] = static_cast<int8_t>(v);
+    rest -= v;
   }
   return true;
 }
@@ -67,10 +73,9 @@ std::vector<int32_t> packed_biases(const Node& n) {
 int64_t bias_lanes(const Node& n) {
   int64_t need = 0;  // no channel: any lanes
   each_packed_bias(n, [&](int64_t, int32_t b) {
-    // lanes_of()'s form: b = r + 128 q, the other lanes summing to -q within [-128, 127] each.
-    const int64_t r = ((int64_t{b} % 128) + 128) % 128, rest = -((int64_t{b} - r) / 128);
-    const int64_t others = rest >= 0 ? (rest + 126) / 127 : (-rest + 127) / 128;
-    need = std::max({need, int64_t{2}, 1 + others});
+    int64_t lanes = 0;
+    lane_rest(b, nullptr, &lanes);
+    need = std::max(need, lanes);
     return true;
   });
   return need;
