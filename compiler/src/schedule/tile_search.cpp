@@ -428,20 +428,52 @@ V tile_timeline(const Parts<V>& p, const Tile& t) {
              static_cast<double>(std::min(before, vec)) * (ar * static_cast<double>(p.c.alu.ii_vector) + a) +
              static_cast<double>(std::max<int64_t>(0, before - vec)) * (ar * static_cast<double>(p.c.alu.ii_imm) + a));
   };
+  // A step's loads and GEMM: every step but the last has tic blocks
+  // (depthwise: one), the last what is left.
+  const int64_t tic_last = g.dw ? 1 : g.cib - (steps - 1) * t.tic, tic_full = g.dw ? 1 : t.tic;
+  const int64_t tic0 = g.dw ? 1 : std::min(t.tic, g.cib);
+  // A tile's parts, kept while the next tiles share them (the tiles of a
+  // channel range, innermost in for_each_tile(), share their position and
+  // mostly their shape): the Parts' own values, only asked for less often.
+  struct Shaped {  // by the tile's shape
+    int64_t th = -1, tw = -1, toc = -1;
+    bool whole = false;
+    V head = 0, tail = 0, gemm[2] = {0, 0}, bias_gemm = 0;
+    double store = 0, area = 0;
+    int64_t insns = 0;
+  } sh;
+  struct Placed {  // by its position and output channel blocks (its shape follows from them)
+    int64_t oh0 = -1, ow0 = -1, toc = -1;
+    double load[2] = {0, 0}, inp[2] = {0, 0}, inp0 = 0, bias = 0;
+  } pl;
   for_each_tile(g, t, [&](int64_t, int64_t oh0, int64_t ow0, int64_t ob0) {
     const int64_t th = std::min(t.th, g.ho - oh0), tw = std::min(t.tw, g.wo - ow0);
     const int64_t toc = std::min(t.toc, g.cob - ob0);
+    if (th != sh.th || tw != sh.tw || toc != sh.toc) {
+      sh.th = th, sh.tw = tw, sh.toc = toc;
+      sh.whole = whole_rows(g, t, th, tw);
+      sh.head = p.head(th, tw, toc), sh.tail = p.tail(th, tw, toc, sh.whole);
+      sh.gemm[0] = p.gemm(th, tw, toc, tic_full), sh.gemm[1] = p.gemm(th, tw, toc, tic_last);
+      sh.bias_gemm = p.bias_gemm(th, tw, toc);
+      sh.store = p.store(th, tw, toc, sh.whole), sh.area = p.area(th, tw, toc);
+      sh.insns = p.tail_insns(toc, sh.whole);
+    }
+    if (oh0 != pl.oh0 || ow0 != pl.ow0 || toc != pl.toc) {
+      pl.oh0 = oh0, pl.ow0 = ow0, pl.toc = toc;
+      pl.load[0] = p.load(th, tw, toc, tic_full, oh0, ow0), pl.load[1] = p.load(th, tw, toc, tic_last, oh0, ow0);
+      pl.bias = p.bias_load(toc);
+      if (reuse)
+        pl.inp[0] = p.inp_load(th, tw, toc, tic_full, oh0, ow0),
+        pl.inp[1] = p.inp_load(th, tw, toc, tic_last, oh0, ow0);
+      if (steps == 1 && !g.bias_gemm) pl.inp0 = p.inp_load(th, tw, toc, tic0, oh0, ow0);
+    }
     // A step's loads wait for the GEMM two steps back, so the first two
     // steps of this tile load before its head; the bias row's ACC load
     // (compute module) then waits for the read data of the bursts
     // already granted to the streaming load module (rule 13): up to
     // outstanding_reads bursts of a WGT row.
     V load_end[2] = {0, 0};
-    // A step's loads and GEMM: every step but the last has tic blocks
-    // (depthwise: one), the last what is left; each computed once a tile.
-    const int64_t tic_last = g.dw ? 1 : g.cib - (steps - 1) * t.tic, tic_full = g.dw ? 1 : t.tic;
-    const double step_load[2] = {p.load(th, tw, toc, tic_full, oh0, ow0), p.load(th, tw, toc, tic_last, oh0, ow0)};
-    const V step_gemm[2] = {p.gemm(th, tw, toc, tic_full), p.gemm(th, tw, toc, tic_last)};
+    const V* const step_gemm = sh.gemm;
     auto last = [&](int64_t j) { return j + 1 == steps ? 1 : 0; };
     // Step j's loads into WGT half `half`: its inputs alone where the half holds its weights.
     auto loads = [&](int64_t j, int64_t half) {
@@ -449,7 +481,7 @@ V tile_timeline(const Parts<V>& p, const Tile& t) {
       const WeightsKey key = weights_key(ob0, j * t.tic, toc, tic);
       const bool kept = reuse && held[half] == key;
       held[half] = key;
-      return kept ? p.inp_load(th, tw, toc, tic, oh0, ow0) : step_load[last(j)] + (j == 0 ? p.bias_load(toc) : 0.0);
+      return kept ? pl.inp[last(j)] : pl.load[last(j)] + (j == 0 ? pl.bias : 0.0);
     };
     load_free = vmax(load_free, dispatch(tile));
     for (int64_t j = 0; j < std::min<int64_t>(2, steps); ++j) {
@@ -472,18 +504,17 @@ V tile_timeline(const Parts<V>& p, const Tile& t) {
     // has no bias row at the head, so nothing waits there.
     V queued = g.bias_gemm ? V(0.0) : vmin(vmax(0.0, load_free - head_at), p.granted_beats(toc, t.tic));
     if (steps == 1 && !g.bias_gemm) {
-      const int64_t tic0 = g.dw ? 1 : std::min(t.tic, g.cib);
       const V next_from = vmax(vmax(load_free, gemm_end[(q + 1) % 2]), dispatch(tile + 1));
-      const V inp_end = next_from + p.inp_load(th, tw, toc, tic0, oh0, ow0);
+      const V inp_end = next_from + pl.inp0;
       queued = pick(head_at >= next_from && head_at < inp_end,
                     vmax(queued, vmin(inp_end - head_at, p.inp_granted_beats(th, tw))), queued);
     }
-    compute_free = head_at + queued + p.head(th, tw, toc) - (zeroes ? p.area(th, tw, toc) + p.P : V(0.0));
+    compute_free = head_at + queued + sh.head - (zeroes ? sh.area + p.P : V(0.0));
     V last_issue = 0;  // the previous tile's deferred epilogue: when its last op issues
     for (int64_t j = 0; j < steps; ++j, ++q) {
       if (j >= 2) load_free = vmax(load_free, gemm_end[q % 2]) + loads(j, q % 2);
       const V gemm_at = vmax(compute_free, j < 2 ? load_end[j] : load_free);
-      compute_free = gemm_at + step_gemm[last(j)] + (j == 0 ? p.bias_gemm(th, tw, toc) : V(0.0));
+      compute_free = gemm_at + step_gemm[last(j)] + (j == 0 ? sh.bias_gemm : V(0.0));
       gemm_end[q % 2] = compute_free;
       if (j == 0 && pend.any && ride) {  // part A, then the operand GEMM on the GEMM pipe
         const V a_end = vmax(pend.ready, gemm_at + 1.0) + pend.part_a;
@@ -507,7 +538,7 @@ V tile_timeline(const Parts<V>& p, const Tile& t) {
         if (j + 1 < steps) compute_free = vmax(compute_free, last_issue + 1.0);
       }
     }
-    const bool whole = whole_rows(g, t, th, tw);
+    const bool whole = sh.whole;
     if (defer && g.pk) {
       compute_free = vmax(compute_free, last_issue + 1.0) + p.pool_reset(th, toc);
       if (oh0 > 0 && g.pp > 0) {
@@ -516,7 +547,7 @@ V tile_timeline(const Parts<V>& p, const Tile& t) {
       }
     }
     if (defer) {
-      const double ar = p.area(th, tw, toc);
+      const double ar = sh.area;
       // ride: the conv's own epilogue ALU ops before the operand GEMM (as the serial path's conv_alu)
       const double part_a = ride ? ar * p.groups * static_cast<double>(p.epilogue_ops() - (g.bias_gemm ? 0 : 1)) *
                                            static_cast<double>(p.c.alu.ii_imm) +
@@ -524,12 +555,12 @@ V tile_timeline(const Parts<V>& p, const Tile& t) {
                                  : 0.0;
       pend = {true,
               compute_free,
-              p.tail(th, tw, toc, whole),
+              sh.tail,
               p.requant_ops > 0
                   ? ar * p.groups * static_cast<double>(p.c.alu.ii_imm) + static_cast<double>(p.c.alu.latency)
                   : 0.0,
-              p.store(th, tw, toc, whole),
-              p.tail_insns(toc, whole),
+              sh.store,
+              sh.insns,
               whole ? 1 : toc,
               th,
               tw,
@@ -560,17 +591,17 @@ V tile_timeline(const Parts<V>& p, const Tile& t) {
       gemm_end[q % 2] = compute_free;
       held[q % 2] = WeightsKey{-1, -1, -1, -1};  // the identity at the start of the WGT half
       ++q;
-      compute_free += p.tail(th, tw, toc, whole) - conv_alu;
+      compute_free += sh.tail - conv_alu;
     } else {
-      compute_free += p.tail(th, tw, toc, whole);
+      compute_free += sh.tail;
     }
-    tail_at[tile % 2] = tail_start, tail_area[tile % 2] = p.area(th, tw, toc);
+    tail_at[tile % 2] = tail_start, tail_area[tile % 2] = sh.area;
     const V store_start = vmax(store_end[(tile + 1) % 2], compute_free);
-    store_end[tile % 2] = store_start + p.store(th, tw, toc, whole);
+    store_end[tile % 2] = store_start + sh.store;
     // In-order fetch: the next tile's loads are dispatched only once
     // the epilogue's instructions and the tile's stores fit their
     // command queues (D entries each).
-    const int64_t insns = p.tail_insns(toc, whole);
+    const int64_t insns = sh.insns;
     const int64_t alu_over = insns - depth, store_over = (whole ? 1 : toc) - depth;
     if (alu_over > 0)
       load_free = vmax(load_free, tail_start + (compute_free - tail_start) * static_cast<double>(alu_over) /
