@@ -512,6 +512,16 @@ V tile_timeline(const Parts<V>& p, const Tile& t) {
     compute_free = head_at + queued + sh.head - (zeroes ? sh.area + p.P : V(0.0));
     V last_issue = 0;  // the previous tile's deferred epilogue: when its last op issues
     for (int64_t j = 0; j < steps; ++j, ++q) {
+      // The middle steps (after the first two, before the last): a full
+      // step's loads and GEMM and nothing else. Their WGT half never holds
+      // their weights (it holds those of the step two back), so their loads
+      // are whole: the general path's sums without its terms of zero.
+      for (; j >= 2 && j + 1 < steps; ++j, ++q) {
+        if (reuse) held[q % 2] = weights_key(ob0, j * t.tic, toc, tic_full);
+        load_free = vmax(load_free, gemm_end[q % 2]) + pl.load[0];
+        compute_free = vmax(compute_free, load_free) + step_gemm[0];
+        gemm_end[q % 2] = compute_free;
+      }
       if (j >= 2) load_free = vmax(load_free, gemm_end[q % 2]) + loads(j, q % 2);
       const V gemm_at = vmax(compute_free, j < 2 ? load_end[j] : load_free);
       compute_free = gemm_at + step_gemm[last(j)] + (j == 0 ? sh.bias_gemm : V(0.0));
