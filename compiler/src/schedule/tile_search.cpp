@@ -306,9 +306,12 @@ template <class V>
 BoundSides<V> tile_bound(const Parts<V>& p, const Tile& t, const TileClass* begin, const TileClass* end) {
   const bool pipes = defers_pool(p.g, p.c), defer = pipes || defers_epilogue(p.g, t, p.c, p.residual_ops >= 0);
   const bool zeroes = zeroes_by_alu(p.g, t, p.c, p.residual_ops >= 0);
-  // reuses_weights(): steps may find their weights held (one channel group, at most two steps a tile).
-  const bool held =
-      reuses_weights(p.c) && (p.g.pk || t.toc >= p.g.cob) && (p.g.dw || (p.g.cib + t.tic - 1) / t.tic <= 2);
+  // reuses_weights(): steps may find their weights held where a position's
+  // steps load at most two sets of weights (tile_timeline()'s `held`: the
+  // two WGT halves alternate, so each set then stays in its half), or one
+  // channel group's at a time (a fused pool's tiles, channel group outermost).
+  const int64_t sets = p.g.dw ? 1 : (p.g.cib + t.tic - 1) / t.tic, groups = (p.g.cob + t.toc - 1) / t.toc;
+  const bool held = reuses_weights(p.c) && sets <= 2 && (p.g.pk || groups * sets <= 2);
   double loads = 0, first_load = kNoLimit, last_store = kNoLimit;
   V compute = 0, alu = 0, head = 0, last_gemm = kNoLimit, last_tail = kNoLimit;
   for (const TileClass* it = begin; it != end; ++it) {
