@@ -233,6 +233,17 @@ TEST(TileMemo, FloorsKeptAcrossMemoryKnobsPickTheSearchsTile) {
     expect_every_candidates_tile({"9"}, memory);
 }
 
+// set_search_clocks(): the bounds at a sweep's lowest clock are floors under
+// those of its designs at higher clocks with a DRAM preset. Visited highest
+// clock first and in turn, every design's tile is still the one timing
+// every candidate picks.
+TEST(TileMemo, ClockFloorsPickTheSearchsTile) {
+  set_search_clocks({375, 200, 250});
+  for (const char* mhz : {"375", "250", "200"})
+    expect_every_candidates_tile({"9"}, {{"memory.dram", "ddr4-2400"}, {"clock.mhz", mhz}, {"memory.bus_bits", "64"}});
+  set_search_clocks({});
+}
+
 // reuses_weights(): in a layer of two output channel groups of one step
 // each, the two WGT halves hold one group's weights each, so no step after
 // the first position loads its weights. The bound must not count them: it

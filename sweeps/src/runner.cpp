@@ -147,21 +147,23 @@ int shard_of(const SweepSpec& spec, int64_t idx, int shards) {
   return static_cast<int>(h % static_cast<uint64_t>(shards));
 }
 
-// The values the spec's axes give gemm.pipeline_depth, for the tile search
-// to search its designs' depths together (set_search_depths()); a value
-// that is not an integer is stage 0's to refuse, and left out here.
-std::vector<int64_t> axis_depths(const SweepSpec& spec) {
-  std::vector<int64_t> depths;
+// The values the spec's axes give knob `key` that parse as a T in full,
+// for the tile search to search its designs together (set_search_depths(),
+// set_search_clocks()); a value that does not is stage 0's to refuse, and
+// left out here.
+template <typename T>
+std::vector<T> axis_numbers(const SweepSpec& spec, std::string_view key) {
+  std::vector<T> out;
   for (const Axis& a : spec.axes)
     for (size_t j = 0; j < a.keys.size(); ++j)
-      if (a.keys[j] == "gemm.pipeline_depth")
+      if (a.keys[j] == key)
         for (const auto& v : a.values) {
-          int64_t d = 0;
+          T x{};
           const std::string& t = v[j];
-          const auto [end, ec] = std::from_chars(t.data(), t.data() + t.size(), d);
-          if (ec == std::errc() && end == t.data() + t.size()) depths.push_back(d);
+          const auto [end, ec] = std::from_chars(t.data(), t.data() + t.size(), x);
+          if (ec == std::errc() && end == t.data() + t.size()) out.push_back(x);
         }
-  return depths;
+  return out;
 }
 
 // Stage 0 of a design: loads it and checks the constraints (parent process).
@@ -407,7 +409,8 @@ class Runner {
   WorkerPool& pool() {
     if (!pool_) {
       networks();
-      compiler::set_search_depths(axis_depths(spec_));  // the workers inherit it
+      compiler::set_search_depths(axis_numbers<int64_t>(spec_, "gemm.pipeline_depth"));  // the workers inherit them
+      compiler::set_search_clocks(axis_numbers<double>(spec_, "clock.mhz"));
       pool_ = std::make_unique<WorkerPool>(
           jobs_, [this](const std::string& req) { return work(req); }, spec_.timeout_s);
     }

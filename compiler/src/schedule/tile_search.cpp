@@ -13,10 +13,11 @@
 // search reads (search_knobs()), so designs that differ only in knobs it
 // does not read share them; the tiles that fit (fit_candidates()) by the
 // shape and the knobs that choose them, their bounds (kept_bounds()) by
-// every search knob but the GEMM pipeline depth, and floors under the bounds
+// every search knob but the GEMM pipeline depth, floors under the bounds
 // (fastest_memory()) by every search knob but the depth, the memory's and
-// the clock, so that a sweep's designs share the parts of the search their
-// knobs do not change.
+// the clock, and the bounds at a sweep's lowest clock as floors for its
+// higher clocks (lowest_clock()), so that a sweep's designs share the parts
+// of the search their knobs do not change.
 #include "vta/compiler/schedule/tile_search.h"
 
 #include <algorithm>
@@ -866,29 +867,66 @@ Config fastest_memory(const Config& c) {
   return f;
 }
 
+// The lowest clock of set_search_clocks(), 0 if none.
+std::mutex clocks_mu;
+double sweep_min_clock = 0;
+
+// `c` at the sweep's lowest clock, where that is below c's and c has a DRAM
+// preset (else the clock changes no memory time): a DRAM's latency and time
+// per byte in core cycles only grow with the clock, and every memory term
+// of tile_bound() with them, so a bound there (a clock floor) bounds the
+// designs that differ from it only in the clock.
+std::optional<Config> lowest_clock(const Config& c) {
+  double mhz = 0;
+  {
+    std::lock_guard<std::mutex> lock(clocks_mu);
+    mhz = sweep_min_clock;
+  }
+  if (mhz <= 0 || mhz >= c.clock.mhz || !sim::dram::enabled(c)) return std::nullopt;
+  Config low = c;
+  low.clock.mhz = mhz;
+  return low;
+}
+
 // A search's bounds: the floors first (kept for every candidate), then,
-// for a candidate its floor does not rule out, its own bound (filled on
-// first use). A bound rules a tile out only above the best by more than
-// kSlack of it, so rounding never changes the choice.
+// for a candidate its floor does not rule out, its clock floor if any,
+// then its own bound (each filled on first use). A bound rules a tile out
+// only above the best by more than kSlack of it, so rounding never changes
+// the choice.
 constexpr double kSlack = 1e-9;
 struct SearchBounds {
   const ConvGeom& g;
   const Config& c;
   const Candidates& list;
   int requant_ops, residual_ops;
-  std::shared_ptr<Bounds> own, floor;
+  std::shared_ptr<Bounds> own, floor, clock_floor;
   std::optional<Parts<Lanes>> fill_at;  // for `own`, made on first use
+  std::optional<Config> low;            // `c` at the lowest clock (lowest_clock()), for `clock_floor`
+  std::optional<Parts<Lanes>> low_fill_at;
   // Not affine: each depth's bound on its own design (a Config and its parts, made on first use).
   std::map<int64_t, std::pair<std::unique_ptr<Config>, std::unique_ptr<Parts<double>>>> designs;
 
   SearchBounds(const ConvGeom& geo, const Config& cfg, const Candidates& l, int rq, int res, const std::string& key,
-               const std::string& floor_key)
-      : g(geo), c(cfg), list(l), requant_ops(rq), residual_ops(res) {
+               const std::string& floor_key, const std::string& shape)
+      : g(geo), c(cfg), list(l), requant_ops(rq), residual_ops(res), low(lowest_clock(cfg)) {
     own = kept_bounds(key, g, c, rq, res, list, false);
     const Config fast = fastest_memory(c);
     floor = kept_bounds(floor_key, g, fast, rq, res, list, true);
+    if (low) {
+      low->gemm.pipeline_depth = 0;
+      clock_floor = kept_bounds(shape + search_knobs(*low), g, *low, rq, res, list, false);
+      low->gemm.pipeline_depth = c.gemm.pipeline_depth;
+    }
   }
   double floor_at(size_t i, double P) const { return floor->state[i] == 1 ? floor->at(i, P) : 0.0; }
+  double clock_floor_at(size_t i, double P) {
+    if (!clock_floor) return 0.0;
+    if (clock_floor->state[i] == 0) {
+      if (!low_fill_at) low_fill_at.emplace(fill_parts(g, *low, requant_ops, residual_ops));
+      clock_floor->fill(i, *low_fill_at, static_cast<double>(c.gemm.pipeline_depth), list);
+    }
+    return clock_floor->state[i] == 1 ? clock_floor->at(i, P) : 0.0;
+  }
   double bound_at(size_t i, double P) {
     if (own->state[i] == 0) {
       if (!fill_at) fill_at.emplace(fill_parts(g, c, requant_ops, residual_ops));
@@ -908,7 +946,7 @@ struct SearchBounds {
   // Whether candidate i could beat `best` at depth P.
   bool could_beat(size_t i, double P, double best) {
     const double limit = best * (1 + kSlack);
-    return floor_at(i, P) <= limit && bound_at(i, P) <= limit;
+    return floor_at(i, P) <= limit && clock_floor_at(i, P) <= limit && bound_at(i, P) <= limit;
   }
 };
 
@@ -920,11 +958,11 @@ struct SearchBounds {
 // `floor_key`). The same tile as timing every candidate, in fewer timelines.
 std::pair<Tile, size_t> best_tile(const ConvGeom& g, const Node& n, const Config& c, const Node* add,
                                   const Candidates& list, std::optional<size_t> hint, const std::string& bounds_key,
-                                  const std::string& floor_key) {
+                                  const std::string& floor_key, const std::string& shape) {
   if (list.tiles.empty()) no_tile_fits(g, n, c, add);
   const int requant_ops = requant_imm_ops(n), residual_ops = residual_imm_ops(add, g.skip_gemm);
   const Parts<double> parts(g, c, requant_ops, residual_ops);
-  SearchBounds b(g, c, list, requant_ops, residual_ops, bounds_key, floor_key);
+  SearchBounds b(g, c, list, requant_ops, residual_ops, bounds_key, floor_key, shape);
   const double P = static_cast<double>(c.gemm.pipeline_depth);
   size_t lowest = 0;
   for (size_t i = 1; i < list.tiles.size(); ++i)
@@ -955,14 +993,15 @@ using DepthArray = std::array<int64_t, kDepthLanes>;
 std::array<std::pair<Tile, size_t>, kDepthLanes> best_tiles(const ConvGeom& g, const Node& n, const Config& c,
                                                             const Node* add, const Candidates& list,
                                                             std::optional<size_t> hint, const std::string& bounds_key,
-                                                            const std::string& floor_key, const DepthArray& depths) {
+                                                            const std::string& floor_key, const std::string& shape,
+                                                            const DepthArray& depths) {
   using V = Lanes;
   if (list.tiles.empty()) no_tile_fits(g, n, c, add);
   const int requant_ops = requant_imm_ops(n), residual_ops = residual_imm_ops(add, g.skip_gemm);
   V P;
   for (int l = 0; l < kDepthLanes; ++l) P.set(l, static_cast<double>(depths[static_cast<size_t>(l)]));
   const Parts<V> parts(g, c, requant_ops, residual_ops, P);
-  SearchBounds b(g, c, list, requant_ops, residual_ops, bounds_key, floor_key);
+  SearchBounds b(g, c, list, requant_ops, residual_ops, bounds_key, floor_key, shape);
   size_t lowest = 0;
   for (size_t i = 1; i < list.tiles.size(); ++i)
     if (b.floor_at(i, P[0]) < b.floor_at(lowest, P[0])) lowest = i;
@@ -1051,7 +1090,7 @@ Tile choose_tile(const Node& n, const Shape& in, const Config& c, const Node* ad
   const std::string floor_key = shape + search_knobs(fastest_memory(flat));
   const std::optional<DepthArray> batch = depth_batch(c.gemm.pipeline_depth);
   if (!batch) {
-    const auto [t, at] = best_tile(g, n, c, add, *list, hint, bounds_key, floor_key);
+    const auto [t, at] = best_tile(g, n, c, add, *list, hint, bounds_key, floor_key, shape);
     std::lock_guard<std::mutex> lock(mu);
     // A long sweep visits millions of configs, each with its own keys: bound the memos.
     if (memo.size() >= 100000) memo.clear();
@@ -1061,7 +1100,7 @@ Tile choose_tile(const Node& n, const Shape& in, const Config& c, const Node* ad
     return t;
   }
   // The depths of the batch: each lane's tile under its own key.
-  const auto tiles = best_tiles(g, n, c, add, *list, hint, bounds_key, floor_key, *batch);
+  const auto tiles = best_tiles(g, n, c, add, *list, hint, bounds_key, floor_key, shape, *batch);
   std::array<std::string, kDepthLanes> keys;
   for (int l = 0; l < kDepthLanes; ++l) {
     flat.gemm.pipeline_depth = (*batch)[l];
@@ -1074,6 +1113,11 @@ Tile choose_tile(const Node& n, const Shape& in, const Config& c, const Node* ad
   for (int l = 0; l < kDepthLanes; ++l) memo[keys[l]] = tiles[l].first;
   hints[fit] = tiles[mine].second;
   return tiles[mine].first;
+}
+
+void set_search_clocks(const std::vector<double>& mhz) {
+  std::lock_guard<std::mutex> lock(clocks_mu);
+  sweep_min_clock = mhz.empty() ? 0.0 : *std::min_element(mhz.begin(), mhz.end());
 }
 
 void set_search_depths(std::vector<int64_t> depths) {

@@ -52,5 +52,14 @@ std::string search_knobs(const Config& c);
 /// depth alone. The tiles are those of searching at each depth on its own
 /// (TileMemo.DepthLanesPickEachDepthsOwnTile). Empty (the default): none.
 void set_search_depths(std::vector<int64_t> depths);
+/// A sweep's clocks (its clock.mhz axis): the search keeps the bounds of
+/// the designs at the lowest of them as floors under those of the designs
+/// that differ from them in a higher clock alone, with a DRAM preset (whose
+/// latency and time per byte in core cycles only grow with the clock), so
+/// that most candidates are ruled out there once for every clock. The tiles
+/// are those of searching each design on its own
+/// (TileMemo.FloorsKeptAcrossMemoryKnobsPickTheSearchsTile). Empty (the
+/// default): none.
+void set_search_clocks(const std::vector<double>& mhz);
 
 }  // namespace vta::compiler
