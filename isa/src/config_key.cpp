@@ -27,6 +27,20 @@ void append_knobs(std::string& key, const Config& c, bool (*take)(std::string_vi
 #undef VTA_END
 }
 
+bool same_knobs(const Config& a, const Config& b, bool (*take)(std::string_view section)) {
+#define VTA_SECTION(sec, doc) if (take(#sec)) {
+#define VTA_KNOB(sec, name, ...) \
+  if (!(a.sec.name == b.sec.name)) return false;
+#define VTA_KNOB_LATE VTA_KNOB
+#define VTA_END(sec) }
+#include "vta/isa/config_knobs.def"
+#undef VTA_SECTION
+#undef VTA_KNOB
+#undef VTA_KNOB_LATE
+#undef VTA_END
+  return true;
+}
+
 void append_value(std::string& key, double v) { put(key, v); }
 
 }  // namespace vta

@@ -651,15 +651,48 @@ double tile_cost(const ConvGeom& g, const Tile& t, const Config& c, int requant_
 namespace {
 
 // The layer's shape in blocks and its epilogue: what tile_key() and the
-// memo key of choose_tile() say of the layer.
+// memo key of choose_tile() say of the layer. Depthwise or not is part of
+// the shape (a depthwise layer loads toc input blocks per step, not tic); a
+// fused pool: its window, stride and output shape.
+std::array<int64_t, 23> layer_shape(const ConvGeom& g, const Node& n, const Node* add) {
+  return {static_cast<int64_t>(n.op),
+          g.dw,
+          g.nb,
+          g.cib,
+          g.h,
+          g.w,
+          g.cob,
+          g.ho,
+          g.wo,
+          g.k,
+          g.s,
+          g.p,
+          requant_imm_ops(n),
+          residual_imm_ops(add, g.skip_gemm),
+          g.scratch + 2 * g.scratch2 + 4 * g.scratch3,
+          g.rows * (g.t_rows ? 2 : 1),
+          g.vector_steps,
+          g.bias_gemm + 2 * g.skip_gemm,
+          g.pk,
+          g.ps,
+          g.pho,
+          g.pwo,
+          g.pool_first};
+}
+
+// layer_shape() as text (tile_key(): kept in tuning caches, tune.h).
 std::string layer_shape_key(const ConvGeom& g, const Node& n, const Node* add) {
-  // Depthwise or not is part of the shape: a depthwise layer loads toc input blocks per step, not tic.
-  // A fused pool: its window, stride and output shape.
-  const std::string pool = g.pk ? fmt::format("m{}s{}>{}x{}{}", g.pk, g.ps, g.pho, g.pwo, g.pool_first ? "f" : "") : "";
-  return fmt::format("{}{}:{}x{}x{}x{}>{}x{}x{}k{}s{}p{}r{}a{}t{}w{}v{}b{}{}|", op_name(n.op), g.dw ? "dw" : "", g.nb,
-                     g.cib, g.h, g.w, g.cob, g.ho, g.wo, g.k, g.s, g.p, requant_imm_ops(n),
-                     residual_imm_ops(add, g.skip_gemm), g.scratch + 2 * g.scratch2 + 4 * g.scratch3,
-                     g.rows * (g.t_rows ? 2 : 1), g.vector_steps, g.bias_gemm + 2 * g.skip_gemm, pool);
+  const auto f = layer_shape(g, n, add);
+  const std::string pool = f[18] ? fmt::format("m{}s{}>{}x{}{}", f[18], f[19], f[20], f[21], f[22] ? "f" : "") : "";
+  return fmt::format("{}{}:{}x{}x{}x{}>{}x{}x{}k{}s{}p{}r{}a{}t{}w{}v{}b{}{}|", op_name(n.op), f[1] ? "dw" : "", f[2],
+                     f[3], f[4], f[5], f[6], f[7], f[8], f[9], f[10], f[11], f[12], f[13], f[14], f[15], f[16], f[17],
+                     pool);
+}
+
+// layer_shape() as raw bytes (the memo keys of choose_tile(): a sweep asks for one per layer and design).
+std::string layer_shape_bytes(const ConvGeom& g, const Node& n, const Node* add) {
+  const auto f = layer_shape(g, n, add);
+  return std::string(reinterpret_cast<const char*>(f.data()), sizeof f);
 }
 
 // The sections of config_knobs.def the search reads every knob of (search_knobs()).
@@ -1065,6 +1098,35 @@ std::vector<Tile> tile_candidates(const Node& n, const Shape& in, const Config& 
   return search(g, n, c, add, count, list);
 }
 
+namespace {
+
+// What the memo keys say of the design: search_knobs() of `c` without the
+// GEMM pipeline depth (a key appends it: the depths of a batch share the
+// rest) and of fastest_memory() (the floors'), kept while the calls are for
+// one design, as a network's layers are, one after another.
+struct DesignKeys {
+  Config c;
+  std::string flat, floor;
+};
+const DesignKeys& design_keys(const Config& c) {
+  thread_local std::optional<DesignKeys> last;
+  if (!last || !same_knobs(c, last->c, searched) || (sim::dram::enabled(c) && c.clock.mhz != last->c.clock.mhz)) {
+    Config flat = c;
+    flat.gemm.pipeline_depth = 0;
+    last = DesignKeys{c, search_knobs(flat), search_knobs(fastest_memory(flat))};
+  }
+  return *last;
+}
+
+// The memo key of a layer of shape `shape` on the design of `keys` at GEMM pipeline depth `depth`.
+std::string memo_key(const std::string& shape, const DesignKeys& keys, int64_t depth) {
+  std::string key = shape + keys.flat;
+  append_value(key, static_cast<double>(depth));
+  return key;
+}
+
+}  // namespace
+
 Tile choose_tile(const Node& n, const Shape& in, const Config& c, const Node* add) {
   static std::mutex mu;
   static std::unordered_map<std::string, Tile> memo;
@@ -1073,21 +1135,21 @@ Tile choose_tile(const Node& n, const Shape& in, const Config& c, const Node* ad
   // likely good on `c` too, and timed first (best_tile()).
   static std::unordered_map<std::string, size_t> hints;
   const ConvGeom g = conv_geom(n, in, c, add);
-  const std::string shape = layer_shape_key(g, n, add);
-  const std::string key = shape + search_knobs(c);
+  const std::string shape = layer_shape_bytes(g, n, add);
+  const DesignKeys& design = design_keys(c);
+  const std::string key = memo_key(shape, design, c.gemm.pipeline_depth);
+  {
+    std::lock_guard<std::mutex> lock(mu);
+    if (auto it = memo.find(key); it != memo.end()) return it->second;
+  }
   const std::string fit = fit_key(shape, c);
   std::optional<size_t> hint;
   {
     std::lock_guard<std::mutex> lock(mu);
-    if (auto it = memo.find(key); it != memo.end()) return it->second;
     if (auto it = hints.find(fit); it != hints.end()) hint = it->second;
   }
   const std::shared_ptr<const Candidates> list = fit_candidates(fit, g, c, add && add->op == Op::Add);
-  thread_local Config flat;
-  flat = c;
-  flat.gemm.pipeline_depth = 0;
-  const std::string bounds_key = shape + search_knobs(flat);
-  const std::string floor_key = shape + search_knobs(fastest_memory(flat));
+  const std::string bounds_key = shape + design.flat, floor_key = shape + design.floor;
   const std::optional<DepthArray> batch = depth_batch(c.gemm.pipeline_depth);
   if (!batch) {
     const auto [t, at] = best_tile(g, n, c, add, *list, hint, bounds_key, floor_key, shape);
@@ -1102,10 +1164,7 @@ Tile choose_tile(const Node& n, const Shape& in, const Config& c, const Node* ad
   // The depths of the batch: each lane's tile under its own key.
   const auto tiles = best_tiles(g, n, c, add, *list, hint, bounds_key, floor_key, shape, *batch);
   std::array<std::string, kDepthLanes> keys;
-  for (int l = 0; l < kDepthLanes; ++l) {
-    flat.gemm.pipeline_depth = (*batch)[l];
-    keys[l] = shape + search_knobs(flat);
-  }
+  for (int l = 0; l < kDepthLanes; ++l) keys[l] = memo_key(shape, design, (*batch)[l]);
   const int mine = static_cast<int>(std::find(batch->begin(), batch->end(), c.gemm.pipeline_depth) - batch->begin());
   std::lock_guard<std::mutex> lock(mu);
   if (memo.size() >= 100000) memo.clear();

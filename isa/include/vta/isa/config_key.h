@@ -14,6 +14,9 @@ namespace vta {
 /// appended to `key` as raw bytes (strings with their length): equal keys,
 /// equal knobs.
 void append_knobs(std::string& key, const Config& c, bool (*take)(std::string_view section));
+/// Whether `a` and `b` agree in every knob of the sections `take` accepts
+/// (what equal append_knobs() keys say, without building them).
+bool same_knobs(const Config& a, const Config& b, bool (*take)(std::string_view section));
 /// One value appended as append_knobs() appends a knob's.
 void append_value(std::string& key, double v);
 
