@@ -620,7 +620,11 @@ class Runner {
     Progress progress(fmt::format("stage {} {}", stage, stage_name(stage)), static_cast<int64_t>(pending.size()),
                       opts_.progress);
     int64_t finished = 0, failed = 0;
-    Writer w(store_, stage == kStageAnalytic ? 256 : 1);
+    // Stage 1's rows in large transactions written beside the workers'
+    // replies: a flush into a store of a million points' B-trees takes tens
+    // of milliseconds, in which a worker waiting for its next request
+    // would idle (slides-1m: the workers at 80 % of a core each).
+    Writer w = stage == kStageAnalytic ? Writer(store_, 8192, 2.0, true) : Writer(store_, 1);
     pool().run(reqs, [&](size_t i, bool ok, const std::string& text) {
       StageResult r;
       if (ok) {
