@@ -278,6 +278,36 @@ TEST(ConfigErrors, OverrideWithBadValue) {
                                                              "did you mean 'cortex-a9-650'"});
 }
 
+// A caller that knows where its overrides came from (a sweep: the spec line
+// of an axis) names that place in every message about them, as it would
+// name `--set`: a bad value, an unknown key, a cross-knob rule and the fit
+// of the encoding; a knob of the file is still named by its line.
+TEST(ConfigErrors, OverrideOriginNamesWhereTheOverrideCameFrom) {
+  const auto from_spec = [](const std::vector<vta::Override>& overrides) {
+    return error_of([&] {
+      (void)vta::load_config_text("gemm:\n  batch: 1\n", "bad.yaml", overrides, [&](size_t i) {
+        return "s.yaml:" + std::to_string(10 + i) + ": axis " + overrides[i].first;
+      });
+    });
+  };
+  const std::string bad_value = from_spec({{"alu.lanes", "16"}, {"gemm.batch", "3"}});
+  expect_parts(bad_value, {"s.yaml:11: axis gemm.batch: gemm.batch = 3 must be a power of two"});
+  EXPECT_EQ(bad_value.find("--set"), std::string::npos) << bad_value;
+  expect_parts(from_spec({{"gemm.blok_out", "32"}}),
+               {"s.yaml:10: axis gemm.blok_out: unknown key 'gemm.blok_out'", "did you mean 'gemm.block_out'"});
+  expect_parts(from_spec({{"clock.mhz", "300"}, {"alu.lanes", "32"}}),
+               {"s.yaml:11: axis alu.lanes: alu.lanes = 32 exceeds the 16 elements"});
+  const std::string fit = from_spec({{"buffers.inp", "64KiB"}});
+  expect_parts(fit, {"s.yaml:10: axis buffers.inp: buffers.inp = 64KiB: ", "GEMM/FINISH word 1", "66 bits"});
+  EXPECT_EQ(fit.find("--set"), std::string::npos) << fit;
+  // A knob the file sets keeps its line in the file.
+  const std::string file = error_of([] {
+    (void)vta::load_config_text("gemm:\n  batch: 1\nalu:\n  lanes: 32\n", "bad.yaml", {{"clock.mhz", "300"}},
+                                [](size_t) { return std::string("s.yaml:10: axis clock.mhz"); });
+  });
+  expect_parts(file, {"bad.yaml:4: alu.lanes = 32 exceeds"});
+}
+
 TEST(ConfigErrors, OverrideWithoutEquals) {
   expect_parts(error_of([] { (void)vta::parse_override("gemm.block_out"); }), {"--set", "gemm.block_out", "key=value"});
   expect_parts(error_of([] { (void)vta::parse_override("=32", "sweep axis"); }), {"sweep axis", "key=value"});

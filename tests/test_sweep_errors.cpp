@@ -5,12 +5,17 @@
 
 #include <cstdio>
 #include <filesystem>
+#include <map>
 #include <nlohmann/json.hpp>
 
+#include "report_parts.h"
 #include "run_cli.h"
 #include "sweep_test_util.h"
+#include "vta/model/backend.h"
 #include "vta/sweeps/constraints.h"
+#include "vta/sweeps/space.h"
 #include "vta/sweeps/spec.h"
+#include "vta/sweeps/stages.h"
 #include "vta/sweeps/store.h"
 
 namespace {
@@ -235,6 +240,105 @@ TEST(SweepSpecErrors, EnergyObjectiveRankedAtStageOne) {
                     "s.yaml:7: objective energy_uj is measured from stage 2 (systemc) on, but strategy evolve");
   expect_spec_error(std::string("base: vta-1x16x16\n") + kNet + "constraints:\n  - \"energy_uj <= 5\"\n",
                     "s.yaml:4: constraint 'energy_uj <= 5':");
+}
+
+// ------------------------------------------------- errors of design points
+
+// The stage-0 error of each point of `spec` (file `s.yaml` in a fresh
+// folder, run to stage 0), by index; `path` is set to the spec's path.
+std::map<int64_t, std::string> stage0_errors(const std::string& spec, std::string& path) {
+  const auto dir = sweep_dir("stage0");
+  path = write_spec(dir, "s.yaml", spec);
+  const std::string db = (dir / "s.db").string();
+  const auto r = run_vta("sweep run -q --max-stage 0 " + path + " --db " + db);
+  EXPECT_EQ(r.code, 0) << r.out;
+  std::map<int64_t, std::string> errors;
+  for (const auto& p : vta::sweeps::Store(db, false).load(false))
+    if (const auto it = p.stages.find(vta::sweeps::kStageConfig); it != p.stages.end())
+      errors[p.info.index] = it->second.error;
+  return errors;
+}
+
+// An invalid design's error names where its knob's value came from: the
+// spec file and the line of the axis (or of the fixed setting), not the
+// `--set` of the command line, which a sweep's user never typed.
+TEST(SweepPointErrors, AnInvalidDesignNamesTheSpecLineOfItsAxis) {
+  std::string path;
+  const auto e = stage0_errors(std::string("name: origins\nbase: vta-1x16x16\n") + kNet +
+                                   "axes:\n"
+                                   "  - {knob: alu.lanes, values: [16, 32]}\n"
+                                   "  - {knob: buffers.inp, values: [32KiB, 64KiB]}\n",
+                               path);
+  ASSERT_EQ(e.size(), 4u);
+  EXPECT_EQ(e.at(0), "");
+  EXPECT_EQ(e.at(1).rfind(path + ":6: axis buffers.inp: buffers.inp = 64KiB: this config cannot be encoded", 0), 0u)
+      << e.at(1);
+  EXPECT_EQ(e.at(2).rfind(path + ":5: axis alu.lanes: alu.lanes = 32 exceeds the 16 elements", 0), 0u) << e.at(2);
+  for (const auto& [index, error] : e) EXPECT_EQ(error.find("--set"), std::string::npos) << index << ": " << error;
+  const auto f = stage0_errors(std::string("name: origins\nbase: vta-1x16x16\n") + kNet +
+                                   "set:\n  clock.mhz: 250\n  alu.lanes: 32\n"
+                                   "axes:\n  - {knob: gemm.pipeline_depth, values: [5]}\n",
+                               path);
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_EQ(f.at(0).rfind(path + ":6: set alu.lanes: alu.lanes = 32 exceeds the 16 elements", 0), 0u) << f.at(0);
+}
+
+// Where each override of a point comes from: the fixed settings, then the
+// axes in order, a zipped axis's knobs each by the zip's line.
+TEST(SweepPointErrors, EveryOverrideHasItsSpecLine) {
+  const vta::sweeps::SweepSpec s = vta::sweeps::load_spec_text(
+      "base: vta-1x16x16\nnetworks: [lenet5]\nset:\n  clock.mhz: 250\naxes:\n"
+      "  - knob: alu.lanes\n    values: [8, 16]\n"
+      "  - zip:\n      gemm.batch: [1, 4]\n      gemm.block_in: [32, 16]\n",
+      "t.yaml");
+  const vta::sweeps::Space space(s);
+  ASSERT_EQ(space.overrides(0).size(), 4u);
+  EXPECT_EQ(space.origin(0), "t.yaml:4: set clock.mhz");
+  EXPECT_EQ(space.origin(1), "t.yaml:6: axis alu.lanes");
+  EXPECT_EQ(space.origin(2), "t.yaml:8: axis gemm.batch");
+  EXPECT_EQ(space.origin(3), "t.yaml:8: axis gemm.block_in");
+}
+
+// The report's funnel groups invalid designs by reason: a store written
+// before errors named the spec line ("--set KEY: ") and one written since
+// give the same reason, whatever the axis's line or the spec's path.
+TEST(SweepPointErrors, InvalidReasonGroupsOldAndNewMessagesAlike) {
+  const std::string reason = "alu.lanes = N exceeds the N elements of one ACC element (gemm.batch x gemm.block_out)";
+  for (const std::string& error :
+       {std::string("--set alu.lanes: alu.lanes = 32 exceeds the 16 elements of one ACC element (gemm.batch x "
+                    "gemm.block_out)"),
+        std::string("s.yaml:5: axis alu.lanes: alu.lanes = 64 exceeds the 16 elements of one ACC element (gemm.batch "
+                    "x gemm.block_out)"),
+        std::string("/a dir/sweeps: 2/s.yaml:12: set alu.lanes: alu.lanes = 32 exceeds the 32 elements of one ACC "
+                    "element (gemm.batch x gemm.block_out)")})
+    EXPECT_EQ(vta::sweeps::invalid_reason(error), reason) << error;
+  // A message from elsewhere keeps its text (its numbers grouped).
+  EXPECT_EQ(vta::sweeps::invalid_reason("configs/x.yaml:5: buffers.inp = 1B is smaller"),
+            "configs/x.yaml:N: buffers.inp = NB is smaller");
+}
+
+// A later stage builds the design named for its knobs, so that its messages
+// (the RTL model's) name the design that failed, not only the base preset.
+TEST(SweepPointErrors, TheRtlCheckNamesTheSweptDesign) {
+  bool verilator = false;
+  for (const auto& [name, d] : vta::backends()) verilator = verilator || name == "verilator";
+  if (!verilator) GTEST_SKIP() << "the verilator backend is not built into this binary";
+  const auto dir = sweep_dir("rtl-name");
+  const std::string spec = write_spec(dir, "s.yaml",
+                                      std::string("name: rtl-name\nbase: vta-1x16x16\n") + kNet +
+                                          "axes:\n  - {knob: memory.bus_bits, values: [256]}\n"
+                                          "objectives:\n  - minimize: cycles\n  - maximize: gops\n"
+                                          "funnel:\n  stage3: {top_k: 1, verilator: optional}\n");
+  const std::string db = (dir / "s.db").string();
+  const auto r = run_vta("sweep run -q " + spec + " --db " + db, "VTA_RTL_ON_DEMAND=off");
+  ASSERT_EQ(r.code, 0) << r.out;
+  const auto points = vta::sweeps::Store(db, false).load(false);
+  ASSERT_EQ(points.size(), 1u);
+  const auto it = points[0].stages.find(vta::sweeps::kStageVerify);
+  ASSERT_NE(it, points[0].stages.end());
+  EXPECT_NE(it->second.check.find("config 'vta-1x16x16 memory.bus_bits=256' has memory.bus_bits 256"),
+            std::string::npos)
+      << it->second.check;
 }
 
 TEST(SweepStoreErrors, NotAStore) {

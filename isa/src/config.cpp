@@ -224,9 +224,10 @@ int log2_exact(int64_t v) { return std::countr_zero(static_cast<uint64_t>(v)); }
 
 // The knob to name when the fields do not fit (check_fit fails): of the knobs
 // that set a width in the first word that overflows (its buffers, and the GEMM
-// shape, which sizes every element), one the user gave, preferring --set over
-// the file (an override breaks a valid preset), then a buffer over the shape,
-// then the deepest buffer. nullptr when none was given (all defaults).
+// shape, which sizes every element), one the user gave, preferring an override
+// (--set, a sweep's axis) over the file (an override breaks a valid preset),
+// then a buffer over the shape, then the deepest buffer. nullptr when none was
+// given (all defaults).
 template <typename LineOf>
 const char* fit_culprit(const Config& c, const LineOf& line_of) {
   const auto& d = c.derived;
@@ -308,13 +309,10 @@ void check_widths(const Config& c, const Loc& loc) {
            e.mem, e.values * e.bits, e.count, e.values);
 }
 // Computes `derived` and checks every cross-knob rule. `line_of` gives the
-// line of a key in the source (0 if unknown, -1 if set by --set).
-template <typename LineOf>
-void derive_and_check(Config& c, const LineOf& line_of) {
-  auto loc = [&](const char* key) {
-    int line = line_of(key);
-    return line < 0 ? fmt::format("--set {}", key) : where(c.source, line);
-  };
+// line of a key in the source (0 if unknown, -1 if set by an override);
+// `loc` names where a key was set, for a message.
+template <typename LineOf, typename Loc>
+void derive_and_check(Config& c, const LineOf& line_of, const Loc& loc) {
   // A host CPU preset fills the host model's knobs that the config leaves
   // unset (isa/host_cpus/README.md); an explicit value wins.
   if (c.host.cpu != "custom") {
@@ -634,7 +632,8 @@ ParsedYaml parse_config_yaml(const std::string& yaml, const std::string& source)
 
 }  // namespace
 
-Config load_config_text(const std::string& yaml, const std::string& source, const std::vector<Override>& overrides) {
+Config load_config_text(const std::string& yaml, const std::string& source, const std::vector<Override>& overrides,
+                        const OverrideOrigin& origin) {
   // A sweep loads the same base text once per design point, with other
   // overrides: the parse of the last text is kept (per thread).
   thread_local std::string last_yaml, last_source;
@@ -648,24 +647,36 @@ Config load_config_text(const std::string& yaml, const std::string& source, cons
   Config c = last->c;
   const auto& lines = last->lines;  // key -> line, for later messages
   const int name_line = last->name_line;
-  // The line of `key` in the file, -1 when it was set by --set, 0 if unset.
+  // The override that sets `key` (the last: it wins), or -1.
+  auto override_of = [&](std::string_view key) {
+    int found = -1;
+    for (size_t i = 0; i < overrides.size(); ++i)
+      if (overrides[i].first == key) found = static_cast<int>(i);
+    return found;
+  };
+  // The line of `key` in the file, -1 when an override set it, 0 if unset.
   auto line_of = [&](std::string_view key) {
-    for (const auto& o : overrides)
-      if (o.first == key) return -1;
+    if (override_of(key) >= 0) return -1;
     int line = 0;
     for (auto& [k, l] : lines)
       if (k == key) line = l;
     return line;
   };
-  for (const auto& kv : overrides) {
-    const std::string& key = kv.first;  // a named reference: clang 14 cannot capture a structured binding
+  // Where override `i` came from, and where `key` was set: made only for a message.
+  auto origin_of = [&](size_t i) { return origin ? origin(i) : "--set " + overrides[i].first; };
+  auto loc = [&](std::string_view key) {
+    const int i = override_of(key);
+    return i >= 0 ? origin_of(static_cast<size_t>(i)) : where(source, line_of(key));
+  };
+  for (size_t i = 0; i < overrides.size(); ++i) {
+    const std::string& key = overrides[i].first;
     const KnobInfo* k = find_knob(key);
     if (!k) {
       std::vector<std::string> all;
       for (const auto& kk : knobs()) all.push_back(kk.key());
-      fail("--set {}: unknown key '{}'{}", key, key, suggest(key, all));
+      fail("{}: unknown key '{}'{}", origin_of(i), key, suggest(key, all));
     }
-    set_knob_at(c, *k, kv.second, [&] { return "--set " + key; });
+    set_knob_at(c, *k, overrides[i].second, [&] { return origin_of(i); });
   }
   // The name is written into generated SystemVerilog and OpenCL sources
   // (a comment line each) and into the OpenCL kernel built at run time: a
@@ -674,7 +685,7 @@ Config load_config_text(const std::string& yaml, const std::string& source, cons
     fail("{}: name holds a control character (such as a newline){}; a design name is one line of text",
          name_line > 0 ? where(source, name_line) : source,
          name_line > 0 ? "" : " (it came from the file name: give name:)");
-  derive_and_check(c, line_of);
+  derive_and_check(c, line_of, loc);
   return c;
 }
 

@@ -113,7 +113,7 @@ std::string pareto_table_html(const std::vector<ParetoRow>& rows, const std::vec
     if (clock_column) {
       double mhz = NAN;
       try {
-        mhz = load_config_text(spec->base_text, spec->base, Space(*spec).overrides(row.point->info.index)).clock.mhz;
+        mhz = Space(*spec).config(row.point->info.index).clock.mhz;
       } catch (const vta::Error&) {
       }
       h += num_cell(mhz);
@@ -129,9 +129,9 @@ std::string pareto_table_html(const std::vector<ParetoRow>& rows, const std::vec
 }
 
 std::string invalid_reason(const std::string& raw) {
-  // The config loader's prefix for a knob the sweep set ("--set alu.lanes: ").
-  static const std::regex set_prefix("^--set [^ :]+: ");
-  const std::string error = std::regex_replace(raw, set_prefix, "");
+  // Without the spec line of the knob the sweep set ("s.yaml:12: axis
+  // alu.lanes: "; "--set alu.lanes: " in stores written before).
+  const std::string error = without_origin(raw);
   // A constraint names its expression and then the values of this point.
   if (error.starts_with("constraint '"))
     if (const auto end = error.find("' (", 12); end != std::string::npos)

@@ -28,6 +28,7 @@
 #include "vta/sweeps/constraints.h"
 #include "vta/sweeps/pareto.h"
 #include "vta/sweeps/progress.h"
+#include "vta/sweeps/show.h"
 #include "vta/sweeps/slurm.h"
 #include "vta/sweeps/space.h"
 #include "vta/sweeps/stage_pnr.h"
@@ -184,7 +185,7 @@ Design load_design(const SweepSpec& spec, const Space& space, ConstraintSet& con
   d.knobs = space.knobs_json(idx);
   d.r0.stage = kStageConfig;
   try {
-    const Config c = load_config_text(spec.base_text, spec.base, space.overrides(idx));
+    const Config c = space.config(idx);
     d.hash = c.hash();
     d.r0.metrics.set("mac_units", static_cast<double>(c.gemm.batch * c.gemm.block_in * c.gemm.block_out));
     // The FPGA estimate: resource columns, fit to the spec's device, clock against Fmax.
@@ -319,7 +320,7 @@ class Runner {
     StageResult r;
     try {
       inject_fault(stage, index);
-      const Config c = load_config_text(spec_.base_text, spec_.base, space_.overrides(index));
+      const Config c = design_config(index);
       const PreparedNetwork& n = nets_[static_cast<size_t>(net)];
       // Energy's static term: the spec device's static power (dynamic only without a device).
       const double static_w = spec_.device.empty() ? 0.0 : estimate::find_device(spec_.device).static_w;
@@ -335,6 +336,16 @@ class Runner {
     }
     r.stage = stage;
     return r.to_json().dump();
+  }
+
+  // Design point `index` as the workers build it: named for its knobs
+  // ("vta-1x16x16 memory.bus_bits=256", as `vta sweep show` names it), so
+  // that a later stage's message (the RTL model's) names the design, not
+  // the base. The name is no part of the config's hash.
+  Config design_config(int64_t index) const {
+    Config c = space_.config(index);
+    c.name = point_name(c.name, space_.overrides(index));
+    return c;
   }
 
   const StageResult* stored(const std::string& key, int stage) const {
@@ -445,9 +456,15 @@ class Runner {
   // this run's): after an edit of the space its index and knobs are this
   // space's, and after an edit of the constraints a changed verdict
   // replaces the stored one (and the point's later stages, which a design
-  // now invalid does not have and one now valid has yet to run).
+  // now invalid does not have and one now valid has yet to run). A message
+  // that differs only in where it says the knob was set (an edit moved the
+  // axis to another line) is the same verdict.
   void refresh(const PointInfo& info, const StageResult& was, const StageResult& now, Writer& w) {
-    if (edit_.constraints && (was.status != now.status || was.error != now.error)) {
+    auto same = [&] {
+      return was.status == now.status &&
+             (was.error == now.error || without_origin(was.error) == without_origin(now.error));
+    };
+    if (edit_.constraints && !same()) {
       ++rejudged_;
       w.replace(info, now);
       done_[info.key].clear();
@@ -515,7 +532,7 @@ class Runner {
     std::set<std::string> seen;
     for (size_t v : pending) {
       try {
-        Config c = load_config_text(spec_.base_text, spec_.base, space_.overrides(visits_[v].index));
+        Config c = design_config(visits_[v].index);
         if (seen.insert(c.hash()).second) to_build.emplace_back(v, std::move(c));
       } catch (const std::exception&) {  // the worker reports it
       }
@@ -543,7 +560,7 @@ class Runner {
     if (failed.empty()) return why;
     for (size_t v : pending) {
       try {
-        const Config c = load_config_text(spec_.base_text, spec_.base, space_.overrides(visits_[v].index));
+        const Config c = space_.config(visits_[v].index);
         if (auto it = failed.find(c.hash()); it != failed.end()) why[v] = it->second;
       } catch (const std::exception&) {
       }

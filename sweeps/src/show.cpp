@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <filesystem>
 
 #include "vta/isa/control_chars.h"
@@ -74,6 +75,9 @@ std::string reproduce_line(const SweepSpec& spec, int64_t index, const std::stri
 std::string point_name(const std::string& base_name, const std::vector<std::pair<std::string, std::string>>& knobs) {
   std::string n = base_name;
   for (const auto& [k, v] : knobs) n += " " + k + "=" + v;
+  // A text knob's value may hold a newline (a YAML escape): the name is one
+  // line, as the loader requires (it is a comment line in generated sources).
+  std::replace_if(n.begin(), n.end(), is_control_char, '?');
   return n;
 }
 
@@ -98,7 +102,7 @@ std::string show_point(const Store& store, const std::string& point, const std::
   for (const auto& [k, v] : overrides) set.emplace_back(k, v);
   Config c;
   try {
-    c = load_config_text(spec.base_text, spec.base, overrides);
+    c = space.config(p.info.index);
   } catch (const Error& e) {
     fail("{}: point {} is not a valid design ({})", store.path(), p.info.index, e.what());
   }

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <numeric>
+#include <regex>
 #include <unordered_set>
 
 #include <fmt/format.h>
@@ -63,6 +64,28 @@ std::vector<Override> Space::overrides(int64_t i) const {
   std::vector<Override> out = spec_.set;
   for (auto& o : axis_values(i)) out.push_back(std::move(o));
   return out;
+}
+
+Config Space::config(int64_t i) const {
+  return load_config_text(spec_.base_text, spec_.base, overrides(i), [this](size_t j) { return origin(j); });
+}
+
+std::string Space::origin(size_t j) const {
+  if (j < spec_.set.size()) {
+    const int line = j < spec_.set_lines.size() ? spec_.set_lines[j] : 0;
+    return fmt::format("{}:{}: set {}", spec_.source, line, spec_.set[j].first);
+  }
+  j -= spec_.set.size();
+  for (const Axis& a : spec_.axes) {
+    if (j < a.keys.size()) return fmt::format("{}:{}: axis {}", spec_.source, a.line, a.keys[j]);
+    j -= a.keys.size();
+  }
+  return spec_.source;
+}
+
+std::string without_origin(const std::string& error) {
+  static const std::regex prefix("^(--set|.*?:[0-9]+: (axis|set)) [^ :]+: ");
+  return std::regex_replace(error, prefix, "", std::regex_constants::format_first_only);
 }
 
 std::vector<int64_t> Space::initial_points() const {

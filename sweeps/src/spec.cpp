@@ -460,6 +460,7 @@ SweepSpec load_spec_text(const std::string& text, const std::string& source, con
       const KnobInfo& k = knob(x, it->first);
       claim(k.key(), it->first);
       s.set.emplace_back(k.key(), knob_value(x, k, it->second));
+      s.set_lines.push_back(it->first.Mark().line + 1);
     }
   }
   if (const YAML::Node& axes = root["axes"]) {

@@ -4,6 +4,7 @@
 // the quantities derived from them (buffer depths, index widths, element
 // sizes) are computed and checked once by the loader and live in `derived`.
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -89,12 +90,19 @@ using Override = std::pair<std::string, std::string>;
 /// Parses "gemm.block_out=32"; throws vta::Error naming `what` when malformed.
 Override parse_override(std::string_view text, std::string_view what = "--set");
 
+/// Where override `i` of a load came from, as its messages name it: a sweep
+/// gives the spec line of the axis that set the knob ("s.yaml:12: axis
+/// buffers.inp"). Called only when a message is made, so a load that
+/// succeeds builds no text.
+using OverrideOrigin = std::function<std::string(size_t i)>;
+
 /// Loads a YAML config file, applies overrides, validates and derives.
 /// Throws vta::Error naming the file, line and key on any problem.
 Config load_config(const std::string& path, const std::vector<Override>& overrides = {});
-/// Same from YAML text; `source` names it in messages.
-Config load_config_text(const std::string& yaml, const std::string& source,
-                        const std::vector<Override>& overrides = {});
+/// Same from YAML text; `source` names it in messages, and `origin` names
+/// where each override came from (without it, "--set KEY").
+Config load_config_text(const std::string& yaml, const std::string& source, const std::vector<Override>& overrides = {},
+                        const OverrideOrigin& origin = {});
 /// The defaults (upstream VTA 1x16x16), validated.
 Config default_config();
 /// Resolves a preset name ("vta-1x16x16") or a path to a YAML file.

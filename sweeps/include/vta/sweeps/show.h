@@ -17,7 +17,8 @@ namespace vta::sweeps {
 std::string show_point(const Store& store, const std::string& point, const std::string& network = "");
 
 /// The design name of a point: the base's name, then each knob the sweep
-/// set as KEY=VALUE ("vta-1x16x16 gemm.pipeline_depth=11 clock.mhz=333").
+/// set as KEY=VALUE ("vta-1x16x16 gemm.pipeline_depth=11 clock.mhz=333"),
+/// on one line (a control character in a value becomes '?').
 std::string point_name(const std::string& base_name, const std::vector<std::pair<std::string, std::string>>& knobs);
 
 /// The `vta run` line that reproduces the stage-2 cycles of point `index`

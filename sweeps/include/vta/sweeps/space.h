@@ -23,6 +23,13 @@ class Space {
   int64_t index(const std::vector<int64_t>& digits) const;
   /// The spec's fixed overrides, then the axis values of point `i`.
   std::vector<Override> overrides(int64_t i) const;
+  /// Point `i` as a config: the base with overrides(i). An error names the
+  /// spec line of the axis or fixed setting behind the knob at fault
+  /// (origin()), not the `--set` a sweep's user never typed.
+  Config config(int64_t i) const;
+  /// Where override `j` of overrides(i) comes from, for any point `i`:
+  /// "SPEC:LINE: set KEY" or "SPEC:LINE: axis KEY".
+  std::string origin(size_t j) const;
   /// The axis values of point `i` as "key=value" pairs (no fixed overrides).
   std::vector<Override> axis_values(int64_t i) const;
   const std::vector<Axis>& axes() const { return spec_.axes; }
@@ -44,5 +51,10 @@ class Space {
   // pieces_[k][v]: the JSON members of value v of axis k ("\"key\":\"text\"", ...).
   std::vector<std::vector<std::string>> pieces_;
 };
+
+/// `error` without the prefix that names where its knob was set (origin(),
+/// or "--set KEY" in stores written before it), so that stage 0's messages
+/// of designs that differ only there read the same.
+std::string without_origin(const std::string& error);
 
 }  // namespace vta::sweeps

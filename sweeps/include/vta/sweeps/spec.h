@@ -104,8 +104,9 @@ struct SweepSpec {
   std::string text;    // the file's text, stored with the results
   std::string base;    // resolved path of the base config
   std::string base_text;
-  std::vector<Override> set;  // fixed overrides on the base
-  std::vector<Axis> axes;     // combined as a cartesian product
+  std::vector<Override> set;   // fixed overrides on the base
+  std::vector<int> set_lines;  // the spec line of each of `set`, for messages
+  std::vector<Axis> axes;      // combined as a cartesian product
   std::vector<Constraint> constraints;
   std::vector<NetworkSpec> networks;
   std::vector<Objective> objectives;
