@@ -682,7 +682,7 @@ class Runner {
     for (size_t v : pending) {
       StageResult r;
       try {
-        const Config c = load_config_text(spec_.base_text, spec_.base, space_.overrides(visits_[v].index));
+        const Config c = design_config(visits_[v].index);
         auto it = by_design.find(c.hash());
         if (it == by_design.end()) it = by_design.emplace(c.hash(), stage_pnr(c, po, unavailable)).first;
         r = it->second;
