@@ -13,6 +13,7 @@
 #include "sweep_test_util.h"
 #include "vta/model/backend.h"
 #include "vta/sweeps/constraints.h"
+#include "vta/sweeps/show.h"
 #include "vta/sweeps/space.h"
 #include "vta/sweeps/spec.h"
 #include "vta/sweeps/stages.h"
@@ -315,6 +316,21 @@ TEST(SweepPointErrors, InvalidReasonGroupsOldAndNewMessagesAlike) {
   // A message from elsewhere keeps its text (its numbers grouped).
   EXPECT_EQ(vta::sweeps::invalid_reason("configs/x.yaml:5: buffers.inp = 1B is smaller"),
             "configs/x.yaml:N: buffers.inp = NB is smaller");
+}
+
+// A design's name is made of the spec's knob values and goes into the YAML
+// that `sweep show` and stage 4 write, and into comment lines of generated
+// SystemVerilog and OpenCL: a value holding a newline, quotes, $(...) or
+// </script> gives a one-line name that the YAML carries back unchanged.
+TEST(SweepPointErrors, ADesignNameFromHostileValuesStaysOneLineAndRoundTrips) {
+  const std::string hostile = "a\n</script>\"$(touch /tmp/x)'\r`b`";
+  vta::Config c = vta::load_config_text("", "<default>");
+  c.name = vta::sweeps::point_name("vta-1x16x16", {{"memory.dram_mapping", hostile}, {"alu.lanes", "8"}});
+  EXPECT_EQ(c.name.find('\n'), std::string::npos);
+  EXPECT_EQ(c.name.find('\r'), std::string::npos);
+  EXPECT_NE(c.name.find("</script>\"$(touch /tmp/x)'"), std::string::npos) << c.name;
+  const vta::Config back = vta::load_config_text(vta::to_yaml(c), "round.yaml");
+  EXPECT_EQ(back.name, c.name);
 }
 
 // A later stage builds the design named for its knobs, so that its messages

@@ -73,9 +73,9 @@ void inject_fault(int stage, int64_t index) {
 
 // Buffers finished rows and writes them in one transaction per flush: every
 // `batch` rows, or `seconds` after the last flush. `background`: each flush
-// is written by a thread of its own while the caller goes on (stage 0, where
-// the store's inserts are half of the parent's work and the thread that
-// makes them would otherwise hold up the threads that load the designs);
+// is written by a thread of its own while the caller goes on (stages 0 and
+// 1, where a flush into a large store would otherwise hold up the threads
+// that load the designs, or the workers waiting for their next request);
 // the next flush, and the Writer's end, wait for it and pass on its error.
 class Writer {
  public:
@@ -86,7 +86,7 @@ class Writer {
   ~Writer() noexcept(false) {
     if (std::uncaught_exceptions() == 0) {
       flush();
-      wait();
+      wait();                       // the last flush's, written in the background
     } else if (writing_.valid()) {  // unwinding: the error is on its way already; the store outlives no write
       try {
         writing_.get();
