@@ -15,6 +15,7 @@
 #include <nlohmann/json.hpp>
 #include <random>
 #include <regex>
+#include <set>
 #include <thread>
 
 #include "env_guard.h"
@@ -62,6 +63,42 @@ TEST(SweepSpace, ProductZipAndMixedRadix) {
   EXPECT_EQ(v[1], (vta::Override{"gemm.batch", "4"}));
   EXPECT_EQ(v[2], (vta::Override{"gemm.block_in", "16"}));
   EXPECT_EQ(v[3], (vta::Override{"buffers.inp", "64KiB"}));
+}
+
+// Stage 1's order: the points that differ only in the GEMM pipeline depth,
+// which one tile search serves, side by side, the rest in the spec's order
+// (the depth's axis moved innermost); repeated indices (a point on several
+// networks) keep their given order.
+TEST(SweepSpace, DepthInnermostPutsADesignsDepthsSideBySide) {
+  const SweepSpec s = spec_of(
+      "base: vta-1x16x16\nnetworks: [lenet5]\naxes:\n"
+      "  - knob: alu.lanes\n    values: [8, 16]\n"
+      "  - knob: gemm.pipeline_depth\n    range: {from: 11, to: 13}\n"
+      "  - knob: clock.mhz\n    values: [200, 300]\n"
+      "  - knob: memory.bus_bits\n    values: [64, 128]\n");
+  const Space sp(s);
+  std::vector<int64_t> indices;
+  for (int64_t i = 0; i < sp.size(); ++i) indices.push_back(i), indices.push_back(i);
+  const std::vector<size_t> order = sp.depth_innermost(indices);
+  ASSERT_EQ(order.size(), indices.size());
+  EXPECT_EQ(std::set<size_t>(order.begin(), order.end()).size(), order.size());
+  std::vector<std::vector<int64_t>> got;
+  for (size_t i = 0; i < order.size(); i += 2) {
+    EXPECT_LT(order[i], order[i + 1]);  // the repeat keeps its place after the first
+    EXPECT_EQ(indices[order[i]], indices[order[i + 1]]);
+    got.push_back(sp.digits(indices[order[i]]));
+  }
+  std::vector<std::vector<int64_t>> want;
+  for (int64_t lanes = 0; lanes < 2; ++lanes)
+    for (int64_t mhz = 0; mhz < 2; ++mhz)
+      for (int64_t bus = 0; bus < 2; ++bus)
+        for (int64_t depth = 0; depth < 3; ++depth) want.push_back({lanes, depth, mhz, bus});
+  EXPECT_EQ(got, want);
+  // Without a depth axis: the index order.
+  const Space flat(
+      spec_of("base: vta-1x16x16\nnetworks: [lenet5]\naxes:\n"
+              "  - knob: clock.mhz\n    values: [200, 300, 333]\n"));
+  EXPECT_EQ(flat.depth_innermost({2, 0, 1}), (std::vector<size_t>{1, 2, 0}));
 }
 
 // Every shipped example spec loads, its space is non-empty and points of it

@@ -520,7 +520,23 @@ class Runner {
       });
       progress.finish(designs, failed);
     }
+    depths_together(pending);
     run_stage(kStageAnalytic, pending);
+  }
+
+  // Stage 1's visits with the designs one tile search serves side by side
+  // (Space::depth_innermost()): the pool hands a worker contiguous runs, so
+  // the worker that searched a layer at four depths at once answers the
+  // other depths from its memo. In the spec's order a grid puts the depth
+  // outside the clock and memory axes, and both workers searched the same
+  // depths (slides-1m: blocks of 420 designs).
+  void depths_together(std::vector<size_t>& pending) const {
+    std::vector<int64_t> indices(pending.size());
+    for (size_t i = 0; i < pending.size(); ++i) indices[i] = visits_[pending[i]].index;
+    const std::vector<size_t> order = space_.depth_innermost(indices);
+    std::vector<size_t> out(pending.size());
+    for (size_t i = 0; i < order.size(); ++i) out[i] = pending[order[i]];
+    pending = std::move(out);
   }
 
   // Stage 3's RTL models, built before the stage (the workers then only

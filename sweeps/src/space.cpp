@@ -44,6 +44,27 @@ std::vector<int64_t> Space::digits(int64_t i) const {
   return d;
 }
 
+std::vector<size_t> Space::depth_innermost(const std::vector<int64_t>& indices) const {
+  const auto& axes = spec_.axes;
+  auto sets_depth = [](const Axis& a) {
+    return std::find(a.keys.begin(), a.keys.end(), "gemm.pipeline_depth") != a.keys.end();
+  };
+  std::vector<size_t> axis_order;  // outer to inner
+  for (size_t k = 0; k < axes.size(); ++k)
+    if (!sets_depth(axes[k])) axis_order.push_back(k);
+  for (size_t k = 0; k < axes.size(); ++k)
+    if (sets_depth(axes[k])) axis_order.push_back(k);
+  std::vector<int64_t> keys(indices.size());
+  for (size_t i = 0; i < indices.size(); ++i) {
+    const std::vector<int64_t> d = digits(indices[i]);
+    for (size_t k : axis_order) keys[i] = keys[i] * static_cast<int64_t>(axes[k].values.size()) + d[k];
+  }
+  std::vector<size_t> order(indices.size());
+  std::iota(order.begin(), order.end(), size_t{0});
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return keys[a] < keys[b]; });
+  return order;
+}
+
 int64_t Space::index(const std::vector<int64_t>& d) const {
   int64_t i = 0;
   for (size_t k = 0; k < spec_.axes.size(); ++k) i = i * static_cast<int64_t>(spec_.axes[k].values.size()) + d[k];

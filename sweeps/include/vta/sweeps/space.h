@@ -41,6 +41,12 @@ class Space {
   /// every index (grid), or `samples` distinct indices drawn with the seed
   /// (all of them, shuffled, when samples >= size).
   std::vector<int64_t> initial_points() const;
+  /// A permutation of `indices` (positions into it) that puts points that
+  /// differ only in the GEMM pipeline depth side by side: the order of the
+  /// index with the axes that set `gemm.pipeline_depth` moved innermost,
+  /// ties (a point on several networks) in their given order. The tile
+  /// search serves such points together (set_search_depths()).
+  std::vector<size_t> depth_innermost(const std::vector<int64_t>& indices) const;
   /// A neighbour of point `i`: one axis (two when the space allows) moved to
   /// another value, drawn from `rng` (the evolve strategy's mutation).
   int64_t mutate(int64_t i, std::mt19937_64& rng) const;
