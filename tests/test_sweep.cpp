@@ -95,9 +95,9 @@ TEST(SweepSpace, DepthInnermostPutsADesignsDepthsSideBySide) {
         for (int64_t depth = 0; depth < 3; ++depth) want.push_back({lanes, depth, mhz, bus});
   EXPECT_EQ(got, want);
   // Without a depth axis: the index order.
-  const Space flat(
-      spec_of("base: vta-1x16x16\nnetworks: [lenet5]\naxes:\n"
-              "  - knob: clock.mhz\n    values: [200, 300, 333]\n"));
+  const SweepSpec clocks =
+      spec_of("base: vta-1x16x16\nnetworks: [lenet5]\naxes:\n  - knob: clock.mhz\n    values: [200, 300, 333]\n");
+  const Space flat(clocks);  // a Space keeps a reference to its spec
   EXPECT_EQ(flat.depth_innermost({2, 0, 1}), (std::vector<size_t>{1, 2, 0}));
 }
 
